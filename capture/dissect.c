@@ -1,0 +1,123 @@
+/* The per-packet driver shared by every source: decode one record through
+ * proto/, count it, report a packet that did not decode to its end, and hand
+ * it to the chosen printer. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cap.h"
+#include "fmt.h"
+
+int cap_ctx_init(struct cap_ctx *c, const struct cap_opts *opts)
+{
+	memset(c, 0, sizeof(*c));
+	c->opts = opts;
+	cap_fmt_init();
+	c->multi_file = opts->n_files > 1;
+	if (cap_out_init(&c->out, stdout, CAP_OUT_SIZE) != 0)
+		return -1;
+	if (opts->format == CAP_FMT_JSON && !opts->quiet) {
+		c->json = cap_json_new();
+		if (!c->json)
+			return -1;
+	}
+	return 0;
+}
+
+void cap_ctx_free(struct cap_ctx *c)
+{
+	cap_out_free(&c->out);
+	if (c->json)
+		cap_json_free(c->json);
+	c->json = NULL;
+}
+
+void cap_ctx_error(struct cap_ctx *c, const char *line)
+{
+	cap_out_flush(&c->out);
+	fflush(stdout);
+	fputs(line, stderr);
+	fputc('\n', stderr);
+}
+
+void cap_ctx_begin_input(struct cap_ctx *c, const char *name)
+{
+	c->file = name;
+	c->warnings = 0;
+	c->warnings_hidden = 0;
+	c->stats.files_read++;
+}
+
+void cap_ctx_end_input(struct cap_ctx *c)
+{
+	if (c->warnings_hidden) {
+		char line[600];
+		snprintf(line, sizeof(line),
+			 "%s: %" PRIu64 " more packets that did not decode fully are not listed "
+			 "(--max-warnings)",
+			 c->file, c->warnings_hidden);
+		cap_ctx_error(c, line);
+	}
+}
+
+const char *cap_packet_problem(const struct rw_packet *p, const struct cap_record *r, char *buf,
+			       size_t cap)
+{
+	char why[320];
+
+	rw_packet_error(p, why, sizeof(why));
+	if (why[0] == '\0')
+		snprintf(why, sizeof(why), "%s", rw_strerror(p->err));
+	if (p->err == RW_ERR_TRUNCATED && r->caplen < r->wirelen)
+		snprintf(buf, cap, "cut by snaplen to %" PRIu32 " of %" PRIu32 " bytes: %s",
+			 r->caplen, r->wirelen, why);
+	else
+		snprintf(buf, cap, "%s", why);
+	return buf;
+}
+
+static void warn_packet(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
+{
+	if (c->opts->max_warnings && c->warnings >= c->opts->max_warnings) {
+		c->warnings_hidden++;
+		return;
+	}
+	c->warnings++;
+
+	char what[400], line[1024];
+	long off = cap_record_offset(r);
+	cap_packet_problem(p, r, what, sizeof(what));
+	if (off >= 0)
+		snprintf(line, sizeof(line), "%s: packet %" PRIu64 " at byte offset %ld: %s",
+			 c->file, r->index, off, what);
+	else
+		snprintf(line, sizeof(line), "%s: packet %" PRIu64 ": %s", c->file, r->index, what);
+	cap_ctx_error(c, line);
+}
+
+void cap_dissect(struct cap_ctx *c, const struct cap_record *r)
+{
+	struct rw_packet *p = &c->pkt;
+
+	rw_packet_decode(&c->opts->cfg, r->linktype, r->data, r->caplen, r->wirelen, p);
+	cap_stats_add(&c->stats, p, r);
+	if (p->err != RW_OK) {
+		cap_set_status(c, CAP_EXIT_PROBLEM);
+		warn_packet(c, r, p);
+	} else if (p->icrc_status == RW_CRC_BAD || p->vcrc_status == RW_CRC_BAD) {
+		cap_set_status(c, CAP_EXIT_PROBLEM);
+	}
+	if (c->opts->quiet)
+		return;
+	switch (c->opts->format) {
+	case CAP_FMT_LINE:
+		cap_print_line(c, r, p);
+		break;
+	case CAP_FMT_VERBOSE:
+		cap_print_verbose(c, r, p);
+		break;
+	case CAP_FMT_JSON:
+		cap_print_json(c, r, p);
+		break;
+	}
+}

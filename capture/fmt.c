@@ -1,0 +1,164 @@
+/* Text formatting helpers that are too large to inline, and timestamps. */
+#include <time.h>
+
+#include "cap.h"
+#include "fmt.h"
+
+const char cap_digits2[200] = "00010203040506070809"
+			      "10111213141516171819"
+			      "20212223242526272829"
+			      "30313233343536373839"
+			      "40414243444546474849"
+			      "50515253545556575859"
+			      "60616263646566676869"
+			      "70717273747576777879"
+			      "80818283848586878889"
+			      "90919293949596979899";
+
+const char cap_hexdig[16] = "0123456789abcdef";
+
+char cap_octet_dot[256][4];
+uint8_t cap_octet_len[256];
+uint8_t cap_opname_len[256];
+
+void cap_fmt_init(void)
+{
+	for (unsigned i = 0; i < 256; i++) {
+		char *e = fmt_u32(cap_octet_dot[i], i);
+		*e++ = '.';
+		cap_octet_len[i] = (uint8_t)(e - cap_octet_dot[i]);
+		cap_opname_len[i] = (uint8_t)strlen(rw_opcode((uint8_t)i)->name);
+	}
+}
+
+char *fmt_ipv6(char *p, const uint8_t a[16])
+{
+	uint16_t w[8];
+	int best = -1, best_len = 0;
+
+	for (int i = 0; i < 8; i++)
+		w[i] = (uint16_t)(a[2 * i] << 8 | a[2 * i + 1]);
+	/* RFC 5952 4.2: the longest run of two or more zero groups, the first
+	 * one when runs tie, becomes "::". */
+	for (int i = 0; i < 8;) {
+		int j = i;
+		while (j < 8 && w[j] == 0)
+			j++;
+		if (j - i > best_len && j - i >= 2) {
+			best = i;
+			best_len = j - i;
+		}
+		i = j > i ? j : i + 1;
+	}
+	/* RFC 5952 5: IPv4-mapped addresses keep the dotted quad. */
+	if (best == 0 && best_len == 5 && w[5] == 0xFFFF) {
+		p = FMT_LIT(p, "::ffff:");
+		return fmt_ipv4(p, (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 |
+					   (uint32_t)a[14] << 8 | a[15]);
+	}
+	for (int i = 0; i < 8; i++) {
+		if (i == best) {
+			p = FMT_LIT(p, "::");
+			i += best_len - 1;
+			continue;
+		}
+		if (i > 0 && i != best + best_len)
+			*p++ = ':';
+		unsigned n = w[i] >= 0x1000 ? 4 : w[i] >= 0x100 ? 3 : w[i] >= 0x10 ? 2 : 1;
+		p = fmt_hexw(p, w[i], n);
+	}
+	return p;
+}
+
+char *fmt_mac(char *p, const uint8_t m[6])
+{
+	return fmt_hexbytes(p, m, 6);
+}
+
+char *fmt_hexbytes(char *p, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			*p++ = ':';
+		*p++ = cap_hexdig[b[i] >> 4];
+		*p++ = cap_hexdig[b[i] & 0xF];
+	}
+	return p;
+}
+
+const char *cap_ecn_name(unsigned ecn)
+{
+	static const char *const names[4] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};
+	return names[ecn & 3];
+}
+
+const char *cap_ethertype_name(uint16_t t)
+{
+	switch (t) {
+	case RW_ETHERTYPE_IPV4: return "IPv4";
+	case RW_ETHERTYPE_IPV6: return "IPv6";
+	case RW_ETHERTYPE_VLAN: return "802.1Q";
+	case RW_ETHERTYPE_QINQ: return "802.1ad";
+	case RW_ETHERTYPE_QINQ_OLD: return "QinQ";
+	case RW_ETHERTYPE_ROCEV1: return "RoCEv1";
+	case RW_ETHERTYPE_MACCTRL: return "MAC control";
+	case 0x0806: return "ARP";
+	case 0x88CC: return "LLDP";
+	case 0x8906: return "FCoE";
+	case 0x8914: return "FIP";
+	default: return NULL;
+	}
+}
+
+const char *cap_ipproto_name(uint8_t proto)
+{
+	switch (proto) {
+	case 1: return "ICMP";
+	case 6: return "TCP";
+	case RW_IPPROTO_UDP: return "UDP";
+	case 58: return "ICMPv6";
+	default: return NULL;
+	}
+}
+
+char *cap_fmt_time_local(struct cap_clock *c, char *p, int64_t sec, uint32_t nsec)
+{
+	if (!c->valid || sec < c->base || sec >= c->base + 900) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+
+		if (localtime_r(&t, &tm) == NULL)
+			tm.tm_gmtoff = 0;
+		c->gmtoff = tm.tm_gmtoff;
+		c->base = sec - (((sec % 900) + 900) % 900);
+		c->valid = 1;
+	}
+	int64_t local = sec + c->gmtoff;
+	uint32_t s = (uint32_t)(((local % 86400) + 86400) % 86400);
+	memcpy(p, cap_digits2 + 2 * (s / 3600), 2);
+	p[2] = ':';
+	memcpy(p + 3, cap_digits2 + 2 * (s / 60 % 60), 2);
+	p[5] = ':';
+	memcpy(p + 6, cap_digits2 + 2 * (s % 60), 2);
+	p[8] = '.';
+	return fmt_u32w(p + 9, nsec, 9);
+}
+
+char *cap_fmt_time_epoch(char *p, int64_t sec, uint32_t nsec)
+{
+	if (sec < 0) {
+		/* pcap timestamps are unsigned; a negative one comes only from
+		 * a live clock set before 1970. Keep the text honest. */
+		uint64_t whole = (uint64_t)-sec;
+		if (nsec) {
+			whole -= 1;
+			nsec = 1000000000u - nsec;
+		}
+		*p++ = '-';
+		p = fmt_u64(p, whole);
+	} else {
+		p = fmt_u64(p, (uint64_t)sec);
+	}
+	*p++ = '.';
+	return fmt_u32w(p, nsec, 9);
+}

@@ -1,0 +1,153 @@
+/* Hand-rolled text formatting for the per-packet path.
+ *
+ * Each function writes at p and returns the position after what it wrote;
+ * the caller has reserved the room (cap_out_begin). No terminating NUL. These
+ * replace printf, whose format parsing and locale handling cost more per
+ * packet than decoding the packet does. */
+#ifndef ROCEWIRE_CAP_FMT_H
+#define ROCEWIRE_CAP_FMT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+extern const char cap_digits2[200]; /* "00" "01" ... "99" */
+extern const char cap_hexdig[16];
+
+static inline char *fmt_mem(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* A string literal: its length is known at compile time. */
+#define FMT_LIT(p, s) fmt_mem((p), "" s, sizeof(s) - 1)
+
+static inline char *fmt_str(char *p, const char *s)
+{
+	return fmt_mem(p, s, strlen(s));
+}
+
+static inline char *fmt_chr(char *p, char c)
+{
+	*p = c;
+	return p + 1;
+}
+
+static inline char *fmt_u32(char *p, uint32_t v)
+{
+	char tmp[10];
+	char *e = tmp + sizeof(tmp), *q = e;
+
+	while (v >= 100) {
+		uint32_t r = v % 100;
+		v /= 100;
+		q -= 2;
+		memcpy(q, cap_digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, cap_digits2 + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	return fmt_mem(p, q, (size_t)(e - q));
+}
+
+static inline char *fmt_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	char *e = tmp + sizeof(tmp), *q = e;
+
+	if (v <= UINT32_MAX)
+		return fmt_u32(p, (uint32_t)v);
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		q -= 2;
+		memcpy(q, cap_digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, cap_digits2 + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	return fmt_mem(p, q, (size_t)(e - q));
+}
+
+/* Exactly `width` decimal digits, zero-padded (nanoseconds: width 9). */
+static inline char *fmt_u32w(char *p, uint32_t v, unsigned width)
+{
+	for (unsigned i = width; i > 0; i--) {
+		p[i - 1] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + width;
+}
+
+/* Lower-case hex of exactly `width` digits, no prefix. */
+static inline char *fmt_hexw(char *p, uint64_t v, unsigned width)
+{
+	for (unsigned i = width; i > 0; i--) {
+		p[i - 1] = cap_hexdig[v & 0xF];
+		v >>= 4;
+	}
+	return p + width;
+}
+
+/* "0x" and at least `min` hex digits (more when v needs them). */
+static inline char *fmt_hex(char *p, uint64_t v, unsigned min)
+{
+	unsigned n = 1;
+
+	while (n < 16 && (v >> (4 * n)) != 0)
+		n++;
+	if (n < min)
+		n = min;
+	*p++ = '0';
+	*p++ = 'x';
+	return fmt_hexw(p, v, n);
+}
+
+/* Tables filled by cap_fmt_init(): "0." .. "255." as 4 bytes each and how
+ * many of them to keep; the length of each opcode's name. */
+extern char cap_octet_dot[256][4];
+extern uint8_t cap_octet_len[256];
+extern uint8_t cap_opname_len[256];
+void cap_fmt_init(void);
+
+/* IPv4 address given in host order. Each octet is a 4-byte copy from a
+ * table; the dot after the last one is dropped. */
+static inline char *fmt_ipv4(char *p, uint32_t a)
+{
+	for (int shift = 24; shift >= 0; shift -= 8) {
+		unsigned o = (a >> shift) & 0xFF;
+		memcpy(p, cap_octet_dot[o], 4);
+		p += cap_octet_len[o];
+	}
+	return p - 1;
+}
+
+/* 1 or 0 as text, for single-bit fields. */
+static inline char *fmt_bit(char *p, unsigned v)
+{
+	*p = v ? '1' : '0';
+	return p + 1;
+}
+
+/* RFC 5952 text form of an IPv6 address or GID (longest zero run as "::"). */
+char *fmt_ipv6(char *p, const uint8_t a[16]);
+/* aa:bb:cc:dd:ee:ff */
+char *fmt_mac(char *p, const uint8_t m[6]);
+/* Colon-separated hex bytes (SLL addresses). */
+char *fmt_hexbytes(char *p, const uint8_t *b, size_t n);
+
+/* Text of an ECN codepoint as tcpdump writes it: "Not-ECT", "ECT(1)",
+ * "ECT(0)", "CE". */
+const char *cap_ecn_name(unsigned ecn);
+/* Ethertypes and IP protocols seen around RoCE, or NULL. */
+const char *cap_ethertype_name(uint16_t t);
+const char *cap_ipproto_name(uint8_t proto);
+
+#endif

@@ -1,0 +1,60 @@
+/* Capture link-layer framings that wrap the carriers: Linux cooked capture
+ * (SLL, SLL2; what `-i any` gives) and Endace ERF records (how ibdump saves
+ * native InfiniBand). Link types use the pcap LINKTYPE numbers. */
+#ifndef ROCEWIRE_LINK_H
+#define ROCEWIRE_LINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rocewire/error.h"
+
+#define RW_LINKTYPE_ETHERNET 1
+#define RW_LINKTYPE_LINUX_SLL 113
+#define RW_LINKTYPE_ERF 197
+#define RW_LINKTYPE_INFINIBAND 247
+#define RW_LINKTYPE_LINUX_SLL2 276
+
+#define RW_SLL_LEN 16
+#define RW_SLL2_LEN 20
+#define RW_ERF_LEN 16
+#define RW_ERF_EXT_LEN 8
+
+/* ERF record types that carry what rocewire reads. */
+#define RW_ERF_TYPE_ETH 2
+#define RW_ERF_TYPE_COLOR_ETH 11
+#define RW_ERF_TYPE_DSM_COLOR_ETH 16
+#define RW_ERF_TYPE_COLOR_HASH_ETH 20
+#define RW_ERF_TYPE_INFINIBAND 21
+#define RW_ERF_TYPE_INFINIBAND_LINK 25
+
+struct rw_sll {
+	uint16_t pkttype;   /* 0 to us, 4 sent by us, ... */
+	uint16_t hatype;    /* ARPHRD_* */
+	uint16_t addr_len;
+	uint8_t addr[8];
+	uint16_t protocol;  /* ethertype of what follows */
+	uint32_t ifindex;   /* SLL2 only */
+};
+
+struct rw_erf {
+	uint64_t ts;        /* ERF fixed-point timestamp, little-endian on the wire */
+	uint8_t type;       /* record type, without the extension bit */
+	uint8_t flags;
+	uint16_t rlen;      /* record length, header included */
+	uint16_t lctr;      /* loss counter or colour */
+	uint16_t wlen;      /* original length on the wire */
+	uint8_t n_ext;      /* extension headers skipped */
+	uint16_t hlen;      /* bytes before the carried frame: header, extensions, Ethernet pad */
+};
+
+enum rw_err rw_sll_decode(const uint8_t *buf, size_t len, struct rw_sll *out);
+enum rw_err rw_sll2_decode(const uint8_t *buf, size_t len, struct rw_sll *out);
+enum rw_err rw_sll_encode(const struct rw_sll *h, uint8_t *buf, size_t cap, size_t *written);
+enum rw_err rw_sll2_encode(const struct rw_sll *h, uint8_t *buf, size_t cap, size_t *written);
+/* UNSUPPORTED for record types other than Ethernet and InfiniBand. */
+enum rw_err rw_erf_decode(const uint8_t *buf, size_t len, struct rw_erf *out);
+/* Writes a 16-byte header without extensions (plus the 2-byte pad for
+ * Ethernet types); rlen/wlen are taken from h. */
+enum rw_err rw_erf_encode(const struct rw_erf *h, uint8_t *buf, size_t cap, size_t *written);
+
+#endif

@@ -1,0 +1,109 @@
+/* Invariant CRC (IBA 7.8.1; RoCEv1 Annex A16; RoCEv2 Annex A17.3.3).
+ *
+ * The ICRC is a CRC-32 over the packet with the fields that may change in
+ * flight ("variant" fields) replaced by ones. Only the headers need masking,
+ * so they are copied into a small stack buffer, masked, and the CRC then
+ * continues over the rest of the packet in place (no copy of the payload). */
+#include <string.h>
+
+#include "rocewire/bth.h"
+#include "rocewire/crc.h"
+#include "rocewire/grh.h"
+#include "rocewire/icrc.h"
+#include "rocewire/ipv4.h"
+#include "rocewire/ipv6.h"
+#include "rocewire/lrh.h"
+#include "rocewire/udp.h"
+
+/* RoCE has no LRH: A16/A17 replace it with 64 bits of ones. */
+#define LRH_ONES 8
+
+/* BTH byte 4 (FECN, BECN, 6 reserved bits) is variant: RoCE switches may
+ * set FECN/BECN (IBA resv8a). */
+static void mask_bth(uint8_t *bth)
+{
+	bth[4] = 0xFF;
+}
+
+/* GRH / IPv6 traffic class, flow label and hop limit are variant. */
+static void mask_grh(uint8_t *g)
+{
+	g[0] |= 0x0F;
+	g[1] = g[2] = g[3] = 0xFF;
+	g[7] = 0xFF;
+}
+
+uint32_t rw_icrc_rocev2(const uint8_t *ip, size_t len)
+{
+	uint8_t hdr[LRH_ONES + RW_IPV4_MAX_HLEN + RW_UDP_HLEN + RW_BTH_LEN];
+	size_t iphl;
+
+	if (len < 1)
+		return 0;
+	if (ip[0] >> 4 == 4)
+		iphl = (size_t)(ip[0] & 0x0F) * 4;
+	else if (ip[0] >> 4 == 6)
+		iphl = RW_IPV6_HLEN;
+	else
+		return 0;
+	size_t n = iphl + RW_UDP_HLEN + RW_BTH_LEN;
+	if (iphl < RW_IPV4_MIN_HLEN || len < n)
+		return 0;
+
+	memset(hdr, 0xFF, LRH_ONES);
+	uint8_t *h = hdr + LRH_ONES;
+	memcpy(h, ip, n);
+	if (ip[0] >> 4 == 4) {
+		h[1] = 0xFF;            /* TOS: DSCP and ECN */
+		h[8] = 0xFF;            /* TTL */
+		h[10] = h[11] = 0xFF;   /* header checksum */
+	} else {
+		mask_grh(h);            /* same positions in IPv6 */
+	}
+	uint8_t *udp = h + iphl;
+	udp[6] = udp[7] = 0xFF;                 /* UDP checksum */
+	mask_bth(udp + RW_UDP_HLEN);
+
+	uint32_t crc = rw_crc32(0, hdr, LRH_ONES + n);
+	return rw_crc32(crc, ip + n, len - n);
+}
+
+uint32_t rw_icrc_rocev1(const uint8_t *grh, size_t len)
+{
+	uint8_t hdr[LRH_ONES + RW_GRH_LEN + RW_BTH_LEN];
+	const size_t n = RW_GRH_LEN + RW_BTH_LEN;
+
+	if (len < n)
+		return 0;
+	memset(hdr, 0xFF, LRH_ONES);
+	memcpy(hdr + LRH_ONES, grh, n);
+	mask_grh(hdr + LRH_ONES);
+	mask_bth(hdr + LRH_ONES + RW_GRH_LEN);
+	uint32_t crc = rw_crc32(0, hdr, LRH_ONES + n);
+	return rw_crc32(crc, grh + n, len - n);
+}
+
+uint32_t rw_icrc_ib(const uint8_t *lrh, size_t len)
+{
+	uint8_t hdr[RW_LRH_LEN + RW_GRH_LEN + RW_BTH_LEN];
+	size_t n = RW_LRH_LEN + RW_BTH_LEN;
+	int global = len >= 2 && (lrh[1] & 3) == RW_LNH_IBA_GLOBAL;
+
+	if (global)
+		n += RW_GRH_LEN;
+	if (len < n)
+		return 0;
+	memcpy(hdr, lrh, n);
+	hdr[0] |= 0xF0;                         /* IBA 7.8.1: VL is variant */
+	if (global)
+		mask_grh(hdr + RW_LRH_LEN);
+	mask_bth(hdr + n - RW_BTH_LEN);
+	uint32_t crc = rw_crc32(0, hdr, n);
+	return rw_crc32(crc, lrh + n, len - n);
+}
+
+uint32_t rw_icrc_update(uint32_t icrc, const void *old_bytes, const void *new_bytes, size_t len,
+			size_t tail)
+{
+	return rw_crc32_patch(icrc, old_bytes, new_bytes, len, tail);
+}

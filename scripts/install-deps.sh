@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what rocewire needs on Debian 12, idempotently: packages already
+# present are not reinstalled and apt-get update runs only when something is
+# missing. Shared by the README's two commands and by .ci/run.
+#
+#   scripts/install-deps.sh          build + test dependencies
+#   scripts/install-deps.sh --build  only what the build needs
+set -euo pipefail
+
+build_pkgs=(build-essential cmake pkg-config libpcap-dev libjansson-dev zlib1g-dev)
+test_pkgs=(libcmocka-dev libdeflate-dev clang libclang-rt-14-dev tshark python3-scapy jq)
+
+pkgs=("${build_pkgs[@]}")
+[ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: missing packages (${missing[*]}); run as root or install them" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+# tshark asks whether non-root users may capture; answer for it.
+echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections
+echo "install-deps: installing ${missing[*]}" >&2
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,101 @@
+#!/bin/sh
+# Builds a libFuzzer target with clang (compiling proto/src/*.c directly, so
+# the library is instrumented too) in a scratch folder and runs it for a
+# bounded time, seeded from samples/, tests/fuzz/regressions/ and, when
+# ROCEWIRE_MKCAP names rocewire-mkcap, a few fresh captures.
+#
+# usage: run_fuzz.sh [packet|pcap]...        (default: both)
+# env:   FUZZ_SECONDS   run time per target (default 30)
+#        FUZZ_ARTIFACTS folder that keeps crash inputs (default: the scratch
+#                       folder, removed at the end unless a crash was found)
+#        CLANG          the compiler (default clang, then clang-14)
+#        ROCEWIRE_SOURCE_DIR, ROCEWIRE_MKCAP
+# Exit: 0 no crash, 1 a crash (its input is kept and printed in hex), 77
+# clang or the libFuzzer runtime is missing.
+set -u
+src=${ROCEWIRE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+secs=${FUZZ_SECONDS:-30}
+targets=${*:-packet pcap}
+
+cc=${CLANG:-}
+if [ -z "$cc" ]; then
+	for c in clang clang-14; do
+		if command -v "$c" >/dev/null 2>&1; then cc=$c; break; fi
+	done
+fi
+if [ -z "$cc" ]; then
+	echo "SKIP: clang not found (apt-get install clang libclang-rt-14-dev)"
+	exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/rw-fuzz.XXXXXX")
+keep=0
+cleanup() { [ "$keep" = 1 ] || rm -rf "$work"; }
+trap cleanup EXIT
+
+printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$work/probe.c"
+if ! "$cc" -fsanitize=fuzzer,address,undefined "$work/probe.c" -o "$work/probe" 2>"$work/probe.err"; then
+	echo "SKIP: $cc cannot link a libFuzzer target (libclang-rt-dev missing?): $(head -n 1 "$work/probe.err")"
+	exit 77
+fi
+
+cflags="-g -O1 -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+	-I$src/proto/include -I$src/proto/src"
+
+# Seeds: the samples and the regressions, plus fresh captures when possible.
+mkdir -p "$work/seeds-pcap" "$work/seeds-packet"
+for f in "$src"/samples/*.pcap "$src"/samples/*.pcapng; do
+	[ -f "$f" ] && cp "$f" "$work/seeds-pcap/"
+done
+if [ -n "${ROCEWIRE_MKCAP:-}" ] && [ -x "$ROCEWIRE_MKCAP" ]; then
+	"$ROCEWIRE_MKCAP" --all-opcodes --max-payload 64 -o "$work/seeds-pcap/mk-eth.pcap"
+	"$ROCEWIRE_MKCAP" --all-opcodes --max-payload 64 --linktype erf -o "$work/seeds-pcap/mk-erf.pcap"
+	"$ROCEWIRE_MKCAP" --all-opcodes --max-payload 64 --linktype 247 -o "$work/seeds-pcap/mk-ib.pcap"
+	"$ROCEWIRE_MKCAP" --all-opcodes --max-payload 16 --linktype sll2 -o "$work/seeds-pcap/mk-sll2.pcap"
+	"$ROCEWIRE_MKCAP" --all-opcodes --max-payload 16 --linktype sll -o "$work/seeds-pcap/mk-sll.pcap"
+	"$ROCEWIRE_MKCAP" --bad -o "$work/seeds-pcap/mk-bad.pcap"
+	"$ROCEWIRE_MKCAP" --pfc -o "$work/seeds-pcap/mk-pfc.pcap"
+fi
+if [ -x /usr/bin/python3 ]; then
+	/usr/bin/python3 "$src/tests/fuzz/pcap2seeds.py" "$work/seeds-packet" "$work/seeds-pcap"/*.pcap >/dev/null
+fi
+
+status=0
+for t in $targets; do
+	case $t in
+	packet) libs="" ;;
+	pcap) libs="-lpcap" ;;
+	*) echo "run_fuzz.sh: unknown target \"$t\" (expected packet or pcap)" >&2; exit 2 ;;
+	esac
+	echo "== fuzz_$t: building with $cc"
+	# shellcheck disable=SC2086
+	if ! "$cc" $cflags "$src/tests/fuzz/fuzz_$t.c" "$src"/proto/src/*.c $libs -o "$work/fuzz_$t"; then
+		echo "FAIL: fuzz_$t did not build" >&2
+		exit 1
+	fi
+	art=${FUZZ_ARTIFACTS:-$work/artifacts}
+	mkdir -p "$art" "$work/corpus-$t"
+	echo "== fuzz_$t: running ${secs}s"
+	# New inputs go to the first folder (scratch); the seeds are only read.
+	"$work/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=70000 \
+		-print_final_stats=1 -artifact_prefix="$art/$t-" "$work/corpus-$t" "$work/seeds-$t" \
+		"$src/tests/fuzz/regressions" >"$work/fuzz_$t.log" 2>&1
+	rc=$?
+	grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' "$work/fuzz_$t.log"
+	if [ $rc -ne 0 ]; then
+		status=1
+		keep=1
+		echo "FAIL: fuzz_$t found a crash (exit $rc); log: $work/fuzz_$t.log"
+		grep -E 'ERROR|SUMMARY|runtime error|round trip' "$work/fuzz_$t.log" | head -n 5
+		for f in "$art/$t"-*; do
+			[ -f "$f" ] || continue
+			echo "input $f ($(wc -c <"$f") bytes), hex:"
+			od -An -tx1 -v "$f" | tr -d ' \n' | fold -w 128
+			echo
+			echo "keep it: cp $f $src/tests/fuzz/regressions/$t-<what-it-hits>"
+		done
+	else
+		echo "ok: fuzz_$t ran ${secs}s without a crash"
+	fi
+done
+exit $status

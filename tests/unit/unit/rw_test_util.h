@@ -1,0 +1,1 @@
+../rw_test_util.h

@@ -1,0 +1,188 @@
+# Helpers for the command files run inside the Soft-RoCE VM (busybox sh).
+# Sourced by /init before each command file; the working directory is
+# /tmp/out (tmpfs), whose content is copied to the host after the file ran.
+#
+#   A side: veth0 192.0.2.1, rxe0      B side: veth1 192.0.2.2, rxe1
+#
+#   capture_start NAME [DEV [FILTER]]   tcpdump to NAME.pcap (default veth0,
+#                                       "udp port 4791")
+#   capture_stop                        stop it, wait until the file is complete
+#   netem DEV ARGS...                   tc qdisc replace dev DEV root netem ARGS
+#   netem_clear                         remove netem from both veths
+#   verbs_pair NAME [ARGS...]           rocewire-verbs server on rxe0 and client
+#                                       on rxe1 with the same ARGS; writes
+#                                       NAME.{server,client}.{json,log,exit}
+#   rw_gid DEV                          the IPv4-mapped RoCE v2 GID index of DEV
+#   run_logged NAME CMD...              run CMD with a timeout, log + exit file
+#
+# iproute2's ip/tc, rdma and tcpdump are real binaries; busybox would run its
+# own ip/tc applets whatever PATH says, hence these functions.
+
+RW_A=192.0.2.1
+RW_B=192.0.2.2
+RW_TIMEOUT=${RW_TIMEOUT:-60}
+
+ip() { /usr/sbin/ip "$@"; }
+tc() { /usr/sbin/tc "$@"; }
+rdma() { /usr/bin/rdma "$@"; }
+tcpdump() { /usr/bin/tcpdump "$@"; }
+
+rw_log() { echo "[$(cut -d' ' -f1 /proc/uptime)] $*"; }
+
+rw_net_setup() {
+	set -e
+	ip link set lo up
+	ip link add veth0 type veth peer name veth1
+	for d in veth0 veth1; do
+		# No IPv6 on the veths: no router solicitations or MLD reports in the
+		# captures, and no GIDs other than the MAC-derived and IPv4 ones.
+		echo 1 >/proc/sys/net/ipv6/conf/$d/disable_ipv6
+		echo 1 >/proc/sys/net/ipv4/conf/$d/accept_local
+		echo 0 >/proc/sys/net/ipv4/conf/$d/rp_filter
+	done
+	echo 0 >/proc/sys/net/ipv4/conf/all/rp_filter
+	echo 1 >/proc/sys/net/ipv4/conf/all/accept_local
+	ip addr add $RW_A/32 dev veth0
+	ip addr add $RW_B/32 dev veth1
+	ip link set veth0 up
+	ip link set veth1 up
+	# Both addresses are local to the one namespace, so the kernel would
+	# deliver A->B through lo. Consult per-peer tables before the local table
+	# for locally generated traffic (iif lo), so it leaves through the veth.
+	ip rule add pref 100 lookup local
+	ip rule del pref 0 lookup local
+	ip rule add pref 10 iif lo to $RW_B lookup 10
+	ip route add $RW_B dev veth0 src $RW_A table 10
+	ip rule add pref 11 iif lo to $RW_A lookup 11
+	ip route add $RW_A dev veth1 src $RW_B table 11
+	mac0=$(cat /sys/class/net/veth0/address)
+	mac1=$(cat /sys/class/net/veth1/address)
+	ip neigh replace $RW_B lladdr "$mac1" dev veth0 nud permanent
+	ip neigh replace $RW_A lladdr "$mac0" dev veth1 nud permanent
+	rdma link add rxe0 type rxe netdev veth0
+	rdma link add rxe1 type rxe netdev veth1
+	# The IPv4 GIDs appear shortly after the link is added.
+	i=0
+	while [ -z "$(rw_gid rxe0)" ] || [ -z "$(rw_gid rxe1)" ]; do
+		i=$((i + 1))
+		[ $i -gt 100 ] && { echo "no IPv4 RoCE v2 GID on rxe0/rxe1"; return 1; }
+		sleep 0.1
+	done
+	set +e
+	ip -d link show
+	ip rule show
+	ip route show table 10
+	ip route show table 11
+	rdma link show
+	for d in rxe0 rxe1; do
+		echo "$d: IPv4 RoCE v2 GID index $(rw_gid $d)"
+		grep -H . /sys/class/infiniband/$d/ports/1/gids/* 2>/dev/null | grep -v ':0000:0000:0000:0000:0000:0000:0000:0000$'
+	done
+	return 0
+}
+
+# rw_gid DEV: index of the ::ffff:a.b.c.d GID whose type is RoCE v2.
+rw_gid() {
+	p=/sys/class/infiniband/$1/ports/1
+	for g in "$p"/gids/*; do
+		n=${g##*/}
+		case "$(cat "$g" 2>/dev/null)" in
+		0000:0000:0000:0000:0000:ffff:*)
+			t=$(cat "$p/gid_attrs/types/$n" 2>/dev/null)
+			[ "$t" = "RoCE v2" ] && { echo "$n"; return 0; }
+			;;
+		esac
+	done
+	return 1
+}
+
+RW_CAP_PID=
+RW_CAP_NAME=
+capture_start() {
+	RW_CAP_NAME=$1
+	dev=${2:-veth0}
+	filter=${3:-udp port 4791}
+	# Immediate mode and a packet-buffered file: a capture shorter than about
+	# a second is otherwise lost on SIGINT. Snaplen above the veth MTU.
+	tcpdump -i "$dev" -n -s 2048 -B 8192 --immediate-mode -U -Z root \
+		-w "$RW_CAP_NAME.pcap" "$filter" 2>"$RW_CAP_NAME.tcpdump.log" &
+	RW_CAP_PID=$!
+	i=0
+	until grep -q "listening on" "$RW_CAP_NAME.tcpdump.log" 2>/dev/null; do
+		i=$((i + 1))
+		if [ $i -gt 200 ] || ! kill -0 $RW_CAP_PID 2>/dev/null; then
+			rw_log "capture $RW_CAP_NAME: tcpdump did not start"
+			cat "$RW_CAP_NAME.tcpdump.log"
+			return 1
+		fi
+		sleep 0.05
+	done
+	rw_log "capture $RW_CAP_NAME started on $dev"
+}
+
+capture_stop() {
+	[ -n "$RW_CAP_PID" ] || return 0
+	# Let the last ACKs reach the capture before stopping it.
+	sleep 0.3
+	kill -INT $RW_CAP_PID 2>/dev/null
+	wait $RW_CAP_PID
+	RW_CAP_PID=
+	rw_log "capture $RW_CAP_NAME stopped: $(tail -n 3 "$RW_CAP_NAME.tcpdump.log" | tr '\n' ' ')"
+}
+
+netem() {
+	dev=$1
+	shift
+	tc qdisc replace dev "$dev" root netem "$@" &&
+		rw_log "netem on $dev: $*"
+}
+
+netem_clear() {
+	for d in veth0 veth1; do
+		tc -s qdisc show dev $d | grep -q netem || continue
+		rw_log "netem on $d: $(tc -s qdisc show dev $d | tr '\n' ' ')"
+		tc qdisc del dev $d root
+	done
+	return 0
+}
+
+# run_logged NAME CMD...: CMD bounded by RW_TIMEOUT, output in NAME.log, exit
+# status in NAME.exit.
+run_logged() {
+	n=$1
+	shift
+	timeout "$RW_TIMEOUT" "$@" >"$n.log" 2>&1
+	rc=$?
+	echo $rc >"$n.exit"
+	return $rc
+}
+
+# wait_listen PORT: wait until something listens on TCP PORT (at most 10 s).
+wait_listen() {
+	hex=$(printf '%04X' "$1")
+	i=0
+	until grep -q ":$hex 00000000:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 200 ] && return 1
+		sleep 0.05
+	done
+}
+
+RW_PORT=${RW_PORT:-18515}
+verbs_pair() {
+	n=$1
+	shift
+	g0=$(rw_gid rxe0)
+	g1=$(rw_gid rxe1)
+	rw_log "verbs $n: $*"
+	run_logged "$n.server" rocewire-verbs server --device rxe0 --gid-index "$g0" \
+		--port "$RW_PORT" --record "$n.server.json" --timeout "$RW_TIMEOUT" "$@" &
+	spid=$!
+	wait_listen "$RW_PORT" || rw_log "verbs $n: server not listening on $RW_PORT"
+	run_logged "$n.client" rocewire-verbs client $RW_A --device rxe1 --gid-index "$g1" \
+		--port "$RW_PORT" --record "$n.client.json" --timeout "$RW_TIMEOUT" "$@"
+	wait $spid
+	rw_log "verbs $n: server exit $(cat "$n.server.exit"), client exit $(cat "$n.client.exit")"
+	# A new port per pair: no TIME_WAIT or half-closed listener to trip on.
+	RW_PORT=$((RW_PORT + 1))
+}

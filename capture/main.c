@@ -92,6 +92,35 @@ static void usage_error(const char *fmt, const char *a, const char *b)
 	exit(CAP_EXIT_USAGE);
 }
 
+/* getopt_long() does not say whether "--ver" is unknown or matches several
+ * options: list the candidates. */
+static void unknown_long_option(const char *arg)
+{
+	char cands[256] = "";
+	size_t n = 0, len;
+	int matches = 0;
+
+	if (strncmp(arg, "--", 2) != 0)
+		usage_error("unknown option '%s'%s", arg, "");
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (const struct option *o = long_opts; o->name; o++) {
+		if (strncmp(o->name, arg, len) != 0)
+			continue;
+		n += (size_t)snprintf(cands + n, sizeof(cands) - n, "%s--%s", matches ? ", " : "",
+				      o->name);
+		if (n >= sizeof(cands))
+			n = sizeof(cands) - 1;
+		matches++;
+	}
+	if (matches > 1) {
+		char opt[128];
+		snprintf(opt, sizeof(opt), "--%.*s", (int)(len < 100 ? len : 100), arg);
+		usage_error("option '%s' is ambiguous (%s)", opt, cands);
+	}
+	usage_error("unknown option '--%s'%s", arg, "");
+}
+
 /* The option as the user wrote it, for messages: "-c" or "--count". */
 static const char *opt_name(int val, char *buf, size_t cap)
 {
@@ -108,18 +137,17 @@ static const char *opt_name(int val, char *buf, size_t cap)
 	return buf;
 }
 
-static uint64_t parse_number(int opt, const char *arg, uint64_t min, uint64_t max)
+/* what: the expected value in words, for the message. */
+static uint64_t parse_number(int opt, const char *arg, uint64_t min, uint64_t max,
+			     const char *what)
 {
 	char name[32], *end;
 	errno = 0;
 	unsigned long long v = strtoull(arg, &end, 10);
 	if (arg[0] == '\0' || arg[0] == '-' || arg[0] == '+' || *end != '\0' || errno != 0 ||
 	    v < min || v > max) {
-		char range[64];
-		snprintf(range, sizeof(range), "a whole number from %" PRIu64 " to %" PRIu64, min,
-			 max);
 		fprintf(stderr, "%s: %s: '%s' is not %s; try '%s --help'\n", CAP_PROG,
-			opt_name(opt, name, sizeof(name)), arg, range, CAP_PROG);
+			opt_name(opt, name, sizeof(name)), arg, what, CAP_PROG);
 		exit(CAP_EXIT_USAGE);
 	}
 	return v;
@@ -148,10 +176,10 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			o->files[o->n_files++] = optarg;
 			break;
 		case 'c':
-			o->count = parse_number(c, optarg, 1, UINT64_MAX);
+			o->count = parse_number(c, optarg, 1, UINT64_MAX, "a packet count (1 or more)");
 			break;
 		case OPT_PORT:
-			o->cfg.rocev2_port = (uint16_t)parse_number(c, optarg, 1, 65535);
+			o->cfg.rocev2_port = (uint16_t)parse_number(c, optarg, 1, 65535, "a UDP port (1 to 65535)");
 			break;
 		case OPT_NO_ICRC:
 			o->cfg.no_icrc_check = 1;
@@ -166,7 +194,8 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			o->quiet = 1;
 			break;
 		case OPT_MAX_WARNINGS:
-			o->max_warnings = (unsigned)parse_number(c, optarg, 0, UINT32_MAX);
+			o->max_warnings = (unsigned)parse_number(c, optarg, 0, UINT32_MAX,
+								       "a count (0 for no limit)");
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -186,7 +215,7 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 					    opt_name(optopt, name, sizeof(name)), "");
 			if (optopt > 0 && optopt != '?')
 				usage_error("unknown option '-%s'%s", (char[2]){(char)optopt, 0}, "");
-			usage_error("unknown or ambiguous option '%s'%s", argv[optind - 1], "");
+			unknown_long_option(argv[optind - 1]);
 		}
 	}
 	for (int i = optind; i < argc; i++)

@@ -117,9 +117,16 @@ int cap_offline_open(struct cap_source *s, const char *path)
 			snprintf(s->err, sizeof(s->err),
 				 "%s: empty file, expected a pcap or pcapng file header at byte offset 0",
 				 path);
+		} else if (strstr(errbuf, "truncated") && S_ISREG(st.st_mode)) {
+			snprintf(s->err, sizeof(s->err),
+				 "%s: file header truncated: the file ends at byte offset %lld, "
+				 "expected a complete pcap or pcapng file header (%s)",
+				 path, (long long)st.st_size, errbuf);
 		} else if (strstr(errbuf, "truncated")) {
 			snprintf(s->err, sizeof(s->err),
-				 "%s: file header cut short at byte offset 0 (%s)", path, errbuf);
+				 "%s: file header truncated, expected a complete pcap or pcapng "
+				 "file header (%s)",
+				 path, errbuf);
 		} else {
 			snprintf(s->err, sizeof(s->err), "%s: cannot read as pcap/pcapng: %s", path,
 				 errbuf);

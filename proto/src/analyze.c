@@ -619,27 +619,30 @@ static void ce_push(struct rw_flow *f, uint64_t ts, uint64_t frame)
 		f->ce_n++;
 	f->ce[i].ts = ts;
 	f->ce[i].frame = frame;
+	f->ce_last_ns = ts;
 }
 
 /* A CNP goes from the notification point (the receiver of CE-marked data)
  * back to the reaction point, addressed to the sender's QP: the same key as
  * the responder's ACKs, so the paired request flow is the one it slows. For
- * unpaired flows (UC, or ACKs not captured), the flow with the most recent
- * CE mark in the reverse direction is taken. */
+ * unpaired flows (UC, or ACKs not captured), the request flow in the
+ * reverse direction with the most recent CE mark (then the most recent
+ * packet) is taken. */
 static void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, struct rw_note *n)
 {
 	struct rw_flow *t = f->peer >= 0 ? &a->flows[f->peer] : NULL;
 	if (!t) {
-		uint64_t best = 0;
+		uint64_t best_ce = 0, best_last = 0;
 		for (uint32_t i = 0; i < a->nflows; i++) {
 			struct rw_flow *q = &a->flows[i];
-			if (!q->ce_n || q->key.family != f->key.family ||
+			if (!q->has_requests || q->key.family != f->key.family ||
 			    memcmp(q->key.src, f->key.dst, 16) || memcmp(q->key.dst, f->key.src, 16))
 				continue;
-			uint64_t last = q->ce[(q->ce_head + q->ce_n - 1) % RW_CE_RING].ts;
-			if (!t || last > best) {
+			if (!t || q->ce_last_ns > best_ce ||
+			    (q->ce_last_ns == best_ce && q->last_ns > best_last)) {
 				t = q;
-				best = last;
+				best_ce = q->ce_last_ns;
+				best_last = q->last_ns;
 			}
 		}
 	}

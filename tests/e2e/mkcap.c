@@ -548,7 +548,8 @@ static void gen_all_opcodes(struct gen *g, unsigned vmask)
 			/* RoCEv2 CNP (IBA A17.9.3) exists only over UDP/IP. */
 			if (op->transport == RW_TRANSPORT_CNP && variants[v].carrier != RW_CARRIER_ROCEV2)
 				continue;
-			/* Only packets with payload show every pad count: four of each. */
+			/* Last/Only packets with payload twice, so that the size rotation
+			 * (every pad count) goes round faster. */
 			unsigned reps = 1;
 			if ((op->flags & RW_OPF_PAYLOAD) && (op->flags & RW_OPF_LAST))
 				reps = 2;

@@ -502,12 +502,49 @@ static void test_invalid_fields(void **state)
 	assert_int_equal(rw_packet_build(&a, x.linktype, 0, frame, sizeof(frame), &w), RW_ERR_INVALID);
 }
 
+static void test_raw_lengths_keep_pad(void **state)
+{
+	(void)state;
+	uint64_t s = 0x62;
+	struct rw_packet a;
+	struct expect x;
+	size_t w;
+	/* RW_BUILD_RAW_LENGTHS: the length and checksum fields are written as
+	 * given (for crafting bad packets). */
+	rand_packet(&s, &a, C_V2_V4, 0x04, payload_buf, 16, &x);
+	a.ipv4.total_len = 1234;
+	a.ipv4.checksum = 0xbeef;
+	a.udp.len = 99;
+	a.udp.dport = RW_ROCEV2_PORT;
+	assert_int_equal(rw_packet_build(&a, x.linktype, RW_BUILD_RAW_LENGTHS, frame, sizeof(frame), &w),
+			 RW_OK);
+	assert_int_equal(rw_get_be16(frame + x.l3 + 2), 1234);  /* RFC 791 Total Length */
+	assert_int_equal(rw_get_be16(frame + x.l3 + 10), 0xbeef); /* Header Checksum */
+	assert_int_equal(rw_get_be16(frame + x.l4 + 4), 99);     /* RFC 768 Length */
+	rand_packet(&s, &a, C_IB_GRH, 0x04, payload_buf, 16, &x);
+	a.lrh.pktlen = 3;
+	a.grh.paylen = 7;
+	assert_int_equal(rw_packet_build(&a, x.linktype, RW_BUILD_RAW_LENGTHS, frame, sizeof(frame), &w),
+			 RW_OK);
+	assert_int_equal(rw_get_be16(frame + x.lrh + 4) & 0x7ff, 3); /* IBA 7.7.8 PktLen */
+	assert_int_equal(rw_get_be16(frame + x.grh + 4), 7);         /* IBA 8.3.4 PayLen */
+	/* RW_BUILD_KEEP_PAD: PadCnt as given (IBA 9.2: byte 1 bits 5:4). */
+	rand_packet(&s, &a, C_V2_V4, 0x04, payload_buf, 16, &x);
+	a.bth.pad = 3;
+	assert_int_equal(rw_packet_build(&a, x.linktype, RW_BUILD_KEEP_PAD, frame, sizeof(frame), &w),
+			 RW_OK);
+	assert_int_equal((frame[x.bth + 1] >> 4) & 3, 3);
+	assert_int_equal(rw_packet_build(&a, x.linktype, 0, frame, sizeof(frame), &w), RW_OK);
+	assert_int_equal((frame[x.bth + 1] >> 4) & 3, 0); /* derived: 16 bytes need none */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_all),
 		cmocka_unit_test(test_no_pad_frame),
 		cmocka_unit_test(test_invalid_fields),
+		cmocka_unit_test(test_raw_lengths_keep_pad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -110,6 +110,7 @@ struct rw_flow {
 #define RW_CE_RING 16
 	struct { uint64_t ts, frame; } ce[RW_CE_RING];
 	uint32_t ce_head, ce_n;
+	uint64_t ce_last_ns;     /* time of the latest CE mark */
 	/* CNPs that slow this flow (linked through the pairing or addresses). */
 	uint64_t cnps;
 	uint64_t cnp_last_ns, cnp_min_interval_ns;

@@ -1,0 +1,537 @@
+/* The analysis engine on crafted traffic whose truth is known by
+ * construction: every scenario states what happened on the wire (a loss, a
+ * resend, a reorder, a NAK, a CE mark, a pause) and the counts follow from
+ * that statement, not from running the engine. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rocewire.h"
+#include "rocewire/analyze.h"
+
+#define A_IP 0x0a000001u /* requester */
+#define B_IP 0x0a000002u /* responder */
+#define QP_A 0x11
+#define QP_B 0x22
+
+struct env {
+	struct rw_analyzer *a;
+	void *mem;
+	uint64_t frame;
+};
+
+static struct env *env_new(const struct rw_analyze_cfg *cfg)
+{
+	struct env *e = calloc(1, sizeof(*e));
+	size_t n = rw_analyzer_mem_size(cfg);
+	e->mem = aligned_alloc(64, (n + 63) & ~(size_t)63);
+	e->a = rw_analyzer_init(e->mem, n, cfg);
+	assert_non_null(e->a);
+	return e;
+}
+
+static void env_free(struct env *e)
+{
+	free(e->mem);
+	free(e);
+}
+
+/* Builds, decodes and feeds one RoCEv2 packet. */
+static struct rw_note feed(struct env *e, uint64_t ts, uint32_t src, uint32_t dst, uint8_t opcode,
+			   uint32_t dqpn, uint32_t psn, uint32_t payload, uint8_t ecn)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = src;
+	p.ipv4.dst = dst;
+	p.ipv4.ecn = ecn;
+	p.ipv4.flags = RW_IPV4_DF;
+	p.udp.sport = 49152;
+	p.bth.opcode = opcode;
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = dqpn;
+	p.bth.psn = psn;
+	/* For opcodes without payload (READ request) `payload` is the RETH
+	 * DMA length. */
+	p.payload_len = rw_opcode(opcode)->flags & RW_OPF_PAYLOAD ? payload : 0;
+	p.reth.dmalen = payload;
+	uint8_t buf[9000];
+	size_t n;
+	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	struct rw_packet d;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	struct rw_note note;
+	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
+	return note;
+}
+
+static struct rw_note feed_aeth(struct env *e, uint64_t ts, uint8_t opcode, uint32_t psn,
+				uint8_t syndrome, uint32_t msn, uint32_t payload, uint32_t dmalen)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = B_IP;
+	p.ipv4.dst = A_IP;
+	p.bth.opcode = opcode;
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = QP_A;
+	p.bth.psn = psn;
+	p.aeth.syndrome = syndrome;
+	p.aeth.msn = msn;
+	p.payload_len = payload;
+	p.reth.dmalen = dmalen;
+	uint8_t buf[9000];
+	size_t n;
+	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	struct rw_packet d;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	struct rw_note note;
+	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
+	return note;
+}
+
+/* A request from A to B's QP; for READ requests payload is the DMA length. */
+static struct rw_note req(struct env *e, uint64_t ts, uint8_t opcode, uint32_t psn, uint32_t len)
+{
+	return feed(e, ts, A_IP, B_IP, opcode, QP_B, psn, len, 0);
+}
+
+static const struct rw_flow *flow_ab(struct env *e)
+{
+	for (uint32_t i = 0; i < rw_analyzer_flow_count(e->a); i++) {
+		const struct rw_flow *f = rw_analyzer_flow(e->a, i);
+		if (f->key.dqpn == QP_B)
+			return f;
+	}
+	fail_msg("no flow A->B");
+	return NULL;
+}
+
+static const struct rw_flow *flow_ba(struct env *e)
+{
+	for (uint32_t i = 0; i < rw_analyzer_flow_count(e->a); i++) {
+		const struct rw_flow *f = rw_analyzer_flow(e->a, i);
+		if (f->key.dqpn == QP_A)
+			return f;
+	}
+	fail_msg("no flow B->A");
+	return NULL;
+}
+
+#define RC_WRITE_FIRST 0x06
+#define RC_WRITE_MIDDLE 0x07
+#define RC_WRITE_LAST 0x08
+#define RC_SEND_ONLY 0x04
+#define RC_READ_REQ 0x0C
+#define RC_READ_FIRST 0x0D
+#define RC_READ_MIDDLE 0x0E
+#define RC_READ_LAST 0x0F
+#define RC_ACK 0x11
+#define RC_ATOMIC_ACK 0x12
+#define RC_CMP_SWAP 0x13
+#define UC_SEND_ONLY 0x24
+#define CNP 0x81
+
+/* A 4-packet WRITE (PSN 100..103, 1024+1024+1024+500 bytes) acknowledged by
+ * one ACK for PSN 103 that comes 7 us after the last packet. */
+static void test_write_message_and_ack(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_WRITE_FIRST, 100, 1024);
+	req(e, 2000, RC_WRITE_MIDDLE, 101, 1024);
+	req(e, 3000, RC_WRITE_MIDDLE, 102, 1024);
+	struct rw_note n = req(e, 4000, RC_WRITE_LAST, 103, 500);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(n.msg_bytes, 3572);
+	n = feed_aeth(e, 11000, RC_ACK, 103, rw_aeth_syndrome(RW_AETH_ACK, 31), 1, 0, 0);
+	assert_true(n.flags & RW_N_ACK);
+	assert_int_equal(n.ack_count, 4);
+	assert_int_equal(n.latency_ns, 7000);
+	assert_int_equal(n.req_frame, 4);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msgs_by_op[1], 1);
+	assert_int_equal(f->bytes_by_op[1], 3572);
+	assert_int_equal(f->psn_gaps + f->retransmissions + f->out_of_order, 0);
+	assert_int_equal(f->acks, 1);
+	assert_int_equal(f->ack_lat.count, 1);
+	assert_int_equal(f->ack_lat.max_ns, 7000);
+	assert_int_equal(flow_ba(e)->peer, (int32_t)(f - rw_analyzer_flow(e->a, 0)));
+	env_free(e);
+}
+
+/* PSNs 1,2,4,5: PSN 3 never appears. */
+static void test_gap(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 1, 8);
+	req(e, 2, RC_SEND_ONLY, 2, 8);
+	struct rw_note n = req(e, 3, RC_SEND_ONLY, 4, 8);
+	assert_true(n.flags & RW_N_GAP);
+	assert_int_equal(n.gap_len, 1);
+	assert_int_equal(n.expected_psn, 3);
+	req(e, 4, RC_SEND_ONLY, 5, 8);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->psn_gaps, 1);
+	assert_int_equal(f->missing_psns, 1);
+	assert_int_equal(f->messages, 4);
+	env_free(e);
+}
+
+/* Sender-side capture: 1..5 sent, the responder NAKs PSN 3 (sequence
+ * error), the sender goes back and resends 3, 4, 5. */
+static void test_go_back_n_sender_side(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	for (uint32_t psn = 1; psn <= 5; psn++)
+		req(e, psn, RC_SEND_ONLY, psn, 8);
+	struct rw_note n = feed_aeth(e, 10, RC_ACK, 3, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR),
+				     2, 0, 0);
+	assert_true(n.flags & RW_N_NAK);
+	assert_int_equal(n.nak_kind, RW_NAKK_PSN_SEQ);
+	assert_int_equal(n.req_frame, 3);
+	n = req(e, 11, RC_SEND_ONLY, 3, 8);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	n = req(e, 12, RC_SEND_ONLY, 4, 8);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_GBN_START);
+	req(e, 13, RC_SEND_ONLY, 5, 8);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->retransmissions, 3);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_int_equal(f->psn_gaps, 0);
+	assert_int_equal(f->naks[RW_NAKK_PSN_SEQ], 1);
+	assert_int_equal(f->messages, 5); /* resends are not new messages */
+	env_free(e);
+}
+
+/* Receiver-side capture: PSN 3 was lost before the capture point, so the
+ * capture shows 1,2,4,5, the NAK for 3, then the resent 3,4,5. */
+static void test_go_back_n_receiver_side(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 1, 8);
+	req(e, 2, RC_SEND_ONLY, 2, 8);
+	req(e, 3, RC_SEND_ONLY, 4, 8);
+	req(e, 4, RC_SEND_ONLY, 5, 8);
+	feed_aeth(e, 5, RC_ACK, 3, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 2, 0, 0);
+	struct rw_note n = req(e, 6, RC_SEND_ONLY, 3, 8);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_OOO);
+	req(e, 7, RC_SEND_ONLY, 4, 8);
+	req(e, 8, RC_SEND_ONLY, 5, 8);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->psn_gaps, 1);
+	assert_int_equal(f->missing_psns, 1);
+	assert_int_equal(f->retransmissions, 3);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_int_equal(f->out_of_order, 0);
+	env_free(e);
+}
+
+/* PSNs 1,2,4,3,5: 3 overtaken by 4, nothing lost, nothing resent. */
+static void test_reorder(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 1, 8);
+	req(e, 2, RC_SEND_ONLY, 2, 8);
+	req(e, 3, RC_SEND_ONLY, 4, 8);
+	struct rw_note n = req(e, 4, RC_SEND_ONLY, 3, 8);
+	assert_true(n.flags & RW_N_OOO);
+	req(e, 5, RC_SEND_ONLY, 5, 8);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->out_of_order, 1);
+	assert_int_equal(f->missing_psns, 0);
+	assert_int_equal(f->retransmissions, 0);
+	assert_int_equal(f->messages, 5);
+	env_free(e);
+}
+
+/* PSN wrap at 2^24: 0xFFFFFE, 0xFFFFFF, 0, 1 is in order; 0xFFFFFF, 1 skips 0. */
+static void test_psn_wrap(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 0xFFFFFE, 8);
+	req(e, 2, RC_SEND_ONLY, 0xFFFFFF, 8);
+	req(e, 3, RC_SEND_ONLY, 0, 8);
+	req(e, 4, RC_SEND_ONLY, 1, 8);
+	assert_int_equal(flow_ab(e)->psn_gaps, 0);
+	struct rw_note n = req(e, 5, RC_SEND_ONLY, 3, 8);
+	assert_int_equal(n.gap_len, 1);
+	env_free(e);
+
+	e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 0xFFFFFF, 8);
+	n = req(e, 2, RC_SEND_ONLY, 1, 8);
+	assert_true(n.flags & RW_N_GAP);
+	assert_int_equal(n.gap_len, 1);
+	assert_int_equal(n.expected_psn, 0);
+	/* A resend across the wrap is a resend, not a 16M-PSN gap. */
+	n = req(e, 3, RC_SEND_ONLY, 0xFFFFFF, 8);
+	assert_true(n.flags & RW_N_RETRANS);
+	env_free(e);
+}
+
+/* RNR NAK (timer code 14 = 1.28 ms) and every NAK code, each counted once. */
+static void test_nak_kinds(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 10, 8);
+	struct rw_note n = feed_aeth(e, 2, RC_ACK, 10, rw_aeth_syndrome(RW_AETH_RNR_NAK, 14), 0, 0, 0);
+	assert_int_equal(n.nak_kind, RW_NAKK_RNR);
+	feed_aeth(e, 3, RC_ACK, 10, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_INVALID_REQUEST), 0, 0, 0);
+	feed_aeth(e, 4, RC_ACK, 10, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_REMOTE_ACCESS), 0, 0, 0);
+	feed_aeth(e, 5, RC_ACK, 10, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_REMOTE_OPERATIONAL), 0, 0, 0);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->naks[RW_NAKK_RNR], 1);
+	assert_int_equal(f->naks[RW_NAKK_INVALID_REQ], 1);
+	assert_int_equal(f->naks[RW_NAKK_REMOTE_ACCESS], 1);
+	assert_int_equal(f->naks[RW_NAKK_REMOTE_OP], 1);
+	assert_int_equal(f->naks[RW_NAKK_PSN_SEQ], 0);
+	assert_int_equal(f->acks, 0);
+	assert_int_equal(rw_rnr_timer_us(14), 1280);
+	env_free(e);
+}
+
+/* A READ of 3000 bytes at PSN 10 answered by three responses (1024-byte
+ * MTU) at PSN 10, 11, 12; the next request uses PSN 13. */
+static void test_read(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 100, RC_READ_REQ, 10, 3000);
+	feed_aeth(e, 500, RC_READ_FIRST, 10, rw_aeth_syndrome(RW_AETH_ACK, 31), 0, 1024, 0);
+	struct rw_note n = feed_aeth(e, 600, RC_READ_MIDDLE, 11, 0, 0, 1024, 0);
+	assert_true(n.flags & RW_N_READ_MATCH);
+	assert_int_equal(n.req_frame, 1);
+	n = feed_aeth(e, 700, RC_READ_LAST, 12, rw_aeth_syndrome(RW_AETH_ACK, 31), 1, 952, 0);
+	assert_true(n.flags & RW_N_READ_MATCH);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(n.latency_ns, 600);
+	n = req(e, 800, RC_SEND_ONLY, 13, 8);
+	assert_false(n.flags & RW_N_GAP);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msgs_by_op[2], 1);
+	assert_int_equal(f->bytes_by_op[2], 3000);
+	assert_int_equal(f->read_lat.count, 1);
+	assert_int_equal(f->psn_gaps, 0);
+	env_free(e);
+}
+
+/* Compare-and-swap at PSN 20 answered by an atomic ACK for PSN 20. */
+static void test_atomic(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 100, RC_CMP_SWAP, 20, 0);
+	struct rw_note n = feed_aeth(e, 350, RC_ATOMIC_ACK, 20, rw_aeth_syndrome(RW_AETH_ACK, 31), 1, 0, 0);
+	assert_true(n.flags & RW_N_ATOMIC_MATCH);
+	assert_int_equal(n.latency_ns, 250);
+	assert_int_equal(flow_ab(e)->msgs_by_op[3], 1);
+	assert_int_equal(flow_ab(e)->atomic_lat.count, 1);
+	env_free(e);
+}
+
+/* Three SENDs at PSN 1..3 covered by one coalesced ACK for PSN 3; then an
+ * ACK whose MSN goes backwards. */
+static void test_coalesced_ack_and_msn(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 10, RC_SEND_ONLY, 1, 8);
+	req(e, 20, RC_SEND_ONLY, 2, 8);
+	req(e, 30, RC_SEND_ONLY, 3, 8);
+	struct rw_note n = feed_aeth(e, 45, RC_ACK, 3, rw_aeth_syndrome(RW_AETH_ACK, 31), 3, 0, 0);
+	assert_int_equal(n.ack_count, 3);
+	assert_int_equal(n.latency_ns, 15);
+	n = feed_aeth(e, 46, RC_ACK, 3, rw_aeth_syndrome(RW_AETH_ACK, 31), 2, 0, 0);
+	assert_true(n.flags & RW_N_MSN_REGRESS);
+	assert_int_equal(flow_ab(e)->acked_psns, 3);
+	env_free(e);
+}
+
+/* A WRITE that stops after FIRST and MIDDLE, and a MIDDLE with no FIRST. */
+static void test_incomplete_messages(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_WRITE_FIRST, 1, 1024);
+	req(e, 2, RC_WRITE_MIDDLE, 2, 1024);
+	struct rw_note n = req(e, 3, RC_WRITE_FIRST, 3, 1024); /* a new message starts */
+	assert_true(n.flags & RW_N_MSG_BROKEN);
+	rw_analyzer_finish(e->a, 4);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msg_incomplete, 2);
+	assert_int_equal(f->messages, 0);
+	env_free(e);
+
+	e = env_new(NULL);
+	n = req(e, 1, RC_WRITE_MIDDLE, 7, 1024);
+	assert_true(n.flags & RW_N_ORPHAN);
+	assert_int_equal(flow_ab(e)->msg_orphans, 1);
+	env_free(e);
+}
+
+/* UC traffic A->B with ECN: two ECT(0), then three CE marks; the receiver
+ * B sends one CNP to A's QP 20 us after the first CE, another 100 us later
+ * (the second CE group), and one with no CE before it in the window. */
+static void test_ce_cnp(void **state)
+{
+	(void)state;
+	struct rw_analyze_cfg cfg = { .cnp_window_ns = 50000 };
+	struct env *e = env_new(&cfg);
+	feed(e, 1000, A_IP, B_IP, UC_SEND_ONLY, QP_B, 1, 64, RW_ECN_ECT0);
+	feed(e, 2000, A_IP, B_IP, UC_SEND_ONLY, QP_B, 2, 64, RW_ECN_ECT0);
+	feed(e, 3000, A_IP, B_IP, UC_SEND_ONLY, QP_B, 3, 64, RW_ECN_CE);
+	feed(e, 4000, A_IP, B_IP, UC_SEND_ONLY, QP_B, 4, 64, RW_ECN_CE);
+	struct rw_note n = feed(e, 23000, B_IP, A_IP, CNP, QP_A, 0, 0, RW_ECN_ECT0);
+	assert_true(n.flags & RW_N_CNP_LINKED);
+	assert_int_equal(n.ce_count, 2);
+	assert_int_equal(n.ce_frame, 3);
+	feed(e, 110000, A_IP, B_IP, UC_SEND_ONLY, QP_B, 5, 64, RW_ECN_CE);
+	n = feed(e, 123000, B_IP, A_IP, CNP, QP_A, 0, 0, RW_ECN_ECT0);
+	assert_int_equal(n.ce_count, 1);
+	n = feed(e, 500000, B_IP, A_IP, CNP, QP_A, 0, 0, RW_ECN_ECT0);
+	assert_false(n.flags & RW_N_CNP_LINKED);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->ecn[RW_ECN_ECT0], 2);
+	assert_int_equal(f->ecn[RW_ECN_CE], 3);
+	assert_int_equal(f->cnps, 3);
+	assert_int_equal(f->cnp_min_interval_ns, 100000);
+	assert_int_equal(rw_analyzer_totals(e->a)->cnps_unlinked, 1);
+	env_free(e);
+}
+
+static void pfc(struct env *e, uint64_t ts, uint16_t cev, unsigned prio, uint16_t quanta)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_PFC;
+	p.macctrl.cev = cev;
+	p.macctrl.quanta[prio] = quanta;
+	uint8_t buf[128];
+	size_t n;
+	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	struct rw_packet d;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	rw_analyzer_packet(e->a, &d, ts, ++e->frame, NULL);
+}
+
+/* At 100 Gb/s one quantum is 5.12 ns (802.1Qbb: 512 bit times), so 0xFFFF
+ * quanta pause 335,539 ns (rounded). Priority 3 is refreshed every 100 us
+ * for 20 ms: one continuous pause from t=0 to 19.9 ms + 335.539 us, longer
+ * than the 10 ms storm threshold: one storm. Priority 5 pauses once and is
+ * resumed by an XON 50 us later: 50 us paused, no storm. */
+static void test_pfc_storm(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	for (uint64_t t = 0; t < 20000000; t += 100000)
+		pfc(e, t, 1u << 3, 3, 0xFFFF);
+	pfc(e, 30000000, 1u << 5, 5, 0xFFFF);
+	pfc(e, 30050000, 1u << 5, 5, 0);
+	/* A data packet on priority 3 (DSCP 24) while paused. */
+	rw_analyzer_finish(e->a, 40000000);
+	const struct rw_totals *t = rw_analyzer_totals(e->a);
+	assert_int_equal(t->pfc[3].frames, 200);
+	assert_int_equal(t->pfc[3].xoff, 200);
+	assert_int_equal(t->pfc[3].storms, 1);
+	assert_int_equal(t->pfc[3].paused_ns, 19900000 + 335539);
+	assert_int_equal(t->pfc[3].longest_ns, 19900000 + 335539);
+	assert_int_equal(t->pfc[5].xoff, 1);
+	assert_int_equal(t->pfc[5].xon, 1);
+	assert_int_equal(t->pfc[5].paused_ns, 50000);
+	assert_int_equal(t->pfc[5].storms, 0);
+	env_free(e);
+}
+
+/* Traffic sent while its priority is paused is counted against the flow. */
+static void test_sent_while_paused(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	pfc(e, 1000, 1u << 0, 0, 1000); /* 5.12 us */
+	req(e, 2000, RC_SEND_ONLY, 1, 8); /* DSCP 0 -> priority 0: paused */
+	req(e, 9000, RC_SEND_ONLY, 2, 8); /* after the pause ran out */
+	assert_int_equal(flow_ab(e)->pkts_while_paused, 1);
+	env_free(e);
+}
+
+/* Two flows fit; the third is counted as untracked, not analysed. */
+static void test_table_full(void **state)
+{
+	(void)state;
+	struct rw_analyze_cfg cfg = { .max_flows = 2 };
+	struct env *e = env_new(&cfg);
+	feed(e, 1, A_IP, B_IP, RC_SEND_ONLY, 1, 1, 8, 0);
+	feed(e, 2, A_IP, B_IP, RC_SEND_ONLY, 2, 1, 8, 0);
+	struct rw_note n = feed(e, 3, A_IP, B_IP, RC_SEND_ONLY, 3, 1, 8, 0);
+	assert_int_equal(n.flow, -1);
+	assert_int_equal(rw_analyzer_flow_count(e->a), 2);
+	assert_int_equal(rw_analyzer_totals(e->a)->untracked, 1);
+	assert_null(rw_analyzer_init(e->mem, 16, &cfg));
+	env_free(e);
+}
+
+/* Percentiles: 100 samples of 1..100 us. */
+static void test_hist(void **state)
+{
+	(void)state;
+	struct rw_flow *f = calloc(1, sizeof(*f));
+	struct env *e = env_new(NULL);
+	/* Drive the histogram through ACK latencies: request at t, ACK at t+k us. */
+	for (uint32_t k = 1; k <= 100; k++) {
+		uint64_t t = (uint64_t)k * 1000000;
+		req(e, t, RC_SEND_ONLY, k, 8);
+		feed_aeth(e, t + k * 1000, RC_ACK, k, rw_aeth_syndrome(RW_AETH_ACK, 31), k, 0, 0);
+	}
+	const struct rw_hist *h = &flow_ab(e)->ack_lat;
+	assert_int_equal(h->count, 100);
+	assert_int_equal(rw_hist_quantile(h, 1.0), 100000);
+	uint64_t p50 = rw_hist_quantile(h, 0.5), p99 = rw_hist_quantile(h, 0.99);
+	/* Bucket upper bounds: within 12.5% above the true value. */
+	assert_true(p50 >= 50000 && p50 <= 50000 * 1.125);
+	assert_true(p99 >= 99000 && p99 <= 100000);
+	env_free(e);
+	free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_message_and_ack),
+		cmocka_unit_test(test_gap),
+		cmocka_unit_test(test_go_back_n_sender_side),
+		cmocka_unit_test(test_go_back_n_receiver_side),
+		cmocka_unit_test(test_reorder),
+		cmocka_unit_test(test_psn_wrap),
+		cmocka_unit_test(test_nak_kinds),
+		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_atomic),
+		cmocka_unit_test(test_coalesced_ack_and_msn),
+		cmocka_unit_test(test_incomplete_messages),
+		cmocka_unit_test(test_ce_cnp),
+		cmocka_unit_test(test_pfc_storm),
+		cmocka_unit_test(test_sent_while_paused),
+		cmocka_unit_test(test_table_full),
+		cmocka_unit_test(test_hist),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

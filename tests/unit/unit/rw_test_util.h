@@ -1,1 +1,0 @@
-../rw_test_util.h

@@ -1,1 +1,0 @@
-../test_macctrl.c

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <pcap/pcap.h>
 #include <rocewire.h>
 
 #define CAP_PROG "rocewire-cap"
@@ -85,15 +86,16 @@ struct cap_record {
 	struct cap_source *src; /* for cap_record_offset() */
 };
 
-/* An offline source: one pcap or pcapng file (or "-" for stdin). */
+/* Where records come from: a pcap or pcapng file, or "-" for stdin
+ * (cap_offline_open). A live interface will fill the same fields, with no
+ * file (fp NULL, pos -1: messages then give the packet number only). */
 struct cap_source {
 	const char *name;
-	void *pcap;             /* pcap_t, kept opaque here */
+	pcap_t *pcap;
 	FILE *fp;
 	char *iobuf;            /* stdio buffer of fp */
 	int linktype;
 	int pcapng;
-	uint32_t snaplen;
 	uint64_t index;         /* records returned so far */
 	long pos;               /* file position after the last record; -1 unknown */
 	long rec_start;         /* position before the current record */

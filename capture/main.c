@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,10 +85,17 @@ static const struct option long_opts[] = {
 
 static const char short_opts[] = ":r:c:vqh";
 
-static void usage_error(const char *fmt, const char *a, const char *b)
+/* One line: the problem and where to look, then exit 2. */
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
 {
+	va_list ap;
+
 	fprintf(stderr, "%s: ", CAP_PROG);
-	fprintf(stderr, fmt, a, b);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "; try '%s --help'\n", CAP_PROG);
 	exit(CAP_EXIT_USAGE);
 }
@@ -101,7 +109,7 @@ static void unknown_long_option(const char *arg)
 	int matches = 0;
 
 	if (strncmp(arg, "--", 2) != 0)
-		usage_error("unknown option '%s'%s", arg, "");
+		usage_error("unknown option '%s'", arg);
 	arg += 2;
 	len = strcspn(arg, "=");
 	for (const struct option *o = long_opts; o->name; o++) {
@@ -118,7 +126,7 @@ static void unknown_long_option(const char *arg)
 		snprintf(opt, sizeof(opt), "--%.*s", (int)(len < 100 ? len : 100), arg);
 		usage_error("option '%s' is ambiguous (%s)", opt, cands);
 	}
-	usage_error("unknown option '--%s'%s", arg, "");
+	usage_error("unknown option '--%s'", arg);
 }
 
 /* The option as the user wrote it, for messages: "-c" or "--count". */
@@ -205,16 +213,15 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			       ROCEWIRE_VERSION, pcap_lib_version(), JANSSON_VERSION);
 			exit(CAP_EXIT_OK);
 		case ':':
-			usage_error("option %s needs an argument%s", opt_name(optopt, name, sizeof(name)),
-				    "");
+			usage_error("option %s needs an argument", opt_name(optopt, name, sizeof(name)));
 			break;
 		case '?':
 		default:
 			if (optopt >= 256)
-				usage_error("option %s takes no argument%s",
-					    opt_name(optopt, name, sizeof(name)), "");
+				usage_error("option %s takes no argument",
+					    opt_name(optopt, name, sizeof(name)));
 			if (optopt > 0 && optopt != '?')
-				usage_error("unknown option '-%s'%s", (char[2]){(char)optopt, 0}, "");
+				usage_error("unknown option '-%c'", optopt);
 			unknown_long_option(argv[optind - 1]);
 		}
 	}
@@ -222,10 +229,10 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 		o->files[o->n_files++] = argv[i];
 
 	if (verbose && json)
-		usage_error("-v and --json cannot be combined%s%s", "", "");
+		usage_error("-v and --json cannot be combined");
 	o->format = json ? CAP_FMT_JSON : verbose ? CAP_FMT_VERBOSE : CAP_FMT_LINE;
 	if (o->n_files == 0)
-		usage_error("no input: give a capture file with -r FILE%s%s", "", "");
+		usage_error("no input: give a capture file with -r FILE");
 }
 
 int main(int argc, char **argv)

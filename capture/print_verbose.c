@@ -409,7 +409,8 @@ void cap_print_verbose(struct cap_ctx *c, const struct cap_record *r, const stru
 	if (p->err != RW_OK) {
 		char why[400];
 		o = layer(o, "error");
-		o = f_s(o, rw_strerror(p->err), cap_packet_problem(p, r, why, sizeof(why)));
+		o = f_s(o, "kind", rw_strerror(p->err));
+		o = f_s(o, "reason", cap_packet_problem(p, r, why, sizeof(why)));
 	}
 	cap_out_end(&c->out, o);
 }

@@ -2,10 +2,10 @@
  * nanosecond precision, and the byte offset of every record kept so that
  * errors can point into the file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -138,7 +138,6 @@ int cap_offline_open(struct cap_source *s, const char *path)
 	s->pcap = p;
 	s->fp = fp;
 	s->linktype = pcap_datalink(p);
-	s->snaplen = (uint32_t)pcap_snapshot(p);
 	/* libpcap reports a pcapng section's version (1.0) as the file
 	 * version; classic pcap files are 2.x. */
 	s->pcapng = pcap_major_version(p) == 1;
@@ -150,11 +149,21 @@ int cap_offline_open(struct cap_source *s, const char *path)
 		s->pos = -1;
 
 	if (!linktype_supported(s->linktype)) {
+		/* libpcap gives the DLT value, which differs from the file's
+		 * LINKTYPE number for some types (raw IP: DLT 12, LINKTYPE
+		 * 101): name it rather than print a misleading number. */
 		const char *n = pcap_datalink_val_to_name(s->linktype);
-		snprintf(s->err, sizeof(s->err),
-			 "%s: link type %d (%s) is not supported; expected Ethernet (1), Linux SLL "
-			 "(113), SLL2 (276), ERF (197) or InfiniBand (247)",
-			 path, s->linktype, n ? n : "unknown");
+		const char *d = pcap_datalink_val_to_description(s->linktype);
+		if (n)
+			snprintf(s->err, sizeof(s->err),
+				 "%s: link type %s (%s) is not supported; expected Ethernet (1), Linux "
+				 "SLL (113), SLL2 (276), ERF (197) or InfiniBand (247)",
+				 path, n, d ? d : n);
+		else
+			snprintf(s->err, sizeof(s->err),
+				 "%s: link type %d is not supported; expected Ethernet (1), Linux SLL "
+				 "(113), SLL2 (276), ERF (197) or InfiniBand (247)",
+				 path, s->linktype);
 		cap_source_close(s);
 		return -1;
 	}
@@ -167,7 +176,7 @@ int cap_source_next(struct cap_source *s, struct cap_record *r)
 	const u_char *data;
 
 	s->rec_start = s->pos;
-	int rc = pcap_next_ex((pcap_t *)s->pcap, &h, &data);
+	int rc = pcap_next_ex(s->pcap, &h, &data);
 	if (rc == 1) {
 		s->index++;
 		/* glibc answers ftell() from the stream's cached offset without
@@ -188,7 +197,7 @@ int cap_source_next(struct cap_source *s, struct cap_record *r)
 		return 0;
 
 	char what[PCAP_ERRBUF_SIZE + 64];
-	int cut = describe_read_error(pcap_geterr((pcap_t *)s->pcap), what, sizeof(what));
+	int cut = describe_read_error(pcap_geterr(s->pcap), what, sizeof(what));
 	if (s->rec_start >= 0)
 		snprintf(s->err, sizeof(s->err), "%s: packet %" PRIu64 " at byte offset %ld: %s",
 			 s->name, s->index + 1, s->rec_start, what);
@@ -230,7 +239,7 @@ long cap_record_offset(const struct cap_record *r)
 void cap_source_close(struct cap_source *s)
 {
 	if (s->pcap)
-		pcap_close((pcap_t *)s->pcap); /* fclose()s the file, never stdin */
+		pcap_close(s->pcap); /* fclose()s the file, never stdin */
 	else if (s->fp && s->fp != stdin)
 		fclose(s->fp);
 	free(s->iobuf);

@@ -22,6 +22,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -297,7 +298,7 @@ static void client_loop(struct rwv_ep *ep, struct rwv_conn *c)
 					   (unsigned long long)outstanding);
 			break;
 		}
-		if (now - tick >= 1000000000ull && tick_ok) {
+		if (c && now - tick >= 1000000000ull && tick_ok) {
 			tick = now;
 			/* Tells the server the run is alive: it bounds every read. */
 			if (rwv_oob_send(c, 1000, why, sizeof(why), "tick"))
@@ -306,6 +307,205 @@ static void client_loop(struct rwv_ep *ep, struct rwv_conn *c)
 	}
 	if (r->cq_timeout || r->interrupted)
 		rwv_flush(ep, true, 1000);
+}
+
+/* ------------------------------------------------------ fixed-peer client */
+
+/* Reads one line from path ("-": stdin) within timeout_ms; a regular file may
+ * still be growing (a background writer), so EOF before a newline waits. */
+static int read_json_line(const char *path, int timeout_ms, char *buf, size_t len, char *why,
+			  size_t wl)
+{
+	int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_NONBLOCK);
+	uint64_t end = rwv_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	size_t got = 0;
+
+	if (fd < 0) {
+		snprintf(why, wl, "cannot open --peer-json %s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		char *nl = memchr(buf, '\n', got);
+		if (nl) {
+			*nl = '\0';
+			break;
+		}
+		if (got + 1 >= len) {
+			snprintf(why, wl, "--peer-json %s: first line longer than %zu bytes", path, len);
+			goto fail;
+		}
+		if (rwv_stop_requested || rwv_now_ns() > end) {
+			snprintf(why, wl, "--peer-json %s: no complete line within %d s%s", path,
+				 timeout_ms / 1000, rwv_stop_requested ? " (interrupted)" : "");
+			goto fail;
+		}
+		struct pollfd pf = {.fd = fd, .events = POLLIN};
+		if (poll(&pf, 1, 100) <= 0)
+			continue;
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			snprintf(why, wl, "reading --peer-json %s: %s", path, strerror(errno));
+			goto fail;
+		}
+		if (n == 0) {
+			struct timespec ts = {0, 50 * 1000000L};
+			nanosleep(&ts, NULL); /* EOF: wait for a writer to append */
+		}
+		if (n > 0)
+			got += (size_t)n;
+		buf[got] = '\0';
+	}
+	if (fd)
+		close(fd);
+	return 0;
+fail:
+	if (fd)
+		close(fd);
+	return -1;
+}
+
+static int json_u64(json_t *j, const char *name, uint64_t *out)
+{
+	json_t *v = json_object_get(j, name);
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return -1;
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* Takes the peer's coordinates from its "ready" line, checking that it was set
+ * up for the same run; --remote-* options override. */
+static int peer_from_json(struct rwv_ep *ep, const char *text, char *why, size_t wl)
+{
+	struct rwv_run *r = ep->run;
+	const struct rwv_opts *o = &ep->o;
+	struct rwv_side *s = &r->qp[0].remote;
+	json_error_t je;
+	json_t *j = json_loads(text, 0, &je), *v;
+	uint8_t g[16];
+
+	if (!j || !json_is_object(j)) {
+		snprintf(why, wl, "--peer-json %s: not a JSON object (%s at column %d)",
+			 o->peer_json, j ? "not an object" : je.text, je.column);
+		json_decref(j);
+		return -1;
+	}
+	uint64_t u;
+	if (json_u64(j, "qpn", &u) == 0)
+		s->qpn = (uint32_t)u;
+	if (json_u64(j, "psn", &u) == 0)
+		s->psn = (uint32_t)u & 0xffffff;
+	if (json_u64(j, "rkey", &u) == 0)
+		s->rkey = (uint32_t)u;
+	if (json_u64(j, "addr", &u) == 0)
+		s->addr = u;
+	if (json_u64(j, "len", &u) == 0)
+		s->len = u;
+	if (json_u64(j, "qkey", &u) == 0)
+		s->qkey = (uint32_t)u;
+	if (json_u64(j, "lid", &u) == 0)
+		s->lid = (uint16_t)u;
+	v = json_object_get(j, "gid");
+	if (json_is_string(v) && rwv_gid_parse(json_string_value(v), g) == 0)
+		rwv_gid_format(g, r->remote_gid, sizeof(r->remote_gid));
+	const char *mism = NULL;
+	char got[64] = "";
+	if ((v = json_object_get(j, "op")) && json_is_string(v) &&
+	    strcmp(json_string_value(v), rwv_op_name(o->op))) {
+		mism = "--op";
+		snprintf(got, sizeof(got), "%s", json_string_value(v));
+	} else if ((v = json_object_get(j, "transport")) && json_is_string(v) &&
+		   strcmp(json_string_value(v), rwv_transport_name(o->transport))) {
+		mism = "--transport";
+		snprintf(got, sizeof(got), "%s", json_string_value(v));
+	} else if ((v = json_object_get(j, "size")) && json_is_integer(v) &&
+		   json_integer_value(v) != (json_int_t)o->size) {
+		mism = "--size";
+		snprintf(got, sizeof(got), "%lld", (long long)json_integer_value(v));
+	} else if ((v = json_object_get(j, "iterations")) && json_is_integer(v) &&
+		   json_integer_value(v) != (json_int_t)o->iters) {
+		mism = "--iters";
+		snprintf(got, sizeof(got), "%lld", (long long)json_integer_value(v));
+	}
+	if (mism) {
+		snprintf(why, wl, "the peer in --peer-json %s is set up with %s %s, which this "
+			 "client was not given", o->peer_json, mism, got);
+		json_decref(j);
+		return -1;
+	}
+	if (!(o->given & RWV_GIVEN_MTU) && (v = json_object_get(j, "mtu")) && json_is_integer(v))
+		r->mtu = (int)json_integer_value(v);
+	json_decref(j);
+	if (!s->qpn || !r->remote_gid[0]) {
+		snprintf(why, wl, "--peer-json %s lacks \"qpn\" or \"gid\"", o->peer_json);
+		return -1;
+	}
+	return 0;
+}
+
+static int client_fixed_peer(struct rwv_ep *ep, uint64_t t0)
+{
+	struct rwv_run *r = ep->run;
+	const struct rwv_opts *o = &ep->o;
+	struct rwv_side *s = &r->qp[0].remote;
+	char line[4096], why[600];
+
+	r->mode = "fixed-peer";
+	r->mtu = o->mtu ? o->mtu : r->active_mtu;
+	char *ready = rwv_fixed_peer_line(r);
+	if (ready) {
+		printf("%s\n", ready);
+		fflush(stdout);
+		free(ready);
+	}
+	if (o->peer_json) {
+		if (read_json_line(o->peer_json, o->timeout_s * 1000, line, sizeof(line), why,
+				   sizeof(why)) ||
+		    peer_from_json(ep, line, why, sizeof(why))) {
+			fail_setup(ep, "%s", why);
+			return finish(ep, t0, RWV_EXIT_SETUP);
+		}
+	}
+	if (o->have_remote_qpn)
+		s->qpn = o->remote_qpn;
+	if (o->have_remote_psn)
+		s->psn = o->remote_psn;
+	if (o->have_remote_rkey)
+		s->rkey = o->remote_rkey;
+	if (o->have_remote_addr)
+		s->addr = o->remote_addr;
+	if (o->remote_lid)
+		s->lid = o->remote_lid;
+	if (o->remote_qkey || !s->qkey)
+		s->qkey = o->remote_qkey ? o->remote_qkey : o->qkey;
+	if (o->remote_gid) {
+		uint8_t g[16];
+		rwv_gid_parse(o->remote_gid, g);
+		rwv_gid_format(g, r->remote_gid, sizeof(r->remote_gid));
+	}
+	if (rwv_connect_qp(ep, 0))
+		return finish(ep, t0, RWV_EXIT_SETUP);
+
+	client_loop(ep, NULL);
+	r->elapsed_s = ep->last_ns > ep->first_ns ? secs(ep->last_ns - ep->first_ns) : 0;
+	rwv_latency_compute(ep->lat, ep->nlat, &r->lat);
+	struct rwv_qp_rec *q = &r->qp[0];
+	bool checks = o->op == RWV_OP_READ || rwv_op_is_atomic(o->op);
+	if (checks)
+		q->missing = o->iters - q->completed;
+	r->data_check = data_verdict(r, checks);
+	bool fail = q->failed || r->cq_timeout || r->interrupted || q->completed < o->iters;
+	int status = fail || !verdict_ok(r->data_check) ? RWV_EXIT_FAIL : RWV_EXIT_OK;
+	if (status == RWV_EXIT_FAIL && !r->error[0])
+		fail_setup(ep, "data check %s", r->data_check);
+	r->exit_status = status;
+	char *verdict = rwv_verdict_line(r);
+	if (verdict) {
+		printf("%s\n", verdict);
+		free(verdict);
+	}
+	fflush(stdout);
+	return finish(ep, t0, status);
 }
 
 int rwv_run_client(const struct rwv_opts *o)
@@ -336,6 +536,8 @@ int rwv_run_client(const struct rwv_opts *o)
 	run_params(&run, &ep.o);
 	if (rwv_resources(&ep, false))
 		goto setup_error;
+	if (o->fixed_peer)
+		return client_fixed_peer(&ep, t0);
 
 	if (rwv_oob_connect(o->host, o->tcp_port, tmo, &conn, why, sizeof(why))) {
 		fail_setup(&ep, "%s", why);

@@ -58,7 +58,7 @@ int rwv_oob_listen(const char *bind_addr, int port, char *why, size_t whylen)
 	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
 	snprintf(service, sizeof(service), "%d", port);
 	r = getaddrinfo(bind_addr, service, &hints, &ai);
-	if (r == EAI_FAMILY || r == EAI_ADDRFAMILY || (r == 0 && !bind_addr && !ai)) {
+	if (r == EAI_FAMILY || (r == 0 && !bind_addr && !ai)) {
 		hints.ai_family = AF_INET;
 		r = getaddrinfo(bind_addr, service, &hints, &ai);
 	}
@@ -151,11 +151,12 @@ int rwv_oob_accept(int lfd, int timeout_ms, struct rwv_conn *c, char *why, size_
 			 r == -2 ? "interrupted" : strerror(errno));
 		return -1;
 	}
-	int fd = accept4(lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC);
+	int fd = accept(lfd, (struct sockaddr *)&ss, &sl);
 	if (fd < 0) {
 		snprintf(why, whylen, "accept: %s", strerror(errno));
 		return -1;
 	}
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
 	sa_text((struct sockaddr *)&ss, peer, sizeof(peer));
 	rwv_oob_wrap(fd, peer, c);
 	return 0;

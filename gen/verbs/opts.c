@@ -107,6 +107,7 @@ void rwv_usage(FILE *f)
 "       rocewire-verbs client HOST [OPTIONS]\n"
 "       rocewire-verbs server --fixed-peer --remote-qpn N --remote-psn N\n"
 "                             --remote-gid GID [OPTIONS]\n"
+"       rocewire-verbs client --fixed-peer --peer-json FILE|- [OPTIONS]\n"
 "\n"
 "Moves RDMA traffic between two libibverbs endpoints and checks every byte it\n"
 "moved. The client is the requester (SEND, RDMA WRITE, RDMA READ, atomics), the\n"
@@ -132,7 +133,7 @@ void rwv_usage(FILE *f)
 "      --no-check            neither fill nor check the data pattern\n"
 "\n"
 "Each side:\n"
-"  -d, --dev NAME            RDMA device (default: the first one)\n"
+"  -d, --dev, --device NAME  RDMA device (default: the first one)\n"
 "  -i, --ib-port N           device port (default 1)\n"
 "  -x, --gid-index N         source GID index (default: the port's RoCE v2\n"
 "                            IPv4-mapped GID, found in /sys/class/infiniband/DEV/\n"
@@ -188,6 +189,16 @@ void rwv_usage(FILE *f)
 "                            (READ: fill the buffer with it)\n"
 "      --pattern-qp N        QP index of the built-in pattern to expect (default 0)\n"
 "\n"
+"Fixed peer, client side (one QP, no TCP exchange; drives a --fixed-peer server\n"
+"or any responder whose coordinates are known):\n"
+"  rocewire-verbs client --fixed-peer (--peer-json FILE | --remote-qpn N\n"
+"                        --remote-psn N --remote-gid GID [--remote-rkey N\n"
+"                        --remote-addr N]) [OPTIONS]\n"
+"                            prints this side's JSON line first, then reads the\n"
+"                            peer's (a --fixed-peer server's \"ready\" line) from\n"
+"                            FILE or, with -, from stdin (within --timeout);\n"
+"                            --remote-* given as well override its fields\n"
+"\n"
 "  -h, --help                this text\n"
 "  -V, --version             the version\n"
 "\n"
@@ -229,6 +240,9 @@ enum {
 	OPT_CHECK,
 	OPT_EXPECT_PATTERN,
 	OPT_PATTERN_QP,
+	OPT_REMOTE_RKEY,
+	OPT_REMOTE_ADDR,
+	OPT_PEER_JSON,
 };
 
 static const struct option long_opts[] = {
@@ -242,6 +256,7 @@ static const struct option long_opts[] = {
 	{"rx-depth", required_argument, NULL, 'r'},
 	{"inline", required_argument, NULL, 'I'},
 	{"dev", required_argument, NULL, 'd'},
+	{"device", required_argument, NULL, 'd'},
 	{"ib-port", required_argument, NULL, 'i'},
 	{"gid-index", required_argument, NULL, 'x'},
 	{"tclass", required_argument, NULL, 'T'},
@@ -272,6 +287,9 @@ static const struct option long_opts[] = {
 	{"check", no_argument, NULL, OPT_CHECK},
 	{"expect-pattern", required_argument, NULL, OPT_EXPECT_PATTERN},
 	{"pattern-qp", required_argument, NULL, OPT_PATTERN_QP},
+	{"remote-rkey", required_argument, NULL, OPT_REMOTE_RKEY},
+	{"remote-addr", required_argument, NULL, OPT_REMOTE_ADDR},
+	{"peer-json", required_argument, NULL, OPT_PEER_JSON},
 	{NULL, 0, NULL, 0},
 };
 
@@ -405,9 +423,25 @@ int rwv_opts_check(const struct rwv_opts *o, char *err, size_t errlen)
 				    "the message silently, there is no RNR NAK)");
 	}
 
-	if (o->fixed_peer) {
-		if (client)
-			return fail(err, errlen, "--fixed-peer is a server mode");
+	if (o->fixed_peer && client) {
+		if (o->host)
+			return fail(err, errlen, "a --fixed-peer client takes no HOST: the peer comes "
+				    "from --peer-json or --remote-*");
+		if (!o->peer_json && (!o->have_remote_qpn || !o->remote_gid ||
+				      (!o->have_remote_psn && o->transport != RWV_UD)))
+			return fail(err, errlen, "a --fixed-peer client needs --peer-json FILE, or "
+				    "--remote-qpn, --remote-psn and --remote-gid");
+		if (!o->peer_json && rwv_op_uses_rkey(o->op) &&
+		    (!o->have_remote_rkey || !o->have_remote_addr))
+			return fail(err, errlen, "--op %s with --fixed-peer needs --remote-rkey and "
+				    "--remote-addr (or --peer-json)", op);
+		if (o->qps != 1)
+			return fail(err, errlen, "--fixed-peer drives one QP: --qps must be 1, got %d",
+				    o->qps);
+		if (o->check || o->have_fixed_pat || o->pattern_qp || o->remote_mac)
+			return fail(err, errlen, "--check, --expect-pattern, --pattern-qp and "
+				    "--remote-mac are for a --fixed-peer server");
+	} else if (o->fixed_peer) {
 		if (!o->have_remote_qpn)
 			return fail(err, errlen, "--fixed-peer needs --remote-qpn");
 		if (!o->have_remote_psn && o->transport != RWV_UD)
@@ -420,11 +454,14 @@ int rwv_opts_check(const struct rwv_opts *o, char *err, size_t errlen)
 		if (o->have_fixed_pat && rwv_op_is_atomic(o->op))
 			return fail(err, errlen, "--expect-pattern does not apply to atomics (their "
 				    "values follow the built-in sequence)");
+		if (o->have_remote_rkey || o->have_remote_addr || o->peer_json)
+			return fail(err, errlen, "--remote-rkey, --remote-addr and --peer-json are for "
+				    "a --fixed-peer client");
 	} else {
 		if (o->have_remote_qpn || o->have_remote_psn || o->remote_gid || o->remote_mac ||
-		    o->remote_lid || o->remote_qkey)
-			return fail(err, errlen, "--remote-qpn, --remote-psn, --remote-gid, "
-				    "--remote-mac, --remote-lid and --remote-qkey need --fixed-peer");
+		    o->remote_lid || o->remote_qkey || o->have_remote_rkey || o->have_remote_addr ||
+		    o->peer_json)
+			return fail(err, errlen, "--remote-*, and --peer-json need --fixed-peer");
 		if (o->check || o->have_fixed_pat || o->pattern_qp)
 			return fail(err, errlen, "--check, --expect-pattern and --pattern-qp need "
 				    "--fixed-peer (a run with a TCP peer always checks)");
@@ -438,7 +475,7 @@ int rwv_opts_check(const struct rwv_opts *o, char *err, size_t errlen)
 	uint64_t slots = rwv_slots(o->iters, o->tx_depth);
 	uint64_t qpbuf = slots * rwv_slot_size(o->op, (uint32_t)size);
 	uint64_t rxbuf = 0;
-	if (rwv_op_uses_recv(o->op) && o->op != RWV_OP_WRITE_IMM)
+	if (!client && rwv_op_uses_recv(o->op) && o->op != RWV_OP_WRITE_IMM)
 		rxbuf = rwv_slots(o->iters, o->rx_depth) *
 			(size + (o->transport == RWV_UD ? RWV_UD_GRH : 0));
 	if (qpbuf > RWV_MAX_QP_BUF || rxbuf > RWV_MAX_QP_BUF)
@@ -706,6 +743,19 @@ int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t 
 			NUM(0, 0xffff, false);
 			o->pattern_qp = (int)v;
 			break;
+		case OPT_REMOTE_RKEY:
+			NUM(0, UINT32_MAX, false);
+			o->remote_rkey = (uint32_t)v;
+			o->have_remote_rkey = true;
+			break;
+		case OPT_REMOTE_ADDR:
+			NUM(0, UINT64_MAX, false);
+			o->remote_addr = v;
+			o->have_remote_addr = true;
+			break;
+		case OPT_PEER_JSON:
+			o->peer_json = optarg;
+			break;
 		case ':':
 			fail(err, errlen, "%s needs a value (see --help)", av[optind - 1]);
 			return RWV_EXIT_USAGE;
@@ -724,7 +774,7 @@ int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t 
 		     o->role == RWV_SERVER ? " (the server takes no HOST)" : "");
 		return RWV_EXIT_USAGE;
 	}
-	if (o->role == RWV_CLIENT && !o->host) {
+	if (o->role == RWV_CLIENT && !o->host && !o->fixed_peer) {
 		fail(err, errlen, "client needs the server's address: rocewire-verbs client HOST");
 		return RWV_EXIT_USAGE;
 	}
@@ -735,7 +785,7 @@ int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t 
 	 * only once the port is open (0 = decide then). */
 	if (o->transport == RWV_UD && !(o->given & RWV_GIVEN_SIZE))
 		o->size = (uint32_t)o->mtu;
-	if (o->fixed_peer && !o->remote_qkey)
+	if (o->fixed_peer && !o->remote_qkey && !o->peer_json)
 		o->remote_qkey = o->qkey;
 	if (o->have_fixed_pat)
 		o->check = true;

@@ -95,6 +95,10 @@ struct rwv_opts {
 	const char *remote_mac;
 	uint16_t remote_lid;
 	uint32_t remote_qkey;
+	bool have_remote_rkey, have_remote_addr;
+	uint32_t remote_rkey;   /* client fixed peer */
+	uint64_t remote_addr;   /* client fixed peer */
+	const char *peer_json;  /* client fixed peer: the server's ready line ("-": stdin) */
 	bool check;
 	bool have_fixed_pat;
 	struct rwv_fixed_pat fixed_pat;

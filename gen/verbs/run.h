@@ -94,7 +94,7 @@ struct rwv_run {
 	struct rwv_latency lat;
 
 	const char *data_check;      /* "pass", "fail", "incomplete", "skipped", "not-run" */
-	char peer_data_check[16];    /* the peer's verdict, "" when unknown */
+	char peer_data_check[64];    /* the peer's verdict, "" when unknown */
 	bool interrupted;
 	bool cq_timeout;
 	int exit_status;

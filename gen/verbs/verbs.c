@@ -102,8 +102,9 @@ int rwv_dev_open(struct rwv_ep *ep)
 	list = ibv_get_device_list(&n);
 	if (!list) {
 		if (errno == ENOSYS)
-			return seterr(ep, "no RDMA support in this kernel (libibverbs: %s); load "
-				      "ib_uverbs and a driver, e.g. modprobe rdma_rxe", strerror(errno));
+			return seterr(ep, "no RDMA device: this kernel has no RDMA support "
+				      "(/sys/class/infiniband_verbs is missing; load ib_uverbs and a "
+				      "driver, e.g. modprobe rdma_rxe)");
 		return seterr(ep, "cannot list RDMA devices: %s", strerror(errno));
 	}
 	if (n == 0) {

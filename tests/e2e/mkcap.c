@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rocewire.h"
 
 #define MAX_FRAME 9216
 #define MAX_PAYLOAD 4096
+#define MIX_QPS 16
 
 /* The carriers a transport packet can ride on. */
 enum variant {
@@ -71,6 +73,7 @@ struct gen {
 	uint64_t t_ns;       /* capture clock */
 	unsigned long frames;
 	uint32_t psn[V_COUNT];
+	uint32_t mix_psn[MIX_QPS];
 	unsigned qpn_i, pkey_i, size_i, syn_i, ecn_i;
 	uint8_t payload[MAX_PAYLOAD];
 	uint8_t frame[MAX_FRAME];
@@ -243,7 +246,8 @@ static void out_open(struct gen *g)
 	}
 	g->dumper = pcap_dump_open(g->dead, g->o->out);
 	if (!g->dumper) {
-		fprintf(stderr, "%s: %s: %s\n", prog, g->o->out, pcap_geterr(g->dead));
+		/* libpcap's message names the file already. */
+		fprintf(stderr, "%s: cannot write the capture: %s\n", prog, pcap_geterr(g->dead));
 		exit(1);
 	}
 }
@@ -569,8 +573,10 @@ static void gen_all_opcodes(struct gen *g, unsigned vmask)
 	}
 }
 
-/* A realistic RoCEv2 mix for benchmarks: a few RC QPs doing WRITE, SEND and
- * READ, their ACKs, UD traffic, CNPs and PFC frames. */
+/* A realistic RoCEv2 mix for benchmarks: 16 RC connections doing WRITE,
+ * SEND, READ and atomics with their ACKs and responses, UD traffic, CNPs
+ * and PFC frames. Sizes and proportions are realistic; the message structure
+ * (First/Middle/Last order) is not followed. */
 static void gen_mix(struct gen *g, unsigned long n, unsigned vmask)
 {
 	struct rw_packet p;
@@ -580,11 +586,6 @@ static void gen_mix(struct gen *g, unsigned long n, unsigned vmask)
 	for (int v = 0; v < V_COUNT; v++)
 		if ((vmask & (1u << v)) && variants[v].carrier == RW_CARRIER_ROCEV2)
 			vs[nv++] = (enum variant)v;
-	if (nv == 0) {
-		fprintf(stderr, "%s: --mix needs a RoCEv2 carrier for link type %s\n", prog,
-			linktype_name(g->o->linktype));
-		exit(2);
-	}
 	int eth = g->o->linktype == RW_LINKTYPE_ETHERNET;
 	unsigned max = g->o->max_payload;
 	for (unsigned long i = 0; i < n; i++) {
@@ -645,6 +646,21 @@ static void gen_mix(struct gen *g, unsigned long n, unsigned vmask)
 		if (opc != 0x81)
 			p.bth.fecn = p.bth.becn = 0;
 		p.bth.pkey = 0xffff;
+		/* 16 connections: requests carry each QP's next PSN, responses
+		 * the PSN of the latest request, CNPs go to the requester. */
+		unsigned q = rnd_below(g, MIX_QPS);
+		if (opc == 0x64) {
+			p.bth.dqpn = 0x000300u + q;
+		} else if (opc == 0x81) {
+			p.bth.dqpn = 0x000100u + q;
+		} else if (rw_opcode(opc)->flags & RW_OPF_RESPONSE) {
+			p.bth.dqpn = 0x000200u + q;
+			p.bth.psn = (g->mix_psn[q] - 1u) & RW_PSN_MASK;
+		} else {
+			p.bth.dqpn = 0x000100u + q;
+			p.bth.psn = g->mix_psn[q];
+			g->mix_psn[q] = (g->mix_psn[q] + 1u) & RW_PSN_MASK;
+		}
 		/* Wire time at 100 Gb/s: 20 bytes of preamble, IFG and FCS per frame. */
 		uint64_t wire_bytes = 20u + 60u + len + 80u;
 		emit(g, &p, 0, 0, wire_bytes * 8u / 100u);
@@ -654,11 +670,6 @@ static void gen_mix(struct gen *g, unsigned long n, unsigned vmask)
 static void gen_pfc(struct gen *g)
 {
 	struct rw_packet p;
-	if (g->o->linktype != RW_LINKTYPE_ETHERNET && g->o->linktype != RW_LINKTYPE_ERF) {
-		fprintf(stderr, "%s: --pfc needs link type ethernet or erf, not %s\n", prog,
-			linktype_name(g->o->linktype));
-		exit(2);
-	}
 	struct {
 		uint16_t opcode, cev;
 		uint16_t q[8];
@@ -877,6 +888,26 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: no carrier fits link type %s\n", prog, linktype_name(o.linktype));
 		return 2;
 	}
+	if (o.mode == M_PFC && o.linktype != RW_LINKTYPE_ETHERNET && o.linktype != RW_LINKTYPE_ERF) {
+		fprintf(stderr, "%s: --pfc needs link type ethernet or erf, not %s\n", prog,
+			linktype_name(o.linktype));
+		return 2;
+	}
+	if (o.mode == M_MIX) {
+		unsigned v2 = 0;
+		for (int v = 0; v < V_COUNT; v++)
+			if (variants[v].carrier == RW_CARRIER_ROCEV2)
+				v2 |= 1u << v;
+		if (!(vmask & v2)) {
+			fprintf(stderr, "%s: --mix needs a RoCEv2 carrier, and link type %s%s has none\n",
+				prog, linktype_name(o.linktype), o.carriers ? " with these --carriers" : "");
+			return 2;
+		}
+	}
+	if (strcmp(o.out, "-") == 0 && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "%s: standard output is a terminal: give -o FILE, or redirect it\n", prog);
+		return 2;
+	}
 
 	static struct gen g;
 	g.o = &o;
@@ -884,6 +915,8 @@ int main(int argc, char **argv)
 	g.t_ns = 1700000000ull * 1000000000ull; /* 2023-11-14 22:13:20 UTC */
 	for (int v = 0; v < V_COUNT; v++)
 		g.psn[v] = 0xfffff0u + (unsigned)v; /* every carrier crosses the 2^24 wrap */
+	for (unsigned q = 0; q < MIX_QPS; q++)
+		g.mix_psn[q] = (0x100000u * q + 0xfff000u) & RW_PSN_MASK;
 	for (size_t i = 0; i < sizeof g.payload; i++)
 		g.payload[i] = (uint8_t)(rnd(&g) >> 56);
 	out_open(&g);

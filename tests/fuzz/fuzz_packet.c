@@ -1,11 +1,15 @@
 /* libFuzzer target: whole-frame decode over every link type, the error
- * sentence, and a build round trip of what decoded cleanly.
+ * sentence, and build round trips.
  *
- * Input: byte 0 picks the link type (low 3 bits) and options (bit 3: ICRC
- * check off; bits 4-7: how many bytes the wire length exceeds the captured
- * length, 0 meaning a complete capture); the rest is the frame. The frame is
- * copied into an allocation of exactly its size so that AddressSanitizer sees
- * any read past the captured bytes. */
+ * Input: byte 0 picks the mode. Low 3 bits 0-6: decode, with the link type
+ * they name (Ethernet, InfiniBand, ERF, SLL, SLL2, Ethernet, Ethernet), bit 3
+ * turning the ICRC check off and bits 4-7 how many bytes the wire length
+ * exceeds the captured length (0: a complete capture); the rest is the
+ * frame, copied into an allocation of exactly its size so that
+ * AddressSanitizer sees any read past the captured bytes. A frame that
+ * decodes cleanly is rebuilt from its decoded form and decoded again.
+ * Low 3 bits 7: the rest describes a packet field by field (build_fuzzed),
+ * which is built into a buffer of a fuzzed capacity and decoded back. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static const int linktypes[] = {
 	RW_LINKTYPE_ETHERNET, RW_LINKTYPE_INFINIBAND, RW_LINKTYPE_ERF,
 	RW_LINKTYPE_LINUX_SLL, RW_LINKTYPE_LINUX_SLL2,
-	RW_LINKTYPE_ETHERNET, RW_LINKTYPE_ETHERNET, RW_LINKTYPE_INFINIBAND,
+	RW_LINKTYPE_ETHERNET, RW_LINKTYPE_ETHERNET,
 };
 
 #define CHECK(cond)                                                                                 \
@@ -122,11 +126,194 @@ static void round_trip(const struct rw_packet *p, int linktype)
 	free(copy);
 }
 
+/* Reads fuzz bytes in order; zeros once they run out. */
+struct reader {
+	const uint8_t *d;
+	size_t n, i;
+};
+
+static uint64_t take(struct reader *r, unsigned bytes)
+{
+	uint64_t v = 0;
+	for (unsigned k = 0; k < bytes; k++)
+		v = v << 8 | (r->i < r->n ? r->d[r->i++] : 0u);
+	return v;
+}
+
+/* A packet description made of fuzz bytes, built with every flag into an
+ * output buffer of fuzzed capacity (exactly that big on the heap). Values
+ * may overflow their fields: the encoder must refuse them, never write out
+ * of bounds. When the description is sane, the frame must decode back. */
+static void build_fuzzed(const uint8_t *data, size_t size)
+{
+	static const int lts[] = {RW_LINKTYPE_ETHERNET, RW_LINKTYPE_INFINIBAND, RW_LINKTYPE_ERF,
+				  RW_LINKTYPE_LINUX_SLL, RW_LINKTYPE_LINUX_SLL2};
+	static struct rw_packet p, q;
+	struct reader r = {data, size, 0};
+	memset(&p, 0, sizeof p);
+
+	int linktype = lts[take(&r, 1) % 5];
+	unsigned flags = (unsigned)take(&r, 1) & 0xF;
+	size_t cap = (size_t)take(&r, 2);
+	uint8_t sane = (uint8_t)take(&r, 1); /* bit 0: keep values in range */
+	p.carrier = (enum rw_carrier)(take(&r, 1) % RW_CARRIER_COUNT);
+	p.present = (uint32_t)take(&r, 2);
+	p.n_vlan = (uint8_t)(take(&r, 1) % (RW_MAX_VLAN + 2));
+	for (unsigned i = 0; i < RW_MAX_VLAN; i++) {
+		p.vlan[i].tpid = (uint16_t)take(&r, 2);
+		p.vlan[i].pcp = (uint8_t)take(&r, 1);
+		p.vlan[i].dei = (uint8_t)take(&r, 1);
+		p.vlan[i].vid = (uint16_t)take(&r, 2);
+	}
+	for (unsigned i = 0; i < 6; i++)
+		p.eth.dst[i] = (uint8_t)take(&r, 1);
+	p.ipv4.dscp = (uint8_t)take(&r, 1);
+	p.ipv4.ecn = (uint8_t)take(&r, 1);
+	p.ipv4.flags = (uint8_t)take(&r, 1);
+	p.ipv4.frag_off = (uint16_t)take(&r, 2);
+	p.ipv4.ttl = (uint8_t)take(&r, 1);
+	p.ipv4.src = (uint32_t)take(&r, 4);
+	p.ipv4.options_len = (uint8_t)take(&r, 1);
+	p.ipv6.dscp = (uint8_t)take(&r, 1);
+	p.ipv6.ecn = (uint8_t)take(&r, 1);
+	p.ipv6.flow_label = (uint32_t)take(&r, 3);
+	p.ipv6.hop_limit = (uint8_t)take(&r, 1);
+	p.udp.sport = (uint16_t)take(&r, 2);
+	p.udp.dport = (uint16_t)take(&r, 2);
+	p.udp.len = (uint16_t)take(&r, 2);
+	p.lrh.vl = (uint8_t)take(&r, 1);
+	p.lrh.sl = (uint8_t)take(&r, 1);
+	p.lrh.lnh = (uint8_t)take(&r, 1);
+	p.lrh.dlid = (uint16_t)take(&r, 2);
+	p.lrh.pktlen = (uint16_t)take(&r, 2);
+	p.grh.tclass = (uint8_t)take(&r, 1);
+	p.grh.flow_label = (uint32_t)take(&r, 3);
+	p.grh.paylen = (uint16_t)take(&r, 2);
+	p.bth.opcode = (uint8_t)take(&r, 1);
+	p.bth.se = (uint8_t)take(&r, 1);
+	p.bth.pad = (uint8_t)take(&r, 1);
+	p.bth.pkey = (uint16_t)take(&r, 2);
+	p.bth.dqpn = (uint32_t)take(&r, 4);
+	p.bth.psn = (uint32_t)take(&r, 4);
+	p.rdeth.een = (uint32_t)take(&r, 4);
+	p.deth.qkey = (uint32_t)take(&r, 4);
+	p.deth.sqpn = (uint32_t)take(&r, 4);
+	p.xrceth.xrcsrq = (uint32_t)take(&r, 4);
+	p.feth.sel = (uint8_t)take(&r, 1);
+	p.feth.plt = (uint8_t)take(&r, 1);
+	p.reth.va = take(&r, 8);
+	p.reth.dmalen = (uint32_t)take(&r, 4);
+	p.atomiceth.swap_add = take(&r, 8);
+	p.aeth.syndrome = (uint8_t)take(&r, 1);
+	p.aeth.msn = (uint32_t)take(&r, 4);
+	p.immdt = (uint32_t)take(&r, 4);
+	p.macctrl.cev = (uint16_t)take(&r, 2);
+	p.macctrl.quanta[3] = (uint16_t)take(&r, 2);
+	p.erf.flags = (uint8_t)take(&r, 1);
+	p.sll.addr_len = (uint16_t)take(&r, 1);
+	/* What is left: IPv4 options (in the input, so a read past them is seen) and payload. */
+	const uint8_t *rest = data + (r.i < size ? r.i : size);
+	size_t rest_len = size - (r.i < size ? r.i : size);
+	if (p.ipv4.options_len > rest_len)
+		p.ipv4.options_len = (uint8_t)rest_len;
+	p.ipv4.options = rest;
+	p.payload = rest_len ? rest : NULL;
+	p.payload_len = (uint32_t)rest_len;
+
+	const struct rw_opcode_info *op = rw_opcode(p.bth.opcode);
+	if (sane & 1) {
+		/* In range, and a frame the decoder must read back whole. */
+		flags = 0;
+		p.n_vlan %= RW_MAX_VLAN + 1;
+		for (unsigned i = 0; i < RW_MAX_VLAN; i++) {
+			p.vlan[i].tpid = i == 0 && p.n_vlan > 1 ? RW_ETHERTYPE_QINQ : RW_ETHERTYPE_VLAN;
+			p.vlan[i].pcp &= 7;
+			p.vlan[i].dei &= 1;
+			p.vlan[i].vid &= 0xFFF;
+		}
+		p.ipv4.dscp &= 0x3F;
+		p.ipv4.ecn &= 3;
+		p.ipv4.flags = RW_IPV4_DF;
+		p.ipv4.frag_off = 0;
+		p.ipv4.options_len &= 0x3C; /* whole words, at most 40 bytes... */
+		if (p.ipv4.options_len > 40)
+			p.ipv4.options_len = 40;
+		if (p.ipv4.options_len > rest_len)
+			p.ipv4.options_len = 0;
+		p.ipv6.dscp &= 0x3F;
+		p.ipv6.ecn &= 3;
+		p.ipv6.flow_label &= 0xFFFFF;
+		p.udp.dport = RW_ROCEV2_PORT;
+		p.lrh.vl &= 0xF;
+		p.lrh.sl &= 0xF;
+		p.grh.flow_label &= 0xFFFFF;
+		p.bth.se &= 1;
+		p.bth.dqpn &= RW_QPN_MASK;
+		p.bth.psn &= RW_PSN_MASK;
+		p.rdeth.een &= 0xFFFFFF;
+		p.deth.sqpn &= 0xFFFFFF;
+		p.xrceth.xrcsrq &= 0xFFFFFF;
+		p.feth.sel &= 3;
+		p.feth.plt &= 0xF;
+		p.aeth.msn &= 0xFFFFFF;
+		p.sll.addr_len = 6;
+		if (p.carrier == RW_CARRIER_IB) {
+			linktype = linktype == RW_LINKTYPE_ERF ? RW_LINKTYPE_ERF : RW_LINKTYPE_INFINIBAND;
+			p.n_vlan = 0;
+		} else if (linktype == RW_LINKTYPE_INFINIBAND) {
+			linktype = RW_LINKTYPE_ETHERNET;
+		}
+		if (!(op->flags & RW_OPF_PAYLOAD))
+			p.payload_len = 0;
+		if (p.payload_len > 4096)
+			p.payload_len = 4096;
+		cap = 70000;
+	}
+	uint8_t *buf = malloc(cap ? cap : 1);
+	if (!buf)
+		return;
+	size_t n = 0;
+	enum rw_err e = rw_packet_build(&p, linktype, flags, buf, cap, &n);
+	if (e == RW_OK) {
+		CHECK(n <= cap);
+		uint8_t *frame = malloc(n ? n : 1);
+		if (frame) {
+			memcpy(frame, buf, n);
+			rw_packet_decode(NULL, linktype, frame, n, n, &q);
+			describe(&q);
+			int checkable = (sane & 1) && (op->flags & RW_OPF_VALID) &&
+					(p.carrier == RW_CARRIER_ROCEV2 || p.carrier == RW_CARRIER_ROCEV1 ||
+					 p.carrier == RW_CARRIER_IB);
+			if (checkable) {
+				CHECK(q.err == RW_OK);
+				CHECK(q.carrier == p.carrier);
+				CHECK(q.bth.opcode == p.bth.opcode && q.bth.psn == p.bth.psn &&
+				      q.bth.dqpn == p.bth.dqpn && q.bth.pkey == p.bth.pkey);
+				CHECK(q.payload_len == p.payload_len);
+				CHECK(q.icrc_status == RW_CRC_OK);
+				CHECK(q.n_vlan == (p.carrier == RW_CARRIER_IB ? 0 : p.n_vlan));
+				if (op->hdrs & RW_HDR_RETH)
+					CHECK(q.reth.va == p.reth.va && q.reth.dmalen == p.reth.dmalen);
+				if (op->hdrs & RW_HDR_AETH)
+					CHECK(q.aeth.syndrome == p.aeth.syndrome && q.aeth.msn == p.aeth.msn);
+				if (op->hdrs & RW_HDR_IMMDT)
+					CHECK(q.immdt == p.immdt);
+			}
+			free(frame);
+		}
+	}
+	free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct rw_packet p;
 	if (size < 1)
 		return 0;
+	if ((data[0] & 7) == 7) {
+		build_fuzzed(data + 1, size - 1);
+		return 0;
+	}
 	int linktype = linktypes[data[0] & 7];
 	struct rw_decode_cfg cfg = {0, (uint8_t)((data[0] >> 3) & 1)};
 	size_t extra = (size_t)(data[0] >> 4) * 97; /* a cut of 0..1455 bytes */

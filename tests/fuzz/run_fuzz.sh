@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds a libFuzzer target with clang (compiling proto/src/*.c directly, so
 # the library is instrumented too) in a scratch folder and runs it for a
-# bounded time, seeded from samples/, tests/fuzz/regressions/ and, when
-# ROCEWIRE_MKCAP names rocewire-mkcap, a few fresh captures.
+# bounded time, seeded from samples/, tests/fuzz/regressions/,
+# tests/fuzz/seeds/ (fuzz_packet's build mode) and, when ROCEWIRE_MKCAP
+# names rocewire-mkcap, a few fresh captures.
 #
 # usage: run_fuzz.sh [packet|pcap]...        (default: both)
 # env:   FUZZ_SECONDS   run time per target (default 30)
@@ -77,9 +78,12 @@ for t in $targets; do
 	mkdir -p "$art" "$work/corpus-$t"
 	echo "== fuzz_$t: running ${secs}s"
 	# New inputs go to the first folder (scratch); the seeds are only read.
+	extra=
+	[ "$t" = packet ] && extra=$src/tests/fuzz/seeds
+	# shellcheck disable=SC2086
 	"$work/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=70000 \
 		-print_final_stats=1 -artifact_prefix="$art/$t-" "$work/corpus-$t" "$work/seeds-$t" \
-		"$src/tests/fuzz/regressions" >"$work/fuzz_$t.log" 2>&1
+		"$src/tests/fuzz/regressions" $extra >"$work/fuzz_$t.log" 2>&1
 	rc=$?
 	grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' "$work/fuzz_$t.log"
 	if [ $rc -ne 0 ]; then

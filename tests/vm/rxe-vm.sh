@@ -119,6 +119,12 @@ cache=$(cd "$cache" && pwd)
 exec 9>"$cache/lock"
 flock 9 || die "$cache/lock: cannot lock"
 
+# rxe asks for crc32 by name (modules.dep does not know), so crc32_generic
+# first; then rxe with its dependencies, veth, netem (with prio and u32 to
+# apply it to RoCE packets only), virtio-pci and 9p. The cache entry is named
+# after this list too.
+mods=(crc32_generic rdma_rxe veth sch_netem sch_prio cls_u32 virtio_pci 9pnet_virtio 9p)
+mkey=$(echo "${mods[*]}" | md5sum | cut -c1-8)
 kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n1)
 if [ -z "$kpkg" ] && [ "$(id -u)" -eq 0 ] && [ -z "${apt_updated:-}" ]; then
 	apt-get update -qq >/dev/null 2>&1
@@ -126,33 +132,40 @@ if [ -z "$kpkg" ] && [ "$(id -u)" -eq 0 ] && [ -z "${apt_updated:-}" ]; then
 fi
 kver_pkg=
 [ -n "$kpkg" ] && kver_pkg=$(apt-cache policy "$kpkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
+# cached_kernel: the newest complete cache entry for this module list.
+cached_kernel() {
+	ls -td "$cache"/kernel/*_"$mkey"/ 2>/dev/null | while read -r d; do
+		[ -f "$d/ok" ] && { echo "${d%/}"; break; }
+	done
+}
 kdir=
 if [ -n "$kpkg" ] && [ -n "$kver_pkg" ] && [ "$kver_pkg" != "(none)" ]; then
-	kdir="$cache/kernel/${kpkg}_${kver_pkg}"
-fi
-if [ -z "$kdir" ] || [ ! -f "$kdir/ok" ]; then
-	# Without apt lists (or offline) an earlier download still does.
-	if [ -z "$kdir" ]; then
-		kdir=$(ls -d "$cache"/kernel/*/ 2>/dev/null | while read -r d; do [ -f "$d/ok" ] && echo "${d%/}"; done | tail -n1)
-		[ -n "$kdir" ] || skip "cannot find the package linux-image-amd64 depends on (apt-cache depends linux-image-amd64: nothing; run apt-get update?) and nothing cached in $cache"
-		log "apt knows no kernel package; using the cached ${kdir##*/}"
-	fi
+	kdir="$cache/kernel/${kpkg}_${kver_pkg}_$mkey"
+else
+	# Without apt lists an earlier download still does.
+	kdir=$(cached_kernel)
+	[ -n "$kdir" ] || skip "cannot find the package linux-image-amd64 depends on (apt-cache depends linux-image-amd64 says nothing: apt-get update?) and nothing cached in $cache"
+	log "apt knows no kernel package; using the cached ${kdir##*/}"
 fi
 if [ ! -f "$kdir/ok" ]; then
 	t0=$SECONDS
 	log "preparing kernel $kpkg $kver_pkg in $kdir"
 	rm -rf "$kdir" && mkdir -p "$kdir/x" || die "$kdir: cannot create"
-	(cd "$kdir/x" && apt-get download "$kpkg=$kver_pkg" >"$kdir/download.log" 2>&1) ||
-		{ tail -n 3 "$kdir/download.log" >&2; rm -rf "$kdir"; skip "apt-get download $kpkg=$kver_pkg failed"; }
+	if ! (cd "$kdir/x" && apt-get download "$kpkg=$kver_pkg" >"$kdir/download.log" 2>&1); then
+		tail -n 3 "$kdir/download.log" >&2
+		rm -rf "$kdir"
+		kdir=$(cached_kernel)
+		[ -n "$kdir" ] || skip "apt-get download $kpkg=$kver_pkg failed and nothing cached in $cache"
+		log "apt-get download $kpkg=$kver_pkg failed; using the cached ${kdir##*/}"
+	fi
+fi
+if [ ! -f "$kdir/ok" ]; then
 	deb=$(ls "$kdir"/x/*.deb)
 	dpkg -x "$deb" "$kdir/x/root" || die "dpkg -x $deb failed"
 	kver=$(ls "$kdir/x/root/lib/modules" | head -n1)
 	[ -n "$kver" ] && [ -f "$kdir/x/root/boot/vmlinuz-$kver" ] || die "$deb: no vmlinuz or modules inside"
 	# The .deb ships no modules.dep.
 	depmod -b "$kdir/x/root" "$kver" || die "depmod -b $kdir/x/root $kver failed"
-	# rxe asks for crc32 by name (modules.dep does not know), so crc32_generic
-	# first; then rxe with its dependencies, veth, netem, virtio-pci and 9p.
-	mods=(crc32_generic rdma_rxe veth sch_netem virtio_pci 9pnet_virtio 9p)
 	mroot="$kdir/x/mods"
 	mkdir -p "$mroot/lib/modules/$kver" "$mroot/rw"
 	: >"$mroot/rw/modules.order"
@@ -174,6 +187,10 @@ if [ ! -f "$kdir/ok" ]; then
 	echo "$kver" >"$kdir/kver"
 	rm -rf "$kdir/x"
 	touch "$kdir/ok"
+	# Kernels of earlier runs are of no further use.
+	for d in "$cache"/kernel/*/; do
+		[ "${d%/}" = "$kdir" ] || rm -rf "$d"
+	done
 	log "kernel $kver ready ($(wc -l <"$kdir/modules.order") modules) in $((SECONDS - t0)) s"
 fi
 

@@ -7,11 +7,15 @@
 #   capture_start NAME [DEV [FILTER]]   tcpdump to NAME.pcap (default veth0,
 #                                       "udp port 4791")
 #   capture_stop                        stop it, wait until the file is complete
-#   netem DEV ARGS...                   tc qdisc replace dev DEV root netem ARGS
-#   netem_clear                         remove netem from both veths
-#   verbs_pair NAME [ARGS...]           rocewire-verbs server on rxe0 and client
-#                                       on rxe1 with the same ARGS; writes
-#                                       NAME.{server,client}.{json,log,exit}
+#   netem DEV ARGS...                   netem ARGS on DEV's egress, for RoCE v2
+#                                       packets only (prio + u32 on UDP 4791)
+#   netem_clear [NAME]                  remove it from both veths (statistics
+#                                       in NAME.qdisc.txt)
+#   verbs_pair NAME ARGS... [--server ARGS...] [--client ARGS...]
+#                                       rocewire-verbs server on rxe0, client on
+#                                       rxe1; ARGS to both, the others to one
+#                                       side; NAME.{server,client}.{json,log,exit}
+#   verbs_capture NAME ARGS...          verbs_pair NAME ARGS... inside capture NAME
 #   rw_gid DEV                          the IPv4-mapped RoCE v2 GID index of DEV
 #   run_logged NAME CMD...              run CMD with a timeout, log + exit file
 #
@@ -27,9 +31,15 @@ tc() { /usr/sbin/tc "$@"; }
 rdma() { /usr/bin/rdma "$@"; }
 tcpdump() { /usr/bin/tcpdump "$@"; }
 
-rw_log() { echo "[$(cut -d' ' -f1 /proc/uptime)] $*"; }
+# rw_log MESSAGE: to the command file's log and, for live progress and
+# post-mortems of hung runs, to the serial console.
+rw_log() {
+	echo "[$(cut -d' ' -f1 /proc/uptime)] $*"
+	echo "[$(cut -d' ' -f1 /proc/uptime)] $*" >/dev/console
+}
 
 rw_net_setup() {
+	local mac0 mac1 i=0 d
 	set -e
 	ip link set lo up
 	ip link add veth0 type veth peer name veth1
@@ -62,7 +72,6 @@ rw_net_setup() {
 	rdma link add rxe0 type rxe netdev veth0
 	rdma link add rxe1 type rxe netdev veth1
 	# The IPv4 GIDs appear shortly after the link is added.
-	i=0
 	while [ -z "$(rw_gid rxe0)" ] || [ -z "$(rw_gid rxe1)" ]; do
 		i=$((i + 1))
 		[ $i -gt 100 ] && { echo "no IPv4 RoCE v2 GID on rxe0/rxe1"; return 1; }
@@ -83,7 +92,7 @@ rw_net_setup() {
 
 # rw_gid DEV: index of the ::ffff:a.b.c.d GID whose type is RoCE v2.
 rw_gid() {
-	p=/sys/class/infiniband/$1/ports/1
+	local p=/sys/class/infiniband/$1/ports/1 g n t
 	for g in "$p"/gids/*; do
 		n=${g##*/}
 		case "$(cat "$g" 2>/dev/null)" in
@@ -99,15 +108,16 @@ rw_gid() {
 RW_CAP_PID=
 RW_CAP_NAME=
 capture_start() {
+	local dev=${2:-veth0} filter=${3:-udp port 4791} i=0
 	RW_CAP_NAME=$1
-	dev=${2:-veth0}
-	filter=${3:-udp port 4791}
 	# Immediate mode and a packet-buffered file: a capture shorter than about
 	# a second is otherwise lost on SIGINT. Snaplen above the veth MTU.
-	tcpdump -i "$dev" -n -s 2048 -B 8192 --immediate-mode -U -Z root \
-		-w "$RW_CAP_NAME.pcap" "$filter" 2>"$RW_CAP_NAME.tcpdump.log" &
+	# A non-interactive shell starts background jobs with SIGINT ignored, and
+	# tcpdump then leaves it so: reset it, so that SIGINT stops the capture
+	# cleanly (with its "N packets captured" statistics).
+	(trap - INT; exec /usr/bin/tcpdump -i "$dev" -n -s 2048 -B 8192 --immediate-mode -U -Z root \
+		-w "$RW_CAP_NAME.pcap" "$filter" 2>"$RW_CAP_NAME.tcpdump.log") &
 	RW_CAP_PID=$!
-	i=0
 	until grep -q "listening on" "$RW_CAP_NAME.tcpdump.log" 2>/dev/null; do
 		i=$((i + 1))
 		if [ $i -gt 200 ] || ! kill -0 $RW_CAP_PID 2>/dev/null; then
@@ -123,7 +133,7 @@ capture_start() {
 capture_stop() {
 	[ -n "$RW_CAP_PID" ] || return 0
 	# Let the last ACKs reach the capture before stopping it.
-	sleep 0.3
+	sleep 0.5
 	kill -INT $RW_CAP_PID 2>/dev/null
 	wait $RW_CAP_PID
 	RW_CAP_PID=
@@ -131,16 +141,29 @@ capture_stop() {
 }
 
 netem() {
-	dev=$1
+	local dev=$1
 	shift
-	tc qdisc replace dev "$dev" root netem "$@" &&
-		rw_log "netem on $dev: $*"
+	# netem on RoCE v2 packets only (UDP port 4791): the TCP exchange of the
+	# endpoints must not lose packets (a lost SYN costs a 1 s retransmission)
+	# and the netem counters then count RoCE packets alone. prio's default
+	# priomap sends everything else to bands 1:1/1:2.
+	tc qdisc del dev "$dev" root 2>/dev/null
+	tc qdisc add dev "$dev" root handle 1: prio &&
+		tc qdisc add dev "$dev" parent 1:3 handle 30: netem "$@" &&
+		tc filter add dev "$dev" parent 1: protocol ip prio 1 u32 \
+			match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:3 ||
+		{ rw_log "netem on $dev: cannot set up 'netem $*'"; return 1; }
+	rw_log "netem on $dev (RoCE v2 packets only): $*"
 }
 
+# netem_clear [NAME]: remove netem from both veths; with NAME, keep the final
+# qdisc statistics in NAME.qdisc.txt (netem's "dropped" counts ECN marks too).
 netem_clear() {
+	local d
 	for d in veth0 veth1; do
-		tc -s qdisc show dev $d | grep -q netem || continue
-		rw_log "netem on $d: $(tc -s qdisc show dev $d | tr '\n' ' ')"
+		tc qdisc show dev $d | grep -q netem || continue
+		tc -s qdisc show dev $d | sed "s/^/$d: /" >>"${1:-netem}.qdisc.txt"
+		rw_log "netem on $d: $(tc -s qdisc show dev $d | grep -A2 netem | tr '\n' ' ')"
 		tc qdisc del dev $d root
 	done
 	return 0
@@ -149,7 +172,7 @@ netem_clear() {
 # run_logged NAME CMD...: CMD bounded by RW_TIMEOUT, output in NAME.log, exit
 # status in NAME.exit.
 run_logged() {
-	n=$1
+	local n=$1 rc
 	shift
 	timeout "$RW_TIMEOUT" "$@" >"$n.log" 2>&1
 	rc=$?
@@ -159,9 +182,9 @@ run_logged() {
 
 # wait_listen PORT: wait until something listens on TCP PORT (at most 10 s).
 wait_listen() {
+	local hex i=0
 	hex=$(printf '%04X' "$1")
-	i=0
-	until grep -q ":$hex 00000000:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null; do
+	until grep -Eq ":$hex 0+:0000 0A" /proc/net/tcp /proc/net/tcp6 2>/dev/null; do
 		i=$((i + 1))
 		[ $i -gt 200 ] && return 1
 		sleep 0.05
@@ -169,20 +192,39 @@ wait_listen() {
 }
 
 RW_PORT=${RW_PORT:-18515}
+# verbs_pair NAME ARGS... [--server ARGS...] [--client ARGS...]: ARGS go to
+# both sides, those after --server (--client) to that side only (e.g. the
+# server's --no-recv, the client's --bad-rkey).
 verbs_pair() {
-	n=$1
+	local n=$1 both= srv= cli= to=both a g0 g1 spid
 	shift
+	for a in "$@"; do
+		case "$a" in
+		--server) to=srv ;;
+		--client) to=cli ;;
+		*) eval "$to=\"\$$to \$a\"" ;;
+		esac
+	done
 	g0=$(rw_gid rxe0)
 	g1=$(rw_gid rxe1)
-	rw_log "verbs $n: $*"
+	rw_log "verbs $n: $both${srv:+ | server:$srv}${cli:+ | client:$cli}"
+	# shellcheck disable=SC2086 # word splitting of the option lists is wanted
 	run_logged "$n.server" rocewire-verbs server --device rxe0 --gid-index "$g0" \
-		--port "$RW_PORT" --record "$n.server.json" --timeout "$RW_TIMEOUT" "$@" &
+		--port "$RW_PORT" --record "$n.server.json" --timeout "$RW_TIMEOUT" $both $srv &
 	spid=$!
 	wait_listen "$RW_PORT" || rw_log "verbs $n: server not listening on $RW_PORT"
+	# shellcheck disable=SC2086
 	run_logged "$n.client" rocewire-verbs client $RW_A --device rxe1 --gid-index "$g1" \
-		--port "$RW_PORT" --record "$n.client.json" --timeout "$RW_TIMEOUT" "$@"
+		--port "$RW_PORT" --record "$n.client.json" --timeout "$RW_TIMEOUT" $both $cli
 	wait $spid
 	rw_log "verbs $n: server exit $(cat "$n.server.exit"), client exit $(cat "$n.client.exit")"
 	# A new port per pair: no TIME_WAIT or half-closed listener to trip on.
 	RW_PORT=$((RW_PORT + 1))
+}
+
+# verbs_capture NAME ARGS...: verbs_pair NAME ARGS... inside capture NAME.
+verbs_capture() {
+	capture_start "$1" || return 1
+	verbs_pair "$@"
+	capture_stop
 }

@@ -1,0 +1,45 @@
+/* Per-QP report over the analysis engine (proto's rw_analyzer): the table,
+ * JSON and self-contained HTML outputs of `rocewire-cap --report`, and the
+ * numbers the live view shows. Owns the analyzer's memory and the bounded
+ * time series the HTML plots need; knows no wire format. */
+#ifndef ROCEWIRE_CAP_REPORT_H
+#define ROCEWIRE_CAP_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rocewire/analyze.h"
+#include "rocewire/packet.h"
+
+struct cap_report_opts {
+	double link_gbps;       /* PFC quanta -> time (default 100) */
+	uint32_t max_flows;     /* default 4096 */
+	uint64_t storm_ns;      /* default 10 ms */
+	uint64_t cnp_window_ns; /* default 1 ms */
+	const char *title;      /* shown in the HTML report (e.g. the file name) */
+};
+
+struct cap_report;
+
+/* NULL (with errno) when memory cannot be had. */
+struct cap_report *cap_report_new(const struct cap_report_opts *o);
+void cap_report_free(struct cap_report *r);
+
+/* One decoded packet, in capture order. note may be NULL. */
+void cap_report_packet(struct cap_report *r, const struct rw_packet *p, uint64_t ts_ns,
+		       uint64_t frame, struct rw_note *note);
+/* Capture-side loss (pcap_stats), shown in every output. */
+void cap_report_set_drops(struct cap_report *r, uint64_t kernel_drops, uint64_t if_drops);
+/* Ends the capture (open messages, running pauses). */
+void cap_report_finish(struct cap_report *r, uint64_t ts_ns);
+
+const struct rw_analyzer *cap_report_analyzer(const struct cap_report *r);
+
+/* Outputs; each returns 0, or -1 with errno when writing failed. */
+int cap_report_table(const struct cap_report *r, FILE *out);
+int cap_report_json(const struct cap_report *r, FILE *out);
+/* Writes to a temporary file next to path and renames it into place, so a
+ * failure never leaves a half-written report. */
+int cap_report_html(const struct cap_report *r, const char *path);
+
+#endif

@@ -1,14 +1,17 @@
-/* rocewire-cap: the pieces shared by the sources (offline files now, live
- * interfaces later), the per-packet dissector, the printers and the summary.
+/* rocewire-cap: the pieces shared by the sources (offline files, live
+ * interfaces, RDMA sniffer flows), the writer, the per-packet dissector, the
+ * printers, the live view and the summary.
  *
  * Flow: a source yields cap_records (bytes + timestamp + where they came
- * from); cap_dissect() decodes each one with rw_packet_decode(), counts it,
- * reports decode problems on stderr and hands it to the chosen printer, which
- * appends text to one cap_out buffer. Nothing in the per-packet path
- * allocates except the JSON printer (jansson). */
+ * from); a live capture first hands each one to the writer (-w); then
+ * cap_dissect() decodes it with rw_packet_decode(), counts it, reports decode
+ * problems on stderr, feeds the per-QP report when one is kept, and hands it
+ * to the chosen printer, which appends text to one cap_out buffer. Nothing
+ * in the per-packet path allocates except the JSON printer (jansson). */
 #ifndef ROCEWIRE_CAP_H
 #define ROCEWIRE_CAP_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <pcap/pcap.h>
@@ -27,14 +30,52 @@ enum cap_format {
 	CAP_FMT_JSON,
 };
 
+/* File format written by -w. */
+enum cap_wfmt {
+	CAP_WFMT_AUTO = 0,      /* pcapng when the name ends in .pcapng, else pcap */
+	CAP_WFMT_PCAP,
+	CAP_WFMT_PCAPNG,
+};
+
+#define CAP_DEFAULT_SNAPLEN 262144u /* as tcpdump: whole frames */
+
 struct cap_opts {
 	const char **files;     /* inputs, decoded in turn */
 	size_t n_files;
 	enum cap_format format;
-	int quiet;              /* no per-packet output, summary only */
+	int quiet;              /* no per-packet output (resolved by parse_args) */
 	uint64_t count;         /* stop after this many packets in all; 0: no limit */
 	unsigned max_warnings;  /* per-packet stderr lines per input; 0: no limit */
 	struct rw_decode_cfg cfg;
+
+	/* live capture (-i) */
+	const char *iface;      /* interface, "any", or "rdma:DEVICE" */
+	const char *write_file; /* -w: name or strftime pattern; "-" is stdout */
+	enum cap_wfmt write_fmt;
+	uint32_t snaplen;       /* -s; CAP_DEFAULT_SNAPLEN unless given */
+	uint32_t buffer_kib;    /* -B; 0: libpcap's default */
+	uint64_t rotate_bytes;  /* -C, in bytes; 0: no size rotation */
+	uint32_t rotate_secs;   /* -G; 0: no time rotation */
+	const char *filter;     /* -f: replaces the default filter */
+	int all;                /* --all: no filter */
+	int no_promisc;         /* -p */
+	int linktype;           /* -y; -1: the interface's default */
+	double duration;        /* --duration seconds; 0: until -c or a signal */
+	unsigned status_secs;   /* --status interval off a terminal; 0: none */
+	int view;               /* the refreshing per-QP table on stdout (resolved) */
+	int list_ifaces;        /* -D */
+	int dump_filter;        /* -d */
+
+	/* per-QP report */
+	int report;             /* --report: table (or JSON with --json) on stdout */
+	const char *html;       /* --html FILE */
+	int keep_report;        /* a cap_report is kept (report, html or view) */
+	double link_gbps;
+	uint64_t storm_ns;
+	uint64_t cnp_window_ns;
+	uint32_t max_flows;
+
+	int progress;           /* a progress line on stderr while reading files */
 };
 
 /* ---- output buffer ------------------------------------------------------ */
@@ -119,7 +160,9 @@ void cap_source_close(struct cap_source *s);
 #define CAP_ERR_PLACES 48 /* enum rw_layer, then 32 + extension header bit */
 
 struct cap_stats {
+	const char *live;       /* the interface of a live capture, else NULL */
 	uint64_t packets;
+	uint64_t bytes;         /* wire lengths */
 	uint64_t files_read;
 	uint64_t files_cut;     /* files that ended inside a record */
 	uint64_t carrier[RW_CARRIER_COUNT];
@@ -153,6 +196,8 @@ char *cap_fmt_time_epoch(char *p, int64_t sec, uint32_t nsec);
 /* ---- the per-packet driver and printers --------------------------------- */
 
 struct cap_json;
+struct cap_report;
+struct cap_progress;
 
 struct cap_ctx {
 	const struct cap_opts *opts;
@@ -165,6 +210,10 @@ struct cap_ctx {
 	uint64_t warnings_hidden;
 	int multi_file;         /* several inputs: JSON objects carry "file" */
 	int status;             /* worst exit status so far */
+	int hold_warnings;      /* the live table owns the terminal: count, do not print */
+	struct cap_report *report; /* fed every packet when not NULL */
+	struct cap_progress *progress; /* cleared before an error line */
+	uint64_t last_ts_ns;    /* time of the latest packet */
 	struct rw_packet pkt;
 };
 
@@ -204,5 +253,131 @@ void cap_print_verbose(struct cap_ctx *c, const struct cap_record *r, const stru
 struct cap_json *cap_json_new(void);
 void cap_json_free(struct cap_json *j);
 void cap_print_json(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
+
+/* ---- capture-side loss ------------------------------------------------- */
+
+struct cap_drops {
+	int known;              /* the source can count its losses */
+	uint64_t recv;          /* packets that passed the filter (some dropped) */
+	uint64_t kernel;        /* dropped by the kernel: capture buffer full */
+	uint64_t ifdrop;        /* dropped by the interface / NIC */
+};
+
+/* ---- live sources (source_live.c, source_rdma.c) ------------------------- */
+
+typedef void (*cap_live_fn)(void *arg, const struct cap_record *r);
+
+struct cap_rdma;
+
+struct cap_live {
+	const char *name;       /* as given to -i */
+	pcap_t *pcap;           /* network interfaces */
+	struct cap_rdma *rdma;  /* rdma:DEVICE */
+	int fd;                 /* what to poll() */
+	int linktype;
+	int nano;               /* timestamps have nanosecond resolution */
+	uint32_t snaplen;
+	struct bpf_program uprog; /* filter run in user space (RDMA) */
+	int has_uprog;
+	char filter_desc[160];  /* for the "listening" line */
+	uint64_t index;         /* packets delivered */
+	volatile sig_atomic_t stop; /* set by cap_live_breakloop */
+	/* pcap_stats counters are 32-bit and wrap: accumulated from deltas */
+	struct cap_drops drops;
+	uint32_t last_recv, last_drop, last_ifdrop;
+	char err[768];
+	int err_status;
+};
+
+/* 0, or -1 with l->err (one line naming the interface) and l->err_status. */
+int cap_live_open(struct cap_live *l, const struct cap_opts *o);
+/* Waits at most timeout_ms for packets and hands each one to fn; returns
+ * how many, or -1 with l->err when the capture failed (interface gone). */
+int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg);
+/* Async-signal-safe: the current dispatch returns soon. */
+void cap_live_breakloop(struct cap_live *l);
+/* Refreshes l->drops (call at least every few seconds: counters wrap). */
+void cap_live_update_drops(struct cap_live *l);
+void cap_live_close(struct cap_live *l);
+
+/* -D: the interfaces (and RDMA devices) one can capture on; 0 or -1. */
+int cap_list_interfaces(FILE *out);
+/* The default filter for a link type; -1 when the link type has none. */
+int cap_default_filter(int linktype, uint16_t port, char *buf, size_t cap);
+/* -d: prints the compiled filter; returns an exit status. */
+int cap_dump_filter(const struct cap_opts *o);
+
+/* RDMA sniffer flows (source_rdma.c). */
+int cap_rdma_open(struct cap_live *l, const char *dev, const struct cap_opts *o);
+int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg);
+void cap_rdma_update_drops(struct cap_live *l);
+void cap_rdma_close(struct cap_live *l);
+/* Lists RDMA devices as "N.rdma:DEV ..." from number first; returns how many. */
+int cap_rdma_list(FILE *out, int first);
+
+/* ---- writer (writer.c): pcap / pcapng files, rotation -------------------- */
+
+struct cap_writer {
+	const char *pattern;    /* -w as given */
+	int pcapng;
+	int to_stdout;
+	int linktype;
+	uint32_t snaplen;
+	int nano;
+	const char *ifname;     /* pcapng interface name */
+	uint64_t rotate_bytes;
+	uint32_t rotate_secs;
+	const struct cap_drops *drops; /* written into pcapng statistics blocks */
+	int64_t start_sec;      /* capture start (pcapng isb_starttime) */
+	uint32_t start_nsec;
+
+	FILE *fp;               /* NULL between a time rotation and the next packet */
+	char *iobuf;
+	char base[4096];        /* current name before the index suffix */
+	char name[4096];        /* current file */
+	char part[4112];        /* name + ".part", written until closed */
+	unsigned index;         /* suffix of the current name; 0: none */
+	int64_t period_start;   /* -G: monotonic seconds when the period began */
+	uint64_t bytes;         /* in the current file */
+	uint64_t packets;       /* in the current file */
+	uint64_t total_packets;
+	unsigned files;         /* files closed */
+	char first_name[4096];  /* first file closed, for the closing line */
+	int failed;
+	char err[4400];
+};
+
+/* Opens the first file; 0, or -1 with w->err. */
+int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype,
+		    uint32_t snaplen, int nano, const char *ifname);
+/* Writes one record, rotating first when -C or -G says so; 0 or -1 (w->err). */
+int cap_writer_write(struct cap_writer *w, const struct cap_record *r);
+/* Once a second: flushes, and ends a -G period that is over. */
+int cap_writer_tick(struct cap_writer *w);
+/* Closes (statistics block, flush, rename FILE.part to FILE); 0 or -1. */
+int cap_writer_close(struct cap_writer *w);
+
+/* ---- terminal output (liveview.c) --------------------------------------- */
+
+struct cap_view;
+struct cap_view *cap_view_new(uint32_t max_flows);
+void cap_view_free(struct cap_view *v);
+/* Redraws the per-QP table on stdout in place (ANSI escapes). */
+void cap_view_draw(struct cap_view *v, const struct cap_ctx *c, const struct cap_live *l,
+		   double now);
+/* One status line on stderr: packets, rate, drops. */
+void cap_view_status(struct cap_view *v, const struct cap_ctx *c, const struct cap_live *l,
+		     double now);
+
+/* Offline progress line on stderr (bytes read / size, packets/s, ETA). */
+struct cap_progress *cap_progress_new(void);
+void cap_progress_free(struct cap_progress *p);
+void cap_progress_begin(struct cap_progress *p, const char *name, long size);
+/* Cheap: looks at the clock every few thousand packets. */
+void cap_progress_update(struct cap_progress *p, long pos, uint64_t packets);
+void cap_progress_clear(struct cap_progress *p);
+
+/* Monotonic seconds. */
+double cap_now(void);
 
 #endif

@@ -7,8 +7,9 @@
 #   scripts/install-deps.sh --build  only what the build needs
 set -euo pipefail
 
-build_pkgs=(build-essential cmake pkg-config libpcap-dev libjansson-dev zlib1g-dev)
-test_pkgs=(libcmocka-dev libdeflate-dev clang libclang-rt-14-dev tshark python3-scapy jq)
+build_pkgs=(build-essential cmake pkg-config libpcap-dev libjansson-dev zlib1g-dev libibverbs-dev)
+test_pkgs=(libcmocka-dev libdeflate-dev clang libclang-rt-14-dev tshark python3-scapy jq
+	rdma-core ibverbs-providers ibverbs-utils tcpreplay iproute2)
 
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")

@@ -49,24 +49,6 @@ static int fail_setup(struct rwv_ep *ep, const char *fmt, ...)
 	return -1;
 }
 
-static void run_init(struct rwv_run *r, struct rwv_ep *ep, const struct rwv_opts *o,
-		     const char *mode)
-{
-	time_t t = time(NULL);
-	struct tm tm;
-
-	memset(r, 0, sizeof(*r));
-	memset(ep, 0, sizeof(*ep));
-	ep->o = *o;
-	ep->run = r;
-	r->opts = &ep->o;
-	r->mode = mode;
-	r->gid_index = -1;
-	gmtime_r(&t, &tm);
-	strftime(r->start_time, sizeof(r->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	r->port = o->ib_port;
-}
-
 /* Copies the run-defining options into the record (after any merge). */
 static void run_params(struct rwv_run *r, const struct rwv_opts *o)
 {
@@ -89,6 +71,25 @@ static void run_params(struct rwv_run *r, const struct rwv_opts *o)
 	r->no_recv = o->no_recv;
 	r->slots = rwv_slots(o->iters, o->tx_depth);
 	r->slot_size = rwv_slot_size(o->op, o->size);
+}
+
+static void run_init(struct rwv_run *r, struct rwv_ep *ep, const struct rwv_opts *o,
+		     const char *mode)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	memset(r, 0, sizeof(*r));
+	memset(ep, 0, sizeof(*ep));
+	ep->o = *o;
+	ep->run = r;
+	r->opts = &ep->o;
+	r->mode = mode;
+	r->gid_index = -1;
+	gmtime_r(&t, &tm);
+	strftime(r->start_time, sizeof(r->start_time), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	r->port = o->ib_port;
+	run_params(r, o);
 }
 
 static double secs(uint64_t ns)
@@ -598,6 +599,9 @@ int rwv_run_client(const struct rwv_opts *o)
 
 	print_header(&ep, "client");
 	client_loop(&ep, &conn);
+	/* A signal stopped the run, not the goodbye: tell the server (each step
+	 * is still bounded by --timeout). */
+	rwv_stop_requested = 0;
 	run.elapsed_s = ep.last_ns > ep.first_ns ? secs(ep.last_ns - ep.first_ns) : 0;
 	rwv_latency_compute(ep.lat, ep.nlat, &run.lat);
 
@@ -621,8 +625,9 @@ int rwv_run_client(const struct rwv_opts *o)
 				     (unsigned long long)run.qp[i].completed,
 				     (unsigned long long)run.qp[i].failed);
 	if (told)
-		told = !rwv_oob_send(&conn, tmo, why, sizeof(why), "done status %s",
-				     any_fail ? "error" : "ok");
+		told = !rwv_oob_send(&conn, tmo, why, sizeof(why), "done status %s%s%.400s",
+				     any_fail ? "error" : "ok", run.error[0] ? " reason " : "",
+				     run.error);
 	n = told ? rwv_oob_readline(&conn, tmo, line, sizeof(line), why, sizeof(why)) : -1;
 	if (n > 0 && strncmp(line, "verdict ", 8) == 0 &&
 	    rwv_kv(line, "data_check", val, sizeof(val)) == 0) {
@@ -795,7 +800,7 @@ int rwv_run_server(const struct rwv_opts *o)
 	struct rwv_conn conn = {.fd = -1};
 	uint64_t t0 = rwv_now_ns();
 	int tmo = o->timeout_s * 1000, lfd = -1;
-	char why[600], line[1024], st[16] = "";
+	char why[600], line[1024], st[16] = "", peer_reason[512] = "";
 	uint64_t *ops = NULL;
 
 	run_init(&run, &ep, o, "tcp");
@@ -915,7 +920,10 @@ int rwv_run_server(const struct rwv_opts *o)
 		    rwv_kv_u64(line, "completed", &cnt) == 0 && idx < (unsigned long long)ep.nqp) {
 			ops[idx] = cnt;
 		} else if (strncmp(line, "done ", 5) == 0) {
+			const char *reason = strstr(line, " reason ");
 			rwv_kv(line, "status", st, sizeof(st));
+			if (reason)
+				snprintf(peer_reason, sizeof(peer_reason), "%s", reason + 8);
 			done = true;
 		}
 	}
@@ -971,9 +979,11 @@ int rwv_run_server(const struct rwv_opts *o)
 			     "verdict data_check %s checked %llu mismatched %llu missing %llu",
 			     run.data_check, (unsigned long long)chk, (unsigned long long)mm,
 			     (unsigned long long)miss);
-		if (status == RWV_EXIT_FAIL && !run.error[0])
-			fail_setup(&ep, "%s", !client_ok ? "the client reported an error"
-					      : recv_err ? "a receive completed with an error"
+		if (status == RWV_EXIT_FAIL && !run.error[0] && !client_ok)
+			fail_setup(&ep, "the client reported an error: %s",
+				   peer_reason[0] ? peer_reason : "no reason given");
+		else if (status == RWV_EXIT_FAIL && !run.error[0])
+			fail_setup(&ep, "%s", recv_err ? "a receive completed with an error"
 					      : "the data check failed");
 	}
 	server_summary(&ep);
@@ -1062,6 +1072,8 @@ int rwv_run_fixed_peer(const struct rwv_opts *o)
 	q->remote.psn = o->remote_psn;
 	q->remote.lid = o->remote_lid;
 	q->remote.qkey = o->remote_qkey;
+	if (run.link_layer[0] == 'E')
+		check_neighbour(&run, o->remote_mac);
 	if (rwv_connect_qp(&ep, 0) || rwv_responder_prepare(&ep, fp))
 		goto setup_error;
 
@@ -1073,8 +1085,6 @@ int rwv_run_fixed_peer(const struct rwv_opts *o)
 	printf("%s\n", ready);
 	fflush(stdout);
 	free(ready);
-	if (run.link_layer[0] == 'E')
-		check_neighbour(&run, o->remote_mac);
 
 	/* Wait for the sender: until all receives came, the buffer holds what
 	 * --check expects, a signal, or --timeout. */

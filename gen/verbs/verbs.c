@@ -336,7 +336,8 @@ int rwv_resources(struct rwv_ep *ep, bool responder)
 	}
 	if (!responder) {
 		uint64_t total = (uint64_t)o->iters * (uint64_t)qps;
-		ep->caplat = total < (1ull << 24) ? total : (1ull << 24);
+		/* Latency samples of the first 4 Mi completions (32 MiB at most). */
+		ep->caplat = total < (1ull << 22) ? total : (1ull << 22);
 		ep->lat = malloc(ep->caplat * sizeof(*ep->lat));
 		if (!ep->lat)
 			return seterr(ep, "out of memory for %llu latency samples",
@@ -408,11 +409,16 @@ int rwv_connect_qp(struct rwv_ep *ep, int i)
 		a.min_rnr_timer = (uint8_t)r->min_rnr_timer;
 		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 	}
-	if (ibv_modify_qp(q->qp, &a, mask))
+	if (ibv_modify_qp(q->qp, &a, mask)) {
+		int e = errno;
+		/* RoCE resolves the peer's MAC from the GID's IP while going to RTR. */
+		bool l2 = e == ETIMEDOUT || e == EHOSTUNREACH || e == ENETUNREACH || e == ENODATA;
 		return seterr(ep, "ibv_modify_qp(QP %d to RTR) on %s: %s (path MTU %d, port MTU "
-			      "%d, remote QPN 0x%06x, GID index %d, peer GID %s)", i, r->device,
-			      strerror(errno), r->mtu, r->active_mtu, rq->remote.qpn, ep->gid_index,
-			      r->remote_gid);
+			      "%d, remote QPN 0x%06x, GID index %d, peer GID %s)%s", i, r->device,
+			      strerror(e), r->mtu, r->active_mtu, rq->remote.qpn, ep->gid_index,
+			      r->remote_gid, l2 ? ": no route or no neighbour (ARP) answer for the "
+			      "peer's address; add a route, or a permanent neighbour entry" : "");
+	}
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;

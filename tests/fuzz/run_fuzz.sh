@@ -57,6 +57,14 @@ if [ -n "${ROCEWIRE_MKCAP:-}" ] && [ -x "$ROCEWIRE_MKCAP" ]; then
 	"$ROCEWIRE_MKCAP" --bad -o "$work/seeds-pcap/mk-bad.pcap"
 	"$ROCEWIRE_MKCAP" --pfc -o "$work/seeds-pcap/mk-pfc.pcap"
 fi
+# A pcapng seed too, when Wireshark's editcap is there to convert one.
+if command -v editcap >/dev/null 2>&1; then
+	for f in "$work/seeds-pcap"/*.pcap; do
+		[ -f "$f" ] || continue
+		editcap -F pcapng "$f" "$work/seeds-pcap/$(basename "$f" .pcap).pcapng" >/dev/null 2>&1 || true
+		break
+	done
+fi
 if [ -x /usr/bin/python3 ]; then
 	/usr/bin/python3 "$src/tests/fuzz/pcap2seeds.py" "$work/seeds-packet" "$work/seeds-pcap"/*.pcap >/dev/null
 fi

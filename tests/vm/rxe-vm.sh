@@ -289,7 +289,7 @@ mkcpio "$root" >>"$initrd" || die "cannot build the per-run initramfs piece"
 # --- 4. boot ----------------------------------------------------------------
 # TCG, never -cpu host: this machine's KVM cannot boot a stock kernel. No
 # "quiet": one boot in ten hung before /init with it.
-append="console=ttyS0 panic=-1 loglevel=4 mitigations=off"
+append=${RXE_VM_APPEND:-"console=ttyS0 panic=-1 mitigations=off"}
 status=1
 for attempt in $(seq 1 "$tries"); do
 	con="$out/console.$attempt.log"
@@ -318,6 +318,10 @@ for attempt in $(seq 1 "$tries"); do
 	done
 	wait $qpid
 	qrc=$?
+	# The results of each command file that finished, in the order they ran.
+	for t in $(ls "$out"/.[0-9][0-9][0-9]-*.tar 2>/dev/null | sort); do
+		tar -xf "$t" -C "$out" && rm -f "$t" || log "cannot unpack $t"
+	done
 	el=$(((${EPOCHREALTIME/./} - t0) / 100000))
 	el="$((el / 10)).$((el % 10))"
 	cp "$con" "$out/console.log"
@@ -339,5 +343,8 @@ for attempt in $(seq 1 "$tries"); do
 	fi
 done
 [ "$status" = 0 ] && exit 0
+if ! grep -q "^rocewire-vm: init started" "$out/console.log"; then
+	log "no boot reached /init in $tries attempt(s); the last console:"
+fi
 tail -n 20 "$out/console.log" >&2
 exit 1

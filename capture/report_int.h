@@ -1,0 +1,145 @@
+/* Inside the report (report.c, report_series.c, report_html.c): the state
+ * struct cap_report hides from its users, the bounded time series the HTML
+ * plots are drawn from, and small helpers the three outputs share.
+ *
+ * Bounds: every series has a fixed size chosen here, so memory does not grow
+ * with the capture:
+ *  - time bins: RS_BINS per flow, shared widths (a power of two of
+ *    nanoseconds); when the capture outgrows them, the width doubles and
+ *    neighbouring bins merge, in every flow at once;
+ *  - PSN samples: at most RS_PSN_MAX per flow, every 2^k-th packet, k growing
+ *    by one (and every other sample dropped) each time the buffer fills;
+ *  - retransmissions, gaps and reorders: the first RS_EV_MAX per flow, the rest
+ *    counted;
+ *  - CE marks and CNPs: the first RS_MARK_MAX per flow each, the rest counted,
+ *    and all of them in per-bin counts (so a plot can fall back on density);
+ *  - PFC/PAUSE intervals: the first RS_PAUSE_MAX per priority, the rest
+ *    counted, and the paused time of all of them per bin. */
+#ifndef ROCEWIRE_CAP_REPORT_INT_H
+#define ROCEWIRE_CAP_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report.h"
+
+#define RS_BINS 256
+#define RS_BIN_SHIFT0 8        /* first bin width: 256 ns */
+#define RS_PSN_MAX 256
+#define RS_EV_MAX 256
+#define RS_MARK_MAX 256
+#define RS_PAUSE_MAX 1024
+#define RS_SERIES_FLOWS 4096   /* flows beyond this many keep counters only */
+#define RS_PRIOS (RW_PFC_PRIORITIES + 1) /* 0..7, then 802.3x (RW_PAUSE_ALL) */
+
+enum rs_ev_kind {
+	RS_EV_RETRANS = 0,
+	RS_EV_GBN,       /* a retransmission that starts a go-back-N episode */
+	RS_EV_GAP,
+	RS_EV_OOO,
+};
+
+/* Times in the series are nanoseconds since the first packet. PSNs are
+ * "unwrapped": the distance from the flow's first PSN, following each step
+ * of at most 2^23 forward or back, so a wrap at 2^24 is a straight line. */
+struct rs_psn {
+	uint64_t t;
+	int64_t upsn;
+};
+
+struct rs_event {
+	uint64_t t;
+	int64_t upsn;
+	uint32_t len;   /* gap length */
+	uint32_t kind;  /* enum rs_ev_kind */
+};
+
+struct rs_flow {
+	uint8_t psn_valid;
+	uint8_t psn_stride_log;  /* a sample every 2^k packets */
+	uint32_t last_psn;
+	int64_t upsn, upsn_min, upsn_max;
+	uint64_t psn_seen;       /* packets that moved the PSN line */
+	uint64_t last_t;
+	uint32_t n_psn;
+	uint32_t n_ev, n_ce, n_cnp;
+	uint64_t ev_over, ce_over, cnp_over;
+	uint64_t cnps_seen;      /* rw_flow.cnps already placed on the timeline */
+	int32_t cnp_owner;       /* for a CNP flow: the flow its last CNP slowed */
+	struct rs_psn psn[RS_PSN_MAX];
+	struct rs_event ev[RS_EV_MAX];
+	uint64_t ce[RS_MARK_MAX];
+	uint64_t cnp[RS_MARK_MAX];
+	uint64_t bytes[RS_BINS];
+	uint32_t ce_bin[RS_BINS];
+	uint32_t cnp_bin[RS_BINS];
+};
+
+struct rs_interval {
+	uint64_t start, end;
+};
+
+struct rs_prio {
+	uint8_t open;            /* a pause is running (as far as we know) */
+	uint64_t open_start;     /* absolute ns, as the analyzer keeps them */
+	uint64_t open_end;
+	uint32_t n;
+	uint64_t over;
+	struct rs_interval iv[RS_PAUSE_MAX];
+	uint64_t paused[RS_BINS]; /* ns paused per bin, all intervals */
+};
+
+struct cap_report {
+	struct cap_report_opts opts;
+	void *mem;
+	struct rw_analyzer *a;
+
+	/* Series. */
+	int have_t0;
+	uint64_t t0;             /* first packet, absolute ns */
+	uint64_t t_end;          /* latest time seen (relative), or the finish time */
+	unsigned shift;          /* bin width is 2^shift ns */
+	uint32_t nseries;        /* flows that get an rs_flow */
+	struct rs_flow *series;
+	uint64_t total_bytes[RS_BINS];
+	struct rs_prio prio[RS_PRIOS];
+
+	uint64_t drops_kernel, drops_if;
+	int drops_known;
+	int finished;
+	uint64_t finish_ns;
+};
+
+/* report_series.c */
+void rs_packet(struct cap_report *r, const struct rw_packet *p, uint64_t ts,
+	       const struct rw_note *n);
+void rs_finish(struct cap_report *r, uint64_t ts);
+/* Makes the bins reach time t (relative ns). */
+void rs_cover(struct cap_report *r, uint64_t t);
+static inline uint64_t rs_bin_ns(const struct cap_report *r)
+{
+	return (uint64_t)1 << r->shift;
+}
+/* Bins in use: up to the one holding t_end. */
+uint32_t rs_bins_used(const struct cap_report *r);
+
+/* report.c: shared helpers. */
+/* Indices of the flows sorted by bytes (most first), malloc'd; NULL when
+ * there are none or no memory (*n says which). */
+uint32_t *rp_sorted_flows(const struct cap_report *r, uint32_t *n);
+/* "192.168.100.10", "2001:db8::a", "fe80::...", "lid 3" */
+char *rp_addr(char *buf, size_t cap, const struct rw_flow_key *k, int src);
+const char *rp_family(const struct rw_flow_key *k);
+/* The q-quantile in ns by the nearest-rank definition (see report.c). */
+uint64_t rp_quantile(const struct rw_hist *h, double q);
+/* "12.3 ms", "450 ns", "2.01 s" */
+char *rp_dur(char *buf, size_t cap, uint64_t ns);
+/* "1.23 GB", "512 B" (powers of 1000) */
+char *rp_bytes(char *buf, size_t cap, uint64_t b);
+/* Latency cell: "p50/p99/max" in us, or "-" */
+char *rp_lat(char *buf, size_t cap, const struct rw_hist *h);
+const char *rp_prio_name(unsigned i); /* "0".."7", "pause" */
+uint64_t rp_naks(const struct rw_flow *f);
+
+#endif

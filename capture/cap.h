@@ -139,6 +139,7 @@ struct cap_source {
 	int pcapng;
 	uint64_t index;         /* records returned so far */
 	long pos;               /* file position after the last record; -1 unknown */
+	long size;              /* size of a regular file; -1 unknown */
 	long rec_start;         /* position before the current record */
 	char err[512];          /* the one-line message when open/next fail */
 	int err_status;         /* exit status the failure deserves */
@@ -277,8 +278,9 @@ struct cap_live {
 	int linktype;
 	int nano;               /* timestamps have nanosecond resolution */
 	uint32_t snaplen;
-	struct bpf_program uprog; /* filter run in user space (RDMA) */
-	int has_uprog;
+	struct bpf_program prog; /* the compiled filter */
+	int has_prog;
+	int user_filter;        /* prog is run here, not in the kernel (RDMA) */
 	char filter_desc[160];  /* for the "listening" line */
 	uint64_t index;         /* packets delivered */
 	volatile sig_atomic_t stop; /* set by cap_live_breakloop */

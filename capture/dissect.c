@@ -7,6 +7,7 @@
 
 #include "cap.h"
 #include "fmt.h"
+#include "report.h"
 
 int cap_ctx_init(struct cap_ctx *c, const struct cap_opts *opts)
 {
@@ -34,6 +35,7 @@ void cap_ctx_free(struct cap_ctx *c)
 
 void cap_ctx_error(struct cap_ctx *c, const char *line)
 {
+	cap_progress_clear(c->progress);
 	cap_out_flush(&c->out);
 	fflush(stdout);
 	fputs(line, stderr);
@@ -53,9 +55,10 @@ void cap_ctx_end_input(struct cap_ctx *c)
 	if (c->warnings_hidden) {
 		char line[600];
 		snprintf(line, sizeof(line),
-			 "%s: %" PRIu64 " more packets that did not decode fully are not listed "
-			 "(--max-warnings)",
-			 c->file, c->warnings_hidden);
+			 "%s: %" PRIu64 " %spackets that did not decode fully are not listed (%s)",
+			 c->file, c->warnings_hidden, c->warnings ? "more " : "",
+			 c->hold_warnings ? "they are not printed under the live table; --lines lists them"
+					  : "--max-warnings");
 		cap_ctx_error(c, line);
 	}
 }
@@ -78,7 +81,7 @@ const char *cap_packet_problem(const struct rw_packet *p, const struct cap_recor
 
 static void warn_packet(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
 {
-	if (c->opts->max_warnings && c->warnings >= c->opts->max_warnings) {
+	if (c->hold_warnings || (c->opts->max_warnings && c->warnings >= c->opts->max_warnings)) {
 		c->warnings_hidden++;
 		return;
 	}
@@ -101,6 +104,12 @@ void cap_dissect(struct cap_ctx *c, const struct cap_record *r)
 
 	rw_packet_decode(&c->opts->cfg, r->linktype, r->data, r->caplen, r->wirelen, p);
 	cap_stats_add(&c->stats, p, r);
+	uint64_t ts = r->ts_sec > 0 ? (uint64_t)r->ts_sec * 1000000000u + r->ts_nsec : r->ts_nsec;
+	c->last_ts_ns = ts;
+	/* Frame numbers count over all inputs: unique in a report made of
+	 * several (rotated) files. */
+	if (c->report)
+		cap_report_packet(c->report, p, ts, c->stats.packets, NULL);
 	if (p->err != RW_OK) {
 		cap_set_status(c, CAP_EXIT_PROBLEM);
 		warn_packet(c, r, p);

@@ -27,8 +27,8 @@
 #define RS_BINS 256
 #define RS_BIN_SHIFT0 8        /* first bin width: 256 ns */
 #define RS_PSN_MAX 256
-#define RS_EV_MAX 256
-#define RS_MARK_MAX 256
+#define RS_EV_MAX 128
+#define RS_MARK_MAX 128
 #define RS_PAUSE_MAX 1024
 #define RS_SERIES_FLOWS 4096   /* flows beyond this many keep counters only */
 #define RS_PRIOS (RW_PFC_PRIORITIES + 1) /* 0..7, then 802.3x (RW_PAUSE_ALL) */
@@ -58,7 +58,7 @@ struct rs_event {
 struct rs_flow {
 	uint8_t psn_valid;
 	uint8_t psn_stride_log;  /* a sample every 2^k packets */
-	uint32_t last_psn;
+	uint32_t first_psn, last_psn;
 	int64_t upsn, upsn_min, upsn_max;
 	uint64_t psn_seen;       /* packets that moved the PSN line */
 	uint64_t last_t;
@@ -66,7 +66,7 @@ struct rs_flow {
 	uint32_t n_ev, n_ce, n_cnp;
 	uint64_t ev_over, ce_over, cnp_over;
 	uint64_t cnps_seen;      /* rw_flow.cnps already placed on the timeline */
-	int32_t cnp_owner;       /* for a CNP flow: the flow its last CNP slowed */
+	uint32_t cnp_owner;      /* for a CNP flow: 1 + the flow its last CNP slowed, 0 none */
 	struct rs_psn psn[RS_PSN_MAX];
 	struct rs_event ev[RS_EV_MAX];
 	uint64_t ce[RS_MARK_MAX];
@@ -141,5 +141,16 @@ char *rp_bytes(char *buf, size_t cap, uint64_t b);
 char *rp_lat(char *buf, size_t cap, const struct rw_hist *h);
 const char *rp_prio_name(unsigned i); /* "0".."7", "pause" */
 uint64_t rp_naks(const struct rw_flow *f);
+
+/* The columns of the flow table, shared by the text and HTML reports. */
+#define RP_CELL 64
+extern const char *const rp_flow_heads[];
+extern const char rp_flow_align[];  /* 'l' or 'r' per column */
+extern const unsigned rp_flow_ncols;
+void rp_flow_cells(const struct cap_report *r, uint32_t i, char cell[][RP_CELL]);
+/* "#0 11, #3 2, +4 more": flows a pause class holds back (sorted idx of n),
+ * each with its packets sent while paused. */
+void rp_prio_flows(const struct cap_report *r, const uint32_t *idx, uint32_t n, unsigned prio,
+		   char *buf, size_t cap);
 
 #endif

@@ -101,11 +101,14 @@ int cap_offline_open(struct cap_source *s, const char *path)
 	s->name = path;
 	s->pos = -1;
 	s->rec_start = -1;
+	s->size = -1;
 	s->err_status = CAP_EXIT_USAGE;
 
 	fp = open_input(s, path, &st);
 	if (!fp)
 		return -1;
+	if (S_ISREG(st.st_mode))
+		s->size = (long)st.st_size;
 
 	pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p) {

@@ -17,6 +17,7 @@ static unsigned err_place(const struct rw_packet *p)
 void cap_stats_add(struct cap_stats *st, const struct rw_packet *p, const struct cap_record *r)
 {
 	st->packets++;
+	st->bytes += r->wirelen;
 	st->carrier[(unsigned)p->carrier < RW_CARRIER_COUNT ? p->carrier : 0]++;
 	if (p->present & RW_P_BTH)
 		st->opcode[p->bth.opcode]++;
@@ -48,9 +49,13 @@ static void place_name(unsigned place, char *buf, size_t cap)
 
 void cap_summary_print(const struct cap_stats *st, FILE *fp)
 {
-	fprintf(fp, "%s: %" PRIu64 " packet%s read from %" PRIu64 " file%s\n", CAP_PROG,
-		st->packets, st->packets == 1 ? "" : "s", st->files_read,
-		st->files_read == 1 ? "" : "s");
+	if (st->live)
+		fprintf(fp, "%s: %" PRIu64 " packet%s captured on %s\n", CAP_PROG, st->packets,
+			st->packets == 1 ? "" : "s", st->live);
+	else
+		fprintf(fp, "%s: %" PRIu64 " packet%s read from %" PRIu64 " file%s\n", CAP_PROG,
+			st->packets, st->packets == 1 ? "" : "s", st->files_read,
+			st->files_read == 1 ? "" : "s");
 
 	fputs("  carriers:", fp);
 	int any = 0;

@@ -20,7 +20,7 @@ for n in $names; do
 	done
 done
 {
-	echo "kernel: $(sed -n 's/.*\(Linux version [^ ]*\).*(\(Debian [^)]*\)).*/\1 (\2)/p' "$res/dmesg.txt" | head -n1)"
+	echo "kernel: $(sed -n 's/.*Linux version \([^ ]*\) .* Debian \([^ ]*\) .*/\1 (Debian \2)/p' "$res/dmesg.txt" | head -n1)"
 	for p in ibverbs-providers ibverbs-utils tcpdump qemu-system-x86; do
 		echo "$p: $(dpkg-query -W -f='${Version}' "$p" 2>/dev/null)"
 	done

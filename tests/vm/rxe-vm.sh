@@ -13,7 +13,8 @@
 # they left in their working directory to DIR through a 9p share.
 #
 # Options:
-#   -o, --out DIR        results directory (created; emptied first)
+#   -o, --out DIR        results directory (created; emptied first if it is
+#                        one of an earlier run)
 #   -b, --bin PROGRAM    copy PROGRAM and its ldd libraries into the guest's
 #                        /usr/local/bin (repeatable)
 #   --cache DIR          cache (default ${XDG_CACHE_HOME:-~/.cache}/rocewire-vm)
@@ -24,6 +25,9 @@
 #   --tries N            boot attempts when /init is not reached (3)
 #   --no-install         never call apt-get install
 #   --prepare            only set up the cache (kernel, initramfs pieces)
+#
+# Environment: RXE_VM_APPEND replaces the kernel command line
+# ("console=ttyS0 panic=-1 mitigations=off").
 #
 # Exit status: 0 when every command file exited 0; 77 (with the reason on
 # stderr and in DIR/SKIPPED) when the VM cannot be had here: no qemu with TCG,
@@ -75,7 +79,12 @@ if [ $prepare_only -eq 0 ]; then
 	[ ${#cmds[@]} -gt 0 ] || die "no command file given"
 	for f in "${cmds[@]}"; do [ -r "$f" ] || die "$f: cannot read command file"; done
 	for f in "${bins[@]}"; do [ -x "$f" ] || die "$f: not an executable (--bin)"; done
-	rm -rf "$out" && mkdir -p "$out" || die "$out: cannot create the results directory"
+	# Emptied first, but only if it is empty or a results directory of ours.
+	if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.rxe-vm-results" ]; then
+		die "$out: not empty and not a results directory of rxe-vm.sh; refusing to empty it"
+	fi
+	rm -rf "$out" && mkdir -p "$out" && touch "$out/.rxe-vm-results" ||
+		die "$out: cannot create the results directory"
 	out=$(cd "$out" && pwd)
 fi
 
@@ -229,7 +238,7 @@ for p in ibv_devinfo ibv_devices ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong
 	done
 done
 ukey=$( (echo "v1 $here"; for pd in "${uprogs[@]}" /bin/busybox:x /etc/libibverbs.d/rxe.driver:x; do
-	stat -L -c '%n %s %Y' "${pd%%:*}"; done; cat "$here/rxe-vm.sh" | md5sum) | md5sum | cut -c1-16)
+	stat -L -c '%n %s %Y' "${pd%%:*}"; done; md5sum <"$here/rxe-vm.sh") | md5sum | cut -c1-16)
 ucpio="$cache/userland-$ukey.cpio.gz"
 if [ ! -f "$ucpio" ]; then
 	t0=$SECONDS

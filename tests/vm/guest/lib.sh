@@ -196,7 +196,7 @@ RW_PORT=${RW_PORT:-18515}
 # both sides, those after --server (--client) to that side only (e.g. the
 # server's --no-recv, the client's --bad-rkey).
 verbs_pair() {
-	local n=$1 both= srv= cli= to=both a g0 g1 spid
+	local n=$1 both='' srv='' cli='' to=both a g0 g1 spid
 	shift
 	for a in "$@"; do
 		case "$a" in
@@ -214,7 +214,7 @@ verbs_pair() {
 	spid=$!
 	wait_listen "$RW_PORT" || rw_log "verbs $n: server not listening on $RW_PORT"
 	# shellcheck disable=SC2086
-	run_logged "$n.client" rocewire-verbs client $RW_A --device rxe1 --gid-index "$g1" \
+	run_logged "$n.client" rocewire-verbs client "$RW_A" --device rxe1 --gid-index "$g1" \
 		--port "$RW_PORT" --record "$n.client.json" --timeout "$RW_TIMEOUT" $both $cli
 	wait $spid
 	rw_log "verbs $n: server exit $(cat "$n.server.exit"), client exit $(cat "$n.client.exit")"

@@ -1,0 +1,1034 @@
+/* `rocewire-cap --html FILE`: one self-contained HTML page (inline CSS and
+ * SVG, no script, nothing fetched) with four plots drawn from the bounded
+ * series of report_series.c, then the tables of the text report.
+ *
+ * Plots: throughput per flow over time; PSN against time per flow with
+ * retransmissions, go-back-N starts, gaps and reorders marked; CE marks and
+ * CNPs per flow on a timeline; PFC/PAUSE pause intervals per class. Where a
+ * capture had more marks or intervals than the series keep, the plot shows
+ * their density per time bin instead, and says so. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rocewire.h"
+#include "report_int.h"
+
+#define SVG_W 1200
+#define TOP_FLOWS 8   /* lines in the throughput plot */
+#define PSN_PANELS 6
+#define CONG_ROWS 12
+
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#edc948",
+				      "#76b7b2", "#ff9da7", "#9c755f", "#bab0ac", "#e15759"};
+#define PALETTE_N (sizeof(palette) / sizeof(palette[0]))
+
+#define C_RETX "#d62728"
+#define C_GAP "#ff7f0e"
+#define C_OOO "#9467bd"
+#define C_CE "#e8590c"
+#define C_CNP "#1c7ed6"
+#define C_PAUSE "#e15759"
+#define C_STORM "#8f1d21"
+#define C_GRID "#e5e7eb"
+#define C_AXIS "#9ca3af"
+#define C_TICK "#4b5563"
+#define C_LABEL "#374151"
+#define C_TITLE "#111827"
+
+struct html {
+	FILE *f;
+	const struct cap_report *r;
+	const struct rw_totals *t;
+	uint32_t *idx;          /* flows by bytes */
+	uint32_t n;
+	const char *unit;       /* time unit of the x axes */
+	double div;             /* ns per unit */
+	double span;            /* x range in units */
+	uint32_t nb;            /* bins in use */
+	uint64_t w;             /* bin width, ns */
+	int oom;
+};
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static void esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			/* Control bytes (a hostile file name) are not text. */
+			if ((unsigned char)*s < 0x20)
+				fputc('?', f);
+			else
+				fputc(*s, f);
+		}
+	}
+}
+
+/* 1, 2 or 5 times a power of ten, near range/target. No libm. */
+static double nice_step(double range, int target)
+{
+	double raw = range / target, mag = 1;
+	if (raw <= 0)
+		return 1;
+	while (mag * 10 <= raw)
+		mag *= 10;
+	while (mag > raw)
+		mag /= 10;
+	double norm = raw / mag;
+	return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
+}
+
+static int step_decimals(double step)
+{
+	int d = 0;
+	double s = step;
+	while (s < 0.999999 && d < 9) {
+		s *= 10;
+		d++;
+	}
+	return d;
+}
+
+static double floor_d(double v)
+{
+	double t = (double)(int64_t)v;
+	return t > v ? t - 1 : t;
+}
+
+static double ceil_d(double v)
+{
+	double t = (double)(int64_t)v;
+	return t < v ? t + 1 : t;
+}
+
+struct ax {
+	double x, y, w, h;
+	double x0, x1, y0, y1;
+};
+
+static double AX(const struct ax *a, double v)
+{
+	double x = a->x + (v - a->x0) / (a->x1 - a->x0) * a->w;
+	return x < a->x ? a->x : x > a->x + a->w ? a->x + a->w : x;
+}
+
+static double AY(const struct ax *a, double v)
+{
+	double y = a->y + a->h - (v - a->y0) / (a->y1 - a->y0) * a->h;
+	return y < a->y ? a->y : y > a->y + a->h ? a->y + a->h : y;
+}
+
+static void svg_open(struct html *h, const char *id, int height, const char *title)
+{
+	fprintf(h->f,
+		"<svg id=\"%s\" class=\"plot\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
+		"xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
+		"font-family=\"system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', "
+		"Arial, 'Liberation Sans', sans-serif\">\n<title>",
+		id, SVG_W, height, SVG_W, height);
+	esc(h->f, title);
+	fprintf(h->f, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", SVG_W, height);
+	fprintf(h->f, "<text class=\"ptitle\" x=\"24\" y=\"30\" font-size=\"17\" font-weight=\"600\" "
+		      "fill=\"" C_TITLE "\">");
+	esc(h->f, title);
+	fputs("</text>\n", h->f);
+}
+
+static void svg_sub(struct html *h, int y, const char *text)
+{
+	fprintf(h->f, "<text x=\"24\" y=\"%d\" font-size=\"12.5\" fill=\"#6b7280\">", y);
+	esc(h->f, text);
+	fputs("</text>\n", h->f);
+}
+
+/* Grid, ticks and labels of the x axis (time) and, unless ylabel is NULL,
+ * of the y axis. */
+static void axes(struct html *h, const struct ax *a, const char *xlabel, const char *ylabel,
+		 int ygrid)
+{
+	FILE *f = h->f;
+	fputs("<g class=\"axes\">\n", f);
+	double xs = nice_step(a->x1 - a->x0, 8);
+	int xd = step_decimals(xs);
+	for (double v = ceil_d(a->x0 / xs) * xs; v <= a->x1 + xs * 1e-9; v += xs) {
+		double x = AX(a, v);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_GRID
+			   "\"/>",
+			x, a->y, x, a->y + a->h);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"" C_TICK
+			   "\" text-anchor=\"middle\">%.*f</text>\n",
+			x, a->y + a->h + 17, xd, v);
+	}
+	if (ylabel) {
+		double ys = nice_step(a->y1 - a->y0, 5);
+		int yd = step_decimals(ys);
+		for (double v = ceil_d(a->y0 / ys) * ys; v <= a->y1 + ys * 1e-9; v += ys) {
+			double y = AY(a, v);
+			if (ygrid)
+				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_GRID
+					   "\"/>",
+					a->x, y, a->x + a->w, y);
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"" C_TICK
+				   "\" text-anchor=\"end\">%.*f</text>\n",
+				a->x - 7, y + 4, yd, v == 0 ? 0.0 : v);
+		}
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" fill=\"" C_LABEL
+			   "\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">",
+			a->x - 52, a->y + a->h / 2, a->x - 52, a->y + a->h / 2);
+		esc(f, ylabel);
+		fputs("</text>\n", f);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_AXIS "\"/>\n",
+			a->x, a->y, a->x, a->y + a->h);
+	}
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_AXIS "\"/>\n",
+		a->x, a->y + a->h, a->x + a->w, a->y + a->h);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" fill=\"" C_LABEL
+		   "\" text-anchor=\"middle\">",
+		a->x + a->w / 2, a->y + a->h + 38);
+	esc(f, xlabel);
+	fputs("</text>\n</g>\n", f);
+}
+
+static void empty_msg(struct html *h, const struct ax *a, const char *msg)
+{
+	fprintf(h->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" fill=\"#6b7280\" "
+		      "text-anchor=\"middle\">",
+		a->x + a->w / 2, a->y + a->h / 2);
+	esc(h->f, msg);
+	fputs("</text>\n", h->f);
+}
+
+static char *flow_label(const struct cap_report *r, uint32_t i, char *buf, size_t cap)
+{
+	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
+	char s[64], d[64];
+	snprintf(buf, cap, "#%" PRIu32 " %s \xe2\x86\x92 %s QP 0x%06" PRIx32 " %s", i,
+		 rp_addr(s, sizeof(s), &f->key, 1), rp_addr(d, sizeof(d), &f->key, 0), f->key.dqpn,
+		 rw_transport_name((enum rw_transport)f->transport));
+	return buf;
+}
+
+static char *xlabel(const struct html *h, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "time since the first packet (%s)", h->unit);
+	return buf;
+}
+
+/* Flows with a series, by bytes, that pass `want`; at most max. */
+static uint32_t pick_flows(const struct html *h, uint32_t *out, uint32_t max,
+			   int (*want)(const struct html *, uint32_t))
+{
+	uint32_t k = 0;
+	for (uint32_t j = 0; j < h->n && k < max; j++) {
+		uint32_t i = h->idx[j];
+		if (i < h->r->nseries && want(h, i))
+			out[k++] = i;
+	}
+	return k;
+}
+
+/* The colour of a flow: by its rank among the flows by bytes, so that a flow
+ * keeps its colour in every plot. */
+static const char *flow_colour(const struct html *h, uint32_t i)
+{
+	for (uint32_t j = 0; j < h->n; j++)
+		if (h->idx[j] == i)
+			return palette[j % PALETTE_N];
+	return palette[0];
+}
+
+/* ---- plot 1: throughput ------------------------------------------------- */
+
+static int want_bytes(const struct html *h, uint32_t i)
+{
+	return rw_analyzer_flow(h->r->a, i)->bytes > 0;
+}
+
+static void plot_throughput(struct html *h)
+{
+	FILE *f = h->f;
+	uint32_t fl[TOP_FLOWS];
+	uint32_t nf = pick_flows(h, fl, TOP_FLOWS, want_bytes);
+	int rows = (int)(nf + 2) / 2;
+	int height = 100 + 300 + 56 + rows * 22 + 16;
+	char b[160], c[64];
+	svg_open(h, "plot-throughput", height, "Throughput per flow over time");
+	snprintf(b, sizeof(b), "bytes on the wire per %s bin, as Gb/s; the %u flows with most bytes%s",
+		 rp_dur(c, sizeof(c), h->w), nf, nf ? "" : " (none)");
+	svg_sub(h, 50, b);
+	struct ax a = {.x = 90, .y = 70, .w = SVG_W - 90 - 30, .h = 300, .x0 = 0, .x1 = h->span};
+
+	double ymax = 0;
+	for (uint32_t b2 = 0; b2 < h->nb; b2++) {
+		double v = (double)h->r->total_bytes[b2] * 8 / (double)h->w;
+		if (v > ymax)
+			ymax = v;
+	}
+	a.y0 = 0;
+	a.y1 = ymax > 0 ? ymax * 1.08 : 1;
+	a.y1 = ceil_d(a.y1 / nice_step(a.y1, 5)) * nice_step(a.y1, 5);
+	axes(h, &a, xlabel(h, b, sizeof(b)), "throughput (Gb/s)", 1);
+	if (!h->nb) {
+		empty_msg(h, &a, "no packets in this capture");
+	} else {
+		/* All traffic, dashed, behind the flows. */
+		fputs("<polyline fill=\"none\" stroke=\"#9ca3af\" stroke-width=\"1.5\" "
+		      "stroke-dasharray=\"5 4\" points=\"",
+		      f);
+		for (uint32_t k = 0; k < h->nb; k++)
+			fprintf(f, "%.1f,%.1f ", AX(&a, ((double)k + 0.5) * (double)h->w / h->div),
+				AY(&a, (double)h->r->total_bytes[k] * 8 / (double)h->w));
+		fputs("\"/>\n", f);
+		for (uint32_t j = nf; j-- > 0;) {
+			const struct rs_flow *s = &h->r->series[fl[j]];
+			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
+				   "stroke-linejoin=\"round\" points=\"",
+				flow_colour(h, fl[j]));
+			for (uint32_t k = 0; k < h->nb; k++)
+				fprintf(f, "%.1f,%.1f ", AX(&a, ((double)k + 0.5) * (double)h->w / h->div),
+					AY(&a, (double)s->bytes[k] * 8 / (double)h->w));
+			fputs("\"/>\n", f);
+			if (h->nb == 1)
+				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
+					AX(&a, 0.5 * (double)h->w / h->div),
+					AY(&a, (double)s->bytes[0] * 8 / (double)h->w), flow_colour(h, fl[j]));
+		}
+	}
+	/* Legend, two columns. */
+	int ly = 70 + 300 + 62;
+	fprintf(f, "<g class=\"legend\" font-size=\"12.5\" fill=\"" C_LABEL "\">\n");
+	for (uint32_t j = 0; j <= nf; j++) {
+		int col = (int)(j % 2), row = (int)(j / 2);
+		double x = 90 + col * 560, y = ly + row * 22;
+		if (j == nf) {
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#9ca3af\" "
+				   "stroke-width=\"2\" stroke-dasharray=\"5 4\"/>",
+				x, y - 4, x + 24, y - 4);
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">all traffic (%s)</text>\n", x + 32, y,
+				rp_bytes(c, sizeof(c), h->t->bytes));
+			break;
+		}
+		const struct rw_flow *fw = rw_analyzer_flow(h->r->a, fl[j]);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+			   "stroke-width=\"3\"/>",
+			x, y - 4, x + 24, y - 4, flow_colour(h, fl[j]));
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 32, y);
+		esc(f, flow_label(h->r, fl[j], b, sizeof(b)));
+		fprintf(f, " (%s)</text>\n", rp_bytes(c, sizeof(c), fw->bytes));
+	}
+	fputs("</g>\n</svg>\n", f);
+}
+
+/* ---- plot 2: PSN against time ------------------------------------------- */
+
+static int want_psn(const struct html *h, uint32_t i)
+{
+	return h->r->series[i].n_psn > 0;
+}
+
+static void marker(FILE *f, unsigned kind, double x, double y, double y_gap_top)
+{
+	switch (kind) {
+	case RS_EV_RETRANS:
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\" fill=\"" C_RETX "\"/>", x, y);
+		break;
+	case RS_EV_GBN:
+		fprintf(f, "<path d=\"M%.1f %.1fl5.5 9h-11z\" fill=\"" C_RETX "\" stroke=\"#fff\" "
+			   "stroke-width=\"0.8\"/>",
+			x, y - 6);
+		break;
+	case RS_EV_GAP:
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_GAP
+			   "\" stroke-width=\"3\"/>"
+			   "<path d=\"M%.1f %.1fl-5 -8h10z\" fill=\"" C_GAP "\"/>",
+			x, y_gap_top, x, y, x, y_gap_top - 1);
+		break;
+	default:
+		fprintf(f, "<path d=\"M%.1f %.1fl4.5 4.5l-4.5 4.5l-4.5 -4.5z\" fill=\"" C_OOO "\"/>", x,
+			y - 4.5);
+		break;
+	}
+}
+
+static void plot_psn(struct html *h)
+{
+	FILE *f = h->f;
+	uint32_t fl[PSN_PANELS];
+	uint32_t nf = pick_flows(h, fl, PSN_PANELS, want_psn);
+	const int pw = 560, ph = 190, top = 104, rowh = ph + 92;
+	int rows = (int)(nf + 1) / 2;
+	int height = top + (rows ? rows : 1) * rowh + 10;
+	char b[200];
+	svg_open(h, "plot-psn", height, "PSN versus time per flow");
+	svg_sub(h, 50,
+		"PSN distance from the flow's first PSN (unwrapped across 2^24); the line is sampled, "
+		"every marked event is drawn up to a cap per flow");
+	/* Legend */
+	fprintf(f, "<g font-size=\"12.5\" fill=\"" C_LABEL "\">");
+	double lx = 24;
+	fprintf(f, "<line x1=\"%.1f\" y1=\"72\" x2=\"%.1f\" y2=\"72\" stroke=\"#4e79a7\" "
+		   "stroke-width=\"2\"/><text x=\"%.1f\" y=\"76\">PSN (flow colour)</text>",
+		lx, lx + 22, lx + 28);
+	lx += 160;
+	marker(f, RS_EV_RETRANS, lx + 6, 72, 0);
+	fprintf(f, "<text x=\"%.1f\" y=\"76\">retransmission</text>", lx + 16);
+	lx += 130;
+	marker(f, RS_EV_GBN, lx + 6, 73, 0);
+	fprintf(f, "<text x=\"%.1f\" y=\"76\">go-back-N start</text>", lx + 16);
+	lx += 140;
+	marker(f, RS_EV_GAP, lx + 6, 79, 68);
+	fprintf(f, "<text x=\"%.1f\" y=\"76\">gap (bar spans the missing PSNs)</text>", lx + 16);
+	lx += 250;
+	marker(f, RS_EV_OOO, lx + 6, 72, 0);
+	fprintf(f, "<text x=\"%.1f\" y=\"76\">out of order</text></g>\n", lx + 16);
+
+	if (!nf) {
+		struct ax a = {.x = 90, .y = top, .w = SVG_W - 120, .h = ph, .x0 = 0,
+			       .x1 = h->span > 0 ? h->span : 1, .y0 = 0, .y1 = 1};
+		axes(h, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first PSN", 1);
+		empty_msg(h, &a, "no flow carries sequenced packets (RC, UC, RD, XRC)");
+		fputs("</svg>\n", f);
+		return;
+	}
+	for (uint32_t j = 0; j < nf; j++) {
+		const struct rs_flow *s = &h->r->series[fl[j]];
+		const struct rw_flow *fw = rw_analyzer_flow(h->r->a, fl[j]);
+		int col = (int)(j % 2), row = (int)(j / 2);
+		struct ax a = {.x = 84 + col * (pw + 36), .y = top + 30 + row * rowh, .w = pw - 84 + 60,
+			       .h = ph - 30, .x0 = 0, .x1 = h->span};
+		a.w = pw - 40;
+		double lo = (double)s->upsn_min, hi = (double)s->upsn_max;
+		for (uint32_t k = 0; k < s->n_ev; k++)
+			if (s->ev[k].kind == RS_EV_GAP && (double)(s->ev[k].upsn - s->ev[k].len) < lo)
+				lo = (double)(s->ev[k].upsn - s->ev[k].len);
+		if (hi - lo < 4)
+			hi = lo + 4;
+		double ys = nice_step(hi - lo, 4);
+		a.y0 = floor_d(lo / ys) * ys;
+		a.y1 = ceil_d(hi / ys) * ys;
+		if (a.y1 <= a.y0)
+			a.y1 = a.y0 + ys;
+		/* Panel title */
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" rx=\"2\" fill=\"%s\"/>",
+			a.x - 60, a.y - 30, flow_colour(h, fl[j]));
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"600\" fill=\"" C_TITLE
+			   "\">",
+			a.x - 42, a.y - 20);
+		esc(f, flow_label(h->r, fl[j], b, sizeof(b)));
+		fputs("</text>", f);
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11.5\" fill=\"#6b7280\" "
+			   "text-anchor=\"end\">first PSN 0x%06" PRIx32 " \xc2\xb7 retx %" PRIu64
+			   " \xc2\xb7 gaps %" PRIu64 " \xc2\xb7 ooo %" PRIu64 "</text>\n",
+			a.x + a.w, a.y - 6, s->first_psn, fw->retransmissions, fw->psn_gaps,
+			fw->out_of_order);
+		axes(h, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first", 1);
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
+			   "stroke-linejoin=\"round\" points=\"",
+			flow_colour(h, fl[j]));
+		for (uint32_t k = 0; k < s->n_psn; k++)
+			fprintf(f, "%.1f,%.1f ", AX(&a, (double)s->psn[k].t / h->div),
+				AY(&a, (double)s->psn[k].upsn));
+		fputs("\"/>\n", f);
+		if (s->n_psn == 1)
+			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+				AX(&a, (double)s->psn[0].t / h->div), AY(&a, (double)s->psn[0].upsn),
+				flow_colour(h, fl[j]));
+		/* Gaps first, then reorders, then retransmissions on top. */
+		static const unsigned order[] = {RS_EV_GAP, RS_EV_OOO, RS_EV_RETRANS, RS_EV_GBN};
+		for (unsigned o = 0; o < 4; o++) {
+			for (uint32_t k = 0; k < s->n_ev; k++) {
+				const struct rs_event *e = &s->ev[k];
+				if (e->kind != order[o])
+					continue;
+				double x = AX(&a, (double)e->t / h->div), y = AY(&a, (double)e->upsn);
+				double yt = AY(&a, (double)(e->upsn - (int64_t)e->len));
+				if (e->kind == RS_EV_GAP && y - yt > -3)
+					yt = y + 3; /* tiny gap: still visible */
+				if (e->kind == RS_EV_GAP) {
+					/* The bar goes from the PSN after the gap down to the
+					 * first missing one. */
+					double ytop = AY(&a, (double)(e->upsn - 1));
+					double ybot = AY(&a, (double)(e->upsn - (int64_t)e->len));
+					if (ybot - ytop < 6)
+						ybot = ytop + 6;
+					marker(f, RS_EV_GAP, x, ybot, ytop);
+				} else {
+					marker(f, e->kind, x, y, yt);
+				}
+				char d[64];
+				fprintf(f, "<title>%s at %s",
+					e->kind == RS_EV_GAP	 ? "gap" :
+					e->kind == RS_EV_OOO	 ? "out of order" :
+					e->kind == RS_EV_GBN	 ? "go-back-N start" :
+								   "retransmission",
+					rp_dur(d, sizeof(d), e->t));
+				if (e->kind == RS_EV_GAP)
+					fprintf(f, ": %" PRIu32 " PSN%s missing", e->len, e->len == 1 ? "" : "s");
+				fputs("</title>\n", f);
+			}
+		}
+		if (s->ev_over || s->psn_stride_log) {
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">", a.x + 6,
+				a.y + 12);
+			if (s->psn_stride_log)
+				fprintf(f, "line: 1 packet in %" PRIu64 "%s", (uint64_t)1 << s->psn_stride_log,
+					s->ev_over ? "; " : "");
+			if (s->ev_over)
+				fprintf(f, "first %u events drawn, %" PRIu64 " more not drawn", RS_EV_MAX,
+					s->ev_over);
+			fputs("</text>\n", f);
+		}
+	}
+	fputs("</svg>\n", f);
+}
+
+/* ---- plot 3: CE marks and CNPs ----------------------------------------- */
+
+static int want_cong(const struct html *h, uint32_t i)
+{
+	const struct rs_flow *s = &h->r->series[i];
+	return s->n_ce || s->n_cnp;
+}
+
+/* One lane of marks: exact ticks when every mark was kept, else the count
+ * per bin as a bar whose opacity grows with the count. */
+static void lane(struct html *h, const struct ax *a, double y, double hh, const uint64_t *marks,
+		 uint32_t n, uint64_t over, const uint32_t *bins, const char *colour)
+{
+	FILE *f = h->f;
+	if (!over) {
+		fprintf(f, "<path stroke=\"%s\" stroke-width=\"1.6\" d=\"", colour);
+		for (uint32_t k = 0; k < n; k++)
+			fprintf(f, "M%.1f %.1fv%.1f", AX(a, (double)marks[k] / h->div), y, hh);
+		fputs("\"/>\n", f);
+		return;
+	}
+	uint32_t mx = 1;
+	for (uint32_t k = 0; k < h->nb; k++)
+		if (bins[k] > mx)
+			mx = bins[k];
+	for (uint32_t k = 0; k < h->nb; k++) {
+		if (!bins[k])
+			continue;
+		double x0 = AX(a, (double)k * (double)h->w / h->div);
+		double x1 = AX(a, (double)(k + 1) * (double)h->w / h->div);
+		double op = 0.25 + 0.75 * (double)bins[k] / mx;
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+			   "fill-opacity=\"%.2f\"><title>%" PRIu32 "</title></rect>\n",
+			x0, y, x1 - x0 > 1 ? x1 - x0 : 1, hh, colour, op, bins[k]);
+	}
+}
+
+static void plot_congestion(struct html *h)
+{
+	FILE *f = h->f;
+	uint32_t fl[CONG_ROWS];
+	uint32_t nf = pick_flows(h, fl, CONG_ROWS, want_cong);
+	const int rowh = 40, top = 92, left = 330;
+	int height = top + (int)(nf ? nf : 2) * rowh + 60;
+	char b[200], c[64];
+	svg_open(h, "plot-congestion", height, "ECN CE marks and CNPs per flow");
+	snprintf(b, sizeof(b),
+		 "upper lane: packets of the flow marked CE by a switch; lower lane: CNPs that slow the "
+		 "flow (linked within %s)",
+		 rp_dur(c, sizeof(c), h->r->opts.cnp_window_ns));
+	svg_sub(h, 50, b);
+	fprintf(f, "<g font-size=\"12.5\" fill=\"" C_LABEL "\">"
+		   "<rect x=\"24\" y=\"63\" width=\"3\" height=\"12\" fill=\"" C_CE "\"/>"
+		   "<text x=\"34\" y=\"74\">CE mark</text>"
+		   "<rect x=\"114\" y=\"63\" width=\"3\" height=\"12\" fill=\"" C_CNP "\"/>"
+		   "<text x=\"124\" y=\"74\">CNP</text>"
+		   "<text x=\"180\" y=\"74\" fill=\"#6b7280\">(shaded bars: marks per time bin, when "
+		   "there were more than %u)</text></g>\n",
+		RS_MARK_MAX);
+	struct ax a = {.x = left, .y = top, .w = SVG_W - left - 30, .h = (nf ? nf : 2) * rowh,
+		       .x0 = 0, .x1 = h->span, .y0 = 0, .y1 = 1};
+	axes(h, &a, xlabel(h, b, sizeof(b)), NULL, 0);
+	if (!nf) {
+		empty_msg(h, &a, "no CE marks and no CNPs in this capture");
+		fputs("</svg>\n", f);
+		return;
+	}
+	for (uint32_t j = 0; j < nf; j++) {
+		const struct rs_flow *s = &h->r->series[fl[j]];
+		const struct rw_flow *fw = rw_analyzer_flow(h->r->a, fl[j]);
+		double y = top + j * rowh;
+		if (j % 2)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#f8fafc\"/>",
+				a.x, y, a.w, rowh);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_GRID "\"/>\n",
+			a.x, y + rowh, a.x + a.w, y + rowh);
+		fprintf(f, "<rect x=\"24\" y=\"%.1f\" width=\"10\" height=\"10\" rx=\"2\" fill=\"%s\"/>",
+			y + 9, flow_colour(h, fl[j]));
+		fprintf(f, "<text x=\"40\" y=\"%.1f\" font-size=\"12\" fill=\"" C_TITLE "\">", y + 18);
+		char s1[64], d1[64];
+		snprintf(b, sizeof(b), "#%" PRIu32 " %s \xe2\x86\x92 %s", fl[j],
+			 rp_addr(s1, sizeof(s1), &fw->key, 1), rp_addr(d1, sizeof(d1), &fw->key, 0));
+		esc(f, b);
+		fprintf(f, "</text><text x=\"40\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">QP 0x%06" PRIx32
+			   " \xc2\xb7 CE %" PRIu64 " \xc2\xb7 CNP %" PRIu64 "</text>\n",
+			y + 32, fw->key.dqpn, fw->ecn[RW_ECN_CE], fw->cnps);
+		lane(h, &a, y + 5, rowh / 2 - 7, s->ce, s->n_ce, s->ce_over, s->ce_bin, C_CE);
+		lane(h, &a, y + rowh / 2 + 2, rowh / 2 - 7, s->cnp, s->n_cnp, s->cnp_over, s->cnp_bin,
+		     C_CNP);
+	}
+	fputs("</svg>\n", f);
+}
+
+/* ---- plot 4: PFC pauses ------------------------------------------------- */
+
+static void pause_bar(struct html *h, const struct ax *a, double y, double hh, uint64_t s,
+		      uint64_t e, const char *cls)
+{
+	char d1[64], d2[64];
+	double x0 = AX(a, (double)s / h->div), x1 = AX(a, (double)e / h->div);
+	int storm = e - s > h->r->opts.storm_ns;
+	fprintf(h->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+		      "<title>%s paused at %s for %s</title></rect>\n",
+		x0, y, x1 - x0 > 1.2 ? x1 - x0 : 1.2, hh, storm ? C_STORM : C_PAUSE, cls,
+		rp_dur(d1, sizeof(d1), s), rp_dur(d2, sizeof(d2), e - s));
+}
+
+static void plot_pfc(struct html *h)
+{
+	FILE *f = h->f;
+	unsigned cls[RS_PRIOS], nc = 0;
+	for (unsigned i = 0; i < RS_PRIOS; i++)
+		if (h->t->pfc[i].frames)
+			cls[nc++] = i;
+	const int rowh = 36, top = 92, left = 200;
+	int height = top + (int)(nc ? nc : 2) * rowh + 60;
+	char b[200], c[64], d[64];
+	svg_open(h, "plot-pfc", height, "PFC and PAUSE pause intervals per priority");
+	snprintf(b, sizeof(b),
+		 "time each class was paused (802.1Qbb PFC, 802.3x PAUSE), from the pause quanta at %.4g "
+		 "Gb/s and the XON frames",
+		 h->r->opts.link_gbps);
+	svg_sub(h, 50, b);
+	fprintf(f, "<g font-size=\"12.5\" fill=\"" C_LABEL "\">"
+		   "<rect x=\"24\" y=\"63\" width=\"22\" height=\"12\" fill=\"" C_PAUSE "\"/>"
+		   "<text x=\"54\" y=\"74\">paused</text>"
+		   "<rect x=\"124\" y=\"63\" width=\"22\" height=\"12\" fill=\"" C_STORM "\"/>"
+		   "<text x=\"154\" y=\"74\">storm (one pause longer than %s)</text>"
+		   "<text x=\"420\" y=\"74\" fill=\"#6b7280\">(shaded bars: paused share of each "
+		   "time bin, when there were more than %u pauses)</text></g>\n",
+		rp_dur(c, sizeof(c), h->r->opts.storm_ns), RS_PAUSE_MAX);
+	struct ax a = {.x = left, .y = top, .w = SVG_W - left - 30, .h = (nc ? nc : 2) * rowh,
+		       .x0 = 0, .x1 = h->span, .y0 = 0, .y1 = 1};
+	axes(h, &a, xlabel(h, b, sizeof(b)), NULL, 0);
+	if (!nc) {
+		empty_msg(h, &a, "no PFC or PAUSE frames in this capture");
+		fputs("</svg>\n", f);
+		return;
+	}
+	for (unsigned j = 0; j < nc; j++) {
+		unsigned i = cls[j];
+		const struct rs_prio *q = &h->r->prio[i];
+		const struct rw_pfc_prio *s = &h->t->pfc[i];
+		double y = top + j * rowh;
+		char name[32];
+		if (i == RW_PAUSE_ALL)
+			snprintf(name, sizeof(name), "802.3x PAUSE");
+		else
+			snprintf(name, sizeof(name), "priority %u", i);
+		if (j % 2)
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#f8fafc\"/>",
+				a.x, y, a.w, rowh);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_GRID "\"/>\n",
+			a.x, y + rowh, a.x + a.w, y + rowh);
+		fprintf(f, "<text x=\"24\" y=\"%.1f\" font-size=\"12.5\" font-weight=\"600\" fill=\"" C_TITLE
+			   "\">%s</text>",
+			y + 16, name);
+		fprintf(f, "<text x=\"24\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">%s paused",
+			y + 30, rp_dur(d, sizeof(d), s->paused_ns));
+		if (s->storms)
+			fprintf(f, " \xc2\xb7 %" PRIu64 " storm%s", s->storms, s->storms == 1 ? "" : "s");
+		fputs("</text>\n", f);
+		double by = y + 8, bh = rowh - 16;
+		int open = q->open && h->r->have_t0;
+		uint64_t os = 0, oe = 0;
+		if (open) {
+			os = q->open_start > h->r->t0 ? q->open_start - h->r->t0 : 0;
+			oe = q->open_end > h->r->t0 ? q->open_end - h->r->t0 : 0;
+			if (oe > h->r->t_end)
+				oe = h->r->t_end;
+			if (oe < os)
+				oe = os;
+		}
+		if (!q->over) {
+			for (uint32_t k = 0; k < q->n; k++)
+				pause_bar(h, &a, by, bh, q->iv[k].start, q->iv[k].end, name);
+			if (open)
+				pause_bar(h, &a, by, bh, os, oe, name);
+			continue;
+		}
+		for (uint32_t k = 0; k < h->nb; k++) {
+			uint64_t p = q->paused[k];
+			if (open) {
+				uint64_t lo = (uint64_t)k * h->w, hi = lo + h->w;
+				if (os > lo)
+					lo = os;
+				if (oe < hi)
+					hi = oe;
+				if (hi > lo)
+					p += hi - lo;
+			}
+			if (!p)
+				continue;
+			double share = (double)p / (double)h->w;
+			if (share > 1)
+				share = 1;
+			double x0 = AX(&a, (double)k * (double)h->w / h->div);
+			double x1 = AX(&a, (double)(k + 1) * (double)h->w / h->div);
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"" C_PAUSE
+				   "\" fill-opacity=\"%.2f\"><title>paused %.0f%% of the bin</title></rect>\n",
+				x0, by, x1 - x0 > 1 ? x1 - x0 : 1, bh, 0.2 + 0.8 * share, share * 100);
+		}
+	}
+	fputs("</svg>\n", f);
+}
+
+/* ---- page --------------------------------------------------------------- */
+
+static const char css[] =
+	":root{--fg:#111827;--muted:#6b7280;--line:#e5e7eb;--bg:#f3f4f6;--card:#fff;"
+	"--bad:#b91c1c;--badbg:#fef2f2;--ok:#047857}\n"
+	"*{box-sizing:border-box}\n"
+	"body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"
+	"'Segoe UI',Roboto,'Helvetica Neue',Arial,'Liberation Sans',sans-serif}\n"
+	"main{max-width:1260px;margin:0 auto;padding:28px 24px 40px}\n"
+	"header h1{margin:0;font-size:24px;font-weight:650;letter-spacing:-.01em}\n"
+	"header .file{margin:4px 0 0;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,"
+	"'Liberation Mono',monospace;color:#374151;word-break:break-all}\n"
+	"header .meta{margin:6px 0 0;color:var(--muted)}\n"
+	".kpis{display:grid;grid-template-columns:repeat(6,1fr);gap:10px;margin:20px 0}\n"
+	".kpi{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}\n"
+	".kpi .v{font-size:20px;font-weight:650;font-variant-numeric:tabular-nums}\n"
+	".kpi .k{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}\n"
+	".kpi.bad{border-color:#fecaca;background:var(--badbg)}.kpi.bad .v{color:var(--bad)}\n"
+	".card{background:var(--card);border:1px solid var(--line);border-radius:10px;"
+	"padding:14px 16px;margin:0 0 18px;box-shadow:0 1px 2px rgba(0,0,0,.04)}\n"
+	".card h2{font-size:17px;margin:4px 0 10px;font-weight:600}\n"
+	"svg.plot{display:block;width:100%;height:auto}\n"
+	".scroll{overflow-x:auto}\n"
+	"table{border-collapse:collapse;font-size:12.5px;font-variant-numeric:tabular-nums}\n"
+	"th,td{padding:5px 9px;border-bottom:1px solid var(--line);white-space:nowrap}\n"
+	"th{background:#f9fafb;text-align:left;font-weight:600;color:#374151;position:sticky;top:0}\n"
+	"td.r,th.r{text-align:right}\n"
+	"tbody tr:nth-child(even){background:#fafafa}\n"
+	"td.addr{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace;"
+	"font-size:12px}\n"
+	"td.hot{color:var(--bad);font-weight:600}\n"
+	"table.kv td:first-child{color:var(--muted);padding-right:24px}\n"
+	".note{color:var(--muted);font-size:12px;margin:8px 0 0}\n"
+	"footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}\n";
+
+static void kpi(FILE *f, const char *k, const char *v, int bad)
+{
+	fprintf(f, "<div class=\"kpi%s\"><div class=\"v\">", bad ? " bad" : "");
+	esc(f, v);
+	fputs("</div><div class=\"k\">", f);
+	esc(f, k);
+	fputs("</div></div>\n", f);
+}
+
+static void kpi_u(FILE *f, const char *k, uint64_t v, int bad_if_nonzero)
+{
+	char b[32];
+	snprintf(b, sizeof(b), "%" PRIu64, v);
+	kpi(f, k, b, bad_if_nonzero && v);
+}
+
+/* Columns of the flow table that count problems: red when not zero. */
+static int hot_col(unsigned c)
+{
+	const char *hd = rp_flow_heads[c];
+	return !strcmp(hd, "gaps/miss") || !strcmp(hd, "retx") || !strcmp(hd, "gbn") ||
+	       !strcmp(hd, "NAKs") || !strcmp(hd, "inc/orph") || !strcmp(hd, "paused");
+}
+
+static void tables(struct html *h)
+{
+	FILE *f = h->f;
+	const struct rw_totals *t = h->t;
+	char b[256], c[64];
+
+	fputs("<section class=\"card\"><h2>Flows</h2>\n", f);
+	if (!h->n) {
+		fputs("<p class=\"note\">No RoCE or InfiniBand transport packets.</p>", f);
+	} else {
+		fputs("<div class=\"scroll\"><table id=\"flows\"><thead><tr>", f);
+		for (unsigned k = 0; k < rp_flow_ncols; k++) {
+			fprintf(f, "<th%s>", rp_flow_align[k] == 'r' ? " class=\"r\"" : "");
+			esc(f, rp_flow_heads[k]);
+			fputs("</th>", f);
+		}
+		fputs("</tr></thead><tbody>\n", f);
+		char(*cell)[RP_CELL] = calloc(rp_flow_ncols, RP_CELL);
+		if (!cell) {
+			h->oom = 1;
+			return;
+		}
+		for (uint32_t j = 0; j < h->n; j++) {
+			rp_flow_cells(h->r, h->idx[j], cell);
+			fputs("<tr>", f);
+			for (unsigned k = 0; k < rp_flow_ncols; k++) {
+				int addr = k == 1 || k == 2;
+				int hot = hot_col(k) && strcmp(cell[k], "-") != 0;
+				fprintf(f, "<td class=\"%s%s%s\">", rp_flow_align[k] == 'r' ? "r" : "",
+					addr ? " addr" : "", hot ? " hot" : "");
+				esc(f, cell[k]);
+				fputs("</td>", f);
+			}
+			fputs("</tr>\n", f);
+		}
+		free(cell);
+		fputs("</tbody></table></div>\n", f);
+		fputs("<p class=\"note\">Sorted by bytes. # is the flow id; peer the flow of the other "
+		      "direction of the same connection. inc/orph: incomplete messages / packets with "
+		      "no FIRST; gaps/miss: PSN gaps / PSNs missing; retx: retransmitted packets; gbn: "
+		      "go-back-N episodes; ooo: out of order; NAKs: seq (PSN sequence error), inv "
+		      "(invalid request), acc (remote access), op (remote operational), rd (invalid RD "
+		      "request), rnr (receiver not ready), res (reserved); CNP min gap: shortest time "
+		      "between two CNPs; latencies in microseconds; paused: packets sent while their "
+		      "priority was paused.</p>\n",
+		      f);
+	}
+	fputs("</section>\n", f);
+
+	fputs("<section class=\"card\"><h2>PFC and PAUSE</h2>\n", f);
+	int any = 0;
+	for (unsigned i = 0; i < RS_PRIOS; i++)
+		any |= t->pfc[i].frames != 0;
+	if (!any) {
+		fputs("<p class=\"note\">No PFC or PAUSE frames.</p>\n", f);
+	} else {
+		fputs("<div class=\"scroll\"><table id=\"pfc\"><thead><tr><th>class</th>"
+		      "<th class=\"r\">frames</th><th class=\"r\">xoff</th><th class=\"r\">xon</th>"
+		      "<th class=\"r\">paused</th><th class=\"r\">storms</th><th class=\"r\">longest</th>"
+		      "<th>flows held back (packets sent while paused)</th></tr></thead><tbody>\n",
+		      f);
+		for (unsigned i = 0; i < RS_PRIOS; i++) {
+			const struct rw_pfc_prio *s = &t->pfc[i];
+			if (!s->frames)
+				continue;
+			char d1[64], d2[64], fl[RP_CELL * 4];
+			rp_prio_flows(h->r, h->idx, h->n, i, fl, sizeof(fl));
+			if (i == RW_PAUSE_ALL)
+				snprintf(b, sizeof(b), "802.3x PAUSE");
+			else
+				snprintf(b, sizeof(b), "priority %u", i);
+			fprintf(f, "<tr><td>%s</td><td class=\"r\">%" PRIu64 "</td><td class=\"r\">%" PRIu64
+				   "</td><td class=\"r\">%" PRIu64 "</td><td class=\"r\">%s</td>"
+				   "<td class=\"r%s\">%" PRIu64 "</td><td class=\"r\">%s</td><td>",
+				b, s->frames, s->xoff, s->xon, rp_dur(d1, sizeof(d1), s->paused_ns),
+				s->storms ? " hot" : "", s->storms, rp_dur(d2, sizeof(d2), s->longest_ns));
+			esc(f, fl);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</tbody></table></div>\n", f);
+		fprintf(f, "<p class=\"note\">Link speed %.4g Gb/s (one quantum is 512 bit times); a "
+			   "storm is one continuous pause longer than %s.</p>\n",
+			h->r->opts.link_gbps, rp_dur(c, sizeof(c), h->r->opts.storm_ns));
+	}
+	fputs("</section>\n", f);
+
+	fputs("<section class=\"card\"><h2>Totals</h2><table class=\"kv\" id=\"totals\"><tbody>\n", f);
+	fputs("<tr><td>carriers</td><td>", f);
+	int first = 1;
+	for (int k = 0; k < RW_CARRIER_COUNT; k++) {
+		if (!t->by_carrier[k])
+			continue;
+		fprintf(f, "%s%s %" PRIu64, first ? "" : ", ", rw_carrier_name((enum rw_carrier)k),
+			t->by_carrier[k]);
+		first = 0;
+	}
+	fprintf(f, "%s</td></tr>\n", first ? "none" : "");
+	fprintf(f, "<tr><td>ICRC</td><td>ok %" PRIu64 ", bad %" PRIu64 "</td></tr>\n", t->icrc_ok,
+		t->icrc_bad);
+	fprintf(f, "<tr><td>VCRC</td><td>ok %" PRIu64 ", bad %" PRIu64 "</td></tr>\n", t->vcrc_ok,
+		t->vcrc_bad);
+	fprintf(f, "<tr><td>decode errors</td><td>%" PRIu64 "</td></tr>\n", t->decode_errors);
+	fprintf(f, "<tr><td>truncated</td><td>%" PRIu64 "</td></tr>\n", t->truncated);
+	fprintf(f, "<tr><td>untracked packets</td><td>%" PRIu64 " (flow table: %" PRIu32 " of %" PRIu32
+		   " flows)</td></tr>\n",
+		t->untracked, h->n, h->r->opts.max_flows);
+	fprintf(f, "<tr><td>CNPs with no CE mark before</td><td>%" PRIu64 " (window %s)</td></tr>\n",
+		t->cnps_unlinked, rp_dur(c, sizeof(c), h->r->opts.cnp_window_ns));
+	if (h->r->drops_known)
+		fprintf(f, "<tr><td>capture drops</td><td>kernel %" PRIu64 ", interface %" PRIu64
+			   "</td></tr>\n",
+			h->r->drops_kernel, h->r->drops_if);
+	else
+		fputs("<tr><td>capture drops</td><td>none recorded (read from a file)</td></tr>\n", f);
+	if (h->r->nseries < h->n)
+		fprintf(f, "<tr><td>plotted flows</td><td>time series are kept for the first %" PRIu32
+			   " flows</td></tr>\n",
+			h->r->nseries);
+	fputs("</tbody></table></section>\n", f);
+}
+
+static void page(struct html *h)
+{
+	FILE *f = h->f;
+	const struct rw_totals *t = h->t;
+	char b[128], c[64];
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta name=\"generator\" content=\"rocewire " ROCEWIRE_VERSION "\">\n<title>rocewire report",
+	      f);
+	if (h->r->opts.title) {
+		fputs(" \xe2\x80\x94 ", f);
+		esc(f, h->r->opts.title);
+	}
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<header>\n"
+		   "<h1>rocewire report</h1>\n",
+		css);
+	if (h->r->opts.title) {
+		fputs("<p class=\"file\">", f);
+		esc(f, h->r->opts.title);
+		fputs("</p>\n", f);
+	}
+	uint64_t dur = t->packets ? t->last_ns - t->first_ns : 0;
+	fprintf(f, "<p class=\"meta\">%" PRIu64 " packets, %s in %s", t->packets,
+		rp_bytes(b, sizeof(b), t->bytes), rp_dur(c, sizeof(c), dur));
+	if (t->packets)
+		fprintf(f, ", from epoch time %" PRIu64 ".%09" PRIu64, t->first_ns / 1000000000u,
+			t->first_ns % 1000000000u);
+	fprintf(f, "; %" PRIu32 " flow%s</p>\n</header>\n", h->n, h->n == 1 ? "" : "s");
+
+	uint64_t retx = 0, gaps = 0, naks = 0, ce = 0, cnps = 0, paused = 0, storms = 0;
+	for (uint32_t i = 0; i < h->n; i++) {
+		const struct rw_flow *fw = rw_analyzer_flow(h->r->a, i);
+		retx += fw->retransmissions;
+		gaps += fw->psn_gaps;
+		naks += rp_naks(fw);
+		ce += fw->ecn[RW_ECN_CE];
+		cnps += fw->cnps;
+	}
+	for (unsigned i = 0; i < RS_PRIOS; i++) {
+		paused += t->pfc[i].paused_ns;
+		storms += t->pfc[i].storms;
+	}
+	fputs("<section class=\"kpis\">\n", f);
+	kpi_u(f, "packets", t->packets, 0);
+	kpi(f, "bytes", rp_bytes(b, sizeof(b), t->bytes), 0);
+	kpi(f, "duration", rp_dur(b, sizeof(b), dur), 0);
+	kpi_u(f, "flows", h->n, 0);
+	kpi_u(f, "retransmissions", retx, 1);
+	kpi_u(f, "PSN gaps", gaps, 1);
+	kpi_u(f, "NAKs", naks, 1);
+	kpi_u(f, "CE marks", ce, 1);
+	kpi_u(f, "CNPs", cnps, 1);
+	kpi(f, "paused (all classes)", rp_dur(b, sizeof(b), paused), paused != 0);
+	kpi_u(f, "PFC storms", storms, 1);
+	kpi_u(f, "ICRC bad", t->icrc_bad + t->vcrc_bad, 1);
+	fputs("</section>\n", f);
+
+	fputs("<section class=\"card\">\n", f);
+	plot_throughput(h);
+	fputs("</section>\n<section class=\"card\">\n", f);
+	plot_psn(h);
+	fputs("</section>\n<section class=\"card\">\n", f);
+	plot_congestion(h);
+	fputs("</section>\n<section class=\"card\">\n", f);
+	plot_pfc(h);
+	fputs("</section>\n", f);
+	tables(h);
+	fputs("<footer>rocewire " ROCEWIRE_VERSION " \xc2\xb7 this page is self-contained: inline CSS "
+	      "and SVG, no script, nothing loaded from the network</footer>\n</main>\n</body>\n"
+	      "</html>\n",
+	      f);
+}
+
+int cap_report_html(const struct cap_report *r, const char *path)
+{
+	struct html h;
+	memset(&h, 0, sizeof(h));
+	h.r = r;
+	h.t = rw_analyzer_totals(r->a);
+	h.idx = rp_sorted_flows(r, &h.n);
+	if (!h.idx && h.n) {
+		errno = ENOMEM;
+		return -1;
+	}
+	h.nb = rs_bins_used(r);
+	h.w = rs_bin_ns(r);
+	uint64_t span = r->have_t0 ? r->t_end : 0;
+	if (span < 2000) {
+		h.unit = "ns";
+		h.div = 1;
+	} else if (span < 2000000) {
+		h.unit = "\xc2\xb5s";
+		h.div = 1e3;
+	} else if (span < 2000000000) {
+		h.unit = "ms";
+		h.div = 1e6;
+	} else {
+		h.unit = "s";
+		h.div = 1e9;
+	}
+	/* The x axis ends at the end of the last bin in use, or at the capture's
+	 * end when the bins are still finer than the plot. */
+	double end = (double)span;
+	if (end <= 0)
+		end = 1;
+	h.span = end / h.div;
+	double st = nice_step(h.span, 8);
+	h.span = ceil_d(h.span / st - 1e-9) * st;
+
+	size_t plen = strlen(path);
+	char *tmp = malloc(plen + 5);
+	if (!tmp) {
+		free(h.idx);
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(tmp, path, plen);
+	memcpy(tmp + plen, ".tmp", 5);
+	h.f = fopen(tmp, "w");
+	if (!h.f) {
+		int e = errno;
+		free(tmp);
+		free(h.idx);
+		errno = e;
+		return -1;
+	}
+	page(&h);
+	int e = h.oom ? ENOMEM : ferror(h.f) ? EIO : 0;
+	int bad = e != 0;
+	if (fclose(h.f) != 0 && !bad) {
+		bad = 1;
+		e = errno;
+	}
+	if (!bad && rename(tmp, path) != 0) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		unlink(tmp);
+		errno = e ? e : EIO;
+	}
+	free(tmp);
+	free(h.idx);
+	return bad ? -1 : 0;
+}

@@ -1,0 +1,479 @@
+/* Live source: a network interface through libpcap (rdma:DEVICE is handed to
+ * source_rdma.c), the default filter, -D and -d.
+ *
+ * The handle runs in immediate mode and non-blocking; cap_live_dispatch()
+ * waits in poll() on pcap_get_selectable_fd() with a timeout, so the caller
+ * regains control at least every timeout_ms whether or not traffic flows:
+ * the capture never hangs on an idle interface, and a signal handler only
+ * has to set a flag (and call pcap_breakloop). */
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <pcap/pcap.h>
+
+#include "cap.h"
+
+#define DISPATCH_BATCH 4096
+
+static int linktype_supported(int lt)
+{
+	return lt == RW_LINKTYPE_ETHERNET || lt == RW_LINKTYPE_LINUX_SLL ||
+	       lt == RW_LINKTYPE_LINUX_SLL2 || lt == RW_LINKTYPE_ERF ||
+	       lt == RW_LINKTYPE_INFINIBAND;
+}
+
+/* ---- the default filter -------------------------------------------------- */
+
+/* Ethertypes of the default filter: RoCEv1 and MAC control (PFC, PAUSE). */
+#define ET_ROCEV1 "0x8915"
+#define ET_MACCTRL "0x8808"
+
+/* What follows an ethertype at link offset t in a cooked (SLL/SLL2) header,
+ * with fixed offsets only: libpcap moves a cooked filter into the kernel by
+ * rewriting absolute offsets, and gives up (filtering every packet in user
+ * space) on loads indexed from a computed IP header length. IPv4 is
+ * therefore matched without options (RoCE NICs send none); IPv6 RoCEv2
+ * carries no extension headers. */
+static int cooked_inner(char *b, size_t cap, unsigned t, unsigned port)
+{
+	unsigned ip = t + 2;
+	return snprintf(b, cap,
+			"link[%u:2] = " ET_ROCEV1 " or link[%u:2] = " ET_MACCTRL
+			" or (link[%u:2] = 0x0800 and link[%u] = 0x45 and link[%u] = 17 and "
+			"link[%u:2] & 0x1fff = 0 and link[%u:2] = %u)"
+			" or (link[%u:2] = 0x86dd and link[%u] = 17 and link[%u:2] = %u)",
+			t, t, t, ip, ip + 9, ip + 6, ip + 22, port, t, ip + 6, ip + 42, port);
+}
+
+#define TPID(o) "(link[" #o ":2] = 0x8100 or link[" #o ":2] = 0x88a8 or link[" #o ":2] = 0x9100)"
+
+int cap_default_filter(int linktype, uint16_t port, char *buf, size_t cap)
+{
+	char plain[160];
+	unsigned p = port ? port : RW_ROCEV2_PORT;
+
+	snprintf(plain, sizeof(plain),
+		 "udp dst port %u or ether proto " ET_ROCEV1 " or ether proto " ET_MACCTRL, p);
+	if (linktype == RW_LINKTYPE_ETHERNET) {
+		/* libpcap's "vlan" moves every later offset of the expression
+		 * past the tag, so the two-tag test nests inside the one-tag
+		 * test rather than following it. On a live Linux handle the
+		 * first "vlan" reads the tag the kernel took out of the frame
+		 * (SKF_AD_VLAN_TAG_PRESENT). */
+		snprintf(buf, cap, "%s or (vlan and (%s or (vlan and (%s))))", plain, plain, plain);
+		return 0;
+	}
+	if (linktype == RW_LINKTYPE_LINUX_SLL || linktype == RW_LINKTYPE_LINUX_SLL2) {
+		/* libpcap has no "vlan" for cooked headers. The protocol field
+		 * is at 14 (SLL) or 0 (SLL2), the frame after 16 or 20. Linux
+		 * takes the outer tag out of the frame before capture, so one
+		 * tag usually leaves no trace (the plain test matches) and two
+		 * leave one in the data; libpcap puts the tag back into SLL
+		 * data after the kernel filter, so the same filter run in user
+		 * space sees one or two. Both are tested. */
+		int sll2 = linktype == RW_LINKTYPE_LINUX_SLL2;
+		unsigned hdr = sll2 ? RW_SLL2_LEN : RW_SLL_LEN;
+		char one[600], two[600];
+		cooked_inner(one, sizeof(one), hdr + 2, p);
+		cooked_inner(two, sizeof(two), hdr + 6, p);
+		if (sll2)
+			snprintf(buf, cap,
+				 "%s or (" TPID(0) " and (%s)) or (" TPID(0) " and " TPID(22) " and (%s))",
+				 plain, one, two);
+		else
+			snprintf(buf, cap,
+				 "%s or (" TPID(14) " and (%s)) or (" TPID(14) " and " TPID(18) " and (%s))",
+				 plain, one, two);
+		return 0;
+	}
+	return -1;
+}
+
+/* The filter text the options ask for; NULL for none. desc gets the words
+ * of the "listening" line. */
+static const char *filter_text(const struct cap_opts *o, int linktype, char *buf, size_t cap,
+			       char *desc, size_t dcap)
+{
+	unsigned port = o->cfg.rocev2_port ? o->cfg.rocev2_port : RW_ROCEV2_PORT;
+
+	if (o->all) {
+		snprintf(desc, dcap, "no filter (--all)");
+		return NULL;
+	}
+	if (o->filter) {
+		snprintf(desc, dcap, "filter \"%.120s\"", o->filter);
+		return o->filter;
+	}
+	if (cap_default_filter(linktype, (uint16_t)port, buf, cap) != 0) {
+		snprintf(desc, dcap, "no filter (none by default for this link type)");
+		return NULL;
+	}
+	snprintf(desc, dcap,
+		 "default filter: RoCEv2 (UDP port %u), RoCEv1, PFC/PAUSE, untagged or in 1-2 "
+		 "VLAN tags",
+		 port);
+	return buf;
+}
+
+static const char *dlt_name(int dlt, char *buf, size_t cap)
+{
+	const char *n = pcap_datalink_val_to_name(dlt);
+	const char *d = pcap_datalink_val_to_description(dlt);
+	if (n)
+		snprintf(buf, cap, "%s (%s)", n, d ? d : n);
+	else
+		snprintf(buf, cap, "%d", dlt);
+	return buf;
+}
+
+/* Compiles text for p into l->prog; 0, or -1 with l->err. */
+static int compile(struct cap_live *l, pcap_t *p, const char *text)
+{
+	char lt[128];
+
+	if (pcap_compile(p, &l->prog, text, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		snprintf(l->err, sizeof(l->err), "%s: cannot compile the filter \"%.200s\" for link type %s: %s",
+			 l->name, text, dlt_name(l->linktype, lt, sizeof(lt)), pcap_geterr(p));
+		l->err_status = CAP_EXIT_USAGE;
+		return -1;
+	}
+	l->has_prog = 1;
+	return 0;
+}
+
+/* ---- opening ------------------------------------------------------------- */
+
+static void activate_error(struct cap_live *l, pcap_t *p, int rc)
+{
+	const char *why = pcap_geterr(p);
+
+	switch (rc) {
+	case PCAP_ERROR_NO_SUCH_DEVICE:
+		snprintf(l->err, sizeof(l->err),
+			 "%s: no such interface (%s); '" CAP_PROG " -D' lists them", l->name, why);
+		break;
+	case PCAP_ERROR_PERM_DENIED:
+		snprintf(l->err, sizeof(l->err),
+			 "%s: permission denied (%s): live capture needs root or the CAP_NET_RAW and "
+			 "CAP_NET_ADMIN capabilities",
+			 l->name, why);
+		break;
+	case PCAP_ERROR_IFACE_NOT_UP:
+		snprintf(l->err, sizeof(l->err), "%s: the interface is down (ip link set %s up)",
+			 l->name, l->name);
+		break;
+	case PCAP_ERROR_PROMISC_PERM_DENIED:
+		snprintf(l->err, sizeof(l->err),
+			 "%s: no permission to enable promiscuous mode (%s); use -p to capture without it",
+			 l->name, why);
+		break;
+	default:
+		snprintf(l->err, sizeof(l->err), "%s: cannot capture: %s%s%s", l->name,
+			 pcap_statustostr(rc), why && why[0] ? ": " : "", why ? why : "");
+		break;
+	}
+	l->err_status = CAP_EXIT_USAGE;
+}
+
+static void configure(pcap_t *p, const struct cap_opts *o)
+{
+	pcap_set_snaplen(p, (int)o->snaplen);
+	pcap_set_promisc(p, !o->no_promisc);
+	/* Each packet as soon as it arrives: no batching timeout, so the live
+	 * view, -c and the end of the capture never wait for more traffic. */
+	pcap_set_immediate_mode(p, 1);
+	if (o->buffer_kib)
+		pcap_set_buffer_size(p, o->buffer_kib > INT32_MAX / 1024 ? INT32_MAX
+									 : (int)o->buffer_kib * 1024);
+}
+
+/* Creates and activates the handle; does not set a filter. */
+static int activate(struct cap_live *l, const struct cap_opts *o)
+{
+	char errbuf[PCAP_ERRBUF_SIZE] = "";
+	pcap_t *p = pcap_create(l->name, errbuf);
+	int rc;
+
+	if (!p) {
+		snprintf(l->err, sizeof(l->err), "%s: cannot capture: %s", l->name, errbuf);
+		l->err_status = CAP_EXIT_USAGE;
+		return -1;
+	}
+	l->pcap = p;
+	configure(p, o);
+	/* Nanoseconds when the kernel gives them; microseconds otherwise
+	 * (checked again after activation). */
+	pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
+	rc = pcap_activate(p);
+	if (rc == PCAP_ERROR_TSTAMP_PRECISION_NOTSUP) {
+		pcap_close(p);
+		p = l->pcap = pcap_create(l->name, errbuf);
+		if (!p) {
+			snprintf(l->err, sizeof(l->err), "%s: cannot capture: %s", l->name, errbuf);
+			l->err_status = CAP_EXIT_USAGE;
+			return -1;
+		}
+		configure(p, o);
+		rc = pcap_activate(p);
+	}
+	if (rc < 0) {
+		activate_error(l, p, rc);
+		return -1;
+	}
+	if (rc > 0) /* a warning: capture goes on */
+		fprintf(stderr, "%s: %s: warning: %s\n", CAP_PROG, l->name,
+			rc == PCAP_WARNING ? pcap_geterr(p) : pcap_statustostr(rc));
+	l->nano = pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO;
+
+	if (o->linktype >= 0 && pcap_set_datalink(p, o->linktype) != 0) {
+		int *dlts = NULL, n = pcap_list_datalinks(p, &dlts);
+		char offered[256] = "";
+		size_t len = 0;
+		for (int i = 0; i < n && len < sizeof(offered) - 1; i++) {
+			const char *nm = pcap_datalink_val_to_name(dlts[i]);
+			len += (size_t)snprintf(offered + len, sizeof(offered) - len, "%s%s",
+						i ? ", " : "", nm ? nm : "?");
+		}
+		if (n > 0)
+			pcap_free_datalinks(dlts);
+		char lt[128];
+		snprintf(l->err, sizeof(l->err), "%s: link type %s is not offered by this interface (offered: %s)",
+			 l->name, dlt_name(o->linktype, lt, sizeof(lt)), offered);
+		l->err_status = CAP_EXIT_USAGE;
+		return -1;
+	}
+	l->linktype = pcap_datalink(p);
+	l->snaplen = (uint32_t)pcap_snapshot(p);
+	return 0;
+}
+
+int cap_live_open(struct cap_live *l, const struct cap_opts *o)
+{
+	char fbuf[4096], lt[128];
+	const char *text;
+
+	memset(l, 0, sizeof(*l));
+	l->name = o->iface;
+	l->fd = -1;
+	l->err_status = CAP_EXIT_USAGE;
+	if (strncmp(o->iface, "rdma:", 5) == 0)
+		return cap_rdma_open(l, o->iface + 5, o);
+
+	if (activate(l, o) != 0)
+		goto fail;
+	if (!linktype_supported(l->linktype)) {
+		snprintf(l->err, sizeof(l->err),
+			 "%s: link type %s cannot carry RoCE or InfiniBand; expected Ethernet, Linux "
+			 "SLL or SLL2 (-y)",
+			 l->name, dlt_name(l->linktype, lt, sizeof(lt)));
+		goto fail;
+	}
+	text = filter_text(o, l->linktype, fbuf, sizeof(fbuf), l->filter_desc, sizeof(l->filter_desc));
+	if (text) {
+		if (compile(l, l->pcap, text) != 0)
+			goto fail;
+		if (pcap_setfilter(l->pcap, &l->prog) != 0) {
+			snprintf(l->err, sizeof(l->err), "%s: cannot set the filter: %s", l->name,
+				 pcap_geterr(l->pcap));
+			goto fail;
+		}
+	}
+	char errbuf[PCAP_ERRBUF_SIZE];
+	if (pcap_setnonblock(l->pcap, 1, errbuf) != 0) {
+		snprintf(l->err, sizeof(l->err), "%s: cannot capture: %s", l->name, errbuf);
+		goto fail;
+	}
+	l->fd = pcap_get_selectable_fd(l->pcap);
+	if (l->fd < 0) {
+		snprintf(l->err, sizeof(l->err), "%s: cannot capture: no descriptor to wait on",
+			 l->name);
+		goto fail;
+	}
+	l->drops.known = 1;
+	return 0;
+fail:
+	cap_live_close(l);
+	return -1;
+}
+
+/* ---- packets ------------------------------------------------------------- */
+
+struct pcb {
+	struct cap_live *l;
+	cap_live_fn fn;
+	void *arg;
+};
+
+static void on_pcap(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
+{
+	struct pcb *cb = (struct pcb *)(void *)user;
+	struct cap_live *l = cb->l;
+	struct cap_record r;
+
+	r.index = ++l->index;
+	r.ts_sec = (int64_t)h->ts.tv_sec;
+	r.ts_nsec = l->nano ? (uint32_t)h->ts.tv_usec : (uint32_t)h->ts.tv_usec * 1000u;
+	r.caplen = h->caplen;
+	r.wirelen = h->len > h->caplen ? h->len : h->caplen;
+	r.linktype = l->linktype;
+	r.data = data;
+	r.src = NULL;
+	cb->fn(cb->arg, &r);
+}
+
+int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
+{
+	if (l->rdma)
+		return cap_rdma_dispatch(l, timeout_ms, fn, arg);
+	if (l->stop)
+		return 0;
+
+	struct pollfd pfd = {.fd = l->fd, .events = POLLIN};
+	int n = poll(&pfd, 1, timeout_ms);
+	if (n < 0) {
+		if (errno == EINTR)
+			return 0;
+		snprintf(l->err, sizeof(l->err), "%s: capture failed: poll: %s", l->name,
+			 strerror(errno));
+		l->err_status = CAP_EXIT_USAGE;
+		return -1;
+	}
+	if (n == 0 || l->stop)
+		return 0;
+	if (pfd.revents & (POLLERR | POLLNVAL)) {
+		/* libpcap reports the reason (the interface went down) from
+		 * the next read; fall through to it. */
+	}
+	struct pcb cb = {l, fn, arg};
+	n = pcap_dispatch(l->pcap, DISPATCH_BATCH, on_pcap, (u_char *)&cb);
+	if (n == PCAP_ERROR_BREAK)
+		return 0;
+	if (n < 0) {
+		snprintf(l->err, sizeof(l->err), "%s: capture failed: %s", l->name,
+			 pcap_geterr(l->pcap));
+		l->err_status = CAP_EXIT_USAGE;
+		return -1;
+	}
+	return n;
+}
+
+void cap_live_breakloop(struct cap_live *l)
+{
+	l->stop = 1;
+	if (l->pcap)
+		pcap_breakloop(l->pcap);
+}
+
+void cap_live_update_drops(struct cap_live *l)
+{
+	struct pcap_stat ps;
+
+	if (l->rdma) {
+		cap_rdma_update_drops(l);
+		return;
+	}
+	if (!l->pcap || pcap_stats(l->pcap, &ps) != 0)
+		return;
+	/* 32-bit counters: add the difference, which survives one wrap
+	 * between two calls. */
+	l->drops.recv += (uint32_t)(ps.ps_recv - l->last_recv);
+	l->drops.kernel += (uint32_t)(ps.ps_drop - l->last_drop);
+	l->drops.ifdrop += (uint32_t)(ps.ps_ifdrop - l->last_ifdrop);
+	l->last_recv = ps.ps_recv;
+	l->last_drop = ps.ps_drop;
+	l->last_ifdrop = ps.ps_ifdrop;
+}
+
+void cap_live_close(struct cap_live *l)
+{
+	if (l->rdma)
+		cap_rdma_close(l);
+	if (l->has_prog)
+		pcap_freecode(&l->prog);
+	l->has_prog = 0;
+	if (l->pcap)
+		pcap_close(l->pcap);
+	l->pcap = NULL;
+	l->fd = -1;
+}
+
+/* ---- -D and -d ----------------------------------------------------------- */
+
+int cap_list_interfaces(FILE *out)
+{
+	char errbuf[PCAP_ERRBUF_SIZE];
+	pcap_if_t *all = NULL;
+	int n = 0;
+
+	if (pcap_findalldevs(&all, errbuf) != 0) {
+		fprintf(stderr, "%s: cannot list the interfaces: %s\n", CAP_PROG, errbuf);
+		return -1;
+	}
+	for (pcap_if_t *d = all; d; d = d->next) {
+		const char *conn = "";
+		switch (d->flags & PCAP_IF_CONNECTION_STATUS) {
+		case PCAP_IF_CONNECTION_STATUS_CONNECTED:
+			conn = ", Connected";
+			break;
+		case PCAP_IF_CONNECTION_STATUS_DISCONNECTED:
+			conn = ", Disconnected";
+			break;
+		}
+		fprintf(out, "%d.%s", ++n, d->name);
+		if (d->description)
+			fprintf(out, " (%s)", d->description);
+		fprintf(out, " [%s%s%s%s]\n", (d->flags & PCAP_IF_UP) ? "Up" : "Down",
+			(d->flags & PCAP_IF_RUNNING) ? ", Running" : "",
+			(d->flags & PCAP_IF_LOOPBACK) ? ", Loopback" : "", conn);
+	}
+	pcap_freealldevs(all);
+	cap_rdma_list(out, n + 1);
+	return 0;
+}
+
+int cap_dump_filter(const struct cap_opts *o)
+{
+	static struct cap_live l;
+	char fbuf[4096], desc[160];
+	const char *text;
+	pcap_t *p;
+
+	memset(&l, 0, sizeof(l));
+	if (o->iface && strncmp(o->iface, "rdma:", 5) != 0) {
+		/* The program for the live handle: on Linux its "vlan" tests
+		 * read the tag the kernel took out of the frame. */
+		l.name = o->iface;
+		if (activate(&l, o) != 0) {
+			fprintf(stderr, "%s: %s\n", CAP_PROG, l.err);
+			cap_live_close(&l);
+			return l.err_status;
+		}
+		p = l.pcap;
+	} else {
+		l.name = o->iface ? o->iface : "-d";
+		l.linktype = o->linktype >= 0 ? o->linktype : DLT_EN10MB;
+		p = l.pcap = pcap_open_dead(l.linktype, (int)o->snaplen);
+		if (!p) {
+			fprintf(stderr, "%s: out of memory\n", CAP_PROG);
+			return CAP_EXIT_USAGE;
+		}
+	}
+	text = filter_text(o, l.linktype, fbuf, sizeof(fbuf), desc, sizeof(desc));
+	if (!text) {
+		text = ""; /* every packet: libpcap compiles "" to accept all */
+	}
+	if (compile(&l, p, text) != 0) {
+		fprintf(stderr, "%s: %s\n", CAP_PROG, l.err);
+		cap_live_close(&l);
+		return CAP_EXIT_USAGE;
+	}
+	bpf_dump(&l.prog, 1);
+	fflush(stdout);
+	cap_live_close(&l);
+	return CAP_EXIT_OK;
+}

@@ -1,0 +1,528 @@
+/* -i rdma:DEVICE[:PORT]: capture through an RDMA NIC's sniffer flow.
+ *
+ * RoCE traffic that a NIC sends and receives for its own QPs never reaches
+ * the kernel's network stack, so a packet socket on the netdev does not see
+ * it. A flow rule of type IBV_FLOW_ATTR_SNIFFER attached to a raw packet QP
+ * asks the NIC for a copy of all the port's traffic, both directions (this is
+ * how ibdump works on ConnectX). Packets land in a ring of registered
+ * receive buffers; completions are waited for on a completion channel with
+ * poll(), so the capture loop keeps its timeout.
+ *
+ * Timestamps are the host's clock when the completion is read (the NIC's
+ * own completion timestamps need a clock conversion this tool does not do).
+ * The filter runs here, in user space, over Ethernet frames. Loss: the
+ * device's out_of_buffer counter (sysfs hw_counters), when it has one. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cap.h"
+
+#ifndef ROCEWIRE_HAVE_VERBS
+
+int cap_rdma_open(struct cap_live *l, const char *dev, const struct cap_opts *o)
+{
+	(void)dev;
+	(void)o;
+	snprintf(l->err, sizeof(l->err),
+		 "%s: this %s was built without libibverbs, so it cannot capture from RDMA "
+		 "devices (rebuild with libibverbs installed and -DROCEWIRE_WITH_VERBS=ON)",
+		 l->name, CAP_PROG);
+	l->err_status = CAP_EXIT_USAGE;
+	return -1;
+}
+
+int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
+{
+	(void)l;
+	(void)timeout_ms;
+	(void)fn;
+	(void)arg;
+	return -1;
+}
+
+void cap_rdma_update_drops(struct cap_live *l)
+{
+	(void)l;
+}
+
+void cap_rdma_close(struct cap_live *l)
+{
+	(void)l;
+}
+
+int cap_rdma_list(FILE *out, int first)
+{
+	(void)out;
+	(void)first;
+	return 0;
+}
+
+#else /* ROCEWIRE_HAVE_VERBS */
+
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <poll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <infiniband/verbs.h>
+
+/* Receive buffers: room for a 9216-byte jumbo frame. */
+#define RDMA_BUF 9728u
+#define RDMA_DEFAULT_BUFS 1024u
+#define RDMA_POLL_BATCH 64
+
+struct cap_rdma {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	struct ibv_flow *flow;
+	uint8_t *ring;
+	uint32_t n_bufs;
+	unsigned cq_events;        /* to acknowledge before destroying the CQ */
+	char counter[PATH_MAX];    /* sysfs out_of_buffer, or "" */
+	uint64_t oob_start;
+	char driver[64];
+	char devname[64];
+};
+
+static int read_u64_file(const char *path, uint64_t *v)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long x;
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%llu", &x) == 1;
+	fclose(f);
+	if (!ok)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+/* The kernel driver behind a device (mlx5_core, rdma_rxe, ...), for messages. */
+static void driver_name(struct ibv_device *d, char *buf, size_t cap)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(buf, cap, "%s", "unknown");
+	snprintf(link, sizeof(link), "%s/device/driver", d->ibdev_path);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		snprintf(buf, cap, "%s", basename(target));
+		return;
+	}
+	/* Software devices (rxe, siw) have no device/driver link. */
+	if (strncmp(ibv_get_device_name(d), "rxe", 3) == 0)
+		snprintf(buf, cap, "rdma_rxe");
+	else if (strncmp(ibv_get_device_name(d), "siw", 3) == 0)
+		snprintf(buf, cap, "siw");
+}
+
+static int set_err(struct cap_live *l, const char *fmt, const char *a, const char *b, int err)
+{
+	char what[400];
+	snprintf(what, sizeof(what), fmt, a, b);
+	if (err)
+		snprintf(l->err, sizeof(l->err), "%s: %s: %s", l->name, what, strerror(err));
+	else
+		snprintf(l->err, sizeof(l->err), "%s: %s", l->name, what);
+	l->err_status = CAP_EXIT_USAGE;
+	return -1;
+}
+
+static int unsupported(int err)
+{
+	return err == EOPNOTSUPP || err == ENOSYS || err == EINVAL || err == EPROTONOSUPPORT ||
+	       err == ENOTSUP;
+}
+
+int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o)
+{
+	struct ibv_device **list;
+	struct ibv_device *dev = NULL;
+	struct cap_rdma *r;
+	char name[64];
+	unsigned port = 1;
+	int n = 0, err;
+
+	/* DEVICE or DEVICE:PORT */
+	const char *colon = strrchr(spec, ':');
+	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+	if (len == 0 || len >= sizeof(name))
+		return set_err(l, "expected rdma:DEVICE or rdma:DEVICE:PORT (e.g. rdma:mlx5_0)%s%s",
+			       "", "", 0);
+	memcpy(name, spec, len);
+	name[len] = '\0';
+	if (colon) {
+		char *end;
+		unsigned long v = strtoul(colon + 1, &end, 10);
+		if (colon[1] == '\0' || *end != '\0' || v < 1 || v > 255)
+			return set_err(l, "'%s' is not a port number (1 to 255)%s", colon + 1, "", 0);
+		port = (unsigned)v;
+	}
+
+	errno = 0;
+	list = ibv_get_device_list(&n);
+	if (!list || n == 0) {
+		if (list)
+			ibv_free_device_list(list);
+		return set_err(l, "no RDMA devices on this machine (ibv_get_device_list found none%s%s)",
+			       errno == ENOSYS ? ": the kernel has no RDMA support" : "", "", 0);
+	}
+	char names[256] = "";
+	size_t nl = 0;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(ibv_get_device_name(list[i]), name) == 0)
+			dev = list[i];
+		if (nl < sizeof(names) - 1)
+			nl += (size_t)snprintf(names + nl, sizeof(names) - nl, "%s%s", i ? ", " : "",
+					       ibv_get_device_name(list[i]));
+	}
+	if (!dev) {
+		ibv_free_device_list(list);
+		return set_err(l, "no RDMA device named '%s' (devices: %s)", name, names, 0);
+	}
+
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		ibv_free_device_list(list);
+		return set_err(l, "out of memory%s%s", "", "", 0);
+	}
+	l->rdma = r;
+	snprintf(r->devname, sizeof(r->devname), "%s", name);
+	driver_name(dev, r->driver, sizeof(r->driver));
+	r->ctx = ibv_open_device(dev);
+	err = errno;
+	ibv_free_device_list(list);
+	if (!r->ctx) {
+		set_err(l, "cannot open the RDMA device%s%s", "", "", err);
+		goto fail;
+	}
+
+	struct ibv_port_attr pa;
+	if (ibv_query_port(r->ctx, (uint8_t)port, &pa) != 0) {
+		char p[16];
+		snprintf(p, sizeof(p), "%u", port);
+		set_err(l, "the device has no port %s%s", p, "", 0);
+		goto fail;
+	}
+	if (pa.link_layer != IBV_LINK_LAYER_ETHERNET) {
+		char p[16];
+		snprintf(p, sizeof(p), "%u", port);
+		set_err(l, "port %s is not an Ethernet (RoCE) port; sniffer capture needs one "
+			   "(for native InfiniBand use ibdump)%s",
+			p, "", 0);
+		goto fail;
+	}
+
+	r->n_bufs = o->buffer_kib ? (uint32_t)((uint64_t)o->buffer_kib * 1024 / RDMA_BUF) : 0;
+	if (r->n_bufs == 0)
+		r->n_bufs = o->buffer_kib ? 1 : RDMA_DEFAULT_BUFS;
+	struct ibv_device_attr da;
+	if (ibv_query_device(r->ctx, &da) == 0 && da.max_qp_wr > 0 &&
+	    r->n_bufs > (uint32_t)da.max_qp_wr)
+		r->n_bufs = (uint32_t)da.max_qp_wr;
+	if (ibv_query_device(r->ctx, &da) == 0 && da.max_cqe > 0 && r->n_bufs > (uint32_t)da.max_cqe)
+		r->n_bufs = (uint32_t)da.max_cqe;
+
+	r->pd = ibv_alloc_pd(r->ctx);
+	if (!r->pd) {
+		set_err(l, "cannot allocate a protection domain%s%s", "", "", errno);
+		goto fail;
+	}
+	r->ch = ibv_create_comp_channel(r->ctx);
+	if (!r->ch) {
+		set_err(l, "cannot create a completion channel%s%s", "", "", errno);
+		goto fail;
+	}
+	int fl = fcntl(r->ch->fd, F_GETFL);
+	if (fl < 0 || fcntl(r->ch->fd, F_SETFL, fl | O_NONBLOCK) != 0) {
+		set_err(l, "cannot make the completion channel non-blocking%s%s", "", "", errno);
+		goto fail;
+	}
+	r->cq = ibv_create_cq(r->ctx, (int)r->n_bufs, NULL, r->ch, 0);
+	if (!r->cq) {
+		set_err(l, "cannot create a completion queue%s%s", "", "", errno);
+		goto fail;
+	}
+
+	struct ibv_qp_init_attr qa = {
+		.send_cq = r->cq,
+		.recv_cq = r->cq,
+		.cap = {.max_send_wr = 1, .max_recv_wr = r->n_bufs, .max_send_sge = 1,
+			.max_recv_sge = 1},
+		.qp_type = IBV_QPT_RAW_PACKET,
+	};
+	r->qp = ibv_create_qp(r->pd, &qa);
+	if (!r->qp) {
+		err = errno;
+		if (err == EPERM || err == EACCES)
+			set_err(l, "creating a raw packet QP needs root or CAP_NET_RAW%s%s", "", "", err);
+		else if (unsupported(err))
+			set_err(l, "driver %s does not support raw packet QPs, which sniffer capture "
+				   "needs (ConnectX-4 and later with mlx5 do)",
+				r->driver, "", err);
+		else
+			set_err(l, "cannot create a raw packet QP (driver %s)%s", r->driver, "", err);
+		goto fail;
+	}
+	struct ibv_qp_attr at = {.qp_state = IBV_QPS_INIT, .port_num = (uint8_t)port};
+	if (ibv_modify_qp(r->qp, &at, IBV_QP_STATE | IBV_QP_PORT) != 0) {
+		set_err(l, "cannot move the raw packet QP to INIT (driver %s)%s", r->driver, "", errno);
+		goto fail;
+	}
+	memset(&at, 0, sizeof(at));
+	at.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(r->qp, &at, IBV_QP_STATE) != 0) {
+		set_err(l, "cannot move the raw packet QP to RTR (driver %s)%s", r->driver, "", errno);
+		goto fail;
+	}
+
+	size_t ring = (size_t)r->n_bufs * RDMA_BUF;
+	r->ring = aligned_alloc(4096, (ring + 4095) & ~(size_t)4095);
+	if (!r->ring) {
+		set_err(l, "out of memory for the receive ring%s%s", "", "", 0);
+		goto fail;
+	}
+	r->mr = ibv_reg_mr(r->pd, r->ring, ring, IBV_ACCESS_LOCAL_WRITE);
+	if (!r->mr) {
+		set_err(l, "cannot register the receive ring%s%s", "", "", errno);
+		goto fail;
+	}
+	for (uint32_t i = 0; i < r->n_bufs; i++) {
+		struct ibv_sge sge = {.addr = (uintptr_t)(r->ring + (size_t)i * RDMA_BUF),
+				      .length = RDMA_BUF, .lkey = r->mr->lkey};
+		struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
+		if (ibv_post_recv(r->qp, &wr, &bad) != 0) {
+			set_err(l, "cannot post receive buffers%s%s", "", "", errno);
+			goto fail;
+		}
+	}
+
+	struct ibv_flow_attr fa = {
+		.type = IBV_FLOW_ATTR_SNIFFER,
+		.size = sizeof(fa),
+		.num_of_specs = 0,
+		.port = (uint8_t)port,
+	};
+	r->flow = ibv_create_flow(r->qp, &fa);
+	if (!r->flow) {
+		err = errno;
+		if (err == EPERM || err == EACCES)
+			set_err(l, "a sniffer flow needs root or CAP_NET_RAW%s%s", "", "", err);
+		else
+			set_err(l, "driver %s does not support sniffer flows (IBV_FLOW_ATTR_SNIFFER)%s",
+				r->driver, "", err);
+		goto fail;
+	}
+	if (ibv_req_notify_cq(r->cq, 0) != 0) {
+		set_err(l, "cannot arm the completion queue%s%s", "", "", errno);
+		goto fail;
+	}
+
+	snprintf(r->counter, sizeof(r->counter), "/sys/class/infiniband/%s/ports/%u/hw_counters/out_of_buffer",
+		 name, port);
+	if (read_u64_file(r->counter, &r->oob_start) != 0)
+		r->counter[0] = '\0';
+	l->drops.known = r->counter[0] != '\0';
+
+	l->linktype = RW_LINKTYPE_ETHERNET;
+	l->snaplen = o->snaplen < RDMA_BUF ? o->snaplen : RDMA_BUF;
+	l->nano = 1;
+	l->fd = r->ch->fd;
+
+	/* The filter runs here, compiled for Ethernet. */
+	char fbuf[4096];
+	const char *text = NULL;
+	unsigned p = o->cfg.rocev2_port ? o->cfg.rocev2_port : RW_ROCEV2_PORT;
+	if (o->all) {
+		snprintf(l->filter_desc, sizeof(l->filter_desc), "no filter (--all)");
+	} else if (o->filter) {
+		text = o->filter;
+		snprintf(l->filter_desc, sizeof(l->filter_desc), "filter \"%.120s\" (in user space)",
+			 o->filter);
+	} else {
+		cap_default_filter(RW_LINKTYPE_ETHERNET, (uint16_t)p, fbuf, sizeof(fbuf));
+		text = fbuf;
+		snprintf(l->filter_desc, sizeof(l->filter_desc),
+			 "default filter: RoCEv2 (UDP port %u), RoCEv1, PFC/PAUSE, untagged or in 1-2 "
+			 "VLAN tags (in user space)",
+			 p);
+	}
+	if (text) {
+		pcap_t *dead = pcap_open_dead(DLT_EN10MB, (int)l->snaplen);
+		if (!dead || pcap_compile(dead, &l->prog, text, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+			set_err(l, "cannot compile the filter \"%.200s\": %s", text,
+				dead ? pcap_geterr(dead) : "out of memory", 0);
+			if (dead)
+				pcap_close(dead);
+			goto fail;
+		}
+		pcap_close(dead);
+		l->has_prog = 1;
+		l->user_filter = 1;
+	}
+	return 0;
+fail:
+	cap_rdma_close(l);
+	return -1;
+}
+
+int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
+{
+	struct cap_rdma *r = l->rdma;
+	struct ibv_wc wc[RDMA_POLL_BATCH];
+	int total = 0;
+
+	for (int pass = 0; pass < 2 && !l->stop; pass++) {
+		int n;
+		while (!l->stop && (n = ibv_poll_cq(r->cq, RDMA_POLL_BATCH, wc)) > 0) {
+			struct timespec now;
+			clock_gettime(CLOCK_REALTIME, &now);
+			for (int i = 0; i < n; i++) {
+				uint32_t id = (uint32_t)wc[i].wr_id;
+				uint8_t *buf = r->ring + (size_t)id * RDMA_BUF;
+				if (wc[i].status == IBV_WC_SUCCESS && !l->stop) {
+					struct cap_record rec;
+					uint32_t len = wc[i].byte_len;
+					rec.caplen = len < l->snaplen ? len : l->snaplen;
+					rec.wirelen = len;
+					struct pcap_pkthdr h = {.caplen = rec.caplen, .len = len};
+					if (!l->user_filter ||
+					    pcap_offline_filter(&l->prog, &h, buf) != 0) {
+						rec.index = ++l->index;
+						rec.ts_sec = (int64_t)now.tv_sec;
+						rec.ts_nsec = (uint32_t)now.tv_nsec;
+						rec.linktype = l->linktype;
+						rec.data = buf;
+						rec.src = NULL;
+						fn(arg, &rec);
+						total++;
+					}
+				} else if (wc[i].status != IBV_WC_SUCCESS &&
+					   wc[i].status != IBV_WC_WR_FLUSH_ERR) {
+					snprintf(l->err, sizeof(l->err), "%s: receive failed: %s", l->name,
+						 ibv_wc_status_str(wc[i].status));
+					l->err_status = CAP_EXIT_USAGE;
+					return -1;
+				}
+				struct ibv_sge sge = {.addr = (uintptr_t)buf, .length = RDMA_BUF,
+						      .lkey = r->mr->lkey};
+				struct ibv_recv_wr wr = {.wr_id = id, .sg_list = &sge, .num_sge = 1},
+						   *bad;
+				if (ibv_post_recv(r->qp, &wr, &bad) != 0) {
+					snprintf(l->err, sizeof(l->err),
+						 "%s: cannot post a receive buffer: %s", l->name,
+						 strerror(errno));
+					l->err_status = CAP_EXIT_USAGE;
+					return -1;
+				}
+			}
+			if (total >= 4096)
+				return total;
+		}
+		if (n < 0) {
+			snprintf(l->err, sizeof(l->err), "%s: polling the completion queue failed",
+				 l->name);
+			l->err_status = CAP_EXIT_USAGE;
+			return -1;
+		}
+		if (total > 0 || pass == 1)
+			break;
+		/* Nothing yet: wait for the completion event. */
+		struct pollfd pfd = {.fd = r->ch->fd, .events = POLLIN};
+		int rc = poll(&pfd, 1, timeout_ms);
+		if (rc <= 0)
+			break; /* timeout or a signal */
+		struct ibv_cq *cq;
+		void *cctx;
+		if (ibv_get_cq_event(r->ch, &cq, &cctx) == 0) {
+			r->cq_events++;
+			if (r->cq_events >= 256) {
+				ibv_ack_cq_events(r->cq, r->cq_events);
+				r->cq_events = 0;
+			}
+			ibv_req_notify_cq(r->cq, 0);
+		}
+	}
+	return total;
+}
+
+void cap_rdma_update_drops(struct cap_live *l)
+{
+	struct cap_rdma *r = l->rdma;
+	uint64_t v;
+
+	if (!r || !r->counter[0] || read_u64_file(r->counter, &v) != 0)
+		return;
+	l->drops.ifdrop = v >= r->oob_start ? v - r->oob_start : 0;
+	l->drops.recv = l->index + l->drops.ifdrop;
+}
+
+void cap_rdma_close(struct cap_live *l)
+{
+	struct cap_rdma *r = l->rdma;
+
+	if (!r)
+		return;
+	if (r->flow)
+		ibv_destroy_flow(r->flow);
+	if (r->qp)
+		ibv_destroy_qp(r->qp);
+	if (r->mr)
+		ibv_dereg_mr(r->mr);
+	if (r->cq) {
+		if (r->cq_events)
+			ibv_ack_cq_events(r->cq, r->cq_events);
+		ibv_destroy_cq(r->cq);
+	}
+	if (r->ch)
+		ibv_destroy_comp_channel(r->ch);
+	if (r->pd)
+		ibv_dealloc_pd(r->pd);
+	if (r->ctx)
+		ibv_close_device(r->ctx);
+	free(r->ring);
+	free(r);
+	l->rdma = NULL;
+	l->fd = -1;
+}
+
+int cap_rdma_list(FILE *out, int first)
+{
+	int n = 0;
+	struct ibv_device **list = ibv_get_device_list(&n);
+
+	if (!list)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		char drv[64];
+		const char *ll = "";
+		struct ibv_context *ctx = ibv_open_device(list[i]);
+		if (ctx) {
+			struct ibv_port_attr pa;
+			if (ibv_query_port(ctx, 1, &pa) == 0)
+				ll = pa.link_layer == IBV_LINK_LAYER_ETHERNET ? ", port 1 Ethernet (RoCE)"
+									      : ", port 1 InfiniBand";
+			ibv_close_device(ctx);
+		}
+		driver_name(list[i], drv, sizeof(drv));
+		fprintf(out, "%d.rdma:%s (RDMA device, driver %s%s; sniffer capture)\n", first + i,
+			ibv_get_device_name(list[i]), drv, ll);
+	}
+	ibv_free_device_list(list);
+	return n;
+}
+
+#endif /* ROCEWIRE_HAVE_VERBS */

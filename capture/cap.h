@@ -38,6 +38,13 @@ enum cap_wfmt {
 };
 
 #define CAP_DEFAULT_SNAPLEN 262144u /* as tcpdump: whole frames */
+/* -i any: libpcap sizes the slots of its capture ring by the snapshot length
+ * when it cannot by an interface's MTU, so 262144 would leave a handful of
+ * slots. 16384 holds any jumbo frame (9216; ConnectX allows MTU 9978). */
+#define CAP_ANY_SNAPLEN 16384u
+/* Kernel capture buffer without -B: RoCE arrives in bursts at 25-400 Gb/s,
+ * and libpcap's 2 MiB holds ~230 jumbo frames. */
+#define CAP_DEFAULT_BUFFER_KIB 32768u
 
 struct cap_opts {
 	const char **files;     /* inputs, decoded in turn */
@@ -52,8 +59,8 @@ struct cap_opts {
 	const char *iface;      /* interface, "any", or "rdma:DEVICE" */
 	const char *write_file; /* -w: name or strftime pattern; "-" is stdout */
 	enum cap_wfmt write_fmt;
-	uint32_t snaplen;       /* -s; CAP_DEFAULT_SNAPLEN unless given */
-	uint32_t buffer_kib;    /* -B; 0: libpcap's default */
+	uint32_t snaplen;       /* -s; 0: CAP_DEFAULT_SNAPLEN (CAP_ANY_SNAPLEN for any) */
+	uint32_t buffer_kib;    /* -B; CAP_DEFAULT_BUFFER_KIB unless given */
 	uint64_t rotate_bytes;  /* -C, in bytes; 0: no size rotation */
 	uint32_t rotate_secs;   /* -G; 0: no time rotation */
 	const char *filter;     /* -f: replaces the default filter */
@@ -346,7 +353,7 @@ struct cap_writer {
 	unsigned files;         /* files closed */
 	char first_name[4096];  /* first file closed, for the closing line */
 	int failed;
-	char err[4400];
+	char err[8800];
 };
 
 /* Opens the first file; 0, or -1 with w->err. */

@@ -100,15 +100,19 @@ static void line(struct cap_view *v, const char *fmt, ...)
 	v->lines++;
 }
 
-static const struct rw_flow *sort_flows;
+/* qsort() has no context argument: the arrays of the table being sorted. */
+static const struct rw_analyzer *sort_an;
 static const double *sort_rate;
 
+/* Fastest first; then most packets, so that idle flows keep their places. */
 static int by_rate(const void *a, const void *b)
 {
 	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
 	if (sort_rate[i] != sort_rate[j])
 		return sort_rate[i] < sort_rate[j] ? 1 : -1;
-	(void)sort_flows;
+	uint64_t pi = rw_analyzer_flow(sort_an, i)->packets, pj = rw_analyzer_flow(sort_an, j)->packets;
+	if (pi != pj)
+		return pi < pj ? 1 : -1;
 	return i < j ? -1 : i > j;
 }
 
@@ -147,7 +151,7 @@ static const char *count_text(uint64_t v, char *buf, size_t cap)
 static void drops_text(const struct cap_live *l, char *buf, size_t cap)
 {
 	if (l->drops.known)
-		snprintf(buf, cap, "drops %" PRIu64 " kernel, %" PRIu64 " interface", l->drops.kernel,
+		snprintf(buf, cap, "drops %" PRIu64 " kernel %" PRIu64 " if", l->drops.kernel,
 			 l->drops.ifdrop);
 	else
 		snprintf(buf, cap, "drops unknown");
@@ -183,9 +187,8 @@ void cap_view_draw(struct cap_view *v, const struct cap_ctx *c, const struct cap
 	char dr[96], n1[24];
 	drops_text(l, dr, sizeof(dr));
 	uint32_t nflows = a ? rw_analyzer_flow_count(a) : 0;
-	line(v, "%s on %s  %u:%02u:%02u  %s packets  %.1f kpkt/s  %.3f Gb/s  %u flows  %s", CAP_PROG,
-	     l->name, el / 3600, el / 60 % 60, el % 60, count_text(pkts, n1, sizeof(n1)), kpps, gbps,
-	     nflows, dr);
+	line(v, "%s %u:%02u:%02u  %s pkts  %.1f kpkt/s  %.3f Gb/s  %u flows  %s", l->name,
+	     el / 3600, el / 60 % 60, el % 60, count_text(pkts, n1, sizeof(n1)), kpps, gbps, nflows, dr);
 
 	uint32_t n = nflows < v->cap ? nflows : v->cap;
 	for (uint32_t i = 0; i < n; i++) {
@@ -195,9 +198,13 @@ void cap_view_draw(struct cap_view *v, const struct cap_ctx *c, const struct cap
 		v->order[i] = i;
 	}
 	sort_rate = v->rate;
+	sort_an = a;
 	qsort(v->order, n, sizeof(*v->order), by_rate);
 
-	line(v, "%-50s %8s %8s %6s %7s %6s %6s %6s", "FLOW (source > destination QP)", "PKTS", "Gb/s",
+	/* the numbers take 48 columns; the flow column gets the rest */
+	int fw = (int)v->width - 48;
+	fw = fw < 24 ? 24 : fw > 96 ? 96 : fw;
+	line(v, "%-*s %7s %7s %5s %7s %5s %5s %5s", fw, "FLOW (src > dst QP)", "PKTS", "Gb/s",
 	     "GAPS", "RETRANS", "NAKS", "CE", "CNPS");
 	/* rows: header 2, footer up to 3, one spare so the terminal never scrolls */
 	unsigned room = rows > 7 ? rows - 6 : 1;
@@ -210,8 +217,13 @@ void cap_view_draw(struct cap_view *v, const struct cap_ctx *c, const struct cap
 			naks += f->naks[j];
 		addr_text(&f->key, 0, s, sizeof(s));
 		addr_text(&f->key, 1, d, sizeof(d));
-		snprintf(fl, sizeof(fl), "%s > %s qp 0x%06" PRIx32, s, d, f->key.dqpn);
-		line(v, "%-50s %8s %8.3f %6s %7s %6s %6s %6s", fl, count_text(f->packets, c1, sizeof(c1)),
+		int fl_len = snprintf(fl, sizeof(fl), "%s > %s qp 0x%06" PRIx32, s, d, f->key.dqpn);
+		const char *flp = fl;
+		if (fl_len > fw) { /* keep the QP and as much of the addresses as fits */
+			flp = fl + (fl_len - fw);
+			fl[fl_len - fw] = '~';
+		}
+		line(v, "%-*s %7s %7.3f %5s %7s %5s %5s %5s", fw, flp, count_text(f->packets, c1, sizeof(c1)),
 		     v->rate[v->order[k]], count_text(f->psn_gaps, c2, sizeof(c2)),
 		     count_text(f->retransmissions, c3, sizeof(c3)), count_text(naks, c4, sizeof(c4)),
 		     count_text(f->ecn[3], c5, sizeof(c5)), count_text(f->cnps, c6, sizeof(c6)));
@@ -238,13 +250,22 @@ void cap_view_draw(struct cap_view *v, const struct cap_ctx *c, const struct cap
 		if (pl)
 			line(v, "PFC pauses:%s", pfc);
 	}
-	if (shown < n || (t && t->untracked) || c->stats.decode_errors) {
-		char u[24], e[24];
-		line(v, "%u more flows not shown; %s packets of untracked flows (--max-flows); %s decode "
-			"errors",
-		     n - shown, count_text(t ? t->untracked : 0, u, sizeof(u)),
-		     count_text(c->stats.decode_errors, e, sizeof(e)));
-	}
+	char more[256];
+	size_t ml = 0;
+	more[0] = '\0';
+	if (shown < n)
+		ml += (size_t)snprintf(more + ml, sizeof(more) - ml, "%s%u more flows", ml ? "; " : "",
+				       n - shown);
+	if (t && t->untracked)
+		ml += (size_t)snprintf(more + ml, sizeof(more) - ml,
+				       "%s%" PRIu64 " packets of untracked flows (--max-flows)",
+				       ml ? "; " : "", t->untracked);
+	if (c->stats.decode_errors && ml < sizeof(more))
+		ml += (size_t)snprintf(more + ml, sizeof(more) - ml,
+				       "%s%" PRIu64 " packets did not decode fully", ml ? "; " : "",
+				       c->stats.decode_errors);
+	if (ml)
+		line(v, "%s", more);
 	if (v->len + 4 < VIEW_BUF) {
 		memcpy(v->buf + v->len, "\033[J", 3);
 		v->len += 3;

@@ -1,25 +1,42 @@
-/* rocewire-cap: options, usage, and the loop over the inputs. */
+/* rocewire-cap: options, usage, the loop over the input files, the live
+ * capture loop, and the per-QP report. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 #include <pcap/pcap.h>
 
 #include "cap.h"
+#include "report.h"
 
 #define DEFAULT_MAX_WARNINGS 10
+#define DEFAULT_STATUS_SECS 5
+#define DEFAULT_LINK_GBPS 100.0
+#define DEFAULT_MAX_FLOWS 4096u
+#define DEFAULT_STORM_MS 10.0
+#define DEFAULT_CNP_WINDOW_US 1000.0
+/* The longest the live loop waits without looking at the clock, signals,
+ * -c and --duration. */
+#define LIVE_WAIT_MS 200
 
 static const char usage_text[] =
 	"Usage: " CAP_PROG " -r FILE [-r FILE]... [OPTION]... [FILE]...\n"
+	"       " CAP_PROG " -i IFACE [-w FILE] [OPTION]...\n"
+	"       " CAP_PROG " -D\n"
 	"\n"
 	"Decode RoCEv2, RoCEv1, native InfiniBand and PFC/PAUSE frames from pcap or\n"
-	"pcapng files, verify their ICRC and VCRC, and print one line per packet.\n"
-	"A summary (packets per carrier and opcode, ICRC/VCRC results, decode errors)\n"
-	"is printed on standard error at the end.\n"
+	"pcapng files or from a live interface, verify their ICRC and VCRC, and print\n"
+	"one line per packet, a live per-QP table, or a per-QP report. A summary\n"
+	"(packets per carrier and opcode, ICRC/VCRC results, decode errors, and for a\n"
+	"live capture the packets lost) is printed on standard error at the end.\n"
 	"\n"
 	"Input:\n"
 	"  -r, --read FILE       read packets from FILE, pcap or pcapng (\"-\" is standard\n"
@@ -27,39 +44,101 @@ static const char usage_text[] =
 	"                        options, to decode several files in turn.\n"
 	"                        Link types: Ethernet (1), Linux SLL (113), Linux SLL2\n"
 	"                        (276), ERF (197), InfiniBand (247).\n"
+	"  -i, --interface IFACE capture live on IFACE; \"any\" captures on every\n"
+	"                        interface (Linux cooked headers); rdma:DEVICE[:PORT]\n"
+	"                        captures all the traffic of an RDMA NIC's port through\n"
+	"                        a sniffer flow, including the RoCE traffic the kernel\n"
+	"                        never sees (libibverbs; ConnectX-4 or later)\n"
+	"  -D, --list-interfaces list the interfaces and RDMA devices, and exit\n"
 	"  -c, --count N         stop after N packets (counted over all files)\n"
+	"      --duration SEC    live: stop after SEC seconds (decimals allowed)\n"
 	"      --port N          UDP destination port that carries RoCEv2 (default 4791)\n"
 	"      --no-icrc         do not compute ICRC/VCRC (faster; not verified)\n"
 	"\n"
+	"Live capture (-i):\n"
+	"  -f, --filter EXPR     capture what the libpcap filter EXPR selects, instead\n"
+	"                        of the default: RoCEv2 (UDP to --port), RoCEv1\n"
+	"                        (ethertype 0x8915) and PFC/PAUSE (0x8808), untagged or\n"
+	"                        behind one or two VLAN tags\n"
+	"      --all             capture every packet (no filter)\n"
+	"  -d, --dump-filter     print the compiled filter and exit: for -i IFACE, or\n"
+	"                        for the link type of -y (default EN10MB)\n"
+	"  -y, --linktype TYPE   capture with link type TYPE (EN10MB, LINUX_SLL,\n"
+	"                        LINUX_SLL2), when the interface offers several\n"
+	"  -s, --snaplen N       keep at most N bytes of each packet (default, and 0:\n"
+	"                        262144; 16384 with -i any)\n"
+	"  -B, --buffer-size KIB kernel capture buffer in KiB (default 32768)\n"
+	"  -p, --no-promiscuous-mode  do not put the interface in promiscuous mode\n"
+	"  -w, --write FILE      write the packets to FILE (\"-\": standard output); pcap,\n"
+	"                        or pcapng when FILE ends in .pcapng. Each file is\n"
+	"                        written as FILE.part and renamed to FILE once complete.\n"
+	"      --pcap, --pcapng  the format of -w, whatever the name\n"
+	"  -C, --file-size MB    start a new file rather than let one grow past MB\n"
+	"                        million bytes (decimals allowed)\n"
+	"  -G, --rotate-seconds S  start a new file every S seconds\n"
+	"                        File names with -C/-G: FILE may be a strftime(3)\n"
+	"                        pattern (trace-%Y%m%d-%H%M%S.pcap), expanded in local\n"
+	"                        time when each file is opened; when a name would\n"
+	"                        repeat, a number is appended: FILE, FILE1, FILE2, ...\n"
+	"      --status SEC      seconds between status lines (default 5; 0: none)\n"
+	"\n"
 	"Output (standard output):\n"
-	"  (default)             one line per packet: time, carrier, addresses, opcode,\n"
-	"                        dest QP, PSN, extension header fields, ECN when set,\n"
-	"                        icrc ok | icrc BAD (wire X, computed Y)\n"
+	"  (default)             reading files: one line per packet: time, carrier,\n"
+	"                        addresses, opcode, dest QP, PSN, extension header\n"
+	"                        fields, ECN when set, icrc ok | icrc BAD (wire X,\n"
+	"                        computed Y).\n"
+	"                        Capturing, on a terminal: a per-QP table (packets,\n"
+	"                        Gb/s, PSN gaps, retransmissions, NAKs, CE marks, CNPs,\n"
+	"                        PFC pauses) redrawn every second. Capturing, not on a\n"
+	"                        terminal: one line per packet, none with -w, --report\n"
+	"                        or --html; a status line (packets, rate, drops) on\n"
+	"                        standard error every --status seconds.\n"
+	"  -l, --lines           per-packet output even where it is off by default\n"
+	"                        (capturing on a terminal, -w, --report, --html)\n"
 	"  -v, --verbose         every field of every header, one per line\n"
 	"      --json            one JSON object per packet (JSON Lines); 64-bit values\n"
 	"                        are \"0x...\" strings, \"time\" is a string of epoch\n"
 	"                        seconds with 9 decimals (schema: README-json.md)\n"
-	"  -q, --quiet           no per-packet output, the summary only\n"
-	"      --max-warnings N  list at most N packets per file that did not decode\n"
-	"                        fully on standard error (default 10; 0: all)\n"
+	"  -q, --quiet           no per-packet output and no live table: the summary\n"
 	"  -h, --help            show this help and exit\n"
 	"      --version         show the version and exit\n"
+	"      --max-warnings N  list at most N packets per input that did not decode\n"
+	"                        fully on standard error (default 10; 0: all)\n"
 	"\n"
-	"Errors are one line on standard error naming the file, the packet number and\n"
-	"its byte offset in the file, and what was expected.\n"
+	"Per-QP report (files or live; once the input ends):\n"
+	"      --report          a per-QP report on standard output: a table, or with\n"
+	"                        --json one JSON document; no per-packet output unless\n"
+	"                        -l or -v (not with --json)\n"
+	"      --html FILE       the report as a self-contained HTML page with plots\n"
+	"      --link-gbps G     link speed that turns PFC quanta into time (default 100)\n"
+	"      --storm-ms MS     a priority paused longer than MS is a storm (default 10)\n"
+	"      --cnp-window-us US  a CNP links to CE marks up to US before it\n"
+	"                        (default 1000)\n"
+	"      --max-flows N     flows tracked; packets of more flows are counted as\n"
+	"                        untracked (default 4096)\n"
+	"\n"
+	"Errors are one line on standard error naming the file (or interface), the\n"
+	"packet number and its byte offset in the file, and what was expected.\n"
+	"SIGINT or SIGTERM ends a live capture cleanly: the file is completed and\n"
+	"renamed, the report and summary printed; a second signal ends it at once.\n"
 	"\n"
 	"Exit status:\n"
 	"  0  every packet decoded fully and every ICRC/VCRC was correct\n"
 	"  1  a bad ICRC or VCRC, a packet that did not decode fully (malformed,\n"
-	"     unsupported, or cut by the snapshot length), or a file that ends inside\n"
-	"     a record\n"
+	"     unsupported, or cut by the snapshot length), a file that ends inside\n"
+	"     a record, or a live capture that lost packets (kernel or interface)\n"
 	"  2  usage error, an input that cannot be opened or is not pcap/pcapng of a\n"
-	"     supported link type, or output that cannot be written\n"
+	"     supported link type, an interface that cannot be captured on, or output\n"
+	"     that cannot be written\n"
 	"\n"
 	"Examples:\n"
 	"  " CAP_PROG " -r trace.pcapng\n"
 	"  " CAP_PROG " -q -r day1.pcap -r day2.pcap\n"
-	"  " CAP_PROG " --json -r trace.pcap | jq 'select(.icrc.status == \"bad\")'\n";
+	"  " CAP_PROG " --json -r trace.pcap | jq 'select(.icrc.status == \"bad\")'\n"
+	"  " CAP_PROG " -r trace.pcap --report --html report.html\n"
+	"  " CAP_PROG " -i eth0 -w trace.pcapng\n"
+	"  " CAP_PROG " -i eth0 -w 'roce-%H%M%S.pcap' -G 60 -C 1000 -q\n"
+	"  " CAP_PROG " -i eth0 --lines | grep NAK\n";
 
 enum {
 	OPT_JSON = 256,
@@ -67,23 +146,57 @@ enum {
 	OPT_NO_ICRC,
 	OPT_MAX_WARNINGS,
 	OPT_VERSION,
+	OPT_DURATION,
+	OPT_ALL,
+	OPT_PCAP,
+	OPT_PCAPNG,
+	OPT_STATUS,
+	OPT_REPORT,
+	OPT_HTML,
+	OPT_LINK_GBPS,
+	OPT_STORM_MS,
+	OPT_CNP_WINDOW_US,
+	OPT_MAX_FLOWS,
 };
 
 static const struct option long_opts[] = {
 	{"read", required_argument, NULL, 'r'},
+	{"interface", required_argument, NULL, 'i'},
+	{"list-interfaces", no_argument, NULL, 'D'},
 	{"count", required_argument, NULL, 'c'},
+	{"duration", required_argument, NULL, OPT_DURATION},
 	{"port", required_argument, NULL, OPT_PORT},
 	{"no-icrc", no_argument, NULL, OPT_NO_ICRC},
+	{"filter", required_argument, NULL, 'f'},
+	{"all", no_argument, NULL, OPT_ALL},
+	{"dump-filter", no_argument, NULL, 'd'},
+	{"linktype", required_argument, NULL, 'y'},
+	{"snaplen", required_argument, NULL, 's'},
+	{"buffer-size", required_argument, NULL, 'B'},
+	{"no-promiscuous-mode", no_argument, NULL, 'p'},
+	{"write", required_argument, NULL, 'w'},
+	{"pcap", no_argument, NULL, OPT_PCAP},
+	{"pcapng", no_argument, NULL, OPT_PCAPNG},
+	{"file-size", required_argument, NULL, 'C'},
+	{"rotate-seconds", required_argument, NULL, 'G'},
+	{"status", required_argument, NULL, OPT_STATUS},
+	{"lines", no_argument, NULL, 'l'},
 	{"verbose", no_argument, NULL, 'v'},
 	{"json", no_argument, NULL, OPT_JSON},
 	{"quiet", no_argument, NULL, 'q'},
 	{"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
+	{"report", no_argument, NULL, OPT_REPORT},
+	{"html", required_argument, NULL, OPT_HTML},
+	{"link-gbps", required_argument, NULL, OPT_LINK_GBPS},
+	{"storm-ms", required_argument, NULL, OPT_STORM_MS},
+	{"cnp-window-us", required_argument, NULL, OPT_CNP_WINDOW_US},
+	{"max-flows", required_argument, NULL, OPT_MAX_FLOWS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
 };
 
-static const char short_opts[] = ":r:c:vqh";
+static const char short_opts[] = ":r:i:Dc:f:dy:s:B:pw:C:G:lvqh";
 
 /* One line: the problem and where to look, then exit 2. */
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -104,7 +217,7 @@ static void usage_error(const char *fmt, ...)
  * options: list the candidates. */
 static void unknown_long_option(const char *arg)
 {
-	char cands[256] = "";
+	char cands[512] = "";
 	size_t n = 0, len;
 	int matches = 0;
 
@@ -145,29 +258,69 @@ static const char *opt_name(int val, char *buf, size_t cap)
 	return buf;
 }
 
+static void bad_value(int opt, const char *arg, const char *what) __attribute__((noreturn));
+
+static void bad_value(int opt, const char *arg, const char *what)
+{
+	char name[40];
+	fprintf(stderr, "%s: %s: '%s' is not %s; try '%s --help'\n", CAP_PROG,
+		opt_name(opt, name, sizeof(name)), arg, what, CAP_PROG);
+	exit(CAP_EXIT_USAGE);
+}
+
 /* what: the expected value in words, for the message. */
 static uint64_t parse_number(int opt, const char *arg, uint64_t min, uint64_t max,
 			     const char *what)
 {
-	char name[32], *end;
+	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(arg, &end, 10);
 	if (arg[0] == '\0' || arg[0] == '-' || arg[0] == '+' || *end != '\0' || errno != 0 ||
-	    v < min || v > max) {
-		fprintf(stderr, "%s: %s: '%s' is not %s; try '%s --help'\n", CAP_PROG,
-			opt_name(opt, name, sizeof(name)), arg, what, CAP_PROG);
-		exit(CAP_EXIT_USAGE);
-	}
+	    v < min || v > max)
+		bad_value(opt, arg, what);
 	return v;
+}
+
+/* A decimal number above min (exclusive) and at most max. */
+static double parse_decimal(int opt, const char *arg, double min, double max, const char *what)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(arg, &end);
+	if (arg[0] == '\0' || arg[0] == '-' || arg[0] == '+' || *end != '\0' || errno != 0 ||
+	    !isfinite(v) || v <= min || v > max || strchr(arg, 'x') || strchr(arg, 'X'))
+		bad_value(opt, arg, what);
+	return v;
+}
+
+static int parse_linktype(const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+	if (arg[0] != '\0' && *end == '\0' && v >= 0 && v < 65536)
+		return (int)v;
+	int dlt = pcap_datalink_name_to_val(arg);
+	if (dlt < 0)
+		bad_value('y', arg, "a link type name (EN10MB, LINUX_SLL, LINUX_SLL2) or number");
+	return dlt;
 }
 
 static void parse_args(int argc, char **argv, struct cap_opts *o)
 {
-	char name[32];
-	int verbose = 0, json = 0;
+	char name[40];
+	int verbose = 0, json = 0, lines = 0, quiet = 0;
+	int given_s = 0, given_B = 0, given_p = 0, given_status = 0, given_f = 0, given_y = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->max_warnings = DEFAULT_MAX_WARNINGS;
+	o->snaplen = 0;
+	o->buffer_kib = CAP_DEFAULT_BUFFER_KIB;
+	o->linktype = -1;
+	o->status_secs = DEFAULT_STATUS_SECS;
+	o->link_gbps = DEFAULT_LINK_GBPS;
+	o->max_flows = DEFAULT_MAX_FLOWS;
+	o->storm_ns = (uint64_t)(DEFAULT_STORM_MS * 1e6);
+	o->cnp_window_ns = (uint64_t)(DEFAULT_CNP_WINDOW_US * 1e3);
 	o->files = calloc((size_t)argc, sizeof(*o->files));
 	if (!o->files) {
 		fprintf(stderr, "%s: out of memory\n", CAP_PROG);
@@ -183,14 +336,87 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 		case 'r':
 			o->files[o->n_files++] = optarg;
 			break;
+		case 'i':
+			if (o->iface)
+				usage_error("-i/--interface given twice: one interface per capture (or -i any)");
+			if (optarg[0] == '\0')
+				usage_error("-i/--interface: empty interface name");
+			o->iface = optarg;
+			break;
+		case 'D':
+			o->list_ifaces = 1;
+			break;
 		case 'c':
 			o->count = parse_number(c, optarg, 1, UINT64_MAX, "a packet count (1 or more)");
+			break;
+		case OPT_DURATION:
+			o->duration = parse_decimal(c, optarg, 0, 1e9, "a number of seconds above 0");
 			break;
 		case OPT_PORT:
 			o->cfg.rocev2_port = (uint16_t)parse_number(c, optarg, 1, 65535, "a UDP port (1 to 65535)");
 			break;
 		case OPT_NO_ICRC:
 			o->cfg.no_icrc_check = 1;
+			break;
+		case 'f':
+			o->filter = optarg;
+			given_f = 1;
+			break;
+		case OPT_ALL:
+			o->all = 1;
+			break;
+		case 'd':
+			o->dump_filter = 1;
+			break;
+		case 'y':
+			o->linktype = parse_linktype(optarg);
+			given_y = 1;
+			break;
+		case 's':
+			o->snaplen = (uint32_t)parse_number(c, optarg, 0, CAP_DEFAULT_SNAPLEN,
+							    "a snapshot length (0 to 262144 bytes)");
+			if (o->snaplen == 0)
+				o->snaplen = CAP_DEFAULT_SNAPLEN;
+			given_s = 1;
+			break;
+		case 'B':
+			o->buffer_kib = (uint32_t)parse_number(c, optarg, 1, 2097151,
+							       "a buffer size in KiB (1 to 2097151)");
+			given_B = 1;
+			break;
+		case 'p':
+			o->no_promisc = 1;
+			given_p = 1;
+			break;
+		case 'w':
+			if (optarg[0] == '\0')
+				usage_error("-w/--write: empty file name");
+			o->write_file = optarg;
+			break;
+		case OPT_PCAP:
+			o->write_fmt = CAP_WFMT_PCAP;
+			break;
+		case OPT_PCAPNG:
+			o->write_fmt = CAP_WFMT_PCAPNG;
+			break;
+		case 'C':
+			o->rotate_bytes = (uint64_t)(parse_decimal(c, optarg, 0, 1e12,
+								   "a size in millions of bytes above 0") *
+						     1e6);
+			if (o->rotate_bytes == 0)
+				o->rotate_bytes = 1;
+			break;
+		case 'G':
+			o->rotate_secs = (uint32_t)parse_number(c, optarg, 1, 31536000,
+								"a number of seconds (1 or more)");
+			break;
+		case OPT_STATUS:
+			o->status_secs = (unsigned)parse_number(c, optarg, 0, 86400,
+								"a number of seconds (0 for none)");
+			given_status = 1;
+			break;
+		case 'l':
+			lines = 1;
 			break;
 		case 'v':
 			verbose = 1;
@@ -199,18 +425,47 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			json = 1;
 			break;
 		case 'q':
-			o->quiet = 1;
+			quiet = 1;
 			break;
 		case OPT_MAX_WARNINGS:
 			o->max_warnings = (unsigned)parse_number(c, optarg, 0, UINT32_MAX,
 								       "a count (0 for no limit)");
 			break;
+		case OPT_REPORT:
+			o->report = 1;
+			break;
+		case OPT_HTML:
+			if (optarg[0] == '\0')
+				usage_error("--html: empty file name");
+			o->html = optarg;
+			break;
+		case OPT_LINK_GBPS:
+			o->link_gbps = parse_decimal(c, optarg, 0, 1e6, "a link speed in Gb/s above 0");
+			break;
+		case OPT_STORM_MS:
+			o->storm_ns = (uint64_t)(parse_decimal(c, optarg, 0, 1e9,
+							       "a time in milliseconds above 0") * 1e6);
+			break;
+		case OPT_CNP_WINDOW_US:
+			o->cnp_window_ns = (uint64_t)(parse_decimal(c, optarg, 0, 1e12,
+								    "a time in microseconds above 0") * 1e3);
+			break;
+		case OPT_MAX_FLOWS:
+			o->max_flows = (uint32_t)parse_number(c, optarg, 1, 16777216,
+							      "a number of flows (1 to 16777216)");
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(CAP_EXIT_OK);
 		case OPT_VERSION:
-			printf("%s %s (librocewire %s, %s, jansson %s)\n", CAP_PROG, ROCEWIRE_VERSION,
-			       ROCEWIRE_VERSION, pcap_lib_version(), JANSSON_VERSION);
+			printf("%s %s (librocewire %s, %s, jansson %s, libibverbs %s)\n", CAP_PROG,
+			       ROCEWIRE_VERSION, ROCEWIRE_VERSION, pcap_lib_version(), JANSSON_VERSION,
+#ifdef ROCEWIRE_HAVE_VERBS
+			       "yes"
+#else
+			       "no"
+#endif
+			);
 			exit(CAP_EXIT_OK);
 		case ':':
 			usage_error("option %s needs an argument", opt_name(optopt, name, sizeof(name)));
@@ -228,68 +483,444 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 	for (int i = optind; i < argc; i++)
 		o->files[o->n_files++] = argv[i];
 
+	if (o->snaplen == 0)
+		o->snaplen = o->iface && strcmp(o->iface, "any") == 0 ? CAP_ANY_SNAPLEN
+								      : CAP_DEFAULT_SNAPLEN;
+	if (o->list_ifaces)
+		return;
+	if (o->dump_filter) {
+		if (o->all)
+			usage_error("-d prints the filter, and --all asks for none");
+		if (o->n_files)
+			usage_error("-d prints the capture filter; it does not read files");
+		return;
+	}
+
 	if (verbose && json)
 		usage_error("-v and --json cannot be combined");
+	if (o->iface && o->n_files)
+		usage_error("give either files to read (-r) or an interface to capture on (-i), not both");
+	if (!o->iface && o->n_files == 0)
+		usage_error("no input: give a capture file with -r FILE, or an interface with -i IFACE");
+	if (!o->iface) {
+		const char *live_only = o->write_file ? "-w/--write"
+				       : o->rotate_bytes ? "-C/--file-size"
+				       : o->rotate_secs ? "-G/--rotate-seconds"
+				       : given_f ? "-f/--filter"
+				       : o->all ? "--all"
+				       : given_s ? "-s/--snaplen"
+				       : given_B ? "-B/--buffer-size"
+				       : given_p ? "-p/--no-promiscuous-mode"
+				       : given_y ? "-y/--linktype"
+				       : o->duration > 0 ? "--duration"
+				       : given_status ? "--status"
+				       : o->write_fmt ? "--pcap/--pcapng"
+						      : NULL;
+		if (live_only)
+			usage_error("%s applies to a live capture (-i IFACE)", live_only);
+	}
+	if (o->filter && o->all)
+		usage_error("-f gives a filter and --all asks for none: choose one");
+	if ((o->rotate_bytes || o->rotate_secs || o->write_fmt) && !o->write_file)
+		usage_error("%s needs -w FILE", o->rotate_bytes ? "-C/--file-size"
+						: o->rotate_secs ? "-G/--rotate-seconds"
+								 : "--pcap/--pcapng");
+	int to_stdout = o->write_file && strcmp(o->write_file, "-") == 0;
+	if (to_stdout && (o->rotate_bytes || o->rotate_secs))
+		usage_error("-w - writes to standard output, which cannot be rotated (-C/-G)");
+	if (o->report && json && (lines || verbose))
+		usage_error("--report --json writes the report as one JSON document; per-packet "
+			    "output (-l, -v) cannot be added to it");
+
 	o->format = json ? CAP_FMT_JSON : verbose ? CAP_FMT_VERBOSE : CAP_FMT_LINE;
-	if (o->n_files == 0)
-		usage_error("no input: give a capture file with -r FILE");
+	o->keep_report = o->report || o->html;
+
+	/* Who gets standard output. */
+	int stdout_tty = isatty(STDOUT_FILENO);
+	int explicit_pp = lines || verbose || (json && !o->report);
+	int pp;
+	if (quiet)
+		pp = 0;
+	else if (explicit_pp)
+		pp = 1;
+	else if (o->report || o->html)
+		pp = 0;
+	else if (o->iface)
+		pp = !o->write_file && !stdout_tty;
+	else
+		pp = 1;
+	if (to_stdout && (pp || o->report))
+		usage_error("-w - writes the capture to standard output: per-packet output and "
+			    "--report cannot go there too");
+	o->quiet = !pp;
+	o->view = o->iface && !pp && !quiet && !to_stdout && stdout_tty;
+	if (o->view)
+		o->keep_report = 1;
+	/* Status lines unless they would mix with the table or with lines on
+	 * the same terminal. */
+	if (!o->iface || o->view || (pp && stdout_tty))
+		o->status_secs = 0;
+	/* A progress line while reading files, unless per-packet text goes
+	 * to the same terminal. */
+	o->progress = !o->iface && isatty(STDERR_FILENO) && (!pp || !stdout_tty);
+}
+
+/* ---- the report ----------------------------------------------------------- */
+
+static struct cap_report *report_new(const struct cap_opts *o, const char *title)
+{
+	struct cap_report_opts ro = {
+		.link_gbps = o->link_gbps,
+		.max_flows = o->max_flows,
+		.storm_ns = o->storm_ns,
+		.cnp_window_ns = o->cnp_window_ns,
+		.title = title,
+	};
+	return cap_report_new(&ro);
+}
+
+/* Writes what --report and --html ask for; returns an exit status. */
+static int report_outputs(struct cap_ctx *c, const struct cap_opts *o, uint64_t end_ns)
+{
+	int status = CAP_EXIT_OK;
+
+	cap_report_finish(c->report, end_ns);
+	if (o->report) {
+		cap_out_flush(&c->out);
+		fflush(stdout);
+		errno = 0;
+		int rc = o->format == CAP_FMT_JSON ? cap_report_json(c->report, stdout)
+						   : cap_report_table(c->report, stdout);
+		if (rc != 0 || fflush(stdout) != 0) {
+			fprintf(stderr, "%s: cannot write the report: %s\n", CAP_PROG,
+				strerror(errno ? errno : EIO));
+			status = CAP_EXIT_USAGE;
+		}
+	}
+	if (o->html) {
+		errno = 0;
+		if (cap_report_html(c->report, o->html) != 0) {
+			fprintf(stderr, "%s: cannot write the HTML report: %s\n", o->html,
+				strerror(errno ? errno : EIO));
+			status = CAP_EXIT_USAGE;
+		}
+	}
+	return status;
+}
+
+/* Flushes standard output and reports a failure once; returns the status. */
+static int finish_output(struct cap_ctx *c)
+{
+	cap_out_flush(&c->out);
+	if (fflush(stdout) != 0 && !c->out.failed) {
+		c->out.failed = 1;
+		c->out.errno_saved = errno;
+	}
+	if (c->out.failed) {
+		fprintf(stderr, "%s: cannot write the output: %s\n", CAP_PROG,
+			strerror(c->out.errno_saved ? c->out.errno_saved : EIO));
+		return CAP_EXIT_USAGE;
+	}
+	return CAP_EXIT_OK;
+}
+
+/* ---- files ---------------------------------------------------------------- */
+
+static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
+{
+	int opened = 0;
+	struct cap_progress *prog = opts->progress ? cap_progress_new() : NULL;
+
+	ctx->progress = prog;
+	for (size_t i = 0; i < opts->n_files; i++) {
+		struct cap_source src;
+		struct cap_record rec;
+		int rc;
+
+		if (opts->count && ctx->stats.packets >= opts->count)
+			break;
+		if (cap_offline_open(&src, opts->files[i]) != 0) {
+			cap_ctx_error(ctx, src.err);
+			cap_set_status(ctx, src.err_status);
+			continue;
+		}
+		opened++;
+		cap_ctx_begin_input(ctx, opts->files[i]);
+		if (prog)
+			cap_progress_begin(prog, opts->files[i], src.size);
+		while ((rc = cap_source_next(&src, &rec)) == 1) {
+			cap_dissect(ctx, &rec);
+			if (prog)
+				cap_progress_update(prog, src.pos, ctx->stats.packets);
+			if (opts->count && ctx->stats.packets >= opts->count)
+				break;
+		}
+		cap_progress_clear(prog);
+		if (rc < 0) {
+			cap_ctx_error(ctx, src.err);
+			cap_set_status(ctx, src.err_status);
+			if (src.cut)
+				ctx->stats.files_cut++;
+		}
+		cap_ctx_end_input(ctx);
+		cap_source_close(&src);
+	}
+	ctx->progress = NULL;
+	cap_progress_free(prog);
+
+	cap_set_status(ctx, finish_output(ctx));
+	if (ctx->report && opened)
+		cap_set_status(ctx, report_outputs(ctx, opts, ctx->last_ts_ns));
+	if (opened)
+		cap_summary_print(&ctx->stats, stderr);
+	return ctx->status;
+}
+
+/* ---- live ----------------------------------------------------------------- */
+
+static volatile sig_atomic_t got_signal;
+static struct cap_live *signal_live;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+	if (signal_live)
+		cap_live_breakloop(signal_live);
+}
+
+struct live_run {
+	struct cap_ctx *c;
+	struct cap_live *l;
+	struct cap_writer *w;
+	uint64_t count;
+	int wfailed;
+};
+
+static void live_packet(void *arg, const struct cap_record *r)
+{
+	struct live_run *lr = arg;
+
+	if (lr->wfailed || (lr->count && lr->c->stats.packets >= lr->count))
+		return;
+	if (lr->w && cap_writer_write(lr->w, r) != 0) {
+		lr->wfailed = 1;
+		cap_live_breakloop(lr->l);
+		return;
+	}
+	cap_dissect(lr->c, r);
+	if (lr->count && lr->c->stats.packets >= lr->count)
+		cap_live_breakloop(lr->l);
+}
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: poll() returns at once. SA_RESETHAND: a second
+	 * signal ends the program at once, should the first not be enough
+	 * (a write blocked on a stalled pipe). */
+	sa.sa_flags = (int)SA_RESETHAND;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	/* A closed output pipe is a write error that ends the capture
+	 * cleanly, not a silent death that leaves FILE.part behind. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void print_drops(const struct cap_live *l)
+{
+	if (l->drops.known)
+		fprintf(stderr,
+			"%s: %s: %" PRIu64 " packets received by filter, %" PRIu64
+			" dropped by kernel, %" PRIu64 " dropped by interface\n",
+			CAP_PROG, l->name, l->drops.recv, l->drops.kernel, l->drops.ifdrop);
+	else
+		fprintf(stderr,
+			"%s: %s: %" PRIu64 " packets received; drops unknown (the device has no "
+			"out_of_buffer counter)\n",
+			CAP_PROG, l->name, l->index);
+}
+
+static int run_live(struct cap_ctx *c, const struct cap_opts *o)
+{
+	static struct cap_live l;
+	static struct cap_writer w;
+	struct cap_view *view = NULL;
+	struct live_run lr = {.c = c, .l = &l, .count = o->count};
+	int have_writer = 0, failed = 0;
+
+	install_signals();
+	if (cap_live_open(&l, o) != 0) {
+		fprintf(stderr, "%s\n", l.err);
+		return l.err_status;
+	}
+	signal_live = &l;
+	if (got_signal)
+		cap_live_breakloop(&l);
+	{
+		const char *n = pcap_datalink_val_to_name(l.linktype);
+		const char *d = pcap_datalink_val_to_description(l.linktype);
+		fprintf(stderr,
+			"%s: listening on %s, link type %s (%s), snapshot length %" PRIu32
+			" bytes, %s timestamps, %s\n",
+			CAP_PROG, l.name, n ? n : "?", d ? d : "?", l.snaplen,
+			l.nano ? "nanosecond" : "microsecond", l.filter_desc);
+	}
+	if (o->write_file) {
+		if (cap_writer_open(&w, o, l.linktype, l.snaplen, l.nano, l.name) != 0) {
+			fprintf(stderr, "%s\n", w.err);
+			cap_writer_close(&w);
+			cap_live_close(&l);
+			return CAP_EXIT_USAGE;
+		}
+		w.drops = &l.drops;
+		lr.w = &w;
+		have_writer = 1;
+	}
+	if (o->view || o->status_secs) {
+		/* the table's and the status line's previous counts */
+		view = cap_view_new(o->max_flows);
+		if (!view) {
+			fprintf(stderr, "%s: out of memory\n", CAP_PROG);
+			return CAP_EXIT_USAGE;
+		}
+	}
+	c->hold_warnings = o->view;
+	c->stats.live = l.name;
+	c->file = l.name;
+
+	double now = cap_now();
+	double next_tick = now + 1.0;
+	double next_status = o->status_secs ? now + o->status_secs : 0;
+	double deadline = o->duration > 0 ? now + o->duration : 0;
+	if (o->view)
+		cap_view_draw(view, c, &l, now);
+
+	while (!got_signal && !l.stop) {
+		double wait = next_tick - now;
+		if (deadline && deadline - now < wait)
+			wait = deadline - now;
+		int ms = wait <= 0 ? 0 : wait * 1000 > LIVE_WAIT_MS ? LIVE_WAIT_MS : (int)(wait * 1000) + 1;
+		int n = cap_live_dispatch(&l, ms, live_packet, &lr);
+		if (n < 0) {
+			fprintf(stderr, "%s\n", l.err);
+			failed = 1;
+			break;
+		}
+		if (n > 0 && !o->quiet) {
+			cap_out_flush(&c->out);
+			if (c->out.failed)
+				break;
+		}
+		if (n > 0 && have_writer && w.to_stdout && fflush(stdout) != 0) {
+			lr.wfailed = 1;
+			snprintf(w.err, sizeof(w.err), "standard output: cannot write: %s", strerror(errno));
+			break;
+		}
+		if (lr.wfailed)
+			break;
+		now = cap_now();
+		if (deadline && now >= deadline)
+			break;
+		if (now >= next_tick) {
+			next_tick = now + 1.0;
+			cap_live_update_drops(&l);
+			if (have_writer && cap_writer_tick(&w) != 0) {
+				lr.wfailed = 1;
+				break;
+			}
+			if (o->view)
+				cap_view_draw(view, c, &l, now);
+		}
+		if (next_status && now >= next_status) {
+			cap_view_status(view, c, &l, now);
+			next_status = now + o->status_secs;
+		}
+	}
+	signal_live = NULL;
+
+	cap_live_update_drops(&l);
+	if (o->view)
+		cap_view_draw(view, c, &l, cap_now());
+	cap_view_free(view);
+	if (have_writer) {
+		int rc = cap_writer_close(&w);
+		if (lr.wfailed || rc != 0) {
+			fprintf(stderr, "%s\n", w.err[0] ? w.err : "cannot write the capture file");
+			failed = 1;
+		} else if (!w.to_stdout && w.files == 1) {
+			fprintf(stderr, "%s: wrote %" PRIu64 " packets to %s\n", CAP_PROG,
+				w.total_packets, w.first_name);
+		} else if (!w.to_stdout) {
+			fprintf(stderr, "%s: wrote %" PRIu64 " packets to %u files, %s to %s\n", CAP_PROG,
+				w.total_packets, w.files, w.first_name, w.name);
+		}
+	}
+	cap_ctx_end_input(c);
+	cap_set_status(c, finish_output(c));
+	if (c->report) {
+		cap_report_set_drops(c->report, l.drops.kernel, l.drops.ifdrop);
+		cap_set_status(c, report_outputs(c, o, wall_ns()));
+	}
+	cap_summary_print(&c->stats, stderr);
+	print_drops(&l);
+	if (l.drops.kernel || l.drops.ifdrop) {
+		fprintf(stderr,
+			"%s: %s: the capture is incomplete: %" PRIu64 " packets were lost (try a larger "
+			"-B, a smaller -s, or -w without per-packet output)\n",
+			CAP_PROG, l.name, l.drops.kernel + l.drops.ifdrop);
+		cap_set_status(c, CAP_EXIT_PROBLEM);
+	}
+	cap_live_close(&l);
+	if (failed)
+		cap_set_status(c, CAP_EXIT_USAGE);
+	return c->status;
 }
 
 int main(int argc, char **argv)
 {
 	struct cap_opts opts;
 	static struct cap_ctx ctx; /* large (struct rw_packet, counters): not on the stack */
-	int opened = 0;
+	int status;
 
 	parse_args(argc, argv, &opts);
+	if (opts.list_ifaces) {
+		status = cap_list_interfaces(stdout) == 0 ? CAP_EXIT_OK : CAP_EXIT_USAGE;
+		free(opts.files);
+		return status;
+	}
+	if (opts.dump_filter) {
+		status = cap_dump_filter(&opts);
+		free(opts.files);
+		return status;
+	}
 	if (cap_ctx_init(&ctx, &opts) != 0) {
 		fprintf(stderr, "%s: out of memory\n", CAP_PROG);
 		return CAP_EXIT_USAGE;
 	}
-
-	for (size_t i = 0; i < opts.n_files; i++) {
-		struct cap_source src;
-		struct cap_record rec;
-		int rc;
-
-		if (opts.count && ctx.stats.packets >= opts.count)
-			break;
-		if (cap_offline_open(&src, opts.files[i]) != 0) {
-			cap_ctx_error(&ctx, src.err);
-			cap_set_status(&ctx, src.err_status);
-			continue;
+	if (opts.keep_report) {
+		ctx.report = report_new(&opts, opts.iface ? opts.iface : opts.files[0]);
+		if (!ctx.report) {
+			fprintf(stderr, "%s: cannot make the report: %s\n", CAP_PROG, strerror(errno));
+			return CAP_EXIT_USAGE;
 		}
-		opened++;
-		cap_ctx_begin_input(&ctx, opts.files[i]);
-		while ((rc = cap_source_next(&src, &rec)) == 1) {
-			cap_dissect(&ctx, &rec);
-			if (opts.count && ctx.stats.packets >= opts.count)
-				break;
-		}
-		if (rc < 0) {
-			cap_ctx_error(&ctx, src.err);
-			cap_set_status(&ctx, src.err_status);
-			if (src.cut)
-				ctx.stats.files_cut++;
-		}
-		cap_ctx_end_input(&ctx);
-		cap_source_close(&src);
 	}
 
-	cap_out_flush(&ctx.out);
-	if (fflush(stdout) != 0 && !ctx.out.failed) {
-		ctx.out.failed = 1;
-		ctx.out.errno_saved = errno;
-	}
-	if (ctx.out.failed) {
-		fprintf(stderr, "%s: cannot write the output: %s\n", CAP_PROG,
-			strerror(ctx.out.errno_saved ? ctx.out.errno_saved : EIO));
-		cap_set_status(&ctx, CAP_EXIT_USAGE);
-	}
-	if (opened)
-		cap_summary_print(&ctx.stats, stderr);
+	status = opts.iface ? run_live(&ctx, &opts) : run_offline(&ctx, &opts);
 
-	int status = ctx.status;
+	if (ctx.report)
+		cap_report_free(ctx.report);
 	cap_ctx_free(&ctx);
 	free(opts.files);
 	return status;

@@ -38,6 +38,11 @@ static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1"
 #define C_LABEL "#374151"
 #define C_TITLE "#111827"
 
+/* What a plot draws from the data, apart from its frame, axes and legend
+ * (the HTML test renders each plot with and without these groups). */
+#define DATA_OPEN "<g class=\"data\">\n"
+#define DATA_CLOSE "</g><!--/data-->\n"
+
 struct html {
 	FILE *f;
 	const struct cap_report *r;
@@ -277,12 +282,21 @@ static void plot_throughput(struct html *h)
 	svg_sub(h, 50, b);
 	struct ax a = {.x = 90, .y = 70, .w = SVG_W - 90 - 30, .h = 300, .x0 = 0, .x1 = h->span};
 
-	double ymax = 0;
-	for (uint32_t b2 = 0; b2 < h->nb; b2++) {
-		double v = (double)h->r->total_bytes[b2] * 8 / (double)h->w;
-		if (v > ymax)
-			ymax = v;
+	double tmax = 0, fmax = 0;
+	for (uint32_t k = 0; k < h->nb; k++) {
+		double v = (double)h->r->total_bytes[k] * 8 / (double)h->w;
+		if (v > tmax)
+			tmax = v;
+		for (uint32_t j = 0; j < nf; j++) {
+			v = (double)h->r->series[fl[j]].bytes[k] * 8 / (double)h->w;
+			if (v > fmax)
+				fmax = v;
+		}
 	}
+	/* All traffic is drawn too, unless it would squash the flows' lines
+	 * (many flows, or much traffic outside the top ones). */
+	int total_line = tmax <= 4 * fmax || !nf;
+	double ymax = total_line ? tmax : fmax;
 	a.y0 = 0;
 	a.y1 = ymax > 0 ? ymax * 1.08 : 1;
 	a.y1 = ceil_d(a.y1 / nice_step(a.y1, 5)) * nice_step(a.y1, 5);
@@ -290,14 +304,17 @@ static void plot_throughput(struct html *h)
 	if (!h->nb) {
 		empty_msg(h, &a, "no packets in this capture");
 	} else {
+		fputs(DATA_OPEN, f);
 		/* All traffic, dashed, behind the flows. */
-		fputs("<polyline fill=\"none\" stroke=\"#9ca3af\" stroke-width=\"1.5\" "
+		if (total_line)
+			fputs("<polyline fill=\"none\" stroke=\"#9ca3af\" stroke-width=\"1.5\" "
 		      "stroke-dasharray=\"5 4\" points=\"",
 		      f);
-		for (uint32_t k = 0; k < h->nb; k++)
+		for (uint32_t k = 0; total_line && k < h->nb; k++)
 			fprintf(f, "%.1f,%.1f ", AX(&a, ((double)k + 0.5) * (double)h->w / h->div),
 				AY(&a, (double)h->r->total_bytes[k] * 8 / (double)h->w));
-		fputs("\"/>\n", f);
+		if (total_line)
+			fputs("\"/>\n", f);
 		for (uint32_t j = nf; j-- > 0;) {
 			const struct rs_flow *s = &h->r->series[fl[j]];
 			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" "
@@ -312,6 +329,7 @@ static void plot_throughput(struct html *h)
 					AX(&a, 0.5 * (double)h->w / h->div),
 					AY(&a, (double)s->bytes[0] * 8 / (double)h->w), flow_colour(h, fl[j]));
 		}
+		fputs(DATA_CLOSE, f);
 	}
 	/* Legend, two columns. */
 	int ly = 70 + 300 + 62;
@@ -320,11 +338,17 @@ static void plot_throughput(struct html *h)
 		int col = (int)(j % 2), row = (int)(j / 2);
 		double x = 90 + col * 560, y = ly + row * 22;
 		if (j == nf) {
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#9ca3af\" "
-				   "stroke-width=\"2\" stroke-dasharray=\"5 4\"/>",
-				x, y - 4, x + 24, y - 4);
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">all traffic (%s)</text>\n", x + 32, y,
-				rp_bytes(c, sizeof(c), h->t->bytes));
+			if (total_line) {
+				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+					   "stroke=\"#9ca3af\" stroke-width=\"2\" stroke-dasharray=\"5 4\"/>",
+					x, y - 4, x + 24, y - 4);
+				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">all traffic (%s)</text>\n", x + 32, y,
+					rp_bytes(c, sizeof(c), h->t->bytes));
+			} else {
+				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#6b7280\">all traffic: %s, up to "
+					   "%.3g Gb/s per bin (not drawn: it would flatten the flows)</text>\n",
+					x, y, rp_bytes(c, sizeof(c), h->t->bytes), tmax);
+			}
 			break;
 		}
 		const struct rw_flow *fw = rw_analyzer_flow(h->r->a, fl[j]);
@@ -374,7 +398,7 @@ static void plot_psn(struct html *h)
 	FILE *f = h->f;
 	uint32_t fl[PSN_PANELS];
 	uint32_t nf = pick_flows(h, fl, PSN_PANELS, want_psn);
-	const int pw = 560, ph = 190, top = 104, rowh = ph + 92;
+	const int ph = 190, top = 104, rowh = ph + 92;
 	int rows = (int)(nf + 1) / 2;
 	int height = top + (rows ? rows : 1) * rowh + 10;
 	char b[200];
@@ -413,9 +437,8 @@ static void plot_psn(struct html *h)
 		const struct rs_flow *s = &h->r->series[fl[j]];
 		const struct rw_flow *fw = rw_analyzer_flow(h->r->a, fl[j]);
 		int col = (int)(j % 2), row = (int)(j / 2);
-		struct ax a = {.x = 84 + col * (pw + 36), .y = top + 30 + row * rowh, .w = pw - 84 + 60,
-			       .h = ph - 30, .x0 = 0, .x1 = h->span};
-		a.w = pw - 40;
+		struct ax a = {.x = 84 + col * 600, .y = top + 30 + row * rowh, .w = 486, .h = ph - 30,
+			       .x0 = 0, .x1 = h->span};
 		double lo = (double)s->upsn_min, hi = (double)s->upsn_max;
 		for (uint32_t k = 0; k < s->n_ev; k++)
 			if (s->ev[k].kind == RS_EV_GAP && (double)(s->ev[k].upsn - s->ev[k].len) < lo)
@@ -441,6 +464,7 @@ static void plot_psn(struct html *h)
 			a.x + a.w, a.y - 6, s->first_psn, fw->retransmissions, fw->psn_gaps,
 			fw->out_of_order);
 		axes(h, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first", 1);
+		fputs(DATA_OPEN, f);
 		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
 			   "stroke-linejoin=\"round\" points=\"",
 			flow_colour(h, fl[j]));
@@ -460,9 +484,7 @@ static void plot_psn(struct html *h)
 				if (e->kind != order[o])
 					continue;
 				double x = AX(&a, (double)e->t / h->div), y = AY(&a, (double)e->upsn);
-				double yt = AY(&a, (double)(e->upsn - (int64_t)e->len));
-				if (e->kind == RS_EV_GAP && y - yt > -3)
-					yt = y + 3; /* tiny gap: still visible */
+				fputs("<g>", f);
 				if (e->kind == RS_EV_GAP) {
 					/* The bar goes from the PSN after the gap down to the
 					 * first missing one. */
@@ -472,7 +494,7 @@ static void plot_psn(struct html *h)
 						ybot = ytop + 6;
 					marker(f, RS_EV_GAP, x, ybot, ytop);
 				} else {
-					marker(f, e->kind, x, y, yt);
+					marker(f, e->kind, x, y, 0);
 				}
 				char d[64];
 				fprintf(f, "<title>%s at %s",
@@ -483,9 +505,10 @@ static void plot_psn(struct html *h)
 					rp_dur(d, sizeof(d), e->t));
 				if (e->kind == RS_EV_GAP)
 					fprintf(f, ": %" PRIu32 " PSN%s missing", e->len, e->len == 1 ? "" : "s");
-				fputs("</title>\n", f);
+				fputs("</title></g>\n", f);
 			}
 		}
+		fputs(DATA_CLOSE, f);
 		if (s->ev_over || s->psn_stride_log) {
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">", a.x + 6,
 				a.y + 12);
@@ -548,9 +571,9 @@ static void plot_congestion(struct html *h)
 	char b[200], c[64];
 	svg_open(h, "plot-congestion", height, "ECN CE marks and CNPs per flow");
 	snprintf(b, sizeof(b),
-		 "upper lane: packets of the flow marked CE by a switch; lower lane: CNPs that slow the "
-		 "flow (linked within %s)",
-		 rp_dur(c, sizeof(c), h->r->opts.cnp_window_ns));
+		 "upper lane: packets of the flow marked CE by a switch; lower lane: CNPs sent back to "
+		 "slow the flow (%" PRIu64 " CNPs had no CE mark in the %s before them)",
+		 h->t->cnps_unlinked, rp_dur(c, sizeof(c), h->r->opts.cnp_window_ns));
 	svg_sub(h, 50, b);
 	fprintf(f, "<g font-size=\"12.5\" fill=\"" C_LABEL "\">"
 		   "<rect x=\"24\" y=\"63\" width=\"3\" height=\"12\" fill=\"" C_CE "\"/>"
@@ -587,9 +610,11 @@ static void plot_congestion(struct html *h)
 		fprintf(f, "</text><text x=\"40\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">QP 0x%06" PRIx32
 			   " \xc2\xb7 CE %" PRIu64 " \xc2\xb7 CNP %" PRIu64 "</text>\n",
 			y + 32, fw->key.dqpn, fw->ecn[RW_ECN_CE], fw->cnps);
+		fputs(DATA_OPEN, f);
 		lane(h, &a, y + 5, rowh / 2 - 7, s->ce, s->n_ce, s->ce_over, s->ce_bin, C_CE);
 		lane(h, &a, y + rowh / 2 + 2, rowh / 2 - 7, s->cnp, s->n_cnp, s->cnp_over, s->cnp_bin,
 		     C_CNP);
+		fputs(DATA_CLOSE, f);
 	}
 	fputs("</svg>\n", f);
 }
@@ -674,11 +699,13 @@ static void plot_pfc(struct html *h)
 			if (oe < os)
 				oe = os;
 		}
+		fputs(DATA_OPEN, f);
 		if (!q->over) {
 			for (uint32_t k = 0; k < q->n; k++)
 				pause_bar(h, &a, by, bh, q->iv[k].start, q->iv[k].end, name);
 			if (open)
 				pause_bar(h, &a, by, bh, os, oe, name);
+			fputs(DATA_CLOSE, f);
 			continue;
 		}
 		for (uint32_t k = 0; k < h->nb; k++) {
@@ -703,6 +730,7 @@ static void plot_pfc(struct html *h)
 				   "\" fill-opacity=\"%.2f\"><title>paused %.0f%% of the bin</title></rect>\n",
 				x0, by, x1 - x0 > 1 ? x1 - x0 : 1, bh, 0.2 + 0.8 * share, share * 100);
 		}
+		fputs(DATA_CLOSE, f);
 	}
 	fputs("</svg>\n", f);
 }
@@ -715,7 +743,7 @@ static const char css[] =
 	"*{box-sizing:border-box}\n"
 	"body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"
 	"'Segoe UI',Roboto,'Helvetica Neue',Arial,'Liberation Sans',sans-serif}\n"
-	"main{max-width:1260px;margin:0 auto;padding:28px 24px 40px}\n"
+	"main{max-width:1320px;margin:0 auto;padding:28px 24px 40px}\n"
 	"header h1{margin:0;font-size:24px;font-weight:650;letter-spacing:-.01em}\n"
 	"header .file{margin:4px 0 0;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,"
 	"'Liberation Mono',monospace;color:#374151;word-break:break-all}\n"
@@ -730,13 +758,14 @@ static const char css[] =
 	".card h2{font-size:17px;margin:4px 0 10px;font-weight:600}\n"
 	"svg.plot{display:block;width:100%;height:auto}\n"
 	".scroll{overflow-x:auto}\n"
-	"table{border-collapse:collapse;font-size:12.5px;font-variant-numeric:tabular-nums}\n"
-	"th,td{padding:5px 9px;border-bottom:1px solid var(--line);white-space:nowrap}\n"
-	"th{background:#f9fafb;text-align:left;font-weight:600;color:#374151;position:sticky;top:0}\n"
+	"table{border-collapse:collapse;font-size:12px;font-variant-numeric:tabular-nums}\n"
+	"th,td{padding:4px 5px;border-bottom:1px solid var(--line);white-space:nowrap}\n"
+	"th{background:#f9fafb;text-align:left;font-weight:600;color:#374151;white-space:normal;"
+	"vertical-align:bottom;font-size:11.5px}\n"
 	"td.r,th.r{text-align:right}\n"
 	"tbody tr:nth-child(even){background:#fafafa}\n"
 	"td.addr{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace;"
-	"font-size:12px}\n"
+	"font-size:11.5px}\n"
 	"td.hot{color:var(--bad);font-weight:600}\n"
 	"table.kv td:first-child{color:var(--muted);padding-right:24px}\n"
 	".note{color:var(--muted);font-size:12px;margin:8px 0 0}\n"

@@ -3,13 +3,14 @@
 # present are not reinstalled and apt-get update runs only when something is
 # missing. Shared by the README's two commands and by .ci/run.
 #
-#   scripts/install-deps.sh          build + test dependencies
+#   scripts/install-deps.sh          build + test dependencies (incl. the Soft-RoCE VM's)
 #   scripts/install-deps.sh --build  only what the build needs
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config libpcap-dev libjansson-dev zlib1g-dev libibverbs-dev)
 test_pkgs=(libcmocka-dev libdeflate-dev clang libclang-rt-14-dev tshark python3-scapy jq
-	rdma-core ibverbs-providers ibverbs-utils tcpreplay iproute2)
+	rdma-core ibverbs-providers ibverbs-utils tcpreplay iproute2
+	qemu-system-x86 busybox-static kmod cpio tcpdump libibverbs1)
 
 pkgs=("${build_pkgs[@]}")
 [ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")

@@ -174,12 +174,12 @@ if [ ! -f "$kdir/ok" ]; then
 	kver=$(ls "$kdir/x/root/lib/modules" | head -n1)
 	[ -n "$kver" ] && [ -f "$kdir/x/root/boot/vmlinuz-$kver" ] || die "$deb: no vmlinuz or modules inside"
 	# The .deb ships no modules.dep.
-	depmod -b "$kdir/x/root" "$kver" || die "depmod -b $kdir/x/root $kver failed"
+	/usr/sbin/depmod -b "$kdir/x/root" "$kver" || die "depmod -b $kdir/x/root $kver failed"
 	mroot="$kdir/x/mods"
 	mkdir -p "$mroot/lib/modules/$kver" "$mroot/rw"
 	: >"$mroot/rw/modules.order"
 	for m in "${mods[@]}"; do
-		modprobe -d "$kdir/x/root" -S "$kver" --show-depends "$m" >"$kdir/x/dep" 2>&1 ||
+		/usr/sbin/modprobe -d "$kdir/x/root" -S "$kver" --show-depends "$m" >"$kdir/x/dep" 2>&1 ||
 			die "modprobe --show-depends $m: $(head -n1 "$kdir/x/dep")"
 		sed -n 's/^insmod \([^ ]*\).*/\1/p' "$kdir/x/dep" | while read -r ko; do
 			rel=${ko#"$kdir/x/root/lib/modules/"}
@@ -284,7 +284,7 @@ mkdir -p "$work/ld"
 (cd "$work/ld" && gzip -dc "$ucpio" | cpio -id --quiet 2>/dev/null)
 cp -a "$root/." "$work/ld/"
 printf '/usr/lib/x86_64-linux-gnu\n/usr/local/lib\n' >"$work/ld/etc/ld.so.conf"
-ldconfig -r "$work/ld" 2>/dev/null && cp "$work/ld/etc/ld.so.cache" "$root/etc/ld.so.cache"
+/sbin/ldconfig -r "$work/ld" 2>/dev/null && cp "$work/ld/etc/ld.so.cache" "$root/etc/ld.so.cache"
 rm -rf "$work/ld"
 initrd=$work/initrd.img
 # The kernel looks for an uncompressed cpio only at 4-byte aligned offsets

@@ -1,7 +1,7 @@
 #!/bin/sh
 # check.py must fail on what it is there to catch: a capture with one bit
-# flipped (both ICRC verifiers say bad), and a record that disagrees with the
-# capture by one message. Uses the real capture samples/softroce/rc_write.pcap.
+# flipped (both ICRC verifiers and the data pattern check say so), and a
+# record that disagrees with the capture by one message. Uses the real capture samples/softroce/rc_write.pcap.
 # usage: test_check_negative.sh PYTHON ROCEWIRE-CAP SAMPLES-DIR
 set -u
 py=$1 cap=$2 samples=$3
@@ -26,6 +26,7 @@ cp "$samples/rc_write.pcap" "$samples/rc_write.client.json" "$samples/rc_write.s
 "$py" -c "import sys; p=sys.argv[1]; d=bytearray(open(p,'rb').read()); d[24+16+100]^=1; open(p,'wb').write(d)" "$work/rc_write.pcap"
 expect_fail "one flipped payload bit" "ICRC computed here with zlib does not match"
 expect_fail "one flipped payload bit (rocewire-cap)" "ICRC bad"
+expect_fail "one flipped payload bit (data pattern)" "message 0 differs from the pattern at byte 30"
 cp "$samples/rc_write.pcap" "$work/"
 "$py" -c "
 import json, sys

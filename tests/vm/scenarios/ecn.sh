@@ -1,5 +1,5 @@
 # ECT(0) traffic (traffic class 2) through netem marking 25% of the
-# requester's packets CE instead of dropping them.
+# requester's packets CE instead of dropping them (--timeout-exp: ops-rc.sh).
 netem veth1 loss 25% ecn
-verbs_capture rc_write_ecn --transport rc --op write --size 4096 --iters 16 --tclass 2
+verbs_capture rc_write_ecn --transport rc --op write --size 4096 --iters 16 --tclass 2 --timeout-exp 18
 netem_clear rc_write_ecn

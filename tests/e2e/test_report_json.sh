@@ -1,0 +1,93 @@
+#!/bin/sh
+# The per-QP report on crafted scenarios whose truth is known by construction
+# (rocewire-mkscenario writes each capture and its truth): for every scenario,
+# `rocewire-cap -r FILE --report --json` must give the truth's numbers
+# (report_check.py compares them), and `--report` must print its table.
+#
+# env: ROCEWIRE_MKSCENARIO  rocewire-mkscenario (required)
+#      ROCEWIRE_CAP         rocewire-cap; used when its --help offers --report
+#      ROCEWIRE_REPORT_DRIVER  test-only front end (report_driver.c), used
+#                           when rocewire-cap has no --report yet
+#      ROCEWIRE_SOURCE_DIR  the source tree (for report_check.py)
+# Exit 77 (skip) when python3 or any front end is missing.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=${ROCEWIRE_SOURCE_DIR:-$here/../..}
+mkscn=${ROCEWIRE_MKSCENARIO:-}
+cap=${ROCEWIRE_CAP:-}
+driver=${ROCEWIRE_REPORT_DRIVER:-}
+
+if [ -z "$mkscn" ] || [ ! -x "$mkscn" ]; then
+	echo "test_report_json: ROCEWIRE_MKSCENARIO is not an executable: '$mkscn'" >&2
+	exit 1
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "SKIP: python3 not found"
+	exit 77
+fi
+front=
+if [ -n "$cap" ] && [ -x "$cap" ] && "$cap" --help 2>&1 | grep -q -- '--report'; then
+	front=cap
+elif [ -n "$driver" ] && [ -x "$driver" ]; then
+	front=driver
+else
+	echo "SKIP: neither rocewire-cap with --report nor ROCEWIRE_REPORT_DRIVER is available"
+	exit 77
+fi
+
+# report FILE json|table: the report on standard output. rocewire-cap exits
+# 1 when the capture has problems (none here are meant to) and 2 on errors.
+report() {
+	if [ "$front" = cap ]; then
+		if [ "$2" = json ]; then
+			"$cap" -r "$1" --report --json
+		else
+			"$cap" -r "$1" --report
+		fi
+	else
+		"$driver" --"$2" "$1"
+	fi
+}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rw-report-json.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+echo "front end: $front"
+fail=0
+n=0
+for sc in $("$mkscn" --list | cut -f1); do
+	n=$((n + 1))
+	pcap=$work/$sc.pcap
+	if ! "$mkscn" "$sc" -o "$pcap" -t "$work/$sc.truth.json"; then
+		echo "FAIL $sc: rocewire-mkscenario failed"
+		fail=1
+		continue
+	fi
+	report "$pcap" json >"$work/$sc.json" 2>"$work/$sc.err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "FAIL $sc: --report --json exited with $rc: $(head -3 "$work/$sc.err")"
+		fail=1
+		continue
+	fi
+	python3 "$src/tests/e2e/report_check.py" "$work/$sc.truth.json" "$work/$sc.json" || fail=1
+
+	report "$pcap" table >"$work/$sc.txt" 2>"$work/$sc.err"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		echo "FAIL $sc: --report exited with $rc: $(head -3 "$work/$sc.err")"
+		fail=1
+		continue
+	fi
+	for want in "Flows by bytes" "ACK us p50/p99/max" "Totals" "ICRC ok" "capture drops"; do
+		if ! grep -q "$want" "$work/$sc.txt"; then
+			echo "FAIL $sc: the table has no \"$want\""
+			fail=1
+		fi
+	done
+done
+if [ "$n" -lt 10 ]; then
+	echo "FAIL: rocewire-mkscenario --list gave $n scenarios, expected 10"
+	fail=1
+fi
+[ "$fail" -eq 0 ] && echo "PASS: $n scenarios"
+exit "$fail"

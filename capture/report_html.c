@@ -125,6 +125,22 @@ static double ceil_d(double v)
 	return t < v ? t + 1 : t;
 }
 
+/* A tick value; with k or M when the axis runs into the ten thousands
+ * (PSNs), so that labels stay short. */
+static char *tick_label(char *b, size_t cap, double v, double step, int dec, double top)
+{
+	double at = top < 0 ? -top : top;
+	if (v == 0)
+		snprintf(b, cap, "0");
+	else if (at >= 1e7 && step >= 1e5)
+		snprintf(b, cap, "%.*fM", step_decimals(step / 1e6), v / 1e6);
+	else if (at >= 1e4 && step >= 100)
+		snprintf(b, cap, "%.*fk", step_decimals(step / 1e3), v / 1e3);
+	else
+		snprintf(b, cap, "%.*f", dec, v);
+	return b;
+}
+
 struct ax {
 	double x, y, w, h;
 	double x0, x1, y0, y1;
@@ -192,9 +208,10 @@ static void axes(struct html *h, const struct ax *a, const char *xlabel, const c
 				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_GRID
 					   "\"/>",
 					a->x, y, a->x + a->w, y);
+			char lb[32];
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"" C_TICK
-				   "\" text-anchor=\"end\">%.*f</text>\n",
-				a->x - 7, y + 4, yd, v == 0 ? 0.0 : v);
+				   "\" text-anchor=\"end\">%s</text>\n",
+				a->x - 7, y + 4, tick_label(lb, sizeof(lb), v, ys, yd, a->y1));
 		}
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" fill=\"" C_LABEL
 			   "\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">",
@@ -277,18 +294,21 @@ static void plot_throughput(struct html *h)
 	int height = 100 + 300 + 56 + rows * 22 + 16;
 	char b[160], c[64];
 	svg_open(h, "plot-throughput", height, "Throughput per flow over time");
-	snprintf(b, sizeof(b), "bytes on the wire per %s bin, as Gb/s; the %u flows with most bytes%s",
+	snprintf(b, sizeof(b), "bytes on the wire per %s bin, as bits per second; the %u flows with most bytes%s",
 		 rp_dur(c, sizeof(c), h->w), nf, nf ? "" : " (none)");
 	svg_sub(h, 50, b);
 	struct ax a = {.x = 90, .y = 70, .w = SVG_W - 90 - 30, .h = 300, .x0 = 0, .x1 = h->span};
 
+	/* Gb/s, or Mb/s or kb/s for slow captures. */
+	double sc = 1;
+#define RATE(bytes) ((double)(bytes) * 8 / (double)h->w * sc)
 	double tmax = 0, fmax = 0;
 	for (uint32_t k = 0; k < h->nb; k++) {
-		double v = (double)h->r->total_bytes[k] * 8 / (double)h->w;
+		double v = RATE(h->r->total_bytes[k]);
 		if (v > tmax)
 			tmax = v;
 		for (uint32_t j = 0; j < nf; j++) {
-			v = (double)h->r->series[fl[j]].bytes[k] * 8 / (double)h->w;
+			v = RATE(h->r->series[fl[j]].bytes[k]);
 			if (v > fmax)
 				fmax = v;
 		}
@@ -297,10 +317,18 @@ static void plot_throughput(struct html *h)
 	 * (many flows, or much traffic outside the top ones). */
 	int total_line = tmax <= 4 * fmax || !nf;
 	double ymax = total_line ? tmax : fmax;
+	const char *unit = "throughput (Gb/s)", *uname = "Gb/s";
+	if (ymax > 0 && ymax < 1e-3) {
+		sc = 1e6, unit = "throughput (kb/s)", uname = "kb/s";
+	} else if (ymax > 0 && ymax < 1) {
+		sc = 1e3, unit = "throughput (Mb/s)", uname = "Mb/s";
+	}
+	ymax *= sc;
+	tmax *= sc;
 	a.y0 = 0;
 	a.y1 = ymax > 0 ? ymax * 1.08 : 1;
 	a.y1 = ceil_d(a.y1 / nice_step(a.y1, 5)) * nice_step(a.y1, 5);
-	axes(h, &a, xlabel(h, b, sizeof(b)), "throughput (Gb/s)", 1);
+	axes(h, &a, xlabel(h, b, sizeof(b)), unit, 1);
 	if (!h->nb) {
 		empty_msg(h, &a, "no packets in this capture");
 	} else {
@@ -312,7 +340,7 @@ static void plot_throughput(struct html *h)
 		      f);
 		for (uint32_t k = 0; total_line && k < h->nb; k++)
 			fprintf(f, "%.1f,%.1f ", AX(&a, ((double)k + 0.5) * (double)h->w / h->div),
-				AY(&a, (double)h->r->total_bytes[k] * 8 / (double)h->w));
+				AY(&a, RATE(h->r->total_bytes[k])));
 		if (total_line)
 			fputs("\"/>\n", f);
 		for (uint32_t j = nf; j-- > 0;) {
@@ -322,12 +350,12 @@ static void plot_throughput(struct html *h)
 				flow_colour(h, fl[j]));
 			for (uint32_t k = 0; k < h->nb; k++)
 				fprintf(f, "%.1f,%.1f ", AX(&a, ((double)k + 0.5) * (double)h->w / h->div),
-					AY(&a, (double)s->bytes[k] * 8 / (double)h->w));
+					AY(&a, RATE(s->bytes[k])));
 			fputs("\"/>\n", f);
 			if (h->nb == 1)
 				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 					AX(&a, 0.5 * (double)h->w / h->div),
-					AY(&a, (double)s->bytes[0] * 8 / (double)h->w), flow_colour(h, fl[j]));
+					AY(&a, RATE(s->bytes[0])), flow_colour(h, fl[j]));
 		}
 		fputs(DATA_CLOSE, f);
 	}
@@ -346,8 +374,8 @@ static void plot_throughput(struct html *h)
 					rp_bytes(c, sizeof(c), h->t->bytes));
 			} else {
 				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#6b7280\">all traffic: %s, up to "
-					   "%.3g Gb/s per bin (not drawn: it would flatten the flows)</text>\n",
-					x, y, rp_bytes(c, sizeof(c), h->t->bytes), tmax);
+					   "%.3g %s per bin (not drawn: it would flatten the flows)</text>\n",
+					x, y, rp_bytes(c, sizeof(c), h->t->bytes), tmax, uname);
 			}
 			break;
 		}
@@ -361,6 +389,7 @@ static void plot_throughput(struct html *h)
 	}
 	fputs("</g>\n</svg>\n", f);
 }
+#undef RATE
 
 /* ---- plot 2: PSN against time ------------------------------------------- */
 
@@ -404,8 +433,8 @@ static void plot_psn(struct html *h)
 	char b[200];
 	svg_open(h, "plot-psn", height, "PSN versus time per flow");
 	svg_sub(h, 50,
-		"PSN distance from the flow's first PSN (unwrapped across 2^24); the line is sampled, "
-		"every marked event is drawn up to a cap per flow");
+		"PSN distance from the flow's first PSN (unwrapped across 2^24); the line and, beyond "
+		"128 per kind and flow, the markers are thinned out evenly over time");
 	/* Legend */
 	fprintf(f, "<g font-size=\"12.5\" fill=\"" C_LABEL "\">");
 	double lx = 24;
@@ -440,9 +469,10 @@ static void plot_psn(struct html *h)
 		struct ax a = {.x = 84 + col * 600, .y = top + 30 + row * rowh, .w = 486, .h = ph - 30,
 			       .x0 = 0, .x1 = h->span};
 		double lo = (double)s->upsn_min, hi = (double)s->upsn_max;
-		for (uint32_t k = 0; k < s->n_ev; k++)
-			if (s->ev[k].kind == RS_EV_GAP && (double)(s->ev[k].upsn - s->ev[k].len) < lo)
-				lo = (double)(s->ev[k].upsn - s->ev[k].len);
+		const struct rs_evbuf *eb = &s->evb[RS_EVB_EPISODES];
+		for (uint32_t k = 0; k < eb->n; k++)
+			if (eb->e[k].kind == RS_EV_GAP && (double)(eb->e[k].upsn - eb->e[k].len) < lo)
+				lo = (double)(eb->e[k].upsn - eb->e[k].len);
 		if (hi - lo < 4)
 			hi = lo + 4;
 		double ys = nice_step(hi - lo, 4);
@@ -479,8 +509,9 @@ static void plot_psn(struct html *h)
 		/* Gaps first, then reorders, then retransmissions on top. */
 		static const unsigned order[] = {RS_EV_GAP, RS_EV_OOO, RS_EV_RETRANS, RS_EV_GBN};
 		for (unsigned o = 0; o < 4; o++) {
-			for (uint32_t k = 0; k < s->n_ev; k++) {
-				const struct rs_event *e = &s->ev[k];
+			const struct rs_evbuf *b = &s->evb[order[o] == RS_EV_RETRANS];
+			for (uint32_t k = 0; k < b->n; k++) {
+				const struct rs_event *e = &b->e[k];
 				if (e->kind != order[o])
 					continue;
 				double x = AX(&a, (double)e->t / h->div), y = AY(&a, (double)e->upsn);
@@ -509,15 +540,17 @@ static void plot_psn(struct html *h)
 			}
 		}
 		fputs(DATA_CLOSE, f);
-		if (s->ev_over || s->psn_stride_log) {
+		uint64_t hidden = 0;
+		for (unsigned k = 0; k < 2; k++)
+			hidden += s->evb[k].seen - s->evb[k].n;
+		if (hidden || s->psn_stride_log) {
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">", a.x + 6,
 				a.y + 12);
 			if (s->psn_stride_log)
 				fprintf(f, "line: 1 packet in %" PRIu64 "%s", (uint64_t)1 << s->psn_stride_log,
-					s->ev_over ? "; " : "");
-			if (s->ev_over)
-				fprintf(f, "first %u events drawn, %" PRIu64 " more not drawn", RS_EV_MAX,
-					s->ev_over);
+					hidden ? "; " : "");
+			if (hidden)
+				fprintf(f, "markers thinned out over time: %" PRIu64 " not drawn", hidden);
 			fputs("</text>\n", f);
 		}
 	}

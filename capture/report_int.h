@@ -9,7 +9,9 @@
  *    neighbouring bins merge, in every flow at once;
  *  - PSN samples: at most RS_PSN_MAX per flow, every 2^k-th packet, k growing
  *    by one (and every other sample dropped) each time the buffer fills;
- *  - retransmissions, gaps and reorders: the first RS_EV_MAX per flow, the rest
+ *  - episodes (gaps, go-back-N starts, reorders) and plain retransmissions:
+ *    two buffers of RS_EV_MAX per flow, each keeping every event until it
+ *    fills, then every 2^k-th (thinned like the PSN samples), the rest
  *    counted;
  *  - CE marks and CNPs: the first RS_MARK_MAX per flow each, the rest counted,
  *    and all of them in per-bin counts (so a plot can fall back on density);
@@ -55,6 +57,16 @@ struct rs_event {
 	uint32_t kind;  /* enum rs_ev_kind */
 };
 
+struct rs_evbuf {
+	uint32_t n;
+	uint8_t stride_log;
+	uint64_t seen;
+	struct rs_event e[RS_EV_MAX];
+};
+
+#define RS_EVB_EPISODES 0 /* gaps, go-back-N starts, reorders */
+#define RS_EVB_RETRANS 1  /* the other retransmissions */
+
 struct rs_flow {
 	uint8_t psn_valid;
 	uint8_t psn_stride_log;  /* a sample every 2^k packets */
@@ -63,12 +75,12 @@ struct rs_flow {
 	uint64_t psn_seen;       /* packets that moved the PSN line */
 	uint64_t last_t;
 	uint32_t n_psn;
-	uint32_t n_ev, n_ce, n_cnp;
-	uint64_t ev_over, ce_over, cnp_over;
+	uint32_t n_ce, n_cnp;
+	uint64_t ce_over, cnp_over;
 	uint64_t cnps_seen;      /* rw_flow.cnps already placed on the timeline */
 	uint32_t cnp_owner;      /* for a CNP flow: 1 + the flow its last CNP slowed, 0 none */
 	struct rs_psn psn[RS_PSN_MAX];
-	struct rs_event ev[RS_EV_MAX];
+	struct rs_evbuf evb[2];
 	uint64_t ce[RS_MARK_MAX];
 	uint64_t cnp[RS_MARK_MAX];
 	uint64_t bytes[RS_BINS];

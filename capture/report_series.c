@@ -75,6 +75,24 @@ static void psn_sample(struct rs_flow *s, uint64_t t)
 	s->n_psn++;
 }
 
+static void ev_add(struct rs_evbuf *b, uint64_t t, int64_t upsn, uint32_t len, uint32_t kind)
+{
+	uint64_t mask = ((uint64_t)1 << b->stride_log) - 1;
+	if ((b->seen++ & mask) != 0)
+		return;
+	if (b->n == RS_EV_MAX) {
+		for (unsigned i = 0; i < RS_EV_MAX / 2; i++)
+			b->e[i] = b->e[2 * i];
+		b->n = RS_EV_MAX / 2;
+		b->stride_log++;
+	}
+	struct rs_event *e = &b->e[b->n++];
+	e->t = t;
+	e->upsn = upsn;
+	e->len = len;
+	e->kind = kind;
+}
+
 static void psn_point(struct rs_flow *s, uint32_t psn, uint64_t t, uint32_t flags, uint32_t gap)
 {
 	if (!s->psn_valid) {
@@ -91,18 +109,12 @@ static void psn_point(struct rs_flow *s, uint32_t psn, uint64_t t, uint32_t flag
 	s->last_psn = psn;
 	s->last_t = t;
 	if (flags & (RW_N_RETRANS | RW_N_GAP | RW_N_OOO)) {
-		if (s->n_ev < RS_EV_MAX) {
-			struct rs_event *e = &s->ev[s->n_ev++];
-			e->t = t;
-			e->upsn = s->upsn;
-			e->len = gap;
-			e->kind = flags & RW_N_GBN_START ? RS_EV_GBN :
-				  flags & RW_N_RETRANS	 ? RS_EV_RETRANS :
-				  flags & RW_N_GAP	 ? RS_EV_GAP :
+		uint32_t kind = flags & RW_N_GBN_START ? RS_EV_GBN :
+				flags & RW_N_RETRANS	 ? RS_EV_RETRANS :
+				flags & RW_N_GAP	 ? RS_EV_GAP :
 							   RS_EV_OOO;
-		} else {
-			s->ev_over++;
-		}
+		ev_add(&s->evb[kind == RS_EV_RETRANS ? RS_EVB_RETRANS : RS_EVB_EPISODES], t, s->upsn, gap,
+		       kind);
 	}
 	uint64_t mask = ((uint64_t)1 << s->psn_stride_log) - 1;
 	if ((s->psn_seen++ & mask) == 0)

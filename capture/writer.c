@@ -44,6 +44,10 @@
 #define OPT_ISB_OSDROP 7
 #define OPT_ISB_USRDELIV 8
 
+/* The largest statistics block put_stats() writes: a 20-byte header, six
+ * 12-byte options, the end of options and the trailing length. */
+#define ISB_MAX (20u + 6u * 12u + 4u + 4u)
+
 #define PCAP_MAGIC_USEC 0xA1B2C3D4u
 #define PCAP_MAGIC_NSEC 0xA1B23C4Du
 
@@ -327,7 +331,9 @@ int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 
 	if (w->failed)
 		return -1;
-	if (w->fp && w->rotate_bytes && w->packets > 0 && w->bytes + size > w->rotate_bytes &&
+	/* room for the statistics block that closes a pcapng file */
+	uint64_t tail = w->pcapng ? ISB_MAX : 0;
+	if (w->fp && w->rotate_bytes && w->packets > 0 && w->bytes + size + tail > w->rotate_bytes &&
 	    !w->to_stdout) {
 		if (close_current(w) != 0)
 			return -1;

@@ -4,6 +4,7 @@
 # missing. Shared by the README's two commands and by .ci/run.
 #
 #   scripts/install-deps.sh          build + test dependencies (incl. the Soft-RoCE VM's)
+#   scripts/install-deps.sh --vm     the same (named for tests/vm/README.md)
 #   scripts/install-deps.sh --build  only what the build needs
 set -euo pipefail
 
@@ -13,7 +14,14 @@ test_pkgs=(libcmocka-dev libdeflate-dev clang libclang-rt-14-dev tshark python3-
 	qemu-system-x86 busybox-static kmod cpio tcpdump libibverbs1)
 
 pkgs=("${build_pkgs[@]}")
-[ "${1:-}" = "--build" ] || pkgs+=("${test_pkgs[@]}")
+case "${1:-}" in
+"" | --vm | --test) pkgs+=("${test_pkgs[@]}") ;;
+--build) ;;
+*)
+	echo "install-deps: unknown option '$1' (use --build, --vm or nothing)" >&2
+	exit 2
+	;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -37,11 +37,14 @@ enum cap_wfmt {
 	CAP_WFMT_PCAPNG,
 };
 
-#define CAP_DEFAULT_SNAPLEN 262144u /* as tcpdump: whole frames */
-/* -i any: libpcap sizes the slots of its capture ring by the snapshot length
- * when it cannot by an interface's MTU, so 262144 would leave a handful of
- * slots. 16384 holds any jumbo frame (9216; ConnectX allows MTU 9978). */
-#define CAP_ANY_SNAPLEN 16384u
+#define CAP_MAX_SNAPLEN 262144u /* -s 0, as tcpdump */
+/* Without -s. In immediate mode libpcap gives every packet a fixed slot of
+ * its capture ring, as large as the snapshot length when the interface may
+ * hand over GRO super-packets (veth, most NICs) or its MTU is unknown (-i
+ * any): 262144 would leave 128 slots in 32 MiB. 16000 holds any Ethernet
+ * jumbo frame (9216; ConnectX allows MTU 9978) with its tags and fills a
+ * 16 KiB slot with little waste: about 2000 slots. */
+#define CAP_DEFAULT_SNAPLEN 16000u
 /* Kernel capture buffer without -B: RoCE arrives in bursts at 25-400 Gb/s,
  * and libpcap's 2 MiB holds ~230 jumbo frames. */
 #define CAP_DEFAULT_BUFFER_KIB 32768u
@@ -59,7 +62,7 @@ struct cap_opts {
 	const char *iface;      /* interface, "any", or "rdma:DEVICE" */
 	const char *write_file; /* -w: name or strftime pattern; "-" is stdout */
 	enum cap_wfmt write_fmt;
-	uint32_t snaplen;       /* -s; 0: CAP_DEFAULT_SNAPLEN (CAP_ANY_SNAPLEN for any) */
+	uint32_t snaplen;       /* -s; CAP_DEFAULT_SNAPLEN unless given */
 	uint32_t buffer_kib;    /* -B; CAP_DEFAULT_BUFFER_KIB unless given */
 	uint64_t rotate_bytes;  /* -C, in bytes; 0: no size rotation */
 	uint32_t rotate_secs;   /* -G; 0: no time rotation */

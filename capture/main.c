@@ -65,8 +65,8 @@ static const char usage_text[] =
 	"                        for the link type of -y (default EN10MB)\n"
 	"  -y, --linktype TYPE   capture with link type TYPE (EN10MB, LINUX_SLL,\n"
 	"                        LINUX_SLL2), when the interface offers several\n"
-	"  -s, --snaplen N       keep at most N bytes of each packet (default, and 0:\n"
-	"                        262144; 16384 with -i any)\n"
+	"  -s, --snaplen N       keep at most N bytes of each packet (default 16000,\n"
+	"                        more than any Ethernet jumbo frame; 0: 262144)\n"
 	"  -B, --buffer-size KIB kernel capture buffer in KiB (default 32768)\n"
 	"  -p, --no-promiscuous-mode  do not put the interface in promiscuous mode\n"
 	"  -w, --write FILE      write the packets to FILE (\"-\": standard output); pcap,\n"
@@ -99,7 +99,7 @@ static const char usage_text[] =
 	"      --json            one JSON object per packet (JSON Lines); 64-bit values\n"
 	"                        are \"0x...\" strings, \"time\" is a string of epoch\n"
 	"                        seconds with 9 decimals (schema: README-json.md)\n"
-	"  -q, --quiet           no per-packet output and no live table: the summary\n"
+	"  -q, --quiet           no per-packet output and no live table: the summary only\n"
 	"  -h, --help            show this help and exit\n"
 	"      --version         show the version and exit\n"
 	"      --max-warnings N  list at most N packets per input that did not decode\n"
@@ -313,7 +313,7 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->max_warnings = DEFAULT_MAX_WARNINGS;
-	o->snaplen = 0;
+	o->snaplen = CAP_DEFAULT_SNAPLEN;
 	o->buffer_kib = CAP_DEFAULT_BUFFER_KIB;
 	o->linktype = -1;
 	o->status_secs = DEFAULT_STATUS_SECS;
@@ -373,10 +373,10 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			given_y = 1;
 			break;
 		case 's':
-			o->snaplen = (uint32_t)parse_number(c, optarg, 0, CAP_DEFAULT_SNAPLEN,
+			o->snaplen = (uint32_t)parse_number(c, optarg, 0, CAP_MAX_SNAPLEN,
 							    "a snapshot length (0 to 262144 bytes)");
 			if (o->snaplen == 0)
-				o->snaplen = CAP_DEFAULT_SNAPLEN;
+				o->snaplen = CAP_MAX_SNAPLEN;
 			given_s = 1;
 			break;
 		case 'B':
@@ -483,9 +483,6 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 	for (int i = optind; i < argc; i++)
 		o->files[o->n_files++] = argv[i];
 
-	if (o->snaplen == 0)
-		o->snaplen = o->iface && strcmp(o->iface, "any") == 0 ? CAP_ANY_SNAPLEN
-								      : CAP_DEFAULT_SNAPLEN;
 	if (o->list_ifaces)
 		return;
 	if (o->dump_filter) {
@@ -768,15 +765,6 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	signal_live = &l;
 	if (got_signal)
 		cap_live_breakloop(&l);
-	{
-		const char *n = pcap_datalink_val_to_name(l.linktype);
-		const char *d = pcap_datalink_val_to_description(l.linktype);
-		fprintf(stderr,
-			"%s: listening on %s, link type %s (%s), snapshot length %" PRIu32
-			" bytes, %s timestamps, %s\n",
-			CAP_PROG, l.name, n ? n : "?", d ? d : "?", l.snaplen,
-			l.nano ? "nanosecond" : "microsecond", l.filter_desc);
-	}
 	if (o->write_file) {
 		if (cap_writer_open(&w, o, l.linktype, l.snaplen, l.nano, l.name) != 0) {
 			fprintf(stderr, "%s\n", w.err);
@@ -793,8 +781,20 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 		view = cap_view_new(o->max_flows);
 		if (!view) {
 			fprintf(stderr, "%s: out of memory\n", CAP_PROG);
+			if (have_writer)
+				cap_writer_close(&w);
+			cap_live_close(&l);
 			return CAP_EXIT_USAGE;
 		}
+	}
+	{
+		const char *n = pcap_datalink_val_to_name(l.linktype);
+		const char *d = pcap_datalink_val_to_description(l.linktype);
+		fprintf(stderr,
+			"%s: listening on %s, link type %s (%s), snapshot length %" PRIu32
+			" bytes, %s timestamps, %s\n",
+			CAP_PROG, l.name, n ? n : "?", d ? d : "?", l.snaplen,
+			l.nano ? "nanosecond" : "microsecond", l.filter_desc);
 	}
 	c->hold_warnings = o->view;
 	c->stats.live = l.name;
@@ -868,10 +868,18 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 		}
 	}
 	cap_ctx_end_input(c);
-	cap_set_status(c, finish_output(c));
+	/* The reader of standard output went away (| head): that ends the
+	 * capture, as tcpdump ends, and is not an error. */
+	int reader_gone = c->out.failed && c->out.errno_saved == EPIPE;
+	if (!reader_gone)
+		cap_set_status(c, finish_output(c));
 	if (c->report) {
-		cap_report_set_drops(c->report, l.drops.kernel, l.drops.ifdrop);
-		cap_set_status(c, report_outputs(c, o, wall_ns()));
+		struct cap_opts ro = *o;
+		if (reader_gone)
+			ro.report = 0; /* the HTML file is still written */
+		if (l.drops.known) /* else the report says none were recorded */
+			cap_report_set_drops(c->report, l.drops.kernel, l.drops.ifdrop);
+		cap_set_status(c, report_outputs(c, &ro, wall_ns()));
 	}
 	cap_summary_print(&c->stats, stderr);
 	print_drops(&l);

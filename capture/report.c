@@ -14,6 +14,43 @@
 
 /* ---- life cycle ------------------------------------------------------- */
 
+/* A copy of s that is valid UTF-8 with no control characters (a file name
+ * can hold any bytes; JSON, HTML and terminals cannot): anything else
+ * becomes '?'. */
+static char *clean_text(const char *s)
+{
+	size_t n = strlen(s);
+	char *d = malloc(n + 1);
+	if (!d)
+		return NULL;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, j = 0;
+	while (i < n) {
+		unsigned c = p[i], len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
+						(c & 0xF8) == 0xF0 ? 4 : 0;
+		int ok = len != 0 && i + len <= n && !(c < 0x20 || c == 0x7F);
+		for (unsigned k = 1; ok && k < len; k++)
+			ok = (p[i + k] & 0xC0) == 0x80;
+		/* Overlong forms, surrogates and code points above U+10FFFF. */
+		if (ok && len == 2)
+			ok = c >= 0xC2;
+		if (ok && len == 3)
+			ok = !(c == 0xE0 && p[i + 1] < 0xA0) && !(c == 0xED && p[i + 1] >= 0xA0);
+		if (ok && len == 4)
+			ok = c <= 0xF4 && !(c == 0xF0 && p[i + 1] < 0x90) && !(c == 0xF4 && p[i + 1] >= 0x90);
+		if (!ok) {
+			d[j++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(d + j, s + i, len);
+		i += len;
+		j += len;
+	}
+	d[j] = '\0';
+	return d;
+}
+
 struct cap_report *cap_report_new(const struct cap_report_opts *o)
 {
 	struct cap_report *r = calloc(1, sizeof(*r));
@@ -30,7 +67,7 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 	if (!r->opts.cnp_window_ns)
 		r->opts.cnp_window_ns = 1000000;
 	r->opts.title = NULL;
-	if (o && o->title && !(r->opts.title = strdup(o->title)))
+	if (o && o->title && !(r->opts.title = clean_text(o->title)))
 		goto fail;
 
 	struct rw_analyze_cfg cfg = {
@@ -177,23 +214,6 @@ const char *rp_family(const struct rw_flow_key *k)
 	}
 }
 
-/* rw_hist_quantile() takes the floor(q*count)-th sample, which for small
- * counts is one rank low (the p99 of 4 samples would be the 3rd); the
- * nearest-rank definition takes the ceil(q*count)-th. Ask for a q that
- * lands inside that rank. */
-uint64_t rp_quantile(const struct rw_hist *h, double q)
-{
-	if (!h->count)
-		return 0;
-	double x = q * (double)h->count - 1e-9;
-	uint64_t rank = x <= 0 ? 1 : (uint64_t)x + ((double)(uint64_t)x < x ? 1 : 0);
-	if (rank < 1)
-		rank = 1;
-	if (rank >= h->count)
-		return h->max_ns;
-	return rw_hist_quantile(h, ((double)rank + 0.5) / (double)h->count);
-}
-
 char *rp_dur(char *buf, size_t cap, uint64_t ns)
 {
 	double v = (double)ns;
@@ -236,7 +256,7 @@ char *rp_lat(char *buf, size_t cap, const struct rw_hist *h)
 		snprintf(buf, cap, "-");
 		return buf;
 	}
-	uint64_t a = rp_quantile(h, 0.5), b = rp_quantile(h, 0.99), c = h->max_ns;
+	uint64_t a = rw_hist_quantile(h, 0.5), b = rw_hist_quantile(h, 0.99), c = h->max_ns;
 	snprintf(buf, cap, "%.*f/%.*f/%.*f", us_prec(a), (double)a / 1e3, us_prec(b), (double)b / 1e3,
 		 us_prec(c), (double)c / 1e3);
 	return buf;
@@ -583,8 +603,8 @@ static json_t *jlat(const struct rw_hist *h)
 	json_t *o = json_object();
 	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
 	if (h->count) {
-		json_object_set_new(o, "p50", jus(rp_quantile(h, 0.5)));
-		json_object_set_new(o, "p99", jus(rp_quantile(h, 0.99)));
+		json_object_set_new(o, "p50", jus(rw_hist_quantile(h, 0.5)));
+		json_object_set_new(o, "p99", jus(rw_hist_quantile(h, 0.99)));
 		json_object_set_new(o, "max", jus(h->max_ns));
 		json_object_set_new(o, "mean", json_real((double)h->sum_ns / (double)h->count / 1e3));
 	} else {

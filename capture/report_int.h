@@ -115,6 +115,10 @@ struct cap_report {
 	uint32_t nseries;        /* flows that get an rs_flow */
 	struct rs_flow *series;
 	uint64_t total_bytes[RS_BINS];
+	/* 1 + the flow of the latest CE mark per address pair (hashed), a
+	 * first guess at the flow a CNP slows. */
+#define RS_CE_PAIRS 256
+	uint32_t ce_pair[RS_CE_PAIRS];
 	struct rs_prio prio[RS_PRIOS];
 
 	uint64_t drops_kernel, drops_if;
@@ -144,7 +148,6 @@ uint32_t *rp_sorted_flows(const struct cap_report *r, uint32_t *n);
 char *rp_addr(char *buf, size_t cap, const struct rw_flow_key *k, int src);
 const char *rp_family(const struct rw_flow_key *k);
 /* The q-quantile in ns by the nearest-rank definition (see report.c). */
-uint64_t rp_quantile(const struct rw_hist *h, double q);
 /* "12.3 ms", "450 ns", "2.01 s" */
 char *rp_dur(char *buf, size_t cap, uint64_t ns);
 /* "1.23 GB", "512 B" (powers of 1000) */

@@ -123,6 +123,19 @@ static void psn_point(struct rs_flow *s, uint32_t psn, uint64_t t, uint32_t flag
 
 /* ---- CNPs ---- */
 
+static uint32_t pair_hash(const struct rw_flow_key *k, int reverse)
+{
+	const uint8_t *a = reverse ? k->dst : k->src, *b = reverse ? k->src : k->dst;
+	uint64_t x = k->family, v;
+	for (unsigned i = 0; i < 16; i += 8) {
+		memcpy(&v, a + i, 8);
+		x = (x ^ v) * 0x9E3779B97F4A7C15ull;
+		memcpy(&v, b + i, 8);
+		x = (x ^ v) * 0xBF58476D1CE4E5B9ull;
+	}
+	return (uint32_t)(x >> 40) % RS_CE_PAIRS;
+}
+
 static int cnp_moved(const struct cap_report *r, uint32_t i)
 {
 	return i < series_in_use(r) && rw_analyzer_flow(r->a, i)->cnps != r->series[i].cnps_seen;
@@ -130,15 +143,17 @@ static int cnp_moved(const struct cap_report *r, uint32_t i)
 
 /* The analyzer counts a CNP on the flow it slows (the request flow), which
  * is not the CNP's own flow. Rather than repeat its rule, find the flow
- * whose CNP count just moved: the one this CNP slowed last time, the CNP
- * flow's peer, the CNP flow itself, and only then all flows. */
+ * whose CNP count just moved: the CNP flow's peer, the flow of the latest
+ * CE mark in the other direction, the flow this CNP flow slowed last time,
+ * the CNP flow itself, and only then all flows. */
 static void cnp_place(struct cap_report *r, uint32_t cf, uint64_t t, uint64_t bi)
 {
 	const struct rw_flow *f = rw_analyzer_flow(r->a, cf);
 	struct rs_flow *cs = &r->series[cf];
 	int64_t owner = -1;
-	int64_t cand[3] = {(int64_t)cs->cnp_owner - 1, f->peer, (int64_t)cf};
-	for (unsigned k = 0; k < 3 && owner < 0; k++)
+	int64_t cand[4] = {f->peer, (int64_t)r->ce_pair[pair_hash(&f->key, 1)] - 1,
+			   (int64_t)cs->cnp_owner - 1, (int64_t)cf};
+	for (unsigned k = 0; k < 4 && owner < 0; k++)
 		if (cand[k] >= 0 && cnp_moved(r, (uint32_t)cand[k]))
 			owner = cand[k];
 	if (owner < 0) {
@@ -240,6 +255,8 @@ void rs_packet(struct cap_report *r, const struct rw_packet *p, uint64_t ts,
 	struct rs_flow *s = &r->series[n->flow];
 	s->bytes[bi] += p->wirelen;
 	if (n->flags & RW_N_CE) {
+		r->ce_pair[pair_hash(&rw_analyzer_flow(r->a, (uint32_t)n->flow)->key, 0)] =
+			(uint32_t)n->flow + 1;
 		if (s->ce_bin[bi] < UINT32_MAX)
 			s->ce_bin[bi]++;
 		if (s->n_ce < RS_MARK_MAX)

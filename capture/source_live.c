@@ -455,7 +455,7 @@ int cap_dump_filter(const struct cap_opts *o)
 		}
 		p = l.pcap;
 	} else {
-		l.name = o->iface ? o->iface : "-d";
+		l.name = o->iface ? o->iface : o->filter ? "-f" : "the default filter";
 		l.linktype = o->linktype >= 0 ? o->linktype : DLT_EN10MB;
 		p = l.pcap = pcap_open_dead(l.linktype, (int)o->snaplen);
 		if (!p) {

@@ -72,7 +72,6 @@ int cap_rdma_list(FILE *out, int first)
 
 /* Receive buffers: room for a 9216-byte jumbo frame. */
 #define RDMA_BUF 9728u
-#define RDMA_DEFAULT_BUFS 1024u
 #define RDMA_POLL_BATCH 64
 
 struct cap_rdma {
@@ -226,15 +225,17 @@ int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o
 		goto fail;
 	}
 
-	r->n_bufs = o->buffer_kib ? (uint32_t)((uint64_t)o->buffer_kib * 1024 / RDMA_BUF) : 0;
+	/* -B (32 MiB by default) in receive buffers */
+	r->n_bufs = (uint32_t)((uint64_t)o->buffer_kib * 1024 / RDMA_BUF);
 	if (r->n_bufs == 0)
-		r->n_bufs = o->buffer_kib ? 1 : RDMA_DEFAULT_BUFS;
+		r->n_bufs = 1;
 	struct ibv_device_attr da;
-	if (ibv_query_device(r->ctx, &da) == 0 && da.max_qp_wr > 0 &&
-	    r->n_bufs > (uint32_t)da.max_qp_wr)
-		r->n_bufs = (uint32_t)da.max_qp_wr;
-	if (ibv_query_device(r->ctx, &da) == 0 && da.max_cqe > 0 && r->n_bufs > (uint32_t)da.max_cqe)
-		r->n_bufs = (uint32_t)da.max_cqe;
+	if (ibv_query_device(r->ctx, &da) == 0) { /* within the device's limits */
+		if (da.max_qp_wr > 0 && r->n_bufs > (uint32_t)da.max_qp_wr)
+			r->n_bufs = (uint32_t)da.max_qp_wr;
+		if (da.max_cqe > 0 && r->n_bufs > (uint32_t)da.max_cqe)
+			r->n_bufs = (uint32_t)da.max_cqe;
+	}
 
 	r->pd = ibv_alloc_pd(r->ctx);
 	if (!r->pd) {

@@ -252,7 +252,9 @@ static int open_next(struct cap_writer *w)
 		snprintf(w->part, sizeof(w->part), "%s.part", w->name);
 		w->fp = fopen(w->part, "wb");
 		if (!w->fp) {
-			fail(w, "cannot create", errno);
+			w->failed = 1;
+			snprintf(w->err, sizeof(w->err), "%s: cannot create %s: %s", w->name, w->part,
+				 strerror(errno));
 			return -1;
 		}
 		w->iobuf = malloc(WRITER_BUF);

@@ -93,7 +93,11 @@ uint64_t rw_hist_quantile(const struct rw_hist *h, double q)
 		return 0;
 	if (q >= 1)
 		return h->max_ns;
+	/* Nearest rank: the smallest value with at least q of the samples at
+	 * or below it. */
 	uint64_t want = (uint64_t)(q * (double)h->count);
+	if ((double)want < q * (double)h->count)
+		want++;
 	if (want < 1)
 		want = 1;
 	uint64_t cum = 0;
@@ -162,15 +166,17 @@ static int key_eq(const struct rw_flow_key *a, const struct rw_flow_key *b)
 
 static uint32_t key_hash(const struct rw_flow_key *k)
 {
-	/* FNV-1a over the key's bytes. */
-	uint32_t h = 2166136261u;
-	const uint8_t *b = (const uint8_t *)k->src;
-	for (unsigned i = 0; i < 32; i++)
-		h = (h ^ b[i]) * 16777619u;
-	h = (h ^ k->family) * 16777619u;
-	for (unsigned i = 0; i < 3; i++)
-		h = (h ^ (uint8_t)(k->dqpn >> (8 * i))) * 16777619u;
-	return h;
+	/* Four 64-bit words of address and one of family+QPN, mixed with a
+	 * multiply-xorshift (much cheaper than a byte-wise hash per packet). */
+	uint64_t w[4], h = ((uint64_t)k->family << 32 | k->dqpn) * 0x9E3779B97F4A7C15ull;
+	memcpy(w, k->src, 16);
+	memcpy(w + 2, k->dst, 16);
+	for (unsigned i = 0; i < 4; i++) {
+		h ^= w[i] + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+		h *= 0xFF51AFD7ED558CCDull;
+	}
+	h ^= h >> 33;
+	return (uint32_t)h;
 }
 
 static struct rw_flow *flow_get(struct rw_analyzer *a, const struct rw_flow_key *k, int create)
@@ -293,8 +299,11 @@ static uint32_t psn_track(struct rw_flow *f, uint32_t psn, struct rw_note *n)
 			/* A PSN never seen here is still a resend when the
 			 * responder's NAK asked for it: the original was lost
 			 * before the capture point. */
-			if (back < PSN_WINDOW)
+			if (back < PSN_WINDOW) {
+				if (!seen_get(f, back))
+					flags |= RW_N_NEW; /* first copy this capture saw */
 				seen_set(f, back);
+			}
 			f->nak_wait = 0;
 			f->retransmissions++;
 			flags |= RW_N_RETRANS;
@@ -329,29 +338,36 @@ static int op_index(uint8_t op)
 
 /* Reassembles first/middle/last/only into messages on flow f; the message
  * is credited (by operation) to `owner`, the requester's flow. */
-static void msg_account(struct rw_flow *f, struct rw_flow *owner, const struct rw_packet *p,
-			struct rw_note *n)
+static void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
+			uint32_t len, struct rw_note *n)
 {
-	const struct rw_opcode_info *op = p->op;
+	const struct rw_opcode_info *op = rw_opcode(opcode);
 	int oi = op_index(op->op);
 	int first = (op->flags & RW_OPF_FIRST) != 0, last = (op->flags & RW_OPF_LAST) != 0;
 
 	if (oi < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
 		return;
+	if (oi == 3) {
+		/* An atomic is a message of its own with no payload. */
+		f->messages++;
+		owner->msgs_by_op[3]++;
+		n->flags |= RW_N_MSG_DONE;
+		return;
+	}
 	if (first) {
 		if (f->msg_open) {
 			f->msg_incomplete++;
 			n->flags |= RW_N_MSG_BROKEN;
 		}
 		f->msg_open = 1;
-		f->msg_first_psn = p->bth.psn;
+		f->msg_first_psn = psn;
 		f->msg_bytes = 0;
 	} else if (!f->msg_open) {
 		f->msg_orphans++;
 		n->flags |= RW_N_ORPHAN;
 		return;
 	}
-	f->msg_bytes += p->payload_len;
+	f->msg_bytes += len;
 	if (last) {
 		f->msg_open = 0;
 		f->messages++;
@@ -548,7 +564,7 @@ static void handle_response(struct rw_analyzer *a, struct rw_flow *f, const stru
 			}
 		}
 		if (fl & RW_N_NEW)
-			msg_account(f, q ? q : f, p, n);
+			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		int i = pend_find(q, p->bth.psn, 2);
 		if (i >= 0) {
@@ -563,6 +579,122 @@ static void handle_response(struct rw_analyzer *a, struct rw_flow *f, const stru
 		handle_aeth(a, f, q, p, ts, n);
 }
 
+/* ---- the responder's view of the request stream ----
+ *
+ * Messages are assembled in PSN order, as the responder takes them (IBA
+ * 9.7.5: it accepts only the expected PSN). A request ahead of a hole is held
+ * (its PSN, opcode and length only) until the hole is filled by a resend or
+ * a late packet; a resend of what was assembled already is ignored. When
+ * the hole is never filled (the capture lost the packet, not the network),
+ * the held requests are taken up in PSN order once the hold is full, or at
+ * the end of the capture, and the message the hole cut counts as
+ * incomplete. UC is treated alike: it has no resends, but the hold still
+ * repairs packets reordered in flight. */
+
+static uint32_t req_units(uint8_t opcode, uint32_t dmalen, uint32_t *slack)
+{
+	*slack = 0;
+	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
+		return 1;
+	/* A READ's responses use PSNs psn .. psn+k-1, k = ceil(len/MTU), with
+	 * the MTU unknown: anything from 4096-byte to 256-byte segments. */
+	uint32_t kmin = dmalen ? (dmalen + 4095) / 4096 : 1, kmax = dmalen ? (dmalen + 255) / 256 : 1;
+	*slack = kmax - kmin;
+	return kmin;
+}
+
+static void assemble(struct rw_flow *f, uint8_t opcode, uint32_t psn, uint32_t len,
+		     struct rw_note *n)
+{
+	uint32_t slack;
+	f->msg_psn = psn_add(psn, req_units(opcode, len, &slack));
+	f->msg_slack = slack;
+	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
+		msg_account(f, f, opcode, psn, len, n);
+}
+
+static int takes(const struct rw_flow *f, uint32_t psn)
+{
+	int32_t d = rw_psn_diff(psn, f->msg_psn);
+	return d >= 0 && (uint32_t)d <= f->msg_slack;
+}
+
+/* Takes every held request that continues the stream; drops the ones the
+ * stream has passed. */
+static void drain(struct rw_flow *f, struct rw_note *n)
+{
+	int progress = 1;
+	while (progress && f->nhold) {
+		progress = 0;
+		for (unsigned i = 0; i < f->nhold;) {
+			uint32_t psn = f->hold[i].psn_op >> 8;
+			if (rw_psn_diff(psn, f->msg_psn) < 0) {
+				f->hold[i] = f->hold[--f->nhold];
+				continue;
+			}
+			if (takes(f, psn)) {
+				uint8_t opcode = (uint8_t)f->hold[i].psn_op;
+				uint32_t len = f->hold[i].len;
+				f->hold[i] = f->hold[--f->nhold];
+				assemble(f, opcode, psn, len, n);
+				progress = 1;
+				continue;
+			}
+			i++;
+		}
+	}
+}
+
+/* Gives the hole up: the stream goes on from the lowest held PSN. */
+static void give_up_hole(struct rw_flow *f, struct rw_note *n)
+{
+	while (f->nhold) {
+		unsigned lo = 0;
+		for (unsigned i = 1; i < f->nhold; i++)
+			if (rw_psn_diff(f->hold[i].psn_op >> 8, f->hold[lo].psn_op >> 8) < 0)
+				lo = i;
+		if (f->msg_open) {
+			f->msg_open = 0;
+			f->msg_incomplete++;
+			n->flags |= RW_N_MSG_BROKEN;
+		}
+		f->msg_psn = f->hold[lo].psn_op >> 8;
+		f->msg_slack = 0;
+		drain(f, n);
+	}
+}
+
+static void take_request(struct rw_flow *f, const struct rw_packet *p, struct rw_note *n)
+{
+	uint32_t psn = p->bth.psn;
+	uint32_t len = p->op->op == RW_OP_READ_REQ ? p->reth.dmalen : p->payload_len;
+
+	if (!f->msg_psn_valid) {
+		f->msg_psn_valid = 1;
+		f->msg_psn = psn;
+	}
+	if (rw_psn_diff(psn, f->msg_psn) < 0)
+		return; /* assembled before: a resend */
+	if (takes(f, psn)) {
+		assemble(f, p->bth.opcode, psn, len, n);
+		drain(f, n);
+		return;
+	}
+	for (unsigned i = 0; i < f->nhold; i++)
+		if (f->hold[i].psn_op >> 8 == psn)
+			return; /* held already */
+	if (f->nhold == RW_HOLD) {
+		if (f->nak_wait && f->nak_psn == f->msg_psn)
+			return; /* the resend was asked for: it will bring this one again */
+		give_up_hole(f, n);
+		take_request(f, p, n);
+		return;
+	}
+	f->hold[f->nhold].psn_op = psn << 8 | p->bth.opcode;
+	f->hold[f->nhold].len = len;
+	f->nhold++;
+}
+
 static void handle_request(struct rw_flow *f, const struct rw_packet *p, uint64_t ts,
 			   uint64_t frame, struct rw_note *n)
 {
@@ -574,38 +706,24 @@ static void handle_request(struct rw_flow *f, const struct rw_packet *p, uint64_
 		/* Several senders share a UD QP: their PSNs interleave, so only
 		 * messages are counted. */
 		n->flags |= RW_N_NEW;
-		msg_account(f, f, p, n);
+		msg_account(f, f, p->bth.opcode, p->bth.psn, p->payload_len, n);
 		return;
 	}
 	uint32_t fl = psn_track(f, p->bth.psn, n);
 	n->flags |= fl;
 	int reliable = op->transport == RW_TRANSPORT_RC || op->transport == RW_TRANSPORT_XRC ||
 		       op->transport == RW_TRANSPORT_RD;
-	if (op->op == RW_OP_READ_REQ) {
-		/* The READ's responses use PSNs psn .. psn+k-1, k = ceil(len/MTU).
-		 * The MTU is unknown here, so the next request may come anywhere
-		 * from k(4096-byte MTU) to k(256-byte MTU) PSNs later. */
-		uint32_t len = p->reth.dmalen;
-		uint32_t kmin = len ? (len + 4095) / 4096 : 1, kmax = len ? (len + 255) / 256 : 1;
-		if (fl & RW_N_NEW) {
-			psn_consume(f, kmin - 1);
-			f->read_slack = kmax - kmin;
-		}
-		if (reliable)
-			pend_push(f, p->bth.psn, kmax, 1, ts, frame);
-		return;
+	if (op->op == RW_OP_READ_REQ && (fl & RW_N_NEW)) {
+		uint32_t slack, kmin = req_units(p->bth.opcode, p->reth.dmalen, &slack);
+		psn_consume(f, kmin - 1);
+		f->read_slack = slack;
 	}
-	if (reliable)
-		pend_push(f, p->bth.psn, 1, atomic ? 2 : 0, ts, frame);
-	if (!(fl & RW_N_NEW))
-		return;
-	if (atomic) {
-		f->messages++;
-		f->msgs_by_op[3]++;
-		n->flags |= RW_N_MSG_DONE;
-		return;
+	if (reliable) {
+		uint32_t slack, k = req_units(p->bth.opcode, p->reth.dmalen, &slack);
+		pend_push(f, p->bth.psn, k + slack, op->op == RW_OP_READ_REQ ? 1 : atomic ? 2 : 0,
+			  ts, frame);
 	}
-	msg_account(f, f, p, n);
+	take_request(f, p, n);
 }
 
 /* ---- ECN and CNP ---- */
@@ -647,6 +765,7 @@ static void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, st
 		}
 	}
 	struct rw_flow *owner = t ? t : f;
+	n->cnp_flow = flow_index(a, owner);
 	owner->cnps++;
 	if (owner->cnp_last_ns) {
 		uint64_t iv = ts - owner->cnp_last_ns;
@@ -770,6 +889,7 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 
 	memset(n, 0, sizeof(*n));
 	n->flow = -1;
+	n->cnp_flow = -1;
 	if (!t->packets)
 		t->first_ns = ts;
 	t->last_ns = ts;
@@ -842,6 +962,8 @@ void rw_analyzer_finish(struct rw_analyzer *a, uint64_t ts)
 {
 	for (uint32_t i = 0; i < a->nflows; i++) {
 		struct rw_flow *f = &a->flows[i];
+		struct rw_note n;
+		give_up_hole(f, &n);
 		if (f->msg_open) {
 			f->msg_incomplete++;
 			f->msg_open = 0;

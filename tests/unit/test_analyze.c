@@ -185,7 +185,52 @@ static void test_gap(void **state)
 	const struct rw_flow *f = flow_ab(e);
 	assert_int_equal(f->psn_gaps, 1);
 	assert_int_equal(f->missing_psns, 1);
+	/* The responder takes 4 and 5 only after 3: until a resend comes (or
+	 * the capture ends and the hole is given up as a capture loss) they
+	 * are held. */
+	assert_int_equal(f->messages, 2);
+	rw_analyzer_finish(e->a, 5);
 	assert_int_equal(f->messages, 4);
+	assert_int_equal(f->msg_incomplete, 0);
+	env_free(e);
+}
+
+/* Receiver-side capture of a 3-packet WRITE whose MIDDLE (PSN 2) was lost
+ * on the wire: FIRST 1, LAST 3, the NAK for 2, then the resent MIDDLE 2 and
+ * LAST 3. The responder assembles one whole message of 3 x 256 bytes. */
+static void test_hole_in_message(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_WRITE_FIRST, 1, 256);
+	req(e, 2, RC_WRITE_LAST, 3, 256);
+	feed_aeth(e, 3, RC_ACK, 2, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 0, 0, 0);
+	req(e, 4, RC_WRITE_MIDDLE, 2, 256);
+	struct rw_note n = req(e, 5, RC_WRITE_LAST, 3, 256);
+	assert_true(n.flags & RW_N_RETRANS);
+	rw_analyzer_finish(e->a, 6);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->bytes_by_op[1], 768);
+	assert_int_equal(f->msg_orphans + f->msg_incomplete, 0);
+	assert_int_equal(f->gbn_episodes, 1);
+	env_free(e);
+}
+
+/* A hole the capture lost inside a message (no NAK, no resend): the
+ * message it cut is incomplete, the stream goes on after it. */
+static void test_capture_loss_in_message(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_WRITE_FIRST, 1, 256);
+	req(e, 2, RC_WRITE_LAST, 3, 256); /* MIDDLE 2 never captured */
+	req(e, 3, RC_SEND_ONLY, 4, 8);
+	rw_analyzer_finish(e->a, 4);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 1); /* the SEND */
+	assert_int_equal(f->msg_incomplete, 1);
+	assert_int_equal(f->msg_orphans, 1); /* the LAST after the hole */
 	env_free(e);
 }
 
@@ -518,6 +563,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_message_and_ack),
 		cmocka_unit_test(test_gap),
+		cmocka_unit_test(test_hole_in_message),
+		cmocka_unit_test(test_capture_loss_in_message),
 		cmocka_unit_test(test_go_back_n_sender_side),
 		cmocka_unit_test(test_go_back_n_receiver_side),
 		cmocka_unit_test(test_reorder),

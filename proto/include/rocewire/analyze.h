@@ -86,6 +86,16 @@ struct rw_flow {
 	uint8_t msg_open;
 	uint32_t msg_first_psn;
 	uint64_t msg_bytes;
+	/* The responder's view: messages are assembled from the in-order PSN
+	 * stream only (IBA 9.7.5: a responder accepts the expected PSN). */
+	uint8_t msg_psn_valid;
+	uint32_t msg_psn;       /* next PSN the assembler takes */
+	uint32_t msg_slack;     /* PSNs a READ's responses may have used */
+	/* Requests that arrived ahead of a hole, kept (as metadata only) until
+	 * the hole is filled or given up. */
+#define RW_HOLD 64
+	struct { uint32_t psn_op; uint32_t len; } hold[RW_HOLD];
+	uint8_t nhold;
 
 	/* Responses received for this flow's requests (filled on the request flow). */
 	uint64_t acks, acked_psns;
@@ -175,6 +185,7 @@ struct rw_note {
 	uint64_t req_frame;     /* the request this response answers */
 	uint32_t ce_count;
 	uint64_t ce_frame;
+	int32_t cnp_flow;       /* the flow a CNP slows (credited with it), -1 if none */
 	uint64_t pause_ns[RW_PFC_PRIORITIES + 1]; /* PFC: pause asked per priority */
 };
 

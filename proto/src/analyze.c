@@ -285,10 +285,15 @@ static uint32_t psn_track(struct rw_flow *f, uint32_t psn, struct rw_note *n)
 		seen_set(f, 0);
 		f->high_psn = psn_add(psn, 1);
 		f->read_slack = 0;
+		f->in_resend = 0;
 		flags |= RW_N_NEW;
 	} else {
 		uint32_t back = (uint32_t)(-d) - 1; /* bit index of psn */
-		int resend = f->nak_wait && psn == f->nak_psn;
+		/* A PSN this capture never saw is still a resend, not a late
+		 * packet, when the responder's NAK asked for it or when it
+		 * continues a go-back-N run (a second hole in the same window):
+		 * the original was lost before the capture point. */
+		int resend = (f->nak_wait && psn == f->nak_psn) || (f->in_resend && psn == f->next_psn);
 		if (back < PSN_WINDOW && !seen_get(f, back) && !resend) {
 			f->out_of_order++;
 			if (f->missing_psns)
@@ -296,15 +301,13 @@ static uint32_t psn_track(struct rw_flow *f, uint32_t psn, struct rw_note *n)
 			seen_set(f, back);
 			flags |= RW_N_NEW | RW_N_OOO;
 		} else {
-			/* A PSN never seen here is still a resend when the
-			 * responder's NAK asked for it: the original was lost
-			 * before the capture point. */
 			if (back < PSN_WINDOW) {
 				if (!seen_get(f, back))
 					flags |= RW_N_NEW; /* first copy this capture saw */
 				seen_set(f, back);
 			}
 			f->nak_wait = 0;
+			f->in_resend = 1;
 			f->retransmissions++;
 			flags |= RW_N_RETRANS;
 			if (psn != f->next_psn) {

@@ -76,6 +76,7 @@ struct rw_flow {
 	uint32_t read_slack;         /* PSNs a READ request may have consumed */
 	uint32_t nak_psn;            /* PSN a sequence-error NAK asked to resend from */
 	uint8_t nak_wait;
+	uint8_t in_resend;           /* inside a go-back-N resend run */
 	uint8_t psn_valid;
 	uint32_t first_psn;
 	uint64_t seen[16];           /* bitmap of the last 1024 PSNs below high_psn */

@@ -212,44 +212,44 @@ static uint32_t psn_add(uint32_t psn, uint32_t n)
 	return (psn + n) & RW_PSN_MASK;
 }
 
-/* seen[] bit i stands for PSN high_psn - 1 - i. */
-static void seen_shift(uint64_t *b, uint32_t k)
+/* seen[] is circular: bit (psn % 1024) says whether psn was seen, valid for
+ * the 1024 PSNs below high_psn; moving high_psn forward clears the bits of
+ * the PSNs it passes. */
+static int seen_get(const struct rw_flow *f, uint32_t psn)
+{
+	uint32_t b = psn % PSN_WINDOW;
+	return (int)(f->seen[b / 64] >> (b % 64) & 1);
+}
+
+static void seen_set(struct rw_flow *f, uint32_t psn)
+{
+	uint32_t b = psn % PSN_WINDOW;
+	f->seen[b / 64] |= 1ull << (b % 64);
+}
+
+/* Moves high_psn forward by k PSNs, marking them seen or not. */
+static void seen_advance(struct rw_flow *f, uint32_t k, int mark)
 {
 	if (k >= PSN_WINDOW) {
-		memset(b, 0, 16 * sizeof(uint64_t));
+		memset(f->seen, mark ? 0xFF : 0, sizeof(f->seen));
+		f->high_psn = (f->high_psn + k) & RW_PSN_MASK;
 		return;
 	}
-	unsigned ws = k / 64, bs = k % 64;
-	for (int w = 15; w >= 0; w--) {
-		uint64_t v = 0;
-		if (w - (int)ws >= 0)
-			v = b[w - ws] << bs;
-		if (bs && w - (int)ws - 1 >= 0)
-			v |= b[w - ws - 1] >> (64 - bs);
-		b[w] = v;
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t b = ((f->high_psn + i) & RW_PSN_MASK) % PSN_WINDOW;
+		if (mark)
+			f->seen[b / 64] |= 1ull << (b % 64);
+		else
+			f->seen[b / 64] &= ~(1ull << (b % 64));
 	}
-}
-
-static int seen_get(const struct rw_flow *f, uint32_t back)
-{
-	return (int)(f->seen[back / 64] >> (back % 64) & 1);
-}
-
-static void seen_set(struct rw_flow *f, uint32_t back)
-{
-	f->seen[back / 64] |= 1ull << (back % 64);
+	f->high_psn = (f->high_psn + k) & RW_PSN_MASK;
 }
 
 /* PSNs after high_psn that were used without being seen on this flow (the
  * responses of a READ take the requester's PSNs). */
 static void psn_consume(struct rw_flow *f, uint32_t k)
 {
-	if (!k)
-		return;
-	seen_shift(f->seen, k);
-	for (uint32_t i = 0; i < k && i < PSN_WINDOW; i++)
-		seen_set(f, i);
-	f->high_psn = psn_add(f->high_psn, k);
+	seen_advance(f, k, 1);
 	f->next_psn = f->high_psn;
 }
 
@@ -262,9 +262,10 @@ static uint32_t psn_track(struct rw_flow *f, uint32_t psn, struct rw_note *n)
 	if (!f->psn_valid) {
 		f->psn_valid = 1;
 		f->first_psn = psn;
-		f->high_psn = f->next_psn = psn_add(psn, 1);
 		memset(f->seen, 0, sizeof(f->seen));
-		seen_set(f, 0);
+		f->high_psn = psn;
+		seen_advance(f, 1, 1);
+		f->next_psn = f->high_psn;
 		n->expected_psn = psn;
 		return RW_N_NEW;
 	}
@@ -279,32 +280,31 @@ static uint32_t psn_track(struct rw_flow *f, uint32_t psn, struct rw_note *n)
 			f->missing_psns += (uint64_t)d;
 			n->gap_len = (uint32_t)d;
 			flags |= RW_N_GAP;
-			seen_shift(f->seen, (uint32_t)d);
+			seen_advance(f, (uint32_t)d, 0);
 		}
-		seen_shift(f->seen, 1);
-		seen_set(f, 0);
-		f->high_psn = psn_add(psn, 1);
+		seen_advance(f, 1, 1);
 		f->read_slack = 0;
 		f->in_resend = 0;
 		flags |= RW_N_NEW;
 	} else {
-		uint32_t back = (uint32_t)(-d) - 1; /* bit index of psn */
+		uint32_t back = (uint32_t)(-d) - 1; /* PSNs between psn and high_psn - 1 */
+		int known = back < PSN_WINDOW;
 		/* A PSN this capture never saw is still a resend, not a late
 		 * packet, when the responder's NAK asked for it or when it
 		 * continues a go-back-N run (a second hole in the same window):
 		 * the original was lost before the capture point. */
 		int resend = (f->nak_wait && psn == f->nak_psn) || (f->in_resend && psn == f->next_psn);
-		if (back < PSN_WINDOW && !seen_get(f, back) && !resend) {
+		if (known && !seen_get(f, psn) && !resend) {
 			f->out_of_order++;
 			if (f->missing_psns)
 				f->missing_psns--;
-			seen_set(f, back);
+			seen_set(f, psn);
 			flags |= RW_N_NEW | RW_N_OOO;
 		} else {
-			if (back < PSN_WINDOW) {
-				if (!seen_get(f, back))
+			if (known) {
+				if (!seen_get(f, psn))
 					flags |= RW_N_NEW; /* first copy this capture saw */
-				seen_set(f, back);
+				seen_set(f, psn);
 			}
 			f->nak_wait = 0;
 			f->in_resend = 1;
@@ -383,20 +383,19 @@ static void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode
 
 /* ---- outstanding requests ---- */
 
+#define PEND(f, k) (&(f)->pend[((f)->pend_head + (k)) % RW_PENDING])
+#define PEND_DEAD 0xFF
+
 static void pend_push(struct rw_flow *f, uint32_t psn, uint32_t npsn, uint8_t kind, uint64_t ts,
 		      uint64_t frame)
 {
-	struct rw_pending *e;
-	if (f->pend_n < RW_PENDING) {
-		e = &f->pend[f->pend_n++];
-	} else {
+	if (f->pend_n == RW_PENDING) {
 		/* Full: the oldest entry gives way (its response is long overdue). */
-		unsigned old = 0;
-		for (unsigned i = 1; i < RW_PENDING; i++)
-			if (f->pend[i].ts < f->pend[old].ts)
-				old = i;
-		e = &f->pend[old];
+		f->pend_head = (f->pend_head + 1) % RW_PENDING;
+		f->pend_n--;
 	}
+	struct rw_pending *e = PEND(f, f->pend_n);
+	f->pend_n++;
 	e->psn = psn;
 	e->npsn = npsn ? npsn : 1;
 	e->kind = kind;
@@ -404,45 +403,56 @@ static void pend_push(struct rw_flow *f, uint32_t psn, uint32_t npsn, uint8_t ki
 	e->frame = frame;
 }
 
-static void pend_remove(struct rw_flow *f, unsigned i)
+/* Drops answered entries from the front of the ring. */
+static void pend_compact(struct rw_flow *f)
 {
-	f->pend[i] = f->pend[--f->pend_n];
+	while (f->pend_n && f->pend[f->pend_head].kind == PEND_DEAD) {
+		f->pend_head = (f->pend_head + 1) % RW_PENDING;
+		f->pend_n--;
+	}
+}
+
+static void pend_remove(struct rw_flow *f, unsigned k)
+{
+	PEND(f, k)->kind = PEND_DEAD;
+	pend_compact(f);
 }
 
 /* An ACK for PSN `psn` covers every request at or before it (IBA 9.7.5.1:
- * ACKs are cumulative). Returns how many were covered; *last is the latest
+ * ACKs are cumulative). Returns how many were covered; *lastp is the latest
  * (in time) covered request, from which the ACK latency runs. */
 static uint32_t pend_ack(struct rw_flow *f, uint32_t psn, const struct rw_pending **lastp,
 			 struct rw_pending *copy)
 {
 	uint32_t count = 0;
 	int have = 0;
-	for (unsigned i = 0; i < f->pend_n;) {
-		struct rw_pending *e = &f->pend[i];
+	for (unsigned k = 0; k < f->pend_n; k++) {
+		struct rw_pending *e = PEND(f, k);
 		if (e->kind == 0 && rw_psn_diff(psn, e->psn) >= 0) {
 			if (!have || e->ts >= copy->ts) {
 				*copy = *e;
 				have = 1;
 			}
 			count++;
-			pend_remove(f, i);
-			continue;
+			e->kind = PEND_DEAD;
 		}
-		i++;
 	}
+	pend_compact(f);
 	*lastp = have ? copy : NULL;
 	return count;
 }
 
+/* Index (in ring order) of the outstanding request of that kind (-1: any)
+ * whose PSN range holds psn, or -1. */
 static int pend_find(const struct rw_flow *f, uint32_t psn, int kind)
 {
-	for (unsigned i = 0; i < f->pend_n; i++) {
-		const struct rw_pending *e = &f->pend[i];
-		if (kind >= 0 && e->kind != kind)
+	for (unsigned k = 0; k < f->pend_n; k++) {
+		const struct rw_pending *e = PEND(f, k);
+		if (e->kind == PEND_DEAD || (kind >= 0 && e->kind != kind))
 			continue;
 		int32_t d = rw_psn_diff(psn, e->psn);
 		if (d >= 0 && (uint32_t)d < e->npsn)
-			return (int)i;
+			return (int)k;
 	}
 	return -1;
 }
@@ -531,7 +541,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	if (q) {
 		int i = pend_find(q, psn, -1);
 		if (i >= 0)
-			n->req_frame = q->pend[i].frame;
+			n->req_frame = PEND(q, i)->frame;
 		if (k == RW_NAKK_PSN_SEQ) {
 			q->nak_psn = psn;
 			q->nak_wait = 1;
@@ -558,9 +568,9 @@ static void handle_response(struct rw_analyzer *a, struct rw_flow *f, const stru
 			int i = pend_find(q, p->bth.psn, 1);
 			if (i >= 0) {
 				n->flags |= RW_N_READ_MATCH;
-				n->req_frame = q->pend[i].frame;
+				n->req_frame = PEND(q, i)->frame;
 				if (op->flags & RW_OPF_LAST) {
-					n->latency_ns = ts - q->pend[i].ts;
+					n->latency_ns = ts - PEND(q, i)->ts;
 					hist_add(&q->read_lat, n->latency_ns);
 					pend_remove(q, (unsigned)i);
 				}
@@ -572,8 +582,8 @@ static void handle_response(struct rw_analyzer *a, struct rw_flow *f, const stru
 		int i = pend_find(q, p->bth.psn, 2);
 		if (i >= 0) {
 			n->flags |= RW_N_ATOMIC_MATCH;
-			n->req_frame = q->pend[i].frame;
-			n->latency_ns = ts - q->pend[i].ts;
+			n->req_frame = PEND(q, i)->frame;
+			n->latency_ns = ts - PEND(q, i)->ts;
 			hist_add(&q->atomic_lat, n->latency_ns);
 			pend_remove(q, (unsigned)i);
 		}

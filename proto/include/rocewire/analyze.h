@@ -79,7 +79,7 @@ struct rw_flow {
 	uint8_t in_resend;           /* inside a go-back-N resend run */
 	uint8_t psn_valid;
 	uint32_t first_psn;
-	uint64_t seen[16];           /* bitmap of the last 1024 PSNs below high_psn */
+	uint64_t seen[16];           /* bit (psn % 1024): seen, for the 1024 PSNs below high_psn */
 
 	/* Messages (new packets only; resends are not counted twice). */
 	uint64_t messages, msg_incomplete, msg_orphans;
@@ -110,10 +110,10 @@ struct rw_flow {
 #define RW_PENDING 64
 	struct rw_pending {
 		uint32_t psn, npsn;  /* first PSN, PSNs covered (READ: response packets) */
-		uint8_t kind;        /* 0 send/write, 1 read, 2 atomic */
+		uint8_t kind;        /* 0 send/write, 1 read, 2 atomic, 0xFF answered */
 		uint64_t ts, frame;
 	} pend[RW_PENDING];
-	uint32_t pend_head, pend_n;
+	uint32_t pend_head, pend_n; /* FIFO ring: oldest at pend_head */
 
 	/* ECN of this flow's packets, indexed by the 2-bit codepoint. */
 	uint64_t ecn[4];

@@ -144,6 +144,7 @@ struct cap_source {
 	const char *name;
 	pcap_t *pcap;
 	FILE *fp;
+	struct cap_prefetch *prefetch; /* read-ahead thread behind fp, if any */
 	char *iobuf;            /* stdio buffer of fp */
 	int linktype;
 	int pcapng;

@@ -37,6 +37,7 @@ struct cap_prefetch {
 	off_t pos;            /* consumer's position in the file */
 	int stop, done;       /* stop: closing; done: producer hit EOF/error */
 	FILE *fp;
+	char iobuf[1 << 18]; /* stdio's buffer (glibc ignores a size without one) */
 	int closed;           /* the FILE's close callback ran */
 };
 
@@ -170,9 +171,7 @@ FILE *cap_prefetch_open(const char *path, struct cap_prefetch **out)
 	pf->fp = fopencookie(pf, "r", io);
 	if (!pf->fp)
 		goto fail;
-	/* Unbuffered: fread goes straight to cookie_read with the caller's
-	 * buffer, so the bytes are copied once on this thread. */
-	setvbuf(pf->fp, NULL, _IOFBF, 1u << 16);
+	setvbuf(pf->fp, pf->iobuf, _IOFBF, sizeof(pf->iobuf));
 	int e = pthread_create(&pf->thread, NULL, producer, pf);
 	if (e) {
 		fclose(pf->fp);

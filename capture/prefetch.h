@@ -10,9 +10,12 @@
 
 struct cap_prefetch;
 
-/* Opens path for reading through a read-ahead thread. Returns an
- * unbuffered FILE (reads go straight into the caller's buffer) whose ftell
- * answers without a system call; NULL with errno on failure. The FILE must
+/* Files smaller than this are read directly: a thread is not worth it. */
+#define CAP_PREFETCH_MIN (8L << 20)
+
+/* Opens path for reading through a read-ahead thread. Returns a FILE whose
+ * ftell answers without a system call (fseek is not supported); NULL with
+ * errno on failure. The FILE must
  * be closed with cap_prefetch_close (fclose alone would not join the
  * thread). */
 FILE *cap_prefetch_open(const char *path, struct cap_prefetch **pf);

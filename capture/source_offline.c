@@ -12,6 +12,7 @@
 #include <pcap/pcap.h>
 
 #include "cap.h"
+#include "prefetch.h"
 
 /* stdio buffer for the input: fewer read() calls for small records. */
 #define CAP_INPUT_BUF (1u << 18)
@@ -75,6 +76,15 @@ static FILE *open_input(struct cap_source *s, const char *path, struct stat *st)
 	}
 	if (fd == STDIN_FILENO)
 		return stdin; /* keeps its own buffer: it outlives this source */
+	if (S_ISREG(st->st_mode) && st->st_size >= CAP_PREFETCH_MIN) {
+		/* Large files: the kernel's copy runs on the other core. */
+		close(fd);
+		fp = cap_prefetch_open(path, &s->prefetch);
+		if (!fp)
+			snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path,
+				 strerror(errno));
+		return fp;
+	}
 	fp = fdopen(fd, "rb");
 	if (!fp) {
 		snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path, strerror(errno));
@@ -148,7 +158,7 @@ int cap_offline_open(struct cap_source *s, const char *path)
 	 * lseek() system call, only once a seek has set that cache: seek to
 	 * where we are. (On a pipe both fail and offsets stay unknown.) */
 	s->pos = ftell(fp);
-	if (s->pos >= 0 && fseek(fp, s->pos, SEEK_SET) != 0)
+	if (!s->prefetch && s->pos >= 0 && fseek(fp, s->pos, SEEK_SET) != 0)
 		s->pos = -1;
 
 	if (!linktype_supported(s->linktype)) {
@@ -243,8 +253,11 @@ void cap_source_close(struct cap_source *s)
 {
 	if (s->pcap)
 		pcap_close(s->pcap); /* fclose()s the file, never stdin */
-	else if (s->fp && s->fp != stdin)
+	if (s->prefetch)
+		cap_prefetch_close(s->prefetch, s->fp, s->pcap != NULL);
+	else if (!s->pcap && s->fp && s->fp != stdin)
 		fclose(s->fp);
+	s->prefetch = NULL;
 	free(s->iobuf);
 	s->iobuf = NULL;
 	s->pcap = NULL;

@@ -1,5 +1,6 @@
 /* Per-QP analysis engine. See rocewire/analyze.h for the model; the
  * comments here say why each rule is what it is. */
+#include <stddef.h>
 #include <string.h>
 
 #include "rocewire/analyze.h"
@@ -393,6 +394,7 @@ static void pend_push(struct rw_flow *f, uint32_t psn, uint32_t npsn, uint8_t ki
 		/* Full: the oldest entry gives way (its response is long overdue). */
 		f->pend_head = (f->pend_head + 1) % RW_PENDING;
 		f->pend_n--;
+		f->pend_hint--;
 	}
 	struct rw_pending *e = PEND(f, f->pend_n);
 	f->pend_n++;
@@ -409,6 +411,7 @@ static void pend_compact(struct rw_flow *f)
 	while (f->pend_n && f->pend[f->pend_head].kind == PEND_DEAD) {
 		f->pend_head = (f->pend_head + 1) % RW_PENDING;
 		f->pend_n--;
+		f->pend_hint--; /* positions are relative to the head (may wrap: then unused) */
 	}
 }
 
@@ -444,15 +447,24 @@ static uint32_t pend_ack(struct rw_flow *f, uint32_t psn, const struct rw_pendin
 
 /* Index (in ring order) of the outstanding request of that kind (-1: any)
  * whose PSN range holds psn, or -1. */
-static int pend_find(const struct rw_flow *f, uint32_t psn, int kind)
+static int pend_match(const struct rw_pending *e, uint32_t psn, int kind)
 {
+	if (e->kind == PEND_DEAD || (kind >= 0 && e->kind != kind))
+		return 0;
+	int32_t d = rw_psn_diff(psn, e->psn);
+	return d >= 0 && (uint32_t)d < e->npsn;
+}
+
+static int pend_find(struct rw_flow *f, uint32_t psn, int kind)
+{
+	/* The responses of one READ come in a row: try its entry first. */
+	if (f->pend_hint < f->pend_n && pend_match(PEND(f, f->pend_hint), psn, kind))
+		return (int)f->pend_hint;
 	for (unsigned k = 0; k < f->pend_n; k++) {
-		const struct rw_pending *e = PEND(f, k);
-		if (e->kind == PEND_DEAD || (kind >= 0 && e->kind != kind))
-			continue;
-		int32_t d = rw_psn_diff(psn, e->psn);
-		if (d >= 0 && (uint32_t)d < e->npsn)
+		if (pend_match(PEND(f, k), psn, kind)) {
+			f->pend_hint = k;
 			return (int)k;
+		}
 	}
 	return -1;
 }
@@ -466,6 +478,11 @@ static struct rw_flow *peer_of(struct rw_analyzer *a, struct rw_flow *f, uint32_
 {
 	if (f->peer >= 0)
 		return &a->flows[f->peer];
+	/* A failed search is repeated only when new flows have appeared (or
+	 * now and then, as PSN ranges move): unpaired responses (requests not
+	 * captured) must not cost a scan of the table per packet. */
+	if (f->pair_tried == a->nflows && (f->packets & 255) != 1)
+		return NULL;
 	struct rw_flow *best = NULL;
 	uint32_t best_d = 0;
 	for (uint32_t i = 0; i < a->nflows; i++) {
@@ -487,6 +504,8 @@ static struct rw_flow *peer_of(struct rw_analyzer *a, struct rw_flow *f, uint32_
 	if (best) {
 		f->peer = flow_index(a, best);
 		best->peer = flow_index(a, f);
+	} else {
+		f->pair_tried = a->nflows;
 	}
 	return best;
 }
@@ -863,6 +882,7 @@ static void handle_macctrl(struct rw_analyzer *a, const struct rw_packet *p, uin
 			   struct rw_note *n)
 {
 	n->flags |= RW_N_PFC;
+	memset(n->pause_ns, 0, sizeof(n->pause_ns));
 	if (p->carrier == RW_CARRIER_PAUSE) {
 		struct rw_pfc_prio *s = &a->totals.pfc[RW_PAUSE_ALL];
 		s->frames++;
@@ -900,7 +920,8 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 	struct rw_note *n = note ? note : &scratch;
 	struct rw_totals *t = &a->totals;
 
-	memset(n, 0, sizeof(*n));
+	/* pause_ns (last, the largest part) is only written for PFC frames. */
+	memset(n, 0, offsetof(struct rw_note, pause_ns));
 	n->flow = -1;
 	n->cnp_flow = -1;
 	if (!t->packets)

@@ -62,6 +62,7 @@ struct rw_flow_key {
 struct rw_flow {
 	struct rw_flow_key key;
 	int32_t peer;           /* index of the paired flow, -1 if none */
+	uint32_t pair_tried;     /* flow count at the last failed pairing attempt */
 	uint8_t transport;      /* enum rw_transport of the last packet */
 	uint8_t prio;           /* 802.1p priority: VLAN PCP, else DSCP >> 3 */
 	uint8_t has_requests, has_responses;
@@ -114,6 +115,7 @@ struct rw_flow {
 		uint64_t ts, frame;
 	} pend[RW_PENDING];
 	uint32_t pend_head, pend_n; /* FIFO ring: oldest at pend_head */
+	uint32_t pend_hint;     /* ring position of the last match, tried first */
 
 	/* ECN of this flow's packets, indexed by the 2-bit codepoint. */
 	uint64_t ecn[4];
@@ -187,7 +189,7 @@ struct rw_note {
 	uint32_t ce_count;
 	uint64_t ce_frame;
 	int32_t cnp_flow;       /* the flow a CNP slows (credited with it), -1 if none */
-	uint64_t pause_ns[RW_PFC_PRIORITIES + 1]; /* PFC: pause asked per priority */
+	uint64_t pause_ns[RW_PFC_PRIORITIES + 1]; /* PFC frames only: pause asked per priority */
 };
 
 struct rw_analyzer;

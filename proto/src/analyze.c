@@ -13,6 +13,7 @@ struct rw_analyzer {
 	uint32_t slots_mask;    /* hash slots - 1 */
 	uint32_t *slots;        /* flow index + 1, 0 = empty */
 	struct rw_flow *flows;
+	struct rw_flow *last;   /* the flow of the previous lookup */
 };
 
 #define PSN_WINDOW 1024u
@@ -182,13 +183,16 @@ static uint32_t key_hash(const struct rw_flow_key *k)
 
 static struct rw_flow *flow_get(struct rw_analyzer *a, const struct rw_flow_key *k, int create)
 {
+	/* Packets of one flow come in runs (the packets of a message). */
+	if (a->last && key_eq(&a->last->key, k))
+		return a->last;
 	uint32_t i = key_hash(k) & a->slots_mask;
 	for (;;) {
 		uint32_t s = a->slots[i];
 		if (!s)
 			break;
 		if (key_eq(&a->flows[s - 1].key, k))
-			return &a->flows[s - 1];
+			return a->last = &a->flows[s - 1];
 		i = (i + 1) & a->slots_mask;
 	}
 	if (!create || a->nflows == a->cap)
@@ -198,7 +202,7 @@ static struct rw_flow *flow_get(struct rw_analyzer *a, const struct rw_flow_key 
 	f->key = *k;
 	f->peer = -1;
 	a->slots[i] = ++a->nflows;
-	return f;
+	return a->last = f;
 }
 
 static int32_t flow_index(const struct rw_analyzer *a, const struct rw_flow *f)
@@ -422,31 +426,43 @@ static void pend_remove(struct rw_flow *f, unsigned k)
 }
 
 /* An ACK for PSN `psn` covers every request at or before it (IBA 9.7.5.1:
- * ACKs are cumulative). Returns how many were covered; *lastp is the latest
- * (in time) covered request, from which the ACK latency runs. */
-static uint32_t pend_ack(struct rw_flow *f, uint32_t psn, const struct rw_pending **lastp,
-			 struct rw_pending *copy)
+ * ACKs are cumulative), and requests wait in the ring in the order they
+ * were sent, so covered entries are popped from the front until the first
+ * one the ACK does not cover. Returns how many SEND/WRITE packets were
+ * covered (in_read_resp: the AETH of a READ response); *lastp is the latest (in time) of them, from which the ACK
+ * latency runs. A READ or atomic still waiting at the front is covered too:
+ * its response was not captured, and the ACK says it was done. */
+static uint32_t pend_ack(struct rw_flow *f, uint32_t psn, int in_read_resp,
+			 const struct rw_pending **lastp, struct rw_pending *copy)
 {
 	uint32_t count = 0;
 	int have = 0;
-	for (unsigned k = 0; k < f->pend_n; k++) {
-		struct rw_pending *e = PEND(f, k);
-		if (e->kind == 0 && rw_psn_diff(psn, e->psn) >= 0) {
-			if (!have || e->ts >= copy->ts) {
-				*copy = *e;
-				have = 1;
+	while (f->pend_n) {
+		struct rw_pending *e = &f->pend[f->pend_head];
+		if (e->kind != PEND_DEAD) {
+			if (rw_psn_diff(psn, e->psn) < 0)
+				break;
+			/* The AETH of a READ's own responses acknowledges what came
+			 * before the READ, not the READ: it ends with its last
+			 * response. */
+			if (e->kind == 1 && in_read_resp)
+				break;
+			if (e->kind == 0) {
+				if (!have || e->ts >= copy->ts) {
+					*copy = *e;
+					have = 1;
+				}
+				count++;
 			}
-			count++;
-			e->kind = PEND_DEAD;
 		}
+		f->pend_head = (f->pend_head + 1) % RW_PENDING;
+		f->pend_n--;
+		f->pend_hint--;
 	}
-	pend_compact(f);
 	*lastp = have ? copy : NULL;
 	return count;
 }
 
-/* Index (in ring order) of the outstanding request of that kind (-1: any)
- * whose PSN range holds psn, or -1. */
 static int pend_match(const struct rw_pending *e, uint32_t psn, int kind)
 {
 	if (e->kind == PEND_DEAD || (kind >= 0 && e->kind != kind))
@@ -537,7 +553,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	if (ae->kind == RW_AETH_ACK) {
 		const struct rw_pending *last = NULL;
 		struct rw_pending copy;
-		uint32_t c = q ? pend_ack(q, psn, &last, &copy) : 0;
+		uint32_t c = q ? pend_ack(q, psn, p->op->op == RW_OP_READ_RESP, &last, &copy) : 0;
 		if (p->op->op == RW_OP_ACK) {
 			owner->acks++;
 			owner->acked_psns += c;
@@ -568,7 +584,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 			 * request before the PSN it names. */
 			const struct rw_pending *last;
 			struct rw_pending copy;
-			owner->acked_psns += pend_ack(q, psn_add(psn, RW_PSN_MASK), &last, &copy);
+			owner->acked_psns += pend_ack(q, psn_add(psn, RW_PSN_MASK), 0, &last, &copy);
 		}
 	}
 }

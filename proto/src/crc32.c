@@ -1,7 +1,7 @@
 /* CRC-32 of IEEE 802.3 with zlib's conventions: the CRC of the IBA ICRC.
  *
  * Three implementations give identical results; the fastest one the CPU can
- * run is chosen at the first call and kept in `crc32_active`:
+ * run is chosen once, when the library is loaded (see crc32_get):
  *
  *   "vpclmulqdq"  AVX-512 carry-less multiplies on 64-byte blocks, the
  *                 partial block first, 4 x 512-bit accumulators (256 bytes
@@ -43,32 +43,17 @@
 
 #include "crc_internal.h"
 
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 
 #define CRC32_POLY_REFLECTED 0xEDB88320u
 
-struct crc32_impl {
-	const char *name;
-	bool (*supported)(void);
-	uint32_t (*crc)(uint32_t crc, const uint8_t *p, size_t len);
-	/* a * b mod P, both in the reflected 32-bit form of a CRC value */
-	uint32_t (*mulmod)(uint32_t a, uint32_t b);
-};
+/* struct rw__crc32_ops (crc_internal.h) describes one implementation. */
 
-/* Which implementation rw_crc32() uses; NULL until the first call. With the
- * tables below, built once, the only mutable state of this file. */
-static _Atomic(const struct crc32_impl *) crc32_active;
-
-/* ---------------------------------------------------------------------------
- * Tables: slicing-by-8, and x^(8 * 2^k) mod P for rw_crc32_patch(). Built
- * once, before any implementation is published in crc32_active. */
-
-static uint32_t slice_table[8][256];
-/* x^(8 * 2^k) mod P: shifting a CRC over 2^k zero bytes is a multiply by it. */
-static uint32_t byte_pow[64];
-static atomic_int tables_state; /* 0: not built, 1: being built, 2: ready */
+/* The tables are constants (scripts/gen-crc32-tables.py), and the
+ * implementation is resolved once by the dynamic loader (below): this file
+ * keeps no state of its own. */
+#include "crc32_tables.h"
 
 static uint32_t mulmod_portable(uint32_t a, uint32_t b)
 {
@@ -84,46 +69,6 @@ static uint32_t mulmod_portable(uint32_t a, uint32_t b)
 		b = (b >> 1) ^ (CRC32_POLY_REFLECTED & (0u - (b & 1)));
 	}
 	return p;
-}
-
-static void tables_fill(void)
-{
-	for (uint32_t n = 0; n < 256; n++) {
-		uint32_t c = n;
-
-		for (int k = 0; k < 8; k++)
-			c = (c >> 1) ^ (CRC32_POLY_REFLECTED & (0u - (c & 1)));
-		slice_table[0][n] = c;
-	}
-	/* slice_table[k][n]: byte n followed by k zero bytes */
-	for (int k = 1; k < 8; k++) {
-		for (int n = 0; n < 256; n++) {
-			uint32_t c = slice_table[k - 1][n];
-
-			slice_table[k][n] = (c >> 8) ^ slice_table[0][c & 0xff];
-		}
-	}
-	byte_pow[0] = 1u << (31 - 8); /* x^8 */
-	for (int k = 1; k < 64; k++)
-		byte_pow[k] = mulmod_portable(byte_pow[k - 1], byte_pow[k - 1]);
-}
-
-static void tables_build(void)
-{
-	int expected = 0;
-
-	if (atomic_load_explicit(&tables_state, memory_order_acquire) == 2)
-		return;
-	if (atomic_compare_exchange_strong_explicit(&tables_state, &expected, 1,
-						    memory_order_acq_rel,
-						    memory_order_acquire)) {
-		tables_fill();
-		atomic_store_explicit(&tables_state, 2, memory_order_release);
-		return;
-	}
-	/* Another thread is filling them: a few microseconds. */
-	while (atomic_load_explicit(&tables_state, memory_order_acquire) != 2)
-		;
 }
 
 static inline uint64_t load_le64(const uint8_t *p)
@@ -161,7 +106,7 @@ static bool cpu_any(void)
 	return true;
 }
 
-static const struct crc32_impl impl_slice8 = {
+static const struct rw__crc32_ops impl_slice8 = {
 	.name = "slice8",
 	.supported = cpu_any,
 	.crc = crc32_slice8,
@@ -488,14 +433,14 @@ static bool cpu_vpclmul(void)
 	       __builtin_cpu_supports("vpclmulqdq");
 }
 
-static const struct crc32_impl impl_vpclmul = {
+static const struct rw__crc32_ops impl_vpclmul = {
 	.name = "vpclmulqdq",
 	.supported = cpu_vpclmul,
 	.crc = crc32_vpclmul,
 	.mulmod = mulmod_pclmul,
 };
 
-static const struct crc32_impl impl_pclmul = {
+static const struct rw__crc32_ops impl_pclmul = {
 	.name = "pclmulqdq",
 	.supported = cpu_pclmul,
 	.crc = crc32_pclmul,
@@ -504,7 +449,7 @@ static const struct crc32_impl impl_pclmul = {
 #endif /* x86 */
 
 /* Best first. */
-static const struct crc32_impl *const crc32_impls[] = {
+static const struct rw__crc32_ops *const crc32_impls[] = {
 #ifdef RW_CRC32_X86
 	&impl_vpclmul,
 	&impl_pclmul,
@@ -512,7 +457,7 @@ static const struct crc32_impl *const crc32_impls[] = {
 	&impl_slice8,
 };
 
-static const struct crc32_impl *crc32_best(void)
+static const struct rw__crc32_ops *crc32_best(void)
 {
 	for (size_t i = 0; i < sizeof(crc32_impls) / sizeof(crc32_impls[0]); i++) {
 		if (crc32_impls[i]->supported())
@@ -521,24 +466,62 @@ static const struct crc32_impl *crc32_best(void)
 	return &impl_slice8;
 }
 
-static void crc32_publish(const struct crc32_impl *impl)
+/* The implementation is chosen once, by a GNU indirect function: the
+ * dynamic loader (or, in a static program, the start-up code) calls the
+ * resolver before main and binds crc32_get to the chosen one. Sanitizer and
+ * non-GNU builds ask the CPU on each call instead: a resolver runs before
+ * the sanitizers' run-time is ready. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) ||                         \
+	__has_feature(thread_sanitizer)
+#define RW_CRC32_NO_IFUNC 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(__ELF__) ||          \
+	!defined(__GNUC__)
+#define RW_CRC32_NO_IFUNC 1
+#endif
+
+#ifdef RW_CRC32_NO_IFUNC
+static const struct rw__crc32_ops *crc32_get(void)
 {
-	/* The tables are complete before any implementation can be seen. */
-	tables_build();
-	atomic_store_explicit(&crc32_active, impl, memory_order_release);
+	return crc32_best();
+}
+#else
+#ifdef RW_CRC32_X86
+static const struct rw__crc32_ops *get_vpclmul(void)
+{
+	return &impl_vpclmul;
 }
 
-static inline const struct crc32_impl *crc32_get(void)
+static const struct rw__crc32_ops *get_pclmul(void)
 {
-	const struct crc32_impl *impl = atomic_load_explicit(&crc32_active, memory_order_acquire);
-
-	if (impl == NULL) {
-		/* Racing first callers all pick the same one. */
-		impl = crc32_best();
-		crc32_publish(impl);
-	}
-	return impl;
+	return &impl_pclmul;
 }
+#endif
+
+static const struct rw__crc32_ops *get_slice8(void)
+{
+	return &impl_slice8;
+}
+
+typedef const struct rw__crc32_ops *(*crc32_getter)(void);
+
+static crc32_getter resolve_crc32_get(void)
+{
+	const struct rw__crc32_ops *best = crc32_best();
+#ifdef RW_CRC32_X86
+	if (best == &impl_vpclmul)
+		return get_vpclmul;
+	if (best == &impl_pclmul)
+		return get_pclmul;
+#endif
+	(void)best;
+	return get_slice8;
+}
+
+static const struct rw__crc32_ops *crc32_get(void) __attribute__((ifunc("resolve_crc32_get")));
+#endif
 
 uint32_t rw_crc32(uint32_t crc, const void *buf, size_t len)
 {
@@ -548,10 +531,9 @@ uint32_t rw_crc32(uint32_t crc, const void *buf, size_t len)
 	return crc32_get()->crc(crc, buf, len);
 }
 
-uint32_t rw_crc32_patch(uint32_t crc, const void *old_bytes, const void *new_bytes, size_t len,
-			size_t tail)
+static uint32_t patch_with(const struct rw__crc32_ops *impl, uint32_t crc, const void *old_bytes,
+			   const void *new_bytes, size_t len, size_t tail)
 {
-	const struct crc32_impl *impl = crc32_get();
 	const uint8_t *o = old_bytes;
 	const uint8_t *n = new_bytes;
 	uint8_t diff[256];
@@ -578,25 +560,28 @@ uint32_t rw_crc32_patch(uint32_t crc, const void *old_bytes, const void *new_byt
 	return crc ^ delta;
 }
 
+uint32_t rw_crc32_patch(uint32_t crc, const void *old_bytes, const void *new_bytes, size_t len,
+			size_t tail)
+{
+	return patch_with(crc32_get(), crc, old_bytes, new_bytes, len, tail);
+}
+
 const char *rw_crc32_impl(void)
 {
 	return crc32_get()->name;
 }
 
-int rw__crc32_force_impl(const char *name)
+const struct rw__crc32_ops *rw__crc32_ops(const char *name)
 {
-	const struct crc32_impl *impl = NULL;
-
-	if (name == NULL) {
-		impl = crc32_best();
-	} else {
-		for (size_t i = 0; i < sizeof(crc32_impls) / sizeof(crc32_impls[0]); i++) {
-			if (strcmp(crc32_impls[i]->name, name) == 0 && crc32_impls[i]->supported())
-				impl = crc32_impls[i];
-		}
+	for (size_t i = 0; i < sizeof(crc32_impls) / sizeof(crc32_impls[0]); i++) {
+		if (strcmp(crc32_impls[i]->name, name) == 0 && crc32_impls[i]->supported())
+			return crc32_impls[i];
 	}
-	if (impl == NULL)
-		return -1;
-	crc32_publish(impl);
-	return 0;
+	return NULL;
+}
+
+uint32_t rw__crc32_patch_ops(const struct rw__crc32_ops *ops, uint32_t crc, const void *old_bytes,
+			     const void *new_bytes, size_t len, size_t tail)
+{
+	return patch_with(ops, crc, old_bytes, new_bytes, len, tail);
 }

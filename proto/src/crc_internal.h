@@ -4,15 +4,31 @@
 #ifndef ROCEWIRE_CRC_INTERNAL_H
 #define ROCEWIRE_CRC_INTERNAL_H
 
-/* Makes rw_crc32() and rw_crc32_patch() use the named implementation
- * ("vpclmulqdq", "pclmulqdq", "slice8", as rw_crc32_impl() names them), or
- * the automatic choice again when name is NULL. Returns 0, or -1 when the
- * name is unknown or this CPU cannot run that implementation (the choice is
- * then left as it was). Process-wide: not for use while other threads
- * compute CRCs. */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #if defined(__GNUC__)
-__attribute__((visibility("hidden")))
+#define RW_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define RW_HIDDEN
 #endif
-int rw__crc32_force_impl(const char *name);
+
+/* One implementation: the same layout as crc32.c's private table entries. */
+struct rw__crc32_ops {
+	const char *name;
+	bool (*supported)(void);
+	uint32_t (*crc)(uint32_t crc, const uint8_t *p, size_t len); /* p non-NULL */
+	uint32_t (*mulmod)(uint32_t a, uint32_t b);
+};
+
+/* The implementation named ("vpclmulqdq", "pclmulqdq", "slice8", as
+ * rw_crc32_impl() names them), or NULL when it is not in this build or this
+ * CPU cannot run it. */
+RW_HIDDEN const struct rw__crc32_ops *rw__crc32_ops(const char *name);
+/* rw_crc32_patch() with the given implementation. */
+RW_HIDDEN uint32_t rw__crc32_patch_ops(const struct rw__crc32_ops *ops, uint32_t crc,
+				       const void *old_bytes, const void *new_bytes, size_t len,
+				       size_t tail);
 
 #endif

@@ -523,13 +523,43 @@ static crc32_getter resolve_crc32_get(void)
 static const struct rw__crc32_ops *crc32_get(void) __attribute__((ifunc("resolve_crc32_get")));
 #endif
 
+/* rw_crc32() itself is resolved the same way, so a short buffer pays no
+ * more than one direct call. zlib: a NULL buffer asks for the initial value. */
+#define CRC32_ENTRY(name, fn)                                                                       \
+	static uint32_t name(uint32_t crc, const void *buf, size_t len)                             \
+	{                                                                                           \
+		return buf ? fn(crc, buf, len) : 0;                                                 \
+	}
+
+#ifdef RW_CRC32_NO_IFUNC
 uint32_t rw_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	/* zlib: a NULL buffer asks for the initial value. */
-	if (buf == NULL)
-		return 0;
-	return crc32_get()->crc(crc, buf, len);
+	return buf ? crc32_get()->crc(crc, buf, len) : 0;
 }
+#else
+CRC32_ENTRY(entry_slice8, crc32_slice8)
+#ifdef RW_CRC32_X86
+CRC32_ENTRY(entry_pclmul, crc32_pclmul)
+CRC32_ENTRY(entry_vpclmul, crc32_vpclmul)
+#endif
+
+typedef uint32_t (*rw_crc32_fn)(uint32_t crc, const void *buf, size_t len);
+
+static rw_crc32_fn resolve_rw_crc32(void)
+{
+	const struct rw__crc32_ops *best = crc32_best();
+#ifdef RW_CRC32_X86
+	if (best == &impl_vpclmul)
+		return entry_vpclmul;
+	if (best == &impl_pclmul)
+		return entry_pclmul;
+#endif
+	(void)best;
+	return entry_slice8;
+}
+
+uint32_t rw_crc32(uint32_t crc, const void *buf, size_t len) __attribute__((ifunc("resolve_rw_crc32")));
+#endif
 
 static uint32_t patch_with(const struct rw__crc32_ops *impl, uint32_t crc, const void *old_bytes,
 			   const void *new_bytes, size_t len, size_t tail)

@@ -39,36 +39,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rw-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 file=$work/mix.pcap
 "$mkcap" --mix "$n" -o "$file"
-bytes=$(wc -c <"$file")
 
-now() { date +%s%N; }
+bench=bench_decode.sh
+. "$(dirname "$0")/lib.sh"
 
-# Runs a command $2 times with stdout and stderr to /dev/null; prints the
-# best wall time in nanoseconds. rocewire-cap exits 1 when a packet is bad:
-# there are none in this capture, so any non-zero status is a failure.
-best_of() {
-	k=$1
-	shift
-	best=
-	i=0
-	while [ "$i" -lt "$k" ]; do
-		t0=$(now)
-		if ! "$@" >/dev/null 2>&1; then
-			echo "bench_decode.sh: failed: $*" >&2
-			exit 1
-		fi
-		t1=$(now)
-		d=$((t1 - t0))
-		if [ -z "$best" ] || [ "$d" -lt "$best" ]; then best=$d; fi
-		i=$((i + 1))
-	done
-	echo "$best"
-}
-
-pps() { awk -v n="$n" -v ns="$1" 'BEGIN { printf "%.0f", n / (ns / 1e9) }'; }
-
-echo "capture: $n packets, $bytes bytes ($(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.0f", b / n }') bytes/packet), rocewire-mkcap --mix $n"
-echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"
+describe "$file"
 # A first read so that every contender starts with the file in the page cache.
 cat "$file" >/dev/null
 

@@ -46,37 +46,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-report.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 file=$work/mix.pcap
 "$mkcap" --mix "$n" -o "$file"
-bytes=$(wc -c <"$file")
 
-now() { date +%s%N; }
+bench=bench_report.sh
+. "$(dirname "$0")/lib.sh"
 
-# best_of K CMD...: the best wall time of K runs in ns, output to /dev/null.
-# rocewire-cap exits 1 when the capture has problems (none here), 2 on errors.
-best_of() {
-	k=$1
-	shift
-	best=
-	i=0
-	while [ "$i" -lt "$k" ]; do
-		t0=$(now)
-		rc=0
-		"$@" >/dev/null 2>&1 || rc=$?
-		t1=$(now)
-		if [ "$rc" -ge 2 ]; then
-			echo "bench_report.sh: failed ($rc): $*" >&2
-			exit 1
-		fi
-		d=$((t1 - t0))
-		if [ -z "$best" ] || [ "$d" -lt "$best" ]; then best=$d; fi
-		i=$((i + 1))
-	done
-	echo "$best"
-}
-
-pps() { awk -v n="$n" -v ns="$1" 'BEGIN { printf "%.0f", n / (ns / 1e9) }'; }
-
-echo "capture: $n packets, $bytes bytes ($(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.0f", b / n }') bytes/packet), rocewire-mkcap --mix $n"
-echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"
+describe "$file"
 cat "$file" >/dev/null # every contender starts with the file in the page cache
 
 tshark_ns=

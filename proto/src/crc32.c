@@ -468,7 +468,7 @@ static const struct rw__crc32_ops *crc32_best(void)
 
 /* The implementation is chosen once, by a GNU indirect function: the
  * dynamic loader (or, in a static program, the start-up code) calls the
- * resolver before main and binds crc32_get to the chosen one. Sanitizer and
+ * resolver before main and binds rw_crc32 (below) to the chosen one. Sanitizer and
  * non-GNU builds ask the CPU on each call instead: a resolver runs before
  * the sanitizers' run-time is ready. */
 #if defined(__has_feature)
@@ -482,46 +482,12 @@ static const struct rw__crc32_ops *crc32_best(void)
 #define RW_CRC32_NO_IFUNC 1
 #endif
 
-#ifdef RW_CRC32_NO_IFUNC
+/* rw_crc32_patch() and rw_crc32_impl() are not hot: they ask the CPU each
+ * time (a few loads once libgcc has read CPUID). */
 static const struct rw__crc32_ops *crc32_get(void)
 {
 	return crc32_best();
 }
-#else
-#ifdef RW_CRC32_X86
-static const struct rw__crc32_ops *get_vpclmul(void)
-{
-	return &impl_vpclmul;
-}
-
-static const struct rw__crc32_ops *get_pclmul(void)
-{
-	return &impl_pclmul;
-}
-#endif
-
-static const struct rw__crc32_ops *get_slice8(void)
-{
-	return &impl_slice8;
-}
-
-typedef const struct rw__crc32_ops *(*crc32_getter)(void);
-
-static crc32_getter resolve_crc32_get(void)
-{
-	const struct rw__crc32_ops *best = crc32_best();
-#ifdef RW_CRC32_X86
-	if (best == &impl_vpclmul)
-		return get_vpclmul;
-	if (best == &impl_pclmul)
-		return get_pclmul;
-#endif
-	(void)best;
-	return get_slice8;
-}
-
-static const struct rw__crc32_ops *crc32_get(void) __attribute__((ifunc("resolve_crc32_get")));
-#endif
 
 /* rw_crc32() itself is resolved the same way, so a short buffer pays no
  * more than one direct call. zlib: a NULL buffer asks for the initial value. */

@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 CAP="$BUILD_DIR/capture/rocewire-cap"
 LINES=${LINES_PER_FILE:-6}
-for f in samples/*.pcap samples/*.pcapng samples/softroce/*.pcap; do
+# Good captures first, the broken ones last.
+files=$(ls samples/*.pcap samples/softroce/*.pcap 2>/dev/null | grep -v bad-icrc)
+for f in $files samples/bad-icrc.pcap; do
 	[ -e "$f" ] || continue
 	echo "=== $f"
 	"$CAP" -r "$f" 2>/dev/null | head -n "$LINES" || true
@@ -18,3 +20,10 @@ for f in samples/*.pcap samples/*.pcapng samples/softroce/*.pcap; do
 	"$CAP" -q -r "$f" 2>&1 || true
 	echo
 done
+
+# The per-QP analysis of a real Soft-RoCE run with 10% loss on the wire.
+f=samples/softroce/rc_write_loss.pcap
+if [ -e "$f" ]; then
+	echo "=== per-QP report of $f"
+	"$CAP" -q -r "$f" --report 2>/dev/null || true
+fi

@@ -400,6 +400,9 @@ static void pend_push(struct rw_flow *f, uint32_t psn, uint32_t npsn, uint8_t ki
 		f->pend_n--;
 		f->pend_hint--;
 	}
+	if (f->pend_n && rw_psn_diff(psn, f->pend_last_psn) <= 0)
+		f->pend_unsorted = 1;
+	f->pend_last_psn = psn;
 	struct rw_pending *e = PEND(f, f->pend_n);
 	f->pend_n++;
 	e->psn = psn;
@@ -437,28 +440,33 @@ static uint32_t pend_ack(struct rw_flow *f, uint32_t psn, int in_read_resp,
 {
 	uint32_t count = 0;
 	int have = 0;
-	while (f->pend_n) {
-		struct rw_pending *e = &f->pend[f->pend_head];
-		if (e->kind != PEND_DEAD) {
-			if (rw_psn_diff(psn, e->psn) < 0)
+	/* In order (no resend waiting): covered entries are a prefix of the
+	 * ring. After a resend they are not: every entry is looked at. */
+	uint32_t n = f->pend_unsorted ? f->pend_n : 0;
+	for (uint32_t k = 0; k < f->pend_n; k++) {
+		struct rw_pending *e = PEND(f, k);
+		if (e->kind == PEND_DEAD)
+			continue;
+		/* The AETH of a READ's own responses acknowledges what came
+		 * before the READ, not the READ: it ends with its last
+		 * response. */
+		if (rw_psn_diff(psn, e->psn) < 0 || (e->kind == 1 && in_read_resp)) {
+			if (k >= n)
 				break;
-			/* The AETH of a READ's own responses acknowledges what came
-			 * before the READ, not the READ: it ends with its last
-			 * response. */
-			if (e->kind == 1 && in_read_resp)
-				break;
-			if (e->kind == 0) {
-				if (!have || e->ts >= copy->ts) {
-					*copy = *e;
-					have = 1;
-				}
-				count++;
-			}
+			continue;
 		}
-		f->pend_head = (f->pend_head + 1) % RW_PENDING;
-		f->pend_n--;
-		f->pend_hint--;
+		if (e->kind == 0) {
+			if (!have || e->ts >= copy->ts) {
+				*copy = *e;
+				have = 1;
+			}
+			count++;
+		}
+		e->kind = PEND_DEAD;
 	}
+	pend_compact(f);
+	if (!f->pend_n)
+		f->pend_unsorted = 0;
 	*lastp = have ? copy : NULL;
 	return count;
 }

@@ -412,6 +412,25 @@ static void test_coalesced_ack_and_msn(void **state)
 	env_free(e);
 }
 
+/* SENDs 2..5, a NAK for 3, the resent 3 and 4, then an ACK for 4: its
+ * latency runs from the resent 4 (the latest request it covers), not from
+ * the original 4 that still waits in front of the newer 5. */
+static void test_ack_latency_after_resend(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	for (uint32_t psn = 2; psn <= 5; psn++)
+		req(e, psn - 1, RC_SEND_ONLY, psn, 8);
+	feed_aeth(e, 5, RC_ACK, 3, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 1, 0, 0);
+	req(e, 10, RC_SEND_ONLY, 3, 8);
+	req(e, 11, RC_SEND_ONLY, 4, 8);
+	struct rw_note n = feed_aeth(e, 20, RC_ACK, 4, rw_aeth_syndrome(RW_AETH_ACK, 31), 3, 0, 0);
+	assert_true(n.flags & RW_N_ACK);
+	assert_int_equal(n.latency_ns, 9);
+	assert_int_equal(n.req_frame, 7);
+	env_free(e);
+}
+
 /* A WRITE that stops after FIRST and MIDDLE, and a MIDDLE with no FIRST. */
 static void test_incomplete_messages(void **state)
 {
@@ -573,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_atomic),
 		cmocka_unit_test(test_coalesced_ack_and_msn),
+		cmocka_unit_test(test_ack_latency_after_resend),
 		cmocka_unit_test(test_incomplete_messages),
 		cmocka_unit_test(test_ce_cnp),
 		cmocka_unit_test(test_pfc_storm),

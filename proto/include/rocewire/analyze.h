@@ -116,6 +116,8 @@ struct rw_flow {
 	} pend[RW_PENDING];
 	uint32_t pend_head, pend_n; /* FIFO ring: oldest at pend_head */
 	uint32_t pend_hint;     /* ring position of the last match, tried first */
+	uint32_t pend_last_psn; /* PSN of the newest entry */
+	uint8_t pend_unsorted;  /* an entry's PSN is below an older one's (a resend) */
 
 	/* ECN of this flow's packets, indexed by the 2-bit codepoint. */
 	uint64_t ecn[4];

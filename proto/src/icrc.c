@@ -83,21 +83,24 @@ uint32_t rw_icrc_rocev1(const uint8_t *grh, size_t len)
 	return rw_crc32(crc, grh + n, len - n);
 }
 
+/* IBA 7.8.1. A local packet's ICRC covers its LRH but for VL. A global
+ * packet's (LNH 3: a GRH follows) covers no LRH field at all, because a
+ * router rewrites the LRH: it is computed like RoCEv1's, with 64 bits of
+ * ones for the LRH (T. Shanley, "InfiniBand Network Architecture", ch. 25,
+ * lists the fields a global packet's ICRC includes: GRH IPVer, PayLen,
+ * NxtHdr, SGID, DGID, then the transport). */
 uint32_t rw_icrc_ib(const uint8_t *lrh, size_t len)
 {
-	uint8_t hdr[RW_LRH_LEN + RW_GRH_LEN + RW_BTH_LEN];
-	size_t n = RW_LRH_LEN + RW_BTH_LEN;
-	int global = len >= 2 && (lrh[1] & 3) == RW_LNH_IBA_GLOBAL;
+	uint8_t hdr[RW_LRH_LEN + RW_BTH_LEN];
+	const size_t n = RW_LRH_LEN + RW_BTH_LEN;
 
-	if (global)
-		n += RW_GRH_LEN;
+	if (len >= 2 && (lrh[1] & 3) == RW_LNH_IBA_GLOBAL)
+		return len < RW_LRH_LEN ? 0 : rw_icrc_rocev1(lrh + RW_LRH_LEN, len - RW_LRH_LEN);
 	if (len < n)
 		return 0;
 	memcpy(hdr, lrh, n);
-	hdr[0] |= 0xF0;                         /* IBA 7.8.1: VL is variant */
-	if (global)
-		mask_grh(hdr + RW_LRH_LEN);
-	mask_bth(hdr + n - RW_BTH_LEN);
+	hdr[0] |= 0xF0;                         /* VL is variant */
+	mask_bth(hdr + RW_LRH_LEN);
 	uint32_t crc = rw_crc32(0, hdr, n);
 	return rw_crc32(crc, lrh + n, len - n);
 }

@@ -103,8 +103,12 @@ static inline unsigned rw_ref_pad(size_t n)
  * scratch buffer, then run zlib's crc32 (initial value all ones, result
  * inverted: exactly IBA 7.8.1's CRC-32) over it.
  *
- * IBA 7.8.1: the ICRC covers the LRH with VL replaced by ones, the GRH with
- * TClass, Flow Label and HopLmt replaced by ones, the BTH with its byte 4
+ * IBA 7.8.1: a local packet's ICRC covers the LRH with VL replaced by ones;
+ * a global packet's (GRH present) covers no LRH field, since a router
+ * rewrites the LRH: all 64 bits are ones (T. Shanley, "InfiniBand Network
+ * Architecture", ch. 25, included/excluded fields for a global packet). It
+ * covers the GRH with TClass, Flow Label and HopLmt replaced by ones, the
+ * BTH with its byte 4
  * (Resv8a, or FECN/BECN/resv6 since IBA 1.2.1/A17) replaced by ones, the
  * extension headers, the payload and the pad.
  * IBA A16 (RoCEv1): no LRH on the wire; 64 bits of ones stand in for it.
@@ -170,7 +174,8 @@ static inline uint32_t rw_ref_icrc_ib(const uint8_t *lrh, size_t len)
 	memcpy(b, lrh, len);
 	b[0] |= 0xF0; /* VL */
 	size_t bth = 8;
-	if ((b[1] & 3) == 3) { /* LNH: GRH follows */
+	if ((b[1] & 3) == 3) { /* LNH: GRH follows: a global packet */
+		memset(b, 0xFF, 8);
 		b[8] |= 0x0F;
 		b[9] = b[10] = b[11] = 0xFF;
 		b[15] = 0xFF;

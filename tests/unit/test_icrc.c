@@ -356,7 +356,8 @@ static void test_ib(void **state)
 		else
 			assert_int_not_equal(c, ref);
 	}
-	/* LNH 3: a GRH follows; its TClass, FlowLabel, HopLmt are masked. */
+	/* LNH 3: a GRH follows; its TClass, FlowLabel, HopLmt are masked, and
+	 * so is the whole LRH (a router rewrites it). */
 	size_t m = rw_hex("30 03 0003 0012 0001"
 			  "6fedcba9 0018 1b 05 fe800000000000000000000000000001"
 			  "fe800000000000000000000000000002"
@@ -368,6 +369,7 @@ static void test_ib(void **state)
 	const struct { size_t off; uint8_t x; int same; } gcases[] = {
 		{ 8 + 0, 0x0f, 1 }, { 8 + 1, 0xff, 1 }, { 8 + 2, 0xff, 1 }, { 8 + 3, 0xff, 1 },
 		{ 8 + 7, 0xff, 1 }, { 48 + 4, 0xff, 1 }, { 0, 0xf0, 1 },
+		{ 1, 0x10, 1 }, { 2, 0x01, 1 }, { 4, 0x01, 1 }, { 6, 0x01, 1 }, { 7, 0xff, 1 },
 		{ 8 + 4, 0x01, 0 }, { 8 + 6, 0x01, 0 }, { 8 + 8, 0x01, 0 }, { 8 + 39, 0x01, 0 },
 		{ 48, 0x01, 0 }, { 48 + 9, 0x01, 0 },
 	};

@@ -21,8 +21,9 @@
 uint32_t rw_icrc_rocev2(const uint8_t *ip, size_t len);
 /* grh: the GRH of a RoCEv1 frame; len through the last pad byte. */
 uint32_t rw_icrc_rocev1(const uint8_t *grh, size_t len);
-/* lrh: a native IB packet; len through the last pad byte. VL, and the GRH
- * variant fields when LNH says a GRH follows, are masked. */
+/* lrh: a native IB packet; len through the last pad byte. A local packet's
+ * LRH is covered but for VL; a global packet (LNH 3) has its whole LRH
+ * masked (routers rewrite it) and the GRH variant fields too. */
 uint32_t rw_icrc_ib(const uint8_t *lrh, size_t len);
 
 /* The new ICRC after bytes that the ICRC covers without masking changed

@@ -29,10 +29,6 @@ static int linktype_supported(int lt)
 
 /* ---- the default filter -------------------------------------------------- */
 
-/* Ethertypes of the default filter: RoCEv1 and MAC control (PFC, PAUSE). */
-#define ET_ROCEV1 "0x8915"
-#define ET_MACCTRL "0x8808"
-
 /* What follows an ethertype at link offset t in a cooked (SLL/SLL2) header,
  * with fixed offsets only: libpcap moves a cooked filter into the kernel by
  * rewriting absolute offsets, and gives up (filtering every packet in user
@@ -43,11 +39,13 @@ static int cooked_inner(char *b, size_t cap, unsigned t, unsigned port)
 {
 	unsigned ip = t + 2;
 	return snprintf(b, cap,
-			"link[%u:2] = " ET_ROCEV1 " or link[%u:2] = " ET_MACCTRL
-			" or (link[%u:2] = 0x0800 and link[%u] = 0x45 and link[%u] = 17 and "
+			"link[%u:2] = %#06x or link[%u:2] = %#06x"
+			" or (link[%u:2] = %#06x and link[%u] = 0x45 and link[%u] = %u and "
 			"link[%u:2] & 0x1fff = 0 and link[%u:2] = %u)"
-			" or (link[%u:2] = 0x86dd and link[%u] = 17 and link[%u:2] = %u)",
-			t, t, t, ip, ip + 9, ip + 6, ip + 22, port, t, ip + 6, ip + 42, port);
+			" or (link[%u:2] = %#06x and link[%u] = %u and link[%u:2] = %u)",
+			t, RW_ETHERTYPE_ROCEV1, t, RW_ETHERTYPE_MACCTRL, t, RW_ETHERTYPE_IPV4, ip,
+			ip + 9, RW_IPPROTO_UDP, ip + 6, ip + RW_IPV4_MIN_HLEN + 2, port, t,
+			RW_ETHERTYPE_IPV6, ip + 6, RW_IPPROTO_UDP, ip + RW_IPV6_HLEN + 2, port);
 }
 
 #define TPID(o) "(link[" #o ":2] = 0x8100 or link[" #o ":2] = 0x88a8 or link[" #o ":2] = 0x9100)"
@@ -57,8 +55,8 @@ int cap_default_filter(int linktype, uint16_t port, char *buf, size_t cap)
 	char plain[160];
 	unsigned p = port ? port : RW_ROCEV2_PORT;
 
-	snprintf(plain, sizeof(plain),
-		 "udp dst port %u or ether proto " ET_ROCEV1 " or ether proto " ET_MACCTRL, p);
+	snprintf(plain, sizeof(plain), "udp dst port %u or ether proto %#06x or ether proto %#06x", p,
+		 RW_ETHERTYPE_ROCEV1, RW_ETHERTYPE_MACCTRL);
 	if (linktype == RW_LINKTYPE_ETHERNET) {
 		/* libpcap's "vlan" moves every later offset of the expression
 		 * past the tag, so the two-tag test nests inside the one-tag

@@ -1055,8 +1055,3 @@ const struct rw_totals *rw_analyzer_totals(const struct rw_analyzer *a)
 {
 	return &a->totals;
 }
-
-const struct rw_analyze_cfg *rw_analyzer_cfg(const struct rw_analyzer *a)
-{
-	return &a->cfg;
-}

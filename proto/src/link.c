@@ -68,6 +68,8 @@ static int erf_is_eth(uint8_t type)
  * records then carry 2 bytes (offset, pad) before the frame. */
 enum rw_err rw_erf_decode(const uint8_t *buf, size_t len, struct rw_erf *out)
 {
+	memset(out, 0, sizeof(*out));
+	out->hlen = RW_ERF_LEN;
 	RW_NEED(len, RW_ERF_LEN);
 	out->ts = (uint64_t)rw_get_le32(buf + 4) << 32 | rw_get_le32(buf);
 	out->type = buf[8] & 0x7F;
@@ -75,24 +77,27 @@ enum rw_err rw_erf_decode(const uint8_t *buf, size_t len, struct rw_erf *out)
 	out->rlen = rw_get_be16(buf + 10);
 	out->lctr = rw_get_be16(buf + 12);
 	out->wlen = rw_get_be16(buf + 14);
-	out->n_ext = 0;
+	int eth = erf_is_eth(out->type);
+	if (!eth && out->type != RW_ERF_TYPE_INFINIBAND && out->type != RW_ERF_TYPE_INFINIBAND_LINK)
+		return RW_ERR_UNSUPPORTED;
+	/* hlen grows as far as the captured bytes announce more header, so a
+	 * truncated record says how much header it needed. */
 	size_t off = RW_ERF_LEN;
 	int more = buf[8] & 0x80;
 	while (more) {
-		RW_NEED(len, off + RW_ERF_EXT_LEN);
+		if (len < off + RW_ERF_EXT_LEN) {
+			out->hlen = (uint16_t)(off + RW_ERF_EXT_LEN + (eth ? 2 : 0));
+			return RW_ERR_TRUNCATED;
+		}
 		more = buf[off] & 0x80;
 		off += RW_ERF_EXT_LEN;
 		if (++out->n_ext == 0xFF)
 			return RW_ERR_MALFORMED;
 	}
-	if (erf_is_eth(out->type)) {
-		RW_NEED(len, off + 2);
+	if (eth)
 		off += 2;
-	} else if (out->type != RW_ERF_TYPE_INFINIBAND && out->type != RW_ERF_TYPE_INFINIBAND_LINK) {
-		out->hlen = (uint16_t)off;
-		return RW_ERR_UNSUPPORTED;
-	}
 	out->hlen = (uint16_t)off;
+	RW_NEED(len, off);
 	if (out->rlen < off)
 		return RW_ERR_MALFORMED;
 	return RW_OK;

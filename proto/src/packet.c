@@ -414,29 +414,8 @@ static enum rw_err decode_erf(struct walk *w)
 	struct rw_packet *p = w->p;
 	enum rw_err e = rw_erf_decode(w->f, w->cap_end, &p->erf);
 
-	if (e == RW_ERR_TRUNCATED) {
-		/* How much of the record header was needed: the fixed part, the
-		 * extension headers that the captured bytes announce, and the
-		 * 2-byte pad of Ethernet records. */
-		size_t need = RW_ERF_LEN;
-		if (w->cap_end >= RW_ERF_LEN) {
-			int more = w->f[8] & 0x80;
-			while (more) {
-				if (w->cap_end < need + RW_ERF_EXT_LEN) {
-					need += RW_ERF_EXT_LEN;
-					more = 0;
-					break;
-				}
-				more = w->f[need] & 0x80;
-				need += RW_ERF_EXT_LEN;
-			}
-			uint8_t t = w->f[8] & 0x7F;
-			if (w->cap_end >= need && t != RW_ERF_TYPE_INFINIBAND &&
-			    t != RW_ERF_TYPE_INFINIBAND_LINK)
-				need += 2;
-		}
-		return fail(w, e, RW_L_ERF, 0, need, "cut by the capture's snapshot length");
-	}
+	if (e == RW_ERR_TRUNCATED)
+		return fail(w, e, RW_L_ERF, 0, p->erf.hlen, "cut by the capture's snapshot length");
 	if (e == RW_ERR_UNSUPPORTED)
 		return fail(w, e, RW_L_ERF, 0, 0, "ERF record type is neither Ethernet nor InfiniBand");
 	if (e != RW_OK)

@@ -7,22 +7,20 @@
 # big capture stays small (the series are bounded), and a report that
 # cannot be written fails cleanly without leaving OUT.tmp behind.
 #
-# env: ROCEWIRE_MKSCENARIO, ROCEWIRE_MKCAP, ROCEWIRE_CAP (used when its --help
-#      offers --html), ROCEWIRE_REPORT_DRIVER (otherwise), ROCEWIRE_SOURCE_DIR,
+# env: ROCEWIRE_MKSCENARIO, ROCEWIRE_MKCAP, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR,
 #      CHROMIUM (default: chromium, then chromium-browser),
 #      KEEP_DIR (if set, the pages and screenshots are copied there).
-# Exit 77 (skip) when Chromium, python3 or a front end is missing.
+# Exit 77 (skip) when Chromium or python3 is missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=${ROCEWIRE_SOURCE_DIR:-$here/../..}
 mkscn=${ROCEWIRE_MKSCENARIO:-}
 mkcap=${ROCEWIRE_MKCAP:-}
 cap=${ROCEWIRE_CAP:-}
-driver=${ROCEWIRE_REPORT_DRIVER:-}
 
-for t in "$mkscn" "$mkcap"; do
+for t in "$mkscn" "$mkcap" "$cap"; do
 	if [ -z "$t" ] || [ ! -x "$t" ]; then
-		echo "test_report_html: ROCEWIRE_MKSCENARIO and ROCEWIRE_MKCAP must be executables" >&2
+		echo "test_report_html: ROCEWIRE_MKSCENARIO, ROCEWIRE_MKCAP and ROCEWIRE_CAP must be executables" >&2
 		exit 1
 	fi
 done
@@ -38,29 +36,16 @@ if ! command -v python3 >/dev/null 2>&1; then
 	echo "SKIP: python3 not found"
 	exit 77
 fi
-front=
-if [ -n "$cap" ] && [ -x "$cap" ] && "$cap" --help 2>&1 | grep -q -- '--html'; then
-	front=cap
-elif [ -n "$driver" ] && [ -x "$driver" ]; then
-	front=driver
-else
-	echo "SKIP: neither rocewire-cap with --html nor ROCEWIRE_REPORT_DRIVER is available"
-	exit 77
-fi
 
 # html PCAP OUT: standard error (rocewire-cap's summary, or the error) goes
 # to $work/html.err.
 html() {
-	if [ "$front" = cap ]; then
-		"$cap" -r "$1" --html "$2" >/dev/null 2>"$work/html.err"
-	else
-		"$driver" --html "$2" "$1" 2>"$work/html.err"
-	fi
+	"$cap" -r "$1" --html "$2" >/dev/null 2>"$work/html.err"
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-report-html.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-echo "front end: $front; browser: $chromium"
+echo "browser: $chromium"
 fail=0
 
 chrome() {

@@ -5,17 +5,14 @@
 # (report_check.py compares them), and `--report` must print its table.
 #
 # env: ROCEWIRE_MKSCENARIO  rocewire-mkscenario (required)
-#      ROCEWIRE_CAP         rocewire-cap; used when its --help offers --report
-#      ROCEWIRE_REPORT_DRIVER  test-only front end (report_driver.c), used
-#                           when rocewire-cap has no --report yet
+#      ROCEWIRE_CAP         rocewire-cap (required)
 #      ROCEWIRE_SOURCE_DIR  the source tree (for report_check.py)
-# Exit 77 (skip) when python3 or any front end is missing.
+# Exit 77 (skip) when python3 is missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=${ROCEWIRE_SOURCE_DIR:-$here/../..}
 mkscn=${ROCEWIRE_MKSCENARIO:-}
 cap=${ROCEWIRE_CAP:-}
-driver=${ROCEWIRE_REPORT_DRIVER:-}
 
 if [ -z "$mkscn" ] || [ ! -x "$mkscn" ]; then
 	echo "test_report_json: ROCEWIRE_MKSCENARIO is not an executable: '$mkscn'" >&2
@@ -25,33 +22,23 @@ if ! command -v python3 >/dev/null 2>&1; then
 	echo "SKIP: python3 not found"
 	exit 77
 fi
-front=
-if [ -n "$cap" ] && [ -x "$cap" ] && "$cap" --help 2>&1 | grep -q -- '--report'; then
-	front=cap
-elif [ -n "$driver" ] && [ -x "$driver" ]; then
-	front=driver
-else
-	echo "SKIP: neither rocewire-cap with --report nor ROCEWIRE_REPORT_DRIVER is available"
-	exit 77
+if [ -z "$cap" ] || [ ! -x "$cap" ]; then
+	echo "test_report_json: ROCEWIRE_CAP is not an executable: '$cap'" >&2
+	exit 1
 fi
 
 # report FILE json|table: the report on standard output. rocewire-cap exits
 # 1 when the capture has problems (none here are meant to) and 2 on errors.
 report() {
-	if [ "$front" = cap ]; then
-		if [ "$2" = json ]; then
-			"$cap" -r "$1" --report --json
-		else
-			"$cap" -r "$1" --report
-		fi
+	if [ "$2" = json ]; then
+		"$cap" -r "$1" --report --json
 	else
-		"$driver" --"$2" "$1"
+		"$cap" -r "$1" --report
 	fi
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-report-json.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-echo "front end: $front"
 fail=0
 n=0
 for sc in $("$mkscn" --list | cut -f1); do

@@ -212,6 +212,5 @@ void rw_analyzer_finish(struct rw_analyzer *a, uint64_t ts_ns);
 uint32_t rw_analyzer_flow_count(const struct rw_analyzer *a);
 const struct rw_flow *rw_analyzer_flow(const struct rw_analyzer *a, uint32_t i);
 const struct rw_totals *rw_analyzer_totals(const struct rw_analyzer *a);
-const struct rw_analyze_cfg *rw_analyzer_cfg(const struct rw_analyzer *a);
 
 #endif

@@ -51,7 +51,9 @@ enum rw_err rw_sll_decode(const uint8_t *buf, size_t len, struct rw_sll *out);
 enum rw_err rw_sll2_decode(const uint8_t *buf, size_t len, struct rw_sll *out);
 enum rw_err rw_sll_encode(const struct rw_sll *h, uint8_t *buf, size_t cap, size_t *written);
 enum rw_err rw_sll2_encode(const struct rw_sll *h, uint8_t *buf, size_t cap, size_t *written);
-/* UNSUPPORTED for record types other than Ethernet and InfiniBand. */
+/* UNSUPPORTED for record types other than Ethernet and InfiniBand. On
+ * TRUNCATED, out->hlen is the header length the record needs, as far as the
+ * captured bytes tell (its extension headers, the Ethernet pad). */
 enum rw_err rw_erf_decode(const uint8_t *buf, size_t len, struct rw_erf *out);
 /* Writes a 16-byte header without extensions (plus the 2-byte pad for
  * Ethernet types); rlen/wlen are taken from h. */

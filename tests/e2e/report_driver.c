@@ -87,7 +87,6 @@ int main(int argc, char **argv)
 	ro.title = file;
 	struct cap_report *r = NULL;
 	struct rw_analyzer *an = NULL;
-	void *amem = NULL;
 	if (m_report) {
 		r = cap_report_new(&ro);
 		if (!r) {
@@ -96,9 +95,7 @@ int main(int argc, char **argv)
 		}
 	} else if (m_analyze) {
 		struct rw_analyze_cfg c = {.max_flows = ro.max_flows, .link_gbps = ro.link_gbps};
-		size_t n = (rw_analyzer_mem_size(&c) + 63) & ~(size_t)63;
-		amem = aligned_alloc(64, n);
-		an = amem ? rw_analyzer_init(amem, n, &c) : NULL;
+		an = rw_analyzer_new(&c);
 		if (!an) {
 			fprintf(stderr, "%s: cannot make the analyzer\n", prog);
 			return 2;
@@ -150,6 +147,6 @@ int main(int argc, char **argv)
 		}
 		cap_report_free(r);
 	}
-	free(amem);
+	rw_analyzer_free(an);
 	return status;
 }

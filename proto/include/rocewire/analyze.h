@@ -4,13 +4,23 @@
  *
  * A flow is one direction of traffic to one destination QP: (source
  * address, destination address, destination QPN) for RoCE, (SLID, DLID,
- * DQPN) for native IB. A reliable connection is two flows: the requester's
- * (requests) and the responder's (ACKs, READ responses), paired by the
- * engine when a response's PSN falls in a request flow's outstanding range.
+ * DQPN) for native IB. A reliable connection is two flows, paired by the
+ * engine from what the responder echoes: an ACK, NAK, READ response or
+ * atomic ACK names a PSN that the other direction sent, and a pair is made
+ * only when exactly one unpaired flow of the reverse address pair sent that
+ * PSN (struct rw_flow.pair_how says which evidence did it). The capture may
+ * start or end anywhere: what the engine cannot know about packets before
+ * the capture start is reported as such (rw_flow.unsynced_pkts,
+ * first_mid_message, msg_cut_start), never guessed.
  *
- * Memory: the caller provides one block of rw_analyzer_mem_size() bytes;
- * nothing is allocated. When the flow table is full, packets of new flows
- * are counted in rw_totals.untracked and not analysed. */
+ * When the same key starts a new conversation (a QP number reused: the PSN
+ * restarts), the flow is closed and a new one opened (rw_flow.conversation).
+ *
+ * Memory: every block comes from cfg.alloc (calloc when NULL) and the total
+ * stays under cfg.mem_limit: a flow costs a few hundred bytes and grows only
+ * by what it needs (latency histograms past a few samples, the hold queue
+ * once a hole opens, the CE ring once a CE mark arrives). Packets of flows
+ * beyond the limit are counted in rw_totals.untracked / untracked_flows. */
 #ifndef ROCEWIRE_ANALYZE_H
 #define ROCEWIRE_ANALYZE_H
 
@@ -19,11 +29,17 @@
 #include "rocewire/packet.h"
 
 struct rw_analyze_cfg {
-	uint32_t max_flows;        /* flow table capacity (default 4096) */
+	uint32_t max_flows;        /* flows tracked at most (0: as many as mem_limit allows) */
+	size_t mem_limit;          /* bytes of engine state at most (0: 1 GiB) */
 	double link_gbps;          /* for PFC/PAUSE quanta -> time (default 100) */
 	uint64_t cnp_window_ns;    /* CE -> CNP link window (default 1 ms) */
 	uint64_t storm_ns;         /* a priority paused longer than this is a storm (default 10 ms) */
 	uint32_t psn_window;       /* PSNs remembered per flow to tell reorder from resend (fixed 1024) */
+	uint64_t reuse_idle_ns;    /* a PSN restart after this much silence is a new conversation (default 1 ms) */
+	/* Where memory comes from: alloc returns zeroed memory or NULL. */
+	void *(*alloc)(void *ctx, size_t size);
+	void (*free)(void *ctx, void *p);
+	void *alloc_ctx;
 };
 
 /* Latency histogram: log-linear buckets (8 per power of two) from 1 ns. */
@@ -38,6 +54,20 @@ struct rw_hist {
  * (at most 9% above the true value), exact for the maximum. */
 uint64_t rw_hist_quantile(const struct rw_hist *h, double q);
 
+/* A latency distribution: the first RW_LAT_FEW samples are kept exactly
+ * (most flows of a large capture see only a few), a histogram is allocated
+ * when more come. */
+#define RW_LAT_FEW 4
+struct rw_lat {
+	uint64_t count, max_ns, sum_ns;
+	uint64_t few[RW_LAT_FEW];
+	struct rw_hist *hist;
+};
+/* The q-quantile (nearest rank): exact while count <= RW_LAT_FEW (or when
+ * no histogram could be allocated, from the samples kept), else as
+ * rw_hist_quantile. */
+uint64_t rw_lat_quantile(const struct rw_lat *l, double q);
+
 enum rw_nak_kind {
 	RW_NAKK_PSN_SEQ = 0,
 	RW_NAKK_INVALID_REQ,
@@ -50,6 +80,18 @@ enum rw_nak_kind {
 };
 const char *rw_nak_kind_key(enum rw_nak_kind k); /* "psn_seq", "rnr", ... (JSON keys) */
 
+/* How a pair was found: the first response that echoed a PSN only the
+ * paired flow had sent. */
+enum rw_pair_how {
+	RW_PAIR_NONE = 0,
+	RW_PAIR_ACK,        /* an ACK named the PSN of one of its requests */
+	RW_PAIR_NAK,        /* a NAK named it */
+	RW_PAIR_READ_RESP,  /* a READ response carried the READ request's PSN */
+	RW_PAIR_ATOMIC_ACK, /* an atomic ACK carried the atomic request's PSN */
+	RW_PAIR_COUNT
+};
+const char *rw_pair_how_key(enum rw_pair_how h); /* "ack", "nak", ... */
+
 struct rw_flow_key {
 	uint8_t family;     /* 4, 6 (RoCEv2 over IPv4/IPv6), 1 (RoCEv1 GIDs), 0 (native IB LIDs) */
 	uint8_t src[16];    /* IPv4: first 4 bytes; IB: SLID in the first 2 */
@@ -59,72 +101,93 @@ struct rw_flow_key {
 
 #define RW_MSG_OPS 4 /* SEND, WRITE, READ (bytes read), ATOMIC */
 
+/* PSN state of one sequence of a flow: its requests, or the READ responses
+ * it sends (another PSN space: the requester's of the other direction). */
+struct rw_seq {
+	uint32_t next_psn, high_psn; /* expected next, one past the highest seen */
+	uint32_t first_psn;          /* the first PSN this capture saw */
+	uint32_t read_slack;         /* PSNs a READ request may have consumed */
+	uint32_t nak_psn;            /* PSN a sequence-error NAK asked to resend from */
+	uint8_t valid, nak_wait, in_resend;
+	uint8_t synced;              /* the stream is known from here on (see unsynced_pkts) */
+	uint8_t wide;                /* the stream has gone more than the window past first_psn */
+	uint8_t resent_since_gap;    /* the sender went back since the latest gap opened */
+	uint8_t acked_valid;
+	uint32_t acked_psn;          /* highest PSN the peer acknowledged */
+	uint64_t seen[16];           /* bit (psn % 1024): seen, for the 1024 PSNs below high_psn */
+};
+
+/* A message being assembled from FIRST/MIDDLE/LAST packets. */
+struct rw_msg_state {
+	uint8_t open;       /* a FIRST was taken, its LAST not yet */
+	uint8_t seen_start; /* a message start was seen: orphans before it were cut by the capture start */
+	uint8_t in_cut;     /* inside a message the capture started inside */
+	uint64_t bytes;
+};
+
+struct rw_pend_ring;
+struct rw_hold_queue;
+struct rw_ce_ring;
+
 struct rw_flow {
 	struct rw_flow_key key;
+	int32_t index;          /* this flow's id (rw_analyzer_flow(a, index)) */
 	int32_t peer;           /* index of the paired flow, -1 if none */
-	uint32_t pair_tried;     /* flow count at the last failed pairing attempt */
+	uint8_t pair_how;       /* enum rw_pair_how */
+	uint32_t pair_psn;      /* the echoed PSN that paired it */
+	uint64_t pair_frame;    /* the response that paired it */
+	uint32_t pair_ambiguous; /* responses whose PSN several unpaired flows had sent */
+	uint32_t conversation;  /* 1, then 2, 3, ... each time the key's QP number is reused */
+	int32_t prev_conv;      /* index of this key's previous conversation, -1 */
+	uint8_t closed;         /* its conversation ended (the QP was reused); the key's next packet opens a new flow */
 	uint8_t transport;      /* enum rw_transport of the last packet */
 	uint8_t prio;           /* 802.1p priority: VLAN PCP, else DSCP >> 3 */
 	uint8_t has_requests, has_responses;
+	uint8_t first_mid_message; /* its first packet was a MIDDLE or LAST: the capture started inside a message */
 	uint64_t first_ns, last_ns;
 
 	uint64_t packets, bytes; /* wire bytes of the frames */
 	uint64_t payload_bytes;
 
-	/* PSN analysis of this flow's own packets (requests, or READ responses). */
+	/* PSN analysis of this flow's own packets (requests and READ responses). */
 	uint64_t psn_gaps, missing_psns, retransmissions, gbn_episodes, out_of_order;
-	uint32_t next_psn, high_psn; /* expected next, one past the highest seen */
-	uint32_t read_slack;         /* PSNs a READ request may have consumed */
-	uint32_t nak_psn;            /* PSN a sequence-error NAK asked to resend from */
-	uint8_t nak_wait;
-	uint8_t in_resend;           /* inside a go-back-N resend run */
-	uint8_t psn_valid;
-	uint32_t first_psn;
-	uint64_t seen[16];           /* bit (psn % 1024): seen, for the 1024 PSNs below high_psn */
+	/* New PSNs seen before the flow's stream was known (no response yet
+	 * acknowledged a PSN this capture saw): they may be resends of packets
+	 * sent before the capture started, so they are not classified. */
+	uint64_t unsynced_pkts;
+	/* Resends of PSNs below the first one this capture saw (the original
+	 * went by before the capture started). Counted in retransmissions. */
+	uint64_t precapture_resends;
+	struct rw_seq req;
+	struct rw_seq *rsp;     /* READ responses sent on this flow (allocated on the first) */
 
 	/* Messages (new packets only; resends are not counted twice). */
 	uint64_t messages, msg_incomplete, msg_orphans;
+	uint64_t msg_cut_start; /* incomplete: the capture started inside it */
+	uint64_t msg_cut_end;   /* incomplete: the capture ended inside it */
 	uint64_t msgs_by_op[RW_MSG_OPS], bytes_by_op[RW_MSG_OPS];
-	uint8_t msg_open;
-	uint32_t msg_first_psn;
-	uint64_t msg_bytes;
+	struct rw_msg_state msg;  /* the message being assembled from this flow's requests */
 	/* The responder's view: messages are assembled from the in-order PSN
 	 * stream only (IBA 9.7.5: a responder accepts the expected PSN). */
 	uint8_t msg_psn_valid;
 	uint32_t msg_psn;       /* next PSN the assembler takes */
 	uint32_t msg_slack;     /* PSNs a READ's responses may have used */
-	/* Requests that arrived ahead of a hole, kept (as metadata only) until
-	 * the hole is filled or given up. */
-#define RW_HOLD 64
-	struct { uint32_t psn_op; uint32_t len; } hold[RW_HOLD];
-	uint8_t nhold;
+	struct rw_hold_queue *hold; /* requests held ahead of a hole (allocated on the first hole) */
+	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 
-	/* Responses received for this flow's requests (filled on the request flow). */
+	/* Responses received for this flow's requests (filled on the request
+	 * flow; an unpaired response flow keeps them until it is paired). */
 	uint64_t acks, acked_psns;
 	uint64_t naks[RW_NAKK_COUNT];
 	uint32_t last_msn;
 	uint8_t msn_valid;
 	uint64_t msn_regressions;
-	struct rw_hist ack_lat, read_lat, atomic_lat;
-
-	/* Outstanding requests awaiting an ACK / READ response / atomic ACK. */
-#define RW_PENDING 64
-	struct rw_pending {
-		uint32_t psn, npsn;  /* first PSN, PSNs covered (READ: response packets) */
-		uint8_t kind;        /* 0 send/write, 1 read, 2 atomic, 0xFF answered */
-		uint64_t ts, frame;
-	} pend[RW_PENDING];
-	uint32_t pend_head, pend_n; /* FIFO ring: oldest at pend_head */
-	uint32_t pend_hint;     /* ring position of the last match, tried first */
-	uint32_t pend_last_psn; /* PSN of the newest entry */
-	uint8_t pend_unsorted;  /* an entry's PSN is below an older one's (a resend) */
+	struct rw_lat ack_lat, read_lat, atomic_lat;
+	struct rw_pend_ring *pend; /* outstanding requests (allocated on the first) */
 
 	/* ECN of this flow's packets, indexed by the 2-bit codepoint. */
 	uint64_t ecn[4];
-	/* Recent CE-marked packets, to link CNPs to. */
-#define RW_CE_RING 16
-	struct { uint64_t ts, frame; } ce[RW_CE_RING];
-	uint32_t ce_head, ce_n;
+	struct rw_ce_ring *ce;   /* recent CE-marked packets, to link CNPs to */
 	uint64_t ce_last_ns;     /* time of the latest CE mark */
 	/* CNPs that slow this flow (linked through the pairing or addresses). */
 	uint64_t cnps;
@@ -132,6 +195,8 @@ struct rw_flow {
 
 	uint64_t icrc_bad, vcrc_bad;
 	uint64_t pkts_while_paused;
+	int32_t addr_pair;      /* internal: its address pair */
+	int32_t next_req_in_pair; /* internal: the pair's next request flow, -1 */
 };
 
 struct rw_pfc_prio {
@@ -153,7 +218,10 @@ struct rw_totals {
 	uint64_t by_carrier[RW_CARRIER_COUNT];
 	uint64_t icrc_ok, icrc_bad, vcrc_ok, vcrc_bad;
 	uint64_t decode_errors, truncated;
-	uint64_t untracked;     /* packets of flows beyond the table's capacity */
+	uint64_t untracked;       /* packets of flows beyond max_flows / mem_limit: not analysed */
+	uint64_t untracked_flows; /* those flows (distinct keys) */
+	uint64_t conversations_reused; /* flows closed because their QP number was reused */
+	uint64_t mem_bytes;       /* engine state in use */
 	uint64_t cnps_unlinked; /* CNPs with no CE-marked packet in the window */
 	struct rw_pfc_prio pfc[RW_PFC_PRIORITIES + 1];
 	uint64_t first_ns, last_ns;
@@ -176,7 +244,12 @@ struct rw_totals {
 #define RW_N_PAUSED 0x2000     /* sent while its priority was paused */
 #define RW_N_PFC 0x4000        /* a PFC/PAUSE frame */
 #define RW_N_MSN_REGRESS 0x8000
-#define RW_N_ORPHAN 0x10000    /* a MIDDLE/LAST with no FIRST */
+#define RW_N_ORPHAN 0x10000    /* a MIDDLE/LAST with no FIRST (after the flow's first message start) */
+#define RW_N_UNSYNCED 0x20000  /* a new PSN before the stream was known: may resend a pre-capture packet */
+#define RW_N_PRECAPTURE 0x40000 /* resends a PSN below the first this capture saw */
+#define RW_N_CUT_START 0x80000 /* MIDDLE/LAST of a message the capture started inside */
+#define RW_N_PAIRED 0x100000   /* this response paired its flow (pair_how on the flow) */
+#define RW_N_NEW_CONV 0x200000 /* the key's QP number was reused: a new conversation starts here */
 
 struct rw_note {
 	int32_t flow;           /* flow index, -1 when not tracked */
@@ -196,17 +269,16 @@ struct rw_note {
 
 struct rw_analyzer;
 
-/* Bytes the caller must provide for a configuration (cfg may be NULL). */
-size_t rw_analyzer_mem_size(const struct rw_analyze_cfg *cfg);
-/* Prepares an analyzer in mem (aligned to 16 bytes, at least
- * rw_analyzer_mem_size bytes); returns NULL if mem is too small. */
-struct rw_analyzer *rw_analyzer_init(void *mem, size_t size, const struct rw_analyze_cfg *cfg);
+/* A new analyzer (cfg may be NULL: defaults); NULL if no memory. */
+struct rw_analyzer *rw_analyzer_new(const struct rw_analyze_cfg *cfg);
+/* Gives back every block the analyzer took. */
+void rw_analyzer_free(struct rw_analyzer *a);
 /* Feeds one packet with its capture time (ns since the epoch) and frame
  * number. note may be NULL. Packets must come in capture order. */
 void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64_t ts_ns,
 			uint64_t frame, struct rw_note *note);
-/* Ends the capture at ts_ns: open messages count as incomplete, running
- * pauses are closed. */
+/* Ends the capture at ts_ns: open messages count as cut by the capture end,
+ * running pauses are closed. */
 void rw_analyzer_finish(struct rw_analyzer *a, uint64_t ts_ns);
 
 uint32_t rw_analyzer_flow_count(const struct rw_analyzer *a);

@@ -1,0 +1,155 @@
+/* The analysis engine's internals, shared by its parts: the core (flow
+ * table, memory, dispatch: analyze.c), PSN sequences (analyze_seq.c),
+ * message assembly (analyze_msg.c), pairing and responses (analyze_pair.c),
+ * congestion (analyze_cong.c) and latencies (analyze_lat.c). */
+#ifndef ROCEWIRE_ANALYZE_INT_H
+#define ROCEWIRE_ANALYZE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rocewire/analyze.h"
+
+#define PSN_WINDOW 1024u
+#define FLOW_CHUNK 1024u /* flows per block: a flow never moves once made */
+
+/* Outstanding requests awaiting an ACK / READ response / atomic ACK, in the
+ * order they were sent. Grows from a few entries to RW_PENDING. */
+#define RW_PENDING 64
+#define PEND_SEND 0
+#define PEND_READ 1
+#define PEND_ATOMIC 2
+#define PEND_DEAD 0xFF
+struct rw_pend {
+	uint32_t psn, npsn; /* first PSN, PSNs covered (READ: response packets) */
+	uint8_t kind;
+	uint64_t ts, frame;
+};
+struct rw_pend_ring {
+	uint32_t cap, head, n; /* cap: a power of two */
+	uint32_t hint;         /* ring position of the last match, tried first */
+	uint32_t last_psn;     /* PSN of the newest entry */
+	uint8_t unsorted;      /* an entry's PSN is below an older one's (a resend) */
+	struct rw_pend e[];
+};
+#define PEND(r, k) (&(r)->e[((r)->head + (k)) & ((r)->cap - 1)])
+
+#define RW_HOLD 64
+struct rw_hold_queue {
+	uint32_t n;
+	uint64_t since_ns; /* when the hole opened (the first request held) */
+	struct { uint32_t psn_op, len; } e[RW_HOLD];
+};
+
+#define RW_CE_RING 16
+struct rw_ce_ring {
+	uint32_t head, n;
+	struct { uint64_t ts, frame; } e[RW_CE_RING];
+};
+
+/* One address pair (family, src, dst): the request flows on it, for CNP
+ * attribution and for pairing (responses look up the reverse pair). */
+struct rw_addr_pair {
+	uint8_t family;
+	uint8_t src[16], dst[16];
+	int32_t last_ce_flow;  /* request flow with the latest CE mark, -1 */
+	int32_t last_req_flow; /* request flow with the latest request, -1 */
+	int32_t first_req_flow; /* list of its request flows (newest first), -1 */
+};
+
+/* PSNs sent by unpaired reliable request flows, keyed by (address pair,
+ * PSN): a response looks up the PSN it echoes. Entries are only added;
+ * stale ones (flow paired since, PSN left the flow's window) are skipped on
+ * lookup and dropped when the table is rebuilt. */
+struct rw_pix_entry {
+	uint32_t pair1;  /* address pair index + 1, 0 = empty */
+	uint32_t psn;
+	uint32_t flow;
+};
+
+struct rw_analyzer {
+	struct rw_analyze_cfg cfg;
+	struct rw_totals totals;
+	size_t mem_used;
+
+	uint32_t nflows, flows_cap;
+	struct rw_flow **chunks;
+	uint32_t nchunks, chunks_cap;
+	uint32_t *slots; /* flow index + 1, 0 = empty; the key's latest conversation */
+	uint32_t slots_mask;
+	struct rw_flow *last; /* the flow of the previous lookup */
+
+	struct rw_addr_pair *pairs;
+	uint32_t npairs, pairs_cap;
+	uint32_t *pair_slots; /* pair index + 1 */
+	uint32_t pair_slots_mask;
+
+	struct rw_pix_entry *pix;
+	uint32_t pix_mask, pix_used;
+
+	uint64_t *ukeys; /* hashes of untracked flow keys (a set) */
+	uint32_t ukeys_mask, ukeys_used;
+	uint8_t ukeys_full;
+};
+
+static inline struct rw_flow *flow_at(const struct rw_analyzer *a, uint32_t i)
+{
+	return &a->chunks[i / FLOW_CHUNK][i % FLOW_CHUNK];
+}
+
+static inline int32_t flow_idx(const struct rw_analyzer *a, const struct rw_flow *f)
+{
+	(void)a;
+	return f ? f->index : -1;
+}
+
+static inline uint32_t psn_add(uint32_t psn, uint32_t n)
+{
+	return (psn + n) & RW_PSN_MASK;
+}
+
+/* analyze.c */
+void *an_alloc(struct rw_analyzer *a, size_t size, int essential);
+void an_free(struct rw_analyzer *a, void *p, size_t size);
+int32_t an_pair_lookup(struct rw_analyzer *a, uint8_t family, const uint8_t *src,
+		       const uint8_t *dst, int create);
+struct rw_flow *an_new_conversation(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
+
+/* analyze_lat.c */
+void lat_add(struct rw_analyzer *a, struct rw_lat *l, uint64_t v);
+void lat_release(struct rw_analyzer *a, struct rw_lat *l);
+
+/* analyze_seq.c */
+int seq_in_hole(const struct rw_seq *s, uint32_t psn);
+uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliable,
+		   struct rw_note *n);
+void seq_consume(struct rw_seq *s, uint32_t k);
+int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, uint8_t opcode,
+	       uint64_t ts, uint64_t idle_ns);
+void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn);
+
+/* analyze_msg.c */
+void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
+		 uint32_t len, struct rw_note *n);
+void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+		      uint64_t ts, struct rw_note *n);
+uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t *slack);
+void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
+
+/* analyze_pair.c */
+void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
+void pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn, uint8_t kind,
+	       uint64_t ts, uint64_t frame);
+void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+		     uint64_t ts, uint64_t frame, struct rw_note *n);
+void pair_unlink(struct rw_analyzer *a, struct rw_flow *f);
+
+/* analyze_cong.c */
+void ce_push(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame);
+void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, struct rw_note *n);
+void handle_macctrl(struct rw_analyzer *a, const struct rw_packet *p, uint64_t ts,
+		    struct rw_note *n);
+int paused(const struct rw_analyzer *a, uint8_t prio, uint64_t ts);
+void pause_finish(struct rw_analyzer *a, uint64_t ts);
+
+#endif

@@ -1,0 +1,263 @@
+/* Messages: FIRST/MIDDLE/LAST packets assembled as the responder takes them.
+ *
+ * Requests are assembled in PSN order (IBA 9.7.5: a responder accepts only
+ * the expected PSN). A request ahead of a hole is held (its PSN, opcode and
+ * length only) until a resend or a late packet fills the hole; a resend of
+ * what was assembled already is ignored. A hole never filled (the capture
+ * lost the packet, not the network) is given up once the hold is full, or
+ * at the end of the capture: the held requests are then taken in PSN order
+ * and the message the hole cut is incomplete. UC is treated alike: it has no
+ * resends, but the hold still repairs packets reordered in flight.
+ *
+ * A capture that starts inside a message sees its MIDDLE/LAST packets with
+ * no FIRST: that message is cut by the capture start, not an error; one
+ * that ends inside a message leaves it cut by the capture end. */
+#include <string.h>
+
+#include "analyze_int.h"
+
+static int op_index(uint8_t op)
+{
+	switch (op) {
+	case RW_OP_SEND:
+		return 0;
+	case RW_OP_WRITE:
+	case RW_OP_ATOMIC_WRITE:
+		return 1;
+	case RW_OP_READ_RESP:
+		return 2;
+	case RW_OP_CMP_SWAP:
+	case RW_OP_FETCH_ADD:
+		return 3;
+	}
+	return -1;
+}
+
+/* Reassembles first/middle/last/only into messages on flow f; the message
+ * is credited (by operation) to `owner`, the requester's flow. */
+void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
+		 uint32_t len, struct rw_note *n)
+{
+	(void)psn;
+	const struct rw_opcode_info *op = rw_opcode(opcode);
+	int oi = op_index(op->op);
+	int first = (op->flags & RW_OPF_FIRST) != 0, last = (op->flags & RW_OPF_LAST) != 0;
+	struct rw_msg_state *m = oi == 2 ? &f->rmsg : &f->msg;
+
+	if (oi < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
+		return;
+	if (oi == 3) {
+		/* An atomic is a message of its own with no payload. */
+		m->seen_start = 1;
+		f->messages++;
+		owner->msgs_by_op[3]++;
+		n->flags |= RW_N_MSG_DONE;
+		return;
+	}
+	if (first) {
+		if (m->open) {
+			f->msg_incomplete++;
+			n->flags |= RW_N_MSG_BROKEN;
+		}
+		m->open = 1;
+		m->seen_start = 1;
+		m->in_cut = 0;
+		m->bytes = 0;
+	} else if (!m->open) {
+		if (!m->seen_start) {
+			/* The capture started inside this message. */
+			if (!m->in_cut) {
+				m->in_cut = 1;
+				f->msg_cut_start++;
+			}
+			if (last)
+				m->in_cut = 0;
+			n->flags |= RW_N_CUT_START;
+			return;
+		}
+		f->msg_orphans++;
+		n->flags |= RW_N_ORPHAN;
+		return;
+	}
+	m->bytes += len;
+	if (last) {
+		m->open = 0;
+		f->messages++;
+		owner->msgs_by_op[oi]++;
+		owner->bytes_by_op[oi] += m->bytes;
+		n->flags |= RW_N_MSG_DONE;
+		n->msg_bytes = m->bytes;
+	}
+}
+
+uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t *slack)
+{
+	*slack = 0;
+	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
+		return 1;
+	/* A READ's responses use PSNs psn .. psn+k-1, k = ceil(len/MTU), with
+	 * the MTU unknown: anything from 4096-byte to 256-byte segments. */
+	uint32_t kmin = dmalen ? (dmalen + 4095) / 4096 : 1, kmax = dmalen ? (dmalen + 255) / 256 : 1;
+	*slack = kmax - kmin;
+	return kmin;
+}
+
+static void assemble(struct rw_flow *f, uint8_t opcode, uint32_t psn, uint32_t len,
+		     struct rw_note *n)
+{
+	uint32_t slack;
+	f->msg_psn = psn_add(psn, msg_req_units(opcode, len, &slack));
+	f->msg_slack = slack;
+	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
+		msg_account(f, f, opcode, psn, len, n);
+	else
+		f->msg.seen_start = 1;
+}
+
+static int takes(const struct rw_flow *f, uint32_t psn)
+{
+	int32_t d = rw_psn_diff(psn, f->msg_psn);
+	return d >= 0 && (uint32_t)d <= f->msg_slack;
+}
+
+/* Takes every held request that continues the stream; drops the ones the
+ * stream has passed. */
+static void drain(struct rw_flow *f, struct rw_note *n)
+{
+	struct rw_hold_queue *h = f->hold;
+	int progress = 1;
+	while (progress && h && h->n) {
+		progress = 0;
+		for (unsigned i = 0; i < h->n;) {
+			uint32_t psn = h->e[i].psn_op >> 8;
+			if (rw_psn_diff(psn, f->msg_psn) < 0) {
+				h->e[i] = h->e[--h->n];
+				continue;
+			}
+			if (takes(f, psn)) {
+				uint8_t opcode = (uint8_t)h->e[i].psn_op;
+				uint32_t len = h->e[i].len;
+				h->e[i] = h->e[--h->n];
+				assemble(f, opcode, psn, len, n);
+				progress = 1;
+				continue;
+			}
+			i++;
+		}
+	}
+}
+
+/* Gives the hole up: the stream goes on from the lowest held PSN. at_end:
+ * the capture ended with the hole open. The message it broke is cut by the
+ * capture end when the resend that would fill it was under way (the
+ * responder had NAKed, the sender was going back) or the hole is too young
+ * for any resend to have come (under RESEND_MIN_NS); else the capture lost
+ * the packet and the message is incomplete. */
+#define RESEND_MIN_NS 1000000ull
+static void give_up_hole(struct rw_flow *f, struct rw_note *n, int at_end, uint64_t end_ns)
+{
+	struct rw_hold_queue *h = f->hold;
+	if (at_end && h && h->n &&
+	    (f->req.nak_wait || f->req.in_resend || end_ns - h->since_ns < RESEND_MIN_NS)) {
+		/* The responder would have taken the held requests after the
+		 * resend: the message the hole is in, and those behind it, are
+		 * cut by the capture end. */
+		f->msg_cut_end++;
+		f->msg.open = 0;
+		h->n = 0;
+		return;
+	}
+	while (h && h->n) {
+		unsigned lo = 0;
+		for (unsigned i = 1; i < h->n; i++)
+			if (rw_psn_diff(h->e[i].psn_op >> 8, h->e[lo].psn_op >> 8) < 0)
+				lo = i;
+		if (f->msg.open) {
+			f->msg.open = 0;
+			f->msg_incomplete++;
+			n->flags |= RW_N_MSG_BROKEN;
+		}
+		f->msg_psn = h->e[lo].psn_op >> 8;
+		f->msg_slack = 0;
+		drain(f, n);
+	}
+}
+
+static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+		     uint32_t len, uint64_t ts, struct rw_note *n);
+
+void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+		      uint64_t ts, struct rw_note *n)
+{
+	uint32_t psn = p->bth.psn;
+	uint32_t len = p->op->op == RW_OP_READ_REQ ? p->reth.dmalen : p->payload_len;
+
+	if (!f->msg_psn_valid) {
+		f->msg_psn_valid = 1;
+		f->msg_psn = psn;
+	}
+	if (rw_psn_diff(psn, f->msg_psn) < 0)
+		return; /* assembled before: a resend */
+	if (takes(f, psn)) {
+		assemble(f, p->bth.opcode, psn, len, n);
+		drain(f, n);
+		return;
+	}
+	hold_put(a, f, p, len, ts, n);
+}
+
+static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+		     uint32_t len, uint64_t ts, struct rw_note *n)
+{
+	uint32_t psn = p->bth.psn;
+	if (!f->hold)
+		f->hold = an_alloc(a, sizeof(*f->hold), 0);
+	struct rw_hold_queue *h = f->hold;
+	if (h)
+		for (unsigned i = 0; i < h->n; i++)
+			if (h->e[i].psn_op >> 8 == psn)
+				return; /* held already */
+	if (!h || h->n == RW_HOLD) {
+		if (h && f->req.nak_wait && f->req.nak_psn == f->msg_psn)
+			return; /* the resend was asked for: it will bring this one again */
+		if (!h) {
+			/* No memory for a hold: the hole is given up at once. */
+			if (f->msg.open) {
+				f->msg.open = 0;
+				f->msg_incomplete++;
+				n->flags |= RW_N_MSG_BROKEN;
+			}
+			f->msg_psn = psn;
+			f->msg_slack = 0;
+			msg_take_request(a, f, p, ts, n);
+			return;
+		}
+		give_up_hole(f, n, 0, 0);
+		msg_take_request(a, f, p, ts, n);
+		return;
+	}
+	if (!h->n)
+		h->since_ns = ts;
+	h->e[h->n].psn_op = psn << 8 | p->bth.opcode;
+	h->e[h->n].len = len;
+	h->n++;
+}
+
+void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
+{
+	struct rw_note n;
+	memset(&n, 0, sizeof(n));
+	give_up_hole(f, &n, 1, end_ns);
+	if (f->msg.open) {
+		f->msg_cut_end++;
+		f->msg.open = 0;
+	}
+	if (f->rmsg.open) {
+		f->msg_cut_end++;
+		f->rmsg.open = 0;
+	}
+	if (f->hold) {
+		an_free(a, f->hold, sizeof(*f->hold));
+		f->hold = NULL;
+	}
+}

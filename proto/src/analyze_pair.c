@@ -1,0 +1,429 @@
+/* Pairing the two directions of a connection, outstanding requests, and
+ * what responses say about them (ACK coverage and latency, NAKs, READ and
+ * atomic matching).
+ *
+ * Nothing in a packet names the QP it comes from, so the responder's flow
+ * (which carries the requester's QPN) is tied to the request flow by what it
+ * echoes: ACKs and NAKs name a request PSN, READ responses and atomic ACKs
+ * carry the request's PSN. Every request PSN of an unpaired reliable flow is
+ * indexed by (address pair, PSN); a response of the reverse address pair
+ * looks its PSN up, and pairs only when exactly one unpaired flow sent it
+ * (two flows that sent the same PSN are not told apart by guessing: the next
+ * response decides). This works wherever the capture starts, costs one
+ * hash probe per response until paired, and none after. */
+#include <string.h>
+
+#include "analyze_int.h"
+
+const char *rw_pair_how_key(enum rw_pair_how h)
+{
+	static const char *const keys[RW_PAIR_COUNT] = {"none", "ack", "nak", "read_response",
+							"atomic_ack"};
+	return (unsigned)h < RW_PAIR_COUNT ? keys[h] : "?";
+}
+
+/* ---- the PSN index ---- */
+
+static uint32_t pix_hash(uint32_t pair1, uint32_t psn)
+{
+	uint64_t h = ((uint64_t)pair1 << 24 | psn) * 0x9E3779B97F4A7C15ull;
+	return (uint32_t)(h >> 32);
+}
+
+/* An entry is live while its flow is unpaired and open and the PSN is still
+ * in the flow's window of seen PSNs. */
+static int pix_live(struct rw_analyzer *a, const struct rw_pix_entry *e)
+{
+	const struct rw_flow *q = flow_at(a, e->flow);
+	if (q->peer >= 0 || q->closed || !q->req.valid)
+		return 0;
+	int32_t d = rw_psn_diff(q->req.high_psn, e->psn);
+	return d > 0 && (uint32_t)d <= PSN_WINDOW;
+}
+
+static void pix_put(struct rw_pix_entry *t, uint32_t mask, const struct rw_pix_entry *e)
+{
+	uint32_t i = pix_hash(e->pair1, e->psn) & mask;
+	while (t[i].pair1)
+		i = (i + 1) & mask;
+	t[i] = *e;
+}
+
+/* Rebuilds the index without its stale entries, twice as large when the
+ * live ones fill more than a quarter of it. Returns 0 if no room. */
+static int pix_rebuild(struct rw_analyzer *a)
+{
+	uint32_t live = 0, size = a->pix ? a->pix_mask + 1 : 0;
+	for (uint32_t i = 0; i < size; i++)
+		if (a->pix[i].pair1 && pix_live(a, &a->pix[i]))
+			live++;
+	uint32_t nsize = size ? size : 4096;
+	while (live * 4 >= nsize)
+		nsize *= 2;
+	struct rw_pix_entry *t = an_alloc(a, (size_t)nsize * sizeof(*t), 0);
+	if (!t)
+		return 0;
+	for (uint32_t i = 0; i < size; i++)
+		if (a->pix[i].pair1 && pix_live(a, &a->pix[i]))
+			pix_put(t, nsize - 1, &a->pix[i]);
+	if (a->pix)
+		an_free(a, a->pix, (size_t)size * sizeof(*a->pix));
+	a->pix = t;
+	a->pix_mask = nsize - 1;
+	a->pix_used = live;
+	return 1;
+}
+
+/* A new request PSN of flow f: indexed while f is unpaired. */
+void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn)
+{
+	if (f->peer >= 0)
+		return;
+	if ((!a->pix || (a->pix_used + 1) * 2 > a->pix_mask + 1) && !pix_rebuild(a))
+		return;
+	struct rw_pix_entry e = {(uint32_t)f->addr_pair + 1, psn, (uint32_t)f->index};
+	pix_put(a->pix, a->pix_mask, &e);
+	a->pix_used++;
+}
+
+static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint32_t psn,
+		      uint64_t frame)
+{
+	f->peer = q->index;
+	q->peer = f->index;
+	f->pair_how = q->pair_how = (uint8_t)how;
+	f->pair_psn = q->pair_psn = psn;
+	f->pair_frame = q->pair_frame = frame;
+	/* Responses counted on the unpaired response flow answered q's
+	 * requests: they are q's from now on. */
+	for (unsigned k = 0; k < RW_NAKK_COUNT; k++) {
+		q->naks[k] += f->naks[k];
+		f->naks[k] = 0;
+	}
+	q->acks += f->acks;
+	q->acked_psns += f->acked_psns;
+	q->msn_regressions += f->msn_regressions;
+	f->acks = f->acked_psns = f->msn_regressions = 0;
+	if (f->msn_valid && !q->msn_valid) {
+		q->msn_valid = 1;
+		q->last_msn = f->last_msn;
+	}
+}
+
+static enum rw_pair_how evidence_of(const struct rw_packet *p)
+{
+	switch (p->op->op) {
+	case RW_OP_ACK:
+		return p->aeth.kind == RW_AETH_ACK ? RW_PAIR_ACK : RW_PAIR_NAK;
+	case RW_OP_READ_RESP:
+		return RW_PAIR_READ_RESP;
+	case RW_OP_ATOMIC_ACK:
+		return RW_PAIR_ATOMIC_ACK;
+	}
+	return RW_PAIR_NONE;
+}
+
+static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+				uint64_t frame, struct rw_note *n)
+{
+	enum rw_pair_how how = evidence_of(p);
+	if (how == RW_PAIR_NONE || !a->pix)
+		return NULL;
+	int32_t rp = an_pair_lookup(a, f->key.family, f->key.dst, f->key.src, 0);
+	if (rp < 0)
+		return NULL;
+	uint32_t psn = p->bth.psn, pair1 = (uint32_t)rp + 1;
+	struct rw_flow *found = NULL;
+	int several = 0;
+	for (uint32_t i = pix_hash(pair1, psn) & a->pix_mask; a->pix[i].pair1;
+	     i = (i + 1) & a->pix_mask) {
+		const struct rw_pix_entry *e = &a->pix[i];
+		if (e->pair1 != pair1 || e->psn != psn || e->flow == (uint32_t)f->index ||
+		    !pix_live(a, e))
+			continue;
+		struct rw_flow *q = flow_at(a, e->flow);
+		if (found && found != q)
+			several = 1;
+		found = q;
+	}
+	if (!found && !several && how == RW_PAIR_NAK && p->aeth.kind == RW_AETH_NAK &&
+	    p->aeth.value == RW_NAK_PSN_SEQ_ERROR) {
+		/* A sequence-error NAK names the PSN the responder missed: lost
+		 * before the capture point too, it is a hole in the request
+		 * flow that sent the PSNs around it. The pair's request flows
+		 * are looked at (a bounded number: beyond that the next ACK
+		 * decides). */
+		int32_t i = a->pairs[rp].first_req_flow;
+		for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
+			struct rw_flow *q = flow_at(a, (uint32_t)i);
+			i = q->next_req_in_pair;
+			if (q == f || q->peer >= 0 || q->closed || !seq_in_hole(&q->req, psn))
+				continue;
+			if (found)
+				several = 1;
+			found = q;
+		}
+	}
+	if (several) {
+		f->pair_ambiguous++;
+		return NULL;
+	}
+	if (found) {
+		pair_link(f, found, how, psn, frame);
+		n->flags |= RW_N_PAIRED;
+	}
+	return found;
+}
+
+void pair_unlink(struct rw_analyzer *a, struct rw_flow *f)
+{
+	if (f->peer >= 0) {
+		struct rw_flow *q = flow_at(a, (uint32_t)f->peer);
+		if (q->peer == f->index)
+			q->peer = -1;
+	}
+}
+
+/* ---- outstanding requests ---- */
+
+void pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn, uint8_t kind,
+	       uint64_t ts, uint64_t frame)
+{
+	struct rw_pend_ring *r = f->pend;
+	if (!r || (r->n == r->cap && r->cap < RW_PENDING)) {
+		/* Grown on demand: most flows of a large capture have one or
+		 * two requests outstanding at a time. */
+		uint32_t cap = r ? r->cap * 2 : 4;
+		struct rw_pend_ring *nr = an_alloc(a, sizeof(*nr) + cap * sizeof(nr->e[0]), 0);
+		if (nr) {
+			nr->cap = cap;
+			if (r) {
+				for (uint32_t k = 0; k < r->n; k++)
+					nr->e[k] = *PEND(r, k);
+				nr->n = r->n;
+				nr->hint = r->hint;
+				nr->last_psn = r->last_psn;
+				nr->unsorted = r->unsorted;
+				an_free(a, r, sizeof(*r) + r->cap * sizeof(r->e[0]));
+			}
+			f->pend = r = nr;
+		}
+		if (!r)
+			return;
+	}
+	if (r->n == r->cap) {
+		/* Full: the oldest entry gives way (its response is long overdue). */
+		r->head = (r->head + 1) & (r->cap - 1);
+		r->n--;
+		r->hint--;
+	}
+	if (r->n && rw_psn_diff(psn, r->last_psn) <= 0)
+		r->unsorted = 1;
+	r->last_psn = psn;
+	struct rw_pend *e = PEND(r, r->n);
+	r->n++;
+	e->psn = psn;
+	e->npsn = npsn ? npsn : 1;
+	e->kind = kind;
+	e->ts = ts;
+	e->frame = frame;
+}
+
+/* Drops answered entries from the front of the ring. */
+static void pend_compact(struct rw_pend_ring *r)
+{
+	while (r->n && PEND(r, 0)->kind == PEND_DEAD) {
+		r->head = (r->head + 1) & (r->cap - 1);
+		r->n--;
+		r->hint--; /* positions are relative to the head (may wrap: then unused) */
+	}
+	if (!r->n)
+		r->unsorted = 0;
+}
+
+/* An ACK for PSN `psn` covers every request at or before it (IBA 9.7.5.1:
+ * ACKs are cumulative), and requests wait in the ring in the order they
+ * were sent, so covered entries are popped from the front until the first
+ * one the ACK does not cover. Returns how many SEND/WRITE packets were
+ * covered (in_read_resp: the AETH of a READ response); *copy gets the
+ * latest (in time) of them, from which the ACK latency runs. A READ or
+ * atomic still waiting at the front is covered too: its response was not
+ * captured, and the ACK says it was done. */
+static uint32_t pend_ack(struct rw_pend_ring *r, uint32_t psn, int in_read_resp, int *have,
+			 struct rw_pend *copy)
+{
+	uint32_t count = 0;
+	*have = 0;
+	if (!r)
+		return 0;
+	/* In order (no resend waiting): covered entries are a prefix of the
+	 * ring. After a resend they are not: every entry is looked at. */
+	uint32_t n = r->unsorted ? r->n : 0;
+	for (uint32_t k = 0; k < r->n; k++) {
+		struct rw_pend *e = PEND(r, k);
+		if (e->kind == PEND_DEAD)
+			continue;
+		/* The AETH of a READ's own responses acknowledges what came
+		 * before the READ, not the READ: it ends with its last
+		 * response. */
+		if (rw_psn_diff(psn, e->psn) < 0 || (e->kind == PEND_READ && in_read_resp)) {
+			if (k >= n)
+				break;
+			continue;
+		}
+		if (e->kind == PEND_SEND) {
+			if (!*have || e->ts >= copy->ts) {
+				*copy = *e;
+				*have = 1;
+			}
+			count++;
+		}
+		e->kind = PEND_DEAD;
+	}
+	pend_compact(r);
+	return count;
+}
+
+static int pend_match(const struct rw_pend *e, uint32_t psn, int kind)
+{
+	if (e->kind == PEND_DEAD || (kind >= 0 && e->kind != kind))
+		return 0;
+	int32_t d = rw_psn_diff(psn, e->psn);
+	return d >= 0 && (uint32_t)d < e->npsn;
+}
+
+static int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind)
+{
+	if (!r)
+		return -1;
+	/* The responses of one READ come in a row: try its entry first. */
+	if (r->hint < r->n && pend_match(PEND(r, r->hint), psn, kind))
+		return (int)r->hint;
+	for (unsigned k = 0; k < r->n; k++) {
+		if (pend_match(PEND(r, k), psn, kind)) {
+			r->hint = k;
+			return (int)k;
+		}
+	}
+	return -1;
+}
+
+static void pend_remove(struct rw_pend_ring *r, unsigned k)
+{
+	PEND(r, k)->kind = PEND_DEAD;
+	pend_compact(r);
+}
+
+/* ---- responses ---- */
+
+static uint8_t nak_kind_of(const struct rw_aeth *ae)
+{
+	if (ae->kind == RW_AETH_RNR_NAK)
+		return RW_NAKK_RNR;
+	if (ae->kind == RW_AETH_NAK)
+		return ae->value <= RW_NAK_INVALID_RD_REQUEST ? ae->value : RW_NAKK_RESERVED;
+	return RW_NAKK_RESERVED;
+}
+
+static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q,
+			const struct rw_packet *p, uint64_t ts, struct rw_note *n)
+{
+	const struct rw_aeth *ae = &p->aeth;
+	struct rw_flow *owner = q ? q : f;
+	uint32_t psn = p->bth.psn;
+
+	if (owner->msn_valid && rw_psn_diff(ae->msn, owner->last_msn) < 0) {
+		owner->msn_regressions++;
+		n->flags |= RW_N_MSN_REGRESS;
+	}
+	owner->msn_valid = 1;
+	owner->last_msn = ae->msn;
+
+	if (ae->kind == RW_AETH_ACK) {
+		struct rw_pend last;
+		int have = 0;
+		uint32_t c = q ? pend_ack(q->pend, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
+		if (q)
+			seq_sync_on_ack(&q->req, psn);
+		if (p->op->op == RW_OP_ACK) {
+			owner->acks++;
+			owner->acked_psns += c;
+			n->flags |= RW_N_ACK;
+			n->ack_psn = psn;
+			n->ack_count = c;
+			if (have) {
+				n->latency_ns = ts - last.ts;
+				n->req_frame = last.frame;
+				lat_add(a, &owner->ack_lat, n->latency_ns);
+			}
+		}
+		return;
+	}
+	uint8_t k = nak_kind_of(ae);
+	owner->naks[k]++;
+	n->flags |= RW_N_NAK;
+	n->nak_kind = k;
+	n->ack_psn = psn;
+	if (q) {
+		/* A NAK says the responder took everything before its PSN. */
+		seq_sync_on_ack(&q->req, psn_add(psn, RW_PSN_MASK));
+		int i = pend_find(q->pend, psn, -1);
+		if (i >= 0)
+			n->req_frame = PEND(q->pend, i)->frame;
+		if (k == RW_NAKK_PSN_SEQ) {
+			q->req.nak_psn = psn;
+			q->req.nak_wait = 1;
+			/* IBA 9.7.5.2.2: a sequence-error NAK acknowledges every
+			 * request before the PSN it names. */
+			struct rw_pend last;
+			int have;
+			owner->acked_psns += pend_ack(q->pend, psn_add(psn, RW_PSN_MASK), 0, &have, &last);
+		}
+	}
+}
+
+void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+		     uint64_t ts, uint64_t frame, struct rw_note *n)
+{
+	const struct rw_opcode_info *op = p->op;
+	struct rw_flow *q = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer) : try_pair(a, f, p, frame, n);
+	f->has_responses = 1;
+
+	if (op->op == RW_OP_READ_RESP) {
+		int i = q ? pend_find(q->pend, p->bth.psn, PEND_READ) : -1;
+		if (!f->rsp)
+			f->rsp = an_alloc(a, sizeof(*f->rsp), 0);
+		uint32_t fl = 0;
+		if (f->rsp) {
+			/* The first response of a READ this capture saw
+			 * requested is new: the response stream is known from
+			 * there. */
+			if (i >= 0 && p->bth.psn == PEND(q->pend, i)->psn)
+				f->rsp->synced = 1;
+			fl = seq_track(f, f->rsp, p->bth.psn, 1, n);
+			n->flags |= fl;
+		}
+		if (i >= 0) {
+			n->flags |= RW_N_READ_MATCH;
+			n->req_frame = PEND(q->pend, i)->frame;
+			if (op->flags & RW_OPF_LAST) {
+				n->latency_ns = ts - PEND(q->pend, i)->ts;
+				lat_add(a, &q->read_lat, n->latency_ns);
+				pend_remove(q->pend, (unsigned)i);
+			}
+		}
+		if (!f->rsp || (fl & RW_N_NEW))
+			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, n);
+	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
+		int i = pend_find(q->pend, p->bth.psn, PEND_ATOMIC);
+		if (i >= 0) {
+			n->flags |= RW_N_ATOMIC_MATCH;
+			n->req_frame = PEND(q->pend, i)->frame;
+			n->latency_ns = ts - PEND(q->pend, i)->ts;
+			lat_add(a, &q->atomic_lat, n->latency_ns);
+			pend_remove(q->pend, (unsigned)i);
+		}
+	}
+	if (p->hdrs & RW_HDR_AETH)
+		handle_aeth(a, f, q, p, ts, n);
+}

@@ -585,6 +585,173 @@ static void test_hist(void **state)
 	free(f);
 }
 
+/* A response from B to QP dqpn of A (ACK or NAK by syndrome). */
+static struct rw_note resp(struct env *e, uint64_t ts, uint32_t src, uint32_t dqpn, uint32_t psn,
+			   uint8_t syndrome, uint32_t msn)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = src;
+	p.ipv4.dst = A_IP;
+	p.bth.opcode = RC_ACK;
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = dqpn;
+	p.bth.psn = psn;
+	p.aeth.syndrome = syndrome;
+	p.aeth.msn = msn;
+	uint8_t buf[256];
+	size_t n;
+	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	struct rw_packet d;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	struct rw_note note;
+	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
+	return note;
+}
+
+static const struct rw_flow *flow_by(struct env *e, uint32_t src, uint32_t dqpn, uint32_t conv)
+{
+	for (uint32_t i = 0; i < rw_analyzer_flow_count(e->a); i++) {
+		const struct rw_flow *f = rw_analyzer_flow(e->a, i);
+		uint32_t fs = (uint32_t)f->key.src[0] << 24 | (uint32_t)f->key.src[1] << 16 |
+			      (uint32_t)f->key.src[2] << 8 | f->key.src[3];
+		if (fs == src && f->key.dqpn == dqpn && f->conversation == conv)
+			return f;
+	}
+	fail_msg("no flow from %08x to qp %x, conversation %u", src, dqpn, conv);
+	return NULL;
+}
+
+#define ACK_SYN 0x1F /* AETH ACK, credits invalid */
+
+/* The capture starts inside a WRITE (MIDDLE, LAST) whose ACK follows: the
+ * ACK echoes the LAST's PSN, which pairs the two directions; the message
+ * the capture started inside is not an orphan, and its packets were new
+ * only as far as the capture can tell (unsynced) until the ACK. */
+static void test_pair_mid_capture(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	struct rw_note n = req(e, 1000, RC_WRITE_MIDDLE, 500, 256);
+	assert_true(n.flags & RW_N_UNSYNCED);
+	assert_true(n.flags & RW_N_CUT_START);
+	req(e, 1100, RC_WRITE_LAST, 501, 256);
+	n = resp(e, 5000, B_IP, QP_A, 501, ACK_SYN, 7);
+	assert_true(n.flags & RW_N_PAIRED);
+	assert_true(n.flags & RW_N_ACK);
+	assert_int_equal(n.latency_ns, 3900); /* from the LAST */
+	n = req(e, 6000, RC_SEND_ONLY, 502, 8);
+	assert_false(n.flags & RW_N_UNSYNCED); /* known from the ACK on */
+	const struct rw_flow *f = flow_ab(e), *g = flow_ba(e);
+	assert_int_equal(f->peer, g->index);
+	assert_int_equal(g->peer, f->index);
+	assert_int_equal(f->pair_how, RW_PAIR_ACK);
+	assert_int_equal(f->pair_frame, 3);
+	assert_true(f->first_mid_message);
+	assert_int_equal(f->msg_cut_start, 1);
+	assert_int_equal(f->msg_orphans, 0);
+	assert_int_equal(f->unsynced_pkts, 2);
+	assert_int_equal(f->acks, 1);
+	assert_int_equal(f->ack_lat.count, 1);
+	env_free(e);
+}
+
+/* A resend of a PSN below the first one the capture saw is a resend (the
+ * original went by before the capture), never a late packet. */
+static void test_precapture_resend(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 20, 8);
+	req(e, 2, RC_SEND_ONLY, 21, 8);
+	struct rw_note n = req(e, 3, RC_SEND_ONLY, 18, 8); /* the sender went back */
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	assert_true(n.flags & RW_N_PRECAPTURE);
+	assert_false(n.flags & RW_N_OOO);
+	n = req(e, 4, RC_SEND_ONLY, 19, 8);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->retransmissions, 2);
+	assert_int_equal(f->precapture_resends, 2);
+	assert_int_equal(f->out_of_order, 0);
+	env_free(e);
+}
+
+/* Two unrelated request flows from A to B (QPs 0x22 and 0x33) both send
+ * PSN 50; an ACK to A's QP 0x11 naming 50 could answer either: no pair is
+ * made. Their next PSNs differ (51 and 70): the next ACK decides. An ACK
+ * from another host echoing the same PSN pairs with nothing. */
+static void test_pair_never_guessed(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	const uint32_t C_IP = 0x0a000003u;
+	feed(e, 1, A_IP, B_IP, RC_SEND_ONLY, 0x22, 50, 8, 0);
+	feed(e, 2, A_IP, B_IP, RC_SEND_ONLY, 0x33, 50, 8, 0);
+	struct rw_note n = resp(e, 10, B_IP, 0x11, 50, ACK_SYN, 1);
+	assert_false(n.flags & RW_N_PAIRED);
+	assert_int_equal(flow_by(e, B_IP, 0x11, 1)->peer, -1);
+	assert_int_equal(flow_by(e, B_IP, 0x11, 1)->pair_ambiguous, 1);
+	n = resp(e, 11, C_IP, 0x11, 50, ACK_SYN, 1);
+	assert_false(n.flags & RW_N_PAIRED);
+	feed(e, 20, A_IP, B_IP, RC_SEND_ONLY, 0x22, 51, 8, 0);
+	feed(e, 21, A_IP, B_IP, RC_SEND_ONLY, 0x33, 70, 8, 0);
+	n = resp(e, 30, B_IP, 0x11, 51, ACK_SYN, 2);
+	assert_true(n.flags & RW_N_PAIRED);
+	n = resp(e, 31, B_IP, 0x44, 70, ACK_SYN, 2);
+	assert_true(n.flags & RW_N_PAIRED);
+	assert_int_equal(flow_by(e, B_IP, 0x11, 1)->peer, flow_by(e, A_IP, 0x22, 1)->index);
+	assert_int_equal(flow_by(e, B_IP, 0x44, 1)->peer, flow_by(e, A_IP, 0x33, 1)->index);
+	assert_int_equal(flow_by(e, C_IP, 0x11, 1)->peer, -1);
+	env_free(e);
+}
+
+/* One QP pair, destroyed and created again with the same QP numbers: the
+ * second connection's PSNs restart (at the same initial PSN, the hardest
+ * case, or far away) after a silence. Each connection is a conversation of
+ * its own: four flows, each pair paired within its conversation, and the
+ * restart is neither a go-back-N nor a gap. */
+static void reuse_case(uint32_t psn2)
+{
+	struct env *e = env_new(NULL);
+	uint64_t t = 1000000;
+	for (int c = 0; c < 2; c++) {
+		uint32_t psn = c ? psn2 : 1000;
+		for (uint32_t i = 0; i < 4; i++, t += 10000) {
+			struct rw_note n = req(e, t, RC_SEND_ONLY, psn + i, 64);
+			if (c && !i)
+				assert_true(n.flags & RW_N_NEW_CONV);
+			resp(e, t + 2000, B_IP, QP_A, psn + i, ACK_SYN, i + 1);
+		}
+		t += 50000000; /* 50 ms: the QPs are torn down and made again */
+	}
+	assert_int_equal(rw_analyzer_flow_count(e->a), 4);
+	for (uint32_t c = 1; c <= 2; c++) {
+		const struct rw_flow *q = flow_by(e, A_IP, QP_B, c), *r = flow_by(e, B_IP, QP_A, c);
+		assert_int_equal(q->peer, r->index);
+		assert_int_equal(r->peer, q->index);
+		assert_int_equal(q->messages, 4);
+		assert_int_equal(q->acks, 4);
+		assert_int_equal(q->ack_lat.count, 4);
+		assert_int_equal(q->retransmissions + q->gbn_episodes + q->psn_gaps, 0);
+		assert_int_equal(q->msn_regressions, 0);
+	}
+	assert_int_equal(flow_by(e, A_IP, QP_B, 2)->prev_conv, flow_by(e, A_IP, QP_B, 1)->index);
+	assert_int_equal(rw_analyzer_totals(e->a)->conversations_reused, 2); /* both directions */
+	env_free(e);
+}
+
+static void test_qp_reuse(void **state)
+{
+	(void)state;
+	reuse_case(1000);    /* the same initial PSN */
+	reuse_case(9000000); /* a new random one */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -607,6 +774,10 @@ int main(void)
 		cmocka_unit_test(test_sent_while_paused),
 		cmocka_unit_test(test_table_full),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_pair_mid_capture),
+		cmocka_unit_test(test_precapture_resend),
+		cmocka_unit_test(test_pair_never_guessed),
+		cmocka_unit_test(test_qp_reuse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,6 +34,12 @@ static void cfg_defaults(struct rw_analyze_cfg *c, const struct rw_analyze_cfg *
 		c->storm_ns = 10000000;
 	if (!c->reuse_idle_ns)
 		c->reuse_idle_ns = 1000000;
+	if (!c->cnp_min_ns)
+		c->cnp_min_ns = 4000;
+	if (!c->cnp_nak_ns)
+		c->cnp_nak_ns = 10000;
+	if (c->cnp_mode >= RW_CNP_MODES)
+		c->cnp_mode = RW_CNP_PER_QP;
 	c->psn_window = PSN_WINDOW;
 	if (!c->alloc || !c->free) {
 		c->alloc = default_alloc;
@@ -370,6 +376,7 @@ static void flow_release(struct rw_analyzer *a, struct rw_flow *f)
 	lat_release(a, &f->ack_lat);
 	lat_release(a, &f->read_lat);
 	lat_release(a, &f->atomic_lat);
+	conf_release(a, f);
 	f->pend = NULL;
 	f->hold = NULL;
 	f->ce = NULL;
@@ -428,10 +435,19 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		seq_consume(&f->req, k - 1);
 		f->req.read_slack = slack;
 	}
+	if (n->flags & RW_N_CE)
+		conf_on_ce(a, f, ts, frame);
 	if (reliable) {
-		pend_push(a, f, p->bth.psn, k + slack,
-			  op->op == RW_OP_READ_REQ ? PEND_READ : atomic ? PEND_ATOMIC : PEND_SEND, ts,
-			  frame);
+		conf_on_request(a, f, p, fl, ts, frame);
+		struct rw_pend *e = pend_push(a, f, p->bth.psn, k + slack,
+					      op->op == RW_OP_READ_REQ ? PEND_READ
+					      : atomic		      ? PEND_ATOMIC
+								      : PEND_SEND,
+					      ts, frame);
+		if (e && op->op == RW_OP_READ_REQ) {
+			e->va = p->reth.va;
+			e->len = p->reth.dmalen;
+		}
 		if (fl & RW_N_NEW)
 			pair_note_request(a, f, p->bth.psn);
 	}
@@ -540,7 +556,7 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 	/* A packet cut by the snapshot length still counts for PSNs and
 	 * messages: its headers were read; only payload bytes are missing. */
 	if (p->op->op == RW_OP_CNP)
-		handle_cnp(a, f, ts, n);
+		handle_cnp(a, f, ts, frame, n);
 	else if (p->op->flags & RW_OPF_RESPONSE)
 		handle_response(a, f, p, ts, frame, n);
 	else if (p->op->flags & RW_OPF_REQUEST)
@@ -549,8 +565,10 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 
 void rw_analyzer_finish(struct rw_analyzer *a, uint64_t ts)
 {
-	for (uint32_t i = 0; i < a->nflows; i++)
+	for (uint32_t i = 0; i < a->nflows; i++) {
 		msg_finish(a, flow_at(a, i), ts);
+		conf_finish(a, flow_at(a, i), ts);
+	}
 	pause_finish(a, ts);
 }
 

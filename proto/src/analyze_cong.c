@@ -27,7 +27,8 @@ void ce_push(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t fra
  * reverse address pair with the most recent CE mark (else the most recent
  * request) is taken: both are kept per address pair, so this costs one
  * lookup, whatever the number of flows. */
-void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, struct rw_note *n)
+void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame,
+		struct rw_note *n)
 {
 	struct rw_flow *t = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer) : NULL;
 	if (!t) {
@@ -40,6 +41,7 @@ void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, struct rw
 		}
 	}
 	struct rw_flow *owner = t ? t : f;
+	conf_on_cnp(a, f, owner, ts, frame);
 	n->cnp_flow = owner->index;
 	owner->cnps++;
 	if (owner->cnp_last_ns) {

@@ -23,6 +23,9 @@
 struct rw_pend {
 	uint32_t psn, npsn; /* first PSN, PSNs covered (READ: response packets) */
 	uint8_t kind;
+	uint32_t got;       /* READ: responses received in a row from psn */
+	uint32_t len;       /* READ: DMA length */
+	uint64_t va;        /* READ: remote address */
 	uint64_t ts, frame;
 };
 struct rw_pend_ring {
@@ -55,6 +58,7 @@ struct rw_addr_pair {
 	int32_t last_ce_flow;  /* request flow with the latest CE mark, -1 */
 	int32_t last_req_flow; /* request flow with the latest request, -1 */
 	int32_t first_req_flow; /* list of its request flows (newest first), -1 */
+	uint64_t last_cnp_ns;   /* CNP pacing per IP pair (or per destination IP: src all zero) */
 };
 
 /* PSNs sent by unpaired reliable request flows, keyed by (address pair,
@@ -138,15 +142,31 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
 
 /* analyze_pair.c */
 void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
-void pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn, uint8_t kind,
-	       uint64_t ts, uint64_t frame);
+struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
+			  uint8_t kind, uint64_t ts, uint64_t frame);
+int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind);
 void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint64_t ts, uint64_t frame, struct rw_note *n);
 void pair_unlink(struct rw_analyzer *a, struct rw_flow *f);
 
+/* analyze_conform.c */
+void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v, uint64_t frame);
+void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_t frame);
+void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint8_t kind,
+		 uint32_t psn, uint64_t ts, uint64_t frame);
+void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+		     uint32_t flags, uint64_t ts, uint64_t frame);
+void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e);
+void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame);
+void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint64_t ts,
+		 uint64_t frame);
+void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
+void conf_release(struct rw_analyzer *a, struct rw_flow *f);
+
 /* analyze_cong.c */
 void ce_push(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame);
-void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, struct rw_note *n);
+void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame,
+		struct rw_note *n);
 void handle_macctrl(struct rw_analyzer *a, const struct rw_packet *p, uint64_t ts,
 		    struct rw_note *n);
 int paused(const struct rw_analyzer *a, uint8_t prio, uint64_t ts);

@@ -186,8 +186,8 @@ void pair_unlink(struct rw_analyzer *a, struct rw_flow *f)
 
 /* ---- outstanding requests ---- */
 
-void pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn, uint8_t kind,
-	       uint64_t ts, uint64_t frame)
+struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
+			  uint8_t kind, uint64_t ts, uint64_t frame)
 {
 	struct rw_pend_ring *r = f->pend;
 	if (!r || (r->n == r->cap && r->cap < RW_PENDING)) {
@@ -209,7 +209,7 @@ void pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t 
 			f->pend = r = nr;
 		}
 		if (!r)
-			return;
+			return NULL;
 	}
 	if (r->n == r->cap) {
 		/* Full: the oldest entry gives way (its response is long overdue). */
@@ -227,6 +227,10 @@ void pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t 
 	e->kind = kind;
 	e->ts = ts;
 	e->frame = frame;
+	e->got = 0;
+	e->va = 0;
+	e->len = 0;
+	return e;
 }
 
 /* Drops answered entries from the front of the ring. */
@@ -292,7 +296,7 @@ static int pend_match(const struct rw_pend *e, uint32_t psn, int kind)
 	return d >= 0 && (uint32_t)d < e->npsn;
 }
 
-static int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind)
+int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind)
 {
 	if (!r)
 		return -1;
@@ -326,7 +330,7 @@ static uint8_t nak_kind_of(const struct rw_aeth *ae)
 }
 
 static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q,
-			const struct rw_packet *p, uint64_t ts, struct rw_note *n)
+			const struct rw_packet *p, uint64_t ts, uint64_t frame, struct rw_note *n)
 {
 	const struct rw_aeth *ae = &p->aeth;
 	struct rw_flow *owner = q ? q : f;
@@ -335,6 +339,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	if (owner->msn_valid && rw_psn_diff(ae->msn, owner->last_msn) < 0) {
 		owner->msn_regressions++;
 		n->flags |= RW_N_MSN_REGRESS;
+		conf_violation(a, owner, RW_V_MSN_BACKWARDS, frame);
 	}
 	owner->msn_valid = 1;
 	owner->last_msn = ae->msn;
@@ -345,6 +350,8 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		uint32_t c = q ? pend_ack(q->pend, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
 		if (q)
 			seq_sync_on_ack(&q->req, psn);
+		if (q && p->op->op == RW_OP_ACK)
+			conf_on_ack(a, q, psn, frame);
 		if (p->op->op == RW_OP_ACK) {
 			owner->acks++;
 			owner->acked_psns += c;
@@ -360,6 +367,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		return;
 	}
 	uint8_t k = nak_kind_of(ae);
+	conf_on_nak(a, f, q, k, psn, ts, frame);
 	owner->naks[k]++;
 	n->flags |= RW_N_NAK;
 	n->nak_kind = k;
@@ -404,6 +412,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			n->flags |= fl;
 		}
 		if (i >= 0) {
+			conf_on_read_response(q, p, PEND(q->pend, i));
 			n->flags |= RW_N_READ_MATCH;
 			n->req_frame = PEND(q->pend, i)->frame;
 			if (op->flags & RW_OPF_LAST) {
@@ -425,5 +434,5 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		}
 	}
 	if (p->hdrs & RW_HDR_AETH)
-		handle_aeth(a, f, q, p, ts, n);
+		handle_aeth(a, f, q, p, ts, frame, n);
 }

@@ -57,6 +57,8 @@ def notes(tool, path):
     pkts, flows = [], []
     for line in out.splitlines():
         o = json.loads(line)
+        if 'conform' in o:
+            continue
         (flows.append(o['flow']) if 'flow' in o and isinstance(o['flow'], dict) else pkts.append(o))
     return pkts, flows
 

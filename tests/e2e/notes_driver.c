@@ -96,6 +96,28 @@ int main(int argc, char **argv)
 		       f->packets, f->retransmissions, f->gbn_episodes, f->out_of_order, f->unsynced_pkts,
 		       f->messages, f->msg_incomplete, f->msg_orphans, f->msg_cut_start, f->msg_cut_end,
 		       f->first_mid_message, f->naks[RW_NAKK_PSN_SEQ], f->acks);
+		if (f->conf) {
+			const struct rw_conform *c = f->conf;
+			printf("{\"conform\":{\"index\":%u", i);
+			for (unsigned v = 0; v < RW_V_COUNT; v++)
+				printf(",\"%s\":%" PRIu64, rw_violation_key(v), c->count[v]);
+			printf(",\"resend_by_nak\":%" PRIu64 ",\"resend_by_rnr\":%" PRIu64
+			       ",\"resend_by_timeout\":%" PRIu64 ",\"cnp_with_nak\":%" PRIu64,
+			       c->resend_by_nak, c->resend_by_rnr, c->resend_by_timeout, c->cnp_with_nak);
+			const struct rw_lat *l[4] = {&c->nak_gen, &c->nak_resp, &c->retx, &c->timeout};
+			const char *ln[4] = {"nak_gen", "nak_resp", "retx", "timeout"};
+			for (unsigned j = 0; j < 4; j++)
+				printf(",\"%s\":[%" PRIu64 ",%" PRIu64 ",%" PRIu64 "]", ln[j], l[j]->count,
+				       rw_lat_quantile(l[j], 0.5), l[j]->max_ns);
+			printf(",\"first_frames\":{");
+			const char *sep = "";
+			for (unsigned v = 0; v < RW_V_COUNT; v++)
+				if (c->count[v]) {
+					printf("%s\"%s\":[%" PRIu64 "]", sep, rw_violation_key(v), c->frames[v][0]);
+					sep = ",";
+				}
+			printf("}}}\n");
+		}
 	}
 	rw_analyzer_free(an);
 	return 0;

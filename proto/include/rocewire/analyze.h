@@ -36,6 +36,9 @@ struct rw_analyze_cfg {
 	uint64_t storm_ns;         /* a priority paused longer than this is a storm (default 10 ms) */
 	uint32_t psn_window;       /* PSNs remembered per flow to tell reorder from resend (fixed 1024) */
 	uint64_t reuse_idle_ns;    /* a PSN restart after this much silence is a new conversation (default 1 ms) */
+	uint8_t cnp_mode;          /* enum rw_cnp_mode: how the notification point paces CNPs (default per QP) */
+	uint64_t cnp_min_ns;       /* its minimum time between two CNPs (default 4 us, NVIDIA's min_time_between_cnps) */
+	uint64_t cnp_nak_ns;       /* a CNP this close to a NAK of the same flow is sent "with" it (default 10 us) */
 	/* Where memory comes from: alloc returns zeroed memory or NULL. */
 	void *(*alloc)(void *ctx, size_t size);
 	void (*free)(void *ctx, void *p);
@@ -91,6 +94,42 @@ enum rw_pair_how {
 	RW_PAIR_COUNT
 };
 const char *rw_pair_how_key(enum rw_pair_how h); /* "ack", "nak", ... */
+
+/* How a notification point paces its CNPs: at most one per cnp_min_ns per
+ * QP (the CE-marked flow), per IP pair, or per destination IP. */
+enum rw_cnp_mode { RW_CNP_PER_QP = 0, RW_CNP_PER_IP_PAIR, RW_CNP_PER_DEST_IP, RW_CNP_MODES };
+const char *rw_cnp_mode_key(enum rw_cnp_mode m); /* "qp", "ip_pair", "dest_ip" */
+
+/* Conformance checks (what Lumina's checkers verify, here from an ordinary
+ * capture): go-back-N of responder and requester, and CNP pacing. */
+enum rw_violation {
+	RW_V_DUP_NAK = 0,      /* a second PSN-sequence NAK for the same hole before its resend */
+	RW_V_NAK_WRONG_PSN,    /* a sequence NAK naming a PSN acknowledged already or never sent */
+	RW_V_ACK_BACKWARDS,    /* an ACK naming a PSN below an earlier ACK's */
+	RW_V_MSN_BACKWARDS,    /* an ACK whose MSN went backwards */
+	RW_V_RESEND_WRONG_START, /* after a sequence NAK, the resend did not restart at the NAKed PSN */
+	RW_V_READ_RESUME_WRONG, /* a READ re-issued at the wrong PSN, address or length */
+	RW_V_CNP_TOO_OFTEN,    /* a CNP sooner than cnp_min_ns after the last one of its pacing key */
+	RW_V_CE_NO_CNP,        /* a CE mark the pacing allowed a CNP for, with none within cnp_window_ns */
+	RW_V_COUNT
+};
+const char *rw_violation_key(enum rw_violation v); /* "dup_nak", ... (JSON keys) */
+const char *rw_violation_text(enum rw_violation v); /* a line for people */
+
+#define RW_V_FRAMES 4
+/* A flow's conformance verdicts and recovery latencies, allocated the first
+ * time the flow has something to say (most flows never do). Counted on the
+ * requester's flow. */
+struct rw_conform {
+	uint64_t count[RW_V_COUNT];
+	uint64_t frames[RW_V_COUNT][RW_V_FRAMES]; /* the first few, in capture order */
+	struct rw_lat nak_gen;   /* first out-of-sequence request -> its NAK */
+	struct rw_lat nak_resp;  /* NAK -> the first resent packet */
+	struct rw_lat retx;      /* first send of a PSN -> its resend */
+	struct rw_lat timeout;   /* first send -> resend, for resends no NAK asked for */
+	uint64_t resend_by_nak, resend_by_rnr, resend_by_timeout; /* go-back-N episodes by cause */
+	uint64_t cnp_with_nak;   /* CNPs sent with a NAK (within cnp_nak_ns on the same flow) */
+};
 
 struct rw_flow_key {
 	uint8_t family;     /* 4, 6 (RoCEv2 over IPv4/IPv6), 1 (RoCEv1 GIDs), 0 (native IB LIDs) */
@@ -195,6 +234,22 @@ struct rw_flow {
 
 	uint64_t icrc_bad, vcrc_bad;
 	uint64_t pkts_while_paused;
+
+	/* Conformance (NULL until the flow has a verdict or a recovery
+	 * latency), and the little state its checks keep. */
+	struct rw_conform *conf;
+	struct {
+		uint8_t ack_valid, nak_await, nak_cause, ce_eligible;
+		uint32_t last_ack_psn;
+		uint32_t nak_psn;     /* the last NAK's PSN, and when: a resend should follow */
+		uint64_t nak_ts;      /* time of the last NAK (any kind) */
+		uint64_t last_gbn_ts; /* time of the last go-back-N start */
+		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
+		uint64_t ce_ts;       /* an eligible CE mark with no CNP yet */
+		uint64_t ce_frame;
+		uint32_t read_mtu;    /* READ response segment size seen */
+		uint64_t cnp_ts;      /* the last CNP on this flow */
+	} cs;
 	int32_t addr_pair;      /* internal: its address pair */
 	int32_t next_req_in_pair; /* internal: the pair's next request flow, -1 */
 };
@@ -223,6 +278,7 @@ struct rw_totals {
 	uint64_t conversations_reused; /* flows closed because their QP number was reused */
 	uint64_t mem_bytes;       /* engine state in use */
 	uint64_t cnps_unlinked; /* CNPs with no CE-marked packet in the window */
+	uint64_t cnp_too_often[RW_CNP_MODES]; /* CNPs sooner than cnp_min_ns after the last of their key, per mode */
 	struct rw_pfc_prio pfc[RW_PFC_PRIORITIES + 1];
 	uint64_t first_ns, last_ns;
 };

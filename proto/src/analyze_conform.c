@@ -1,0 +1,288 @@
+/* Conformance and recovery: what Lumina (SIGCOMM 2023) checks with a switch
+ * that tags every packet, judged here from an ordinary capture.
+ *
+ * Go-back-N (IBA 9.7.5.2.2 and C9-?: a responder that sees a PSN beyond
+ * the expected one NAKs once with the expected PSN and then discards until
+ * that PSN arrives; the requester resends from the NAKed PSN): one NAK per
+ * hole, naming a PSN that is neither acknowledged already nor unsent; ACK
+ * PSNs and MSNs that never go back; the resend starting at the NAKed PSN; a
+ * READ re-issued at the first response PSN not received, with its address
+ * and length advanced by what was received (IBA 9.7.5.1.4 / o9-?).
+ *
+ * Recovery latencies: NAK generation (the first request beyond the hole,
+ * i.e. the first the responder found out of sequence -> its NAK), NAK
+ * response (NAK -> the first resent packet), retransmission (first send of
+ * a PSN -> its resend), and timeout-driven resends (no NAK since the last
+ * go-back) told apart from NAK- and RNR-driven ones.
+ *
+ * CNP pacing (DCQCN notification point): at most one CNP per cnp_min_ns per
+ * pacing key (the QP, the IP pair, or the destination IP, as NICs offer);
+ * a CE mark the pacing allowed a CNP for must get one within cnp_window_ns;
+ * and whether the NIC sends its CNP together with a NAK. */
+#include <string.h>
+
+#include "analyze_int.h"
+
+const char *rw_cnp_mode_key(enum rw_cnp_mode m)
+{
+	static const char *const k[RW_CNP_MODES] = {"qp", "ip_pair", "dest_ip"};
+	return (unsigned)m < RW_CNP_MODES ? k[m] : "?";
+}
+
+const char *rw_violation_key(enum rw_violation v)
+{
+	static const char *const k[RW_V_COUNT] = {
+		"dup_nak", "nak_wrong_psn", "ack_backwards", "msn_backwards",
+		"resend_wrong_start", "read_resume_wrong", "cnp_too_often", "ce_without_cnp",
+	};
+	return (unsigned)v < RW_V_COUNT ? k[v] : "?";
+}
+
+const char *rw_violation_text(enum rw_violation v)
+{
+	static const char *const k[RW_V_COUNT] = {
+		"second PSN-sequence NAK for the same hole before its resend",
+		"sequence NAK names a PSN acknowledged already or never sent",
+		"ACK PSN went backwards",
+		"ACK MSN went backwards",
+		"resend did not restart at the NAKed PSN",
+		"READ re-issued at the wrong PSN, address or length",
+		"CNP sooner than the minimum interval of its pacing key",
+		"CE mark the pacing allowed a CNP for got none",
+	};
+	return (unsigned)v < RW_V_COUNT ? k[v] : "?";
+}
+
+static struct rw_conform *conf_get(struct rw_analyzer *a, struct rw_flow *f)
+{
+	if (!f->conf)
+		f->conf = an_alloc(a, sizeof(*f->conf), 0);
+	return f->conf;
+}
+
+void conf_release(struct rw_analyzer *a, struct rw_flow *f)
+{
+	if (!f->conf)
+		return;
+	lat_release(a, &f->conf->nak_gen);
+	lat_release(a, &f->conf->nak_resp);
+	lat_release(a, &f->conf->retx);
+	lat_release(a, &f->conf->timeout);
+	an_free(a, f->conf, sizeof(*f->conf));
+	f->conf = NULL;
+}
+
+void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v, uint64_t frame)
+{
+	struct rw_conform *c = conf_get(a, f);
+	if (!c)
+		return;
+	if (c->count[v] < RW_V_FRAMES)
+		c->frames[v][c->count[v]] = frame;
+	c->count[v]++;
+}
+
+static void conf_lat(struct rw_analyzer *a, struct rw_flow *f, size_t off, uint64_t v)
+{
+	struct rw_conform *c = conf_get(a, f);
+	if (c)
+		lat_add(a, (struct rw_lat *)((char *)c + off), v);
+}
+
+/* An ACK (not a NAK) for q's requests. */
+void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_t frame)
+{
+	/* A duplicate request is answered again with its own PSN (IBA
+	 * 9.7.5.1.3): an ACK below an earlier one is only wrong when no resend
+	 * of that PSN is waiting for it. */
+	if (q->cs.ack_valid && rw_psn_diff(psn, q->cs.last_ack_psn) < 0) {
+		if (!q->req.in_resend)
+			conf_violation(a, q, RW_V_ACK_BACKWARDS, frame);
+		return;
+	}
+	q->cs.ack_valid = 1;
+	q->cs.last_ack_psn = psn;
+}
+
+/* A NAK on response flow f for q's requests (q may be NULL: unpaired).
+ * Called before the NAK acknowledges anything, so that the ring still holds
+ * the request that found the hole. */
+void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint8_t kind,
+		 uint32_t psn, uint64_t ts, uint64_t frame)
+{
+	f->cs.nak_ts = ts;
+	struct rw_flow *owner = q ? q : f;
+	if (f->cs.cnp_ts && ts - f->cs.cnp_ts <= a->cfg.cnp_nak_ns) {
+		struct rw_conform *c = conf_get(a, owner);
+		if (c)
+			c->cnp_with_nak++;
+	}
+	if (!q)
+		return;
+	if (kind == RW_NAKK_PSN_SEQ) {
+		if (q->cs.nak_await && q->cs.nak_cause == RW_NAKK_PSN_SEQ && q->cs.nak_psn == psn) {
+			conf_violation(a, q, RW_V_DUP_NAK, frame);
+			return;
+		}
+		if ((q->cs.ack_valid && rw_psn_diff(psn, q->cs.last_ack_psn) <= 0) ||
+		    (q->req.valid && rw_psn_diff(psn, q->req.high_psn) > 0))
+			conf_violation(a, q, RW_V_NAK_WRONG_PSN, frame);
+		/* The first request beyond the hole is the one the responder
+		 * found out of sequence: the oldest outstanding after psn. */
+		struct rw_pend_ring *r = q->pend;
+		for (uint32_t k = 0; r && k < r->n; k++) {
+			const struct rw_pend *e = PEND(r, k);
+			if (e->kind != PEND_DEAD && rw_psn_diff(e->psn, psn) > 0) {
+				conf_lat(a, q, offsetof(struct rw_conform, nak_gen), ts - e->ts);
+				break;
+			}
+		}
+	}
+	q->cs.nak_await = 1;
+	q->cs.nak_cause = kind;
+	q->cs.nak_psn = psn;
+	q->cs.nak_ts = ts;
+}
+
+/* A request on f, classified (flags from the PSN sequence), before it is
+ * added to the outstanding ring. */
+void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+		     uint32_t flags, uint64_t ts, uint64_t frame)
+{
+	uint32_t psn = p->bth.psn;
+	if (!(flags & RW_N_RETRANS))
+		return;
+	struct rw_pend_ring *r = f->pend;
+	const struct rw_pend *orig = NULL;
+	for (uint32_t k = 0; r && k < r->n; k++) {
+		const struct rw_pend *e = PEND(r, k);
+		if (e->psn == psn && e->kind != PEND_DEAD) {
+			orig = e;
+			break;
+		}
+	}
+	if (orig)
+		conf_lat(a, f, offsetof(struct rw_conform, retx), ts - orig->ts);
+	/* The answer to a NAK is the next go-back (packets of a resend run
+	 * already under way are not), or the NAKed PSN itself. */
+	if (f->cs.nak_await && ((flags & RW_N_GBN_START) || psn == f->cs.nak_psn)) {
+		f->cs.nak_await = 0;
+		conf_lat(a, f, offsetof(struct rw_conform, nak_resp), ts - f->cs.nak_ts);
+		if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn)
+			conf_violation(a, f, RW_V_RESEND_WRONG_START, frame);
+	}
+	if (flags & RW_N_GBN_START) {
+		struct rw_conform *c = conf_get(a, f);
+		int by_nak = f->cs.nak_ts && f->cs.nak_ts > f->cs.last_gbn_ts;
+		if (c) {
+			if (by_nak && f->cs.nak_cause == RW_NAKK_RNR)
+				c->resend_by_rnr++;
+			else if (by_nak)
+				c->resend_by_nak++;
+			else
+				c->resend_by_timeout++;
+		}
+		if (!by_nak && orig)
+			conf_lat(a, f, offsetof(struct rw_conform, timeout), ts - orig->ts);
+		f->cs.last_gbn_ts = ts;
+	}
+	if (p->op->op == RW_OP_READ_REQ) {
+		/* A READ re-issued: at the first response PSN not received, its
+		 * address and length advanced by the data received. */
+		int i = pend_find(f->pend, psn, PEND_READ);
+		if (i < 0)
+			return;
+		const struct rw_pend *e = PEND(f->pend, i);
+		uint32_t done = (uint32_t)rw_psn_diff(psn, e->psn);
+		int bad = done != e->got;
+		if (!bad && f->cs.read_mtu) {
+			uint64_t off = (uint64_t)done * f->cs.read_mtu;
+			bad = p->reth.va != e->va + off || (uint64_t)p->reth.dmalen + off != e->len;
+		}
+		if (bad)
+			conf_violation(a, f, RW_V_READ_RESUME_WRONG, frame);
+	}
+}
+
+/* A READ response matched to q's READ entry e: the data received in a row,
+ * and the segment size (from a FIRST or MIDDLE, which are full). */
+void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e)
+{
+	if (p->bth.psn == psn_add(e->psn, e->got))
+		e->got++;
+	if ((p->op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(p->op->flags & RW_OPF_LAST) &&
+	    p->payload_len)
+		q->cs.read_mtu = p->payload_len;
+}
+
+/* The last CNP time of f's pacing key under mode m (f: the CNP's flow,
+ * notification point -> reaction point). */
+static uint64_t *pace_slot(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner,
+			   enum rw_cnp_mode m)
+{
+	if (m == RW_CNP_PER_QP)
+		return &owner->cs.cnp_ts;
+	static const uint8_t zero[16];
+	int32_t i = m == RW_CNP_PER_IP_PAIR ? f->addr_pair
+					    : an_pair_lookup(a, f->key.family, zero, f->key.dst, 1);
+	return i >= 0 ? &a->pairs[i].last_cnp_ns : NULL;
+}
+
+/* An eligible CE mark whose window ran out with no CNP. */
+static void ce_expire(struct rw_analyzer *a, struct rw_flow *f, uint64_t now)
+{
+	if (f->cs.ce_eligible && now - f->cs.ce_ts > a->cfg.cnp_window_ns) {
+		f->cs.ce_eligible = 0;
+		conf_violation(a, f, RW_V_CE_NO_CNP, f->cs.ce_frame);
+	}
+}
+
+/* A CE-marked request on f (data towards the notification point). */
+void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame)
+{
+	ce_expire(a, f, ts);
+	if (f->cs.ce_eligible)
+		return;
+	/* Eligible when the pacing (per QP: the last CNP that slowed f) let a
+	 * CNP go now. */
+	if (!f->cnp_last_ns || ts - f->cnp_last_ns >= a->cfg.cnp_min_ns) {
+		f->cs.ce_eligible = 1;
+		f->cs.ce_ts = ts;
+		f->cs.ce_frame = frame;
+	}
+}
+
+/* A CNP on flow f slowing `owner`; called before owner->cnp_last_ns moves. */
+void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint64_t ts,
+		 uint64_t frame)
+{
+	for (unsigned m = 0; m < RW_CNP_MODES; m++) {
+		uint64_t *last = pace_slot(a, f, owner, (enum rw_cnp_mode)m);
+		if (!last)
+			continue;
+		if (*last && ts - *last < a->cfg.cnp_min_ns) {
+			a->totals.cnp_too_often[m]++;
+			if (m == a->cfg.cnp_mode)
+				conf_violation(a, owner, RW_V_CNP_TOO_OFTEN, frame);
+		}
+		if (m != RW_CNP_PER_QP)
+			*last = ts;
+	}
+	owner->cs.cnp_ts = ts;
+	f->cs.cnp_ts = ts;
+	if (f->cs.nak_ts && ts - f->cs.nak_ts <= a->cfg.cnp_nak_ns) {
+		struct rw_conform *c = conf_get(a, owner);
+		if (c)
+			c->cnp_with_nak++;
+	}
+	ce_expire(a, owner, ts);
+	if (owner->cs.ce_eligible && ts >= owner->cs.ce_ts)
+		owner->cs.ce_eligible = 0; /* answered */
+}
+
+void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
+{
+	/* A CE mark whose window the capture did not see to its end is not
+	 * judged. */
+	ce_expire(a, f, end_ns);
+}

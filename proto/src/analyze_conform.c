@@ -144,12 +144,34 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 	q->cs.nak_ts = ts;
 }
 
+/* A READ whose PSN falls inside a READ still unanswered re-issues it: at the
+ * first response PSN not received, its address and length advanced by the
+ * data received. */
+static void read_reissue_check(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
+			       uint64_t frame)
+{
+	int i = pend_find(f->pend, p->bth.psn, PEND_READ);
+	if (i < 0)
+		return;
+	const struct rw_pend *e = PEND(f->pend, i);
+	uint32_t done = (uint32_t)rw_psn_diff(p->bth.psn, e->psn);
+	int bad = done != e->got;
+	if (!bad && f->cs.read_mtu) {
+		uint64_t off = (uint64_t)done * f->cs.read_mtu;
+		bad = p->reth.va != e->va + off || (uint64_t)p->reth.dmalen + off != e->len;
+	}
+	if (bad)
+		conf_violation(a, f, RW_V_READ_RESUME_WRONG, frame);
+}
+
 /* A request on f, classified (flags from the PSN sequence), before it is
  * added to the outstanding ring. */
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t flags, uint64_t ts, uint64_t frame)
 {
 	uint32_t psn = p->bth.psn;
+	if (p->op->op == RW_OP_READ_REQ)
+		read_reissue_check(a, f, p, frame);
 	if (!(flags & RW_N_RETRANS))
 		return;
 	struct rw_pend_ring *r = f->pend;
@@ -185,22 +207,6 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		if (!by_nak && orig)
 			conf_lat(a, f, offsetof(struct rw_conform, timeout), ts - orig->ts);
 		f->cs.last_gbn_ts = ts;
-	}
-	if (p->op->op == RW_OP_READ_REQ) {
-		/* A READ re-issued: at the first response PSN not received, its
-		 * address and length advanced by the data received. */
-		int i = pend_find(f->pend, psn, PEND_READ);
-		if (i < 0)
-			return;
-		const struct rw_pend *e = PEND(f->pend, i);
-		uint32_t done = (uint32_t)rw_psn_diff(psn, e->psn);
-		int bad = done != e->got;
-		if (!bad && f->cs.read_mtu) {
-			uint64_t off = (uint64_t)done * f->cs.read_mtu;
-			bad = p->reth.va != e->va + off || (uint64_t)p->reth.dmalen + off != e->len;
-		}
-		if (bad)
-			conf_violation(a, f, RW_V_READ_RESUME_WRONG, frame);
 	}
 }
 

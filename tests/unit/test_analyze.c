@@ -752,6 +752,173 @@ static void test_qp_reuse(void **state)
 	reuse_case(9000000); /* a new random one */
 }
 
+/* ---- conformance (truth: what each scenario did wrong on purpose) ---- */
+
+#define NAK_SEQ rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR)
+
+static const struct rw_conform *conf_ab(struct env *e)
+{
+	const struct rw_conform *c = flow_ab(e)->conf;
+	assert_non_null(c);
+	return c;
+}
+
+/* PSNs 1..5 at t=1..5 us; the responder NAKs 3 twice before the resend
+ * comes (a second NAK for the same hole), then the resend starts at 3. */
+static void test_conform_dup_nak(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	for (uint32_t psn = 1; psn <= 5; psn++)
+		req(e, psn * 1000, RC_SEND_ONLY, psn, 8);
+	resp(e, 10000, B_IP, QP_A, 3, NAK_SEQ, 2);
+	resp(e, 11000, B_IP, QP_A, 3, NAK_SEQ, 2);
+	req(e, 12000, RC_SEND_ONLY, 3, 8);
+	req(e, 13000, RC_SEND_ONLY, 4, 8);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->count[RW_V_DUP_NAK], 1);
+	assert_int_equal(c->frames[RW_V_DUP_NAK][0], 7);
+	assert_int_equal(c->count[RW_V_RESEND_WRONG_START], 0);
+	/* NAK generation: PSN 4 (t=4 us) found the hole, the NAK at 10 us. */
+	assert_int_equal(c->nak_gen.count, 1);
+	assert_int_equal(rw_lat_quantile(&c->nak_gen, 1), 6000);
+	/* NAK response: from the first NAK to the resend of 3. */
+	assert_int_equal(c->nak_resp.count, 1);
+	assert_int_equal(rw_lat_quantile(&c->nak_resp, 1), 2000);
+	/* Retransmission: 3 first sent at 3 us, resent at 12 us; 4: 4 -> 13. */
+	assert_int_equal(c->retx.count, 2);
+	assert_int_equal(rw_lat_quantile(&c->retx, 1), 9000);
+	assert_int_equal(c->resend_by_nak, 1);
+	assert_int_equal(c->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* A sequence NAK naming a PSN the responder had acknowledged, one naming a
+ * PSN never sent, an ACK and an MSN going backwards, and a resend that
+ * starts past the NAKed PSN. */
+static void test_conform_wrong_naks_and_acks(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	for (uint32_t psn = 1; psn <= 4; psn++)
+		req(e, psn * 1000, RC_SEND_ONLY, psn, 8);
+	resp(e, 5000, B_IP, QP_A, 2, ACK_SYN, 2);
+	resp(e, 6000, B_IP, QP_A, 1, NAK_SEQ, 2);  /* 1 was acknowledged (frame 6) */
+	resp(e, 7000, B_IP, QP_A, 9, NAK_SEQ, 2);  /* 9 was never sent (frame 7) */
+	resp(e, 8000, B_IP, QP_A, 3, ACK_SYN, 3);
+	resp(e, 9000, B_IP, QP_A, 2, ACK_SYN, 1);  /* back: PSN and MSN (frame 9) */
+	for (uint32_t psn = 5; psn <= 7; psn++)
+		req(e, psn * 10000, RC_SEND_ONLY, psn, 8);
+	resp(e, 80000, B_IP, QP_A, 5, NAK_SEQ, 3);
+	req(e, 81000, RC_SEND_ONLY, 6, 8);         /* should have been 5 (frame 14) */
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->count[RW_V_NAK_WRONG_PSN], 2);
+	assert_int_equal(c->frames[RW_V_NAK_WRONG_PSN][0], 6);
+	assert_int_equal(c->frames[RW_V_NAK_WRONG_PSN][1], 7);
+	assert_int_equal(c->count[RW_V_ACK_BACKWARDS], 1);
+	assert_int_equal(c->frames[RW_V_ACK_BACKWARDS][0], 9);
+	assert_int_equal(c->count[RW_V_MSN_BACKWARDS], 1);
+	assert_int_equal(c->count[RW_V_RESEND_WRONG_START], 1);
+	assert_int_equal(c->frames[RW_V_RESEND_WRONG_START][0], 14);
+	assert_int_equal(c->count[RW_V_DUP_NAK], 0);
+	env_free(e);
+}
+
+/* No NAK: the sender goes back by itself (a timeout); the resend is told
+ * apart from NAK-driven ones and its delay measured from the first send. */
+static void test_conform_timeout_resend(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	for (uint32_t psn = 1; psn <= 3; psn++)
+		req(e, psn * 1000, RC_SEND_ONLY, psn, 8);
+	req(e, 100000, RC_SEND_ONLY, 2, 8);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_timeout, 1);
+	assert_int_equal(c->resend_by_nak, 0);
+	assert_int_equal(c->timeout.count, 1);
+	assert_int_equal(rw_lat_quantile(&c->timeout, 1), 98000);
+	env_free(e);
+}
+
+/* A READ request (or its re-issue) with a remote address. */
+static struct rw_note read_req(struct env *e, uint64_t ts, uint32_t psn, uint64_t va, uint32_t len)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = A_IP;
+	p.ipv4.dst = B_IP;
+	p.bth.opcode = RC_READ_REQ;
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = QP_B;
+	p.bth.psn = psn;
+	p.reth.va = va;
+	p.reth.rkey = 0x1234;
+	p.reth.dmalen = len;
+	uint8_t buf[256];
+	size_t n;
+	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	struct rw_packet d;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	struct rw_note note;
+	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
+	return note;
+}
+
+/* A 4 KiB READ answered in 1 KiB segments: two arrive, the rest is lost.
+ * Re-issued right (PSN 12, address +2 KiB, 2 KiB left) in one run; in the
+ * other, at the right PSN but the original address. */
+static void read_case(uint64_t va2, uint32_t len2, uint64_t want)
+{
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 10, 0x10000, 4096);
+	feed_aeth(e, 2000, RC_READ_FIRST, 10, ACK_SYN, 1, 1024, 0);
+	feed_aeth(e, 2100, RC_READ_MIDDLE, 11, 0, 0, 1024, 0);
+	read_req(e, 50000, 12, va2, len2);
+	const struct rw_flow *f = flow_ab(e);
+	uint64_t got = f->conf ? f->conf->count[RW_V_READ_RESUME_WRONG] : 0;
+	assert_int_equal(got, want);
+	env_free(e);
+}
+
+static void test_conform_read_resume(void **state)
+{
+	(void)state;
+	read_case(0x10800, 2048, 0);
+	read_case(0x10000, 2048, 1);
+	read_case(0x10800, 4096, 1);
+}
+
+/* CNP pacing at 4 us per QP: CE marks at 1 and 2 us; CNPs at 3 us and 5 us
+ * (2 us apart: too often); a CE mark at 40 us, eligible, never answered
+ * within the 1 ms window (the capture goes on to 2 ms); a NAK and a CNP
+ * 1 us apart. */
+static void test_conform_cnp_pacing(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	feed(e, 1000, A_IP, B_IP, RC_SEND_ONLY, QP_B, 1, 64, RW_ECN_CE);
+	feed(e, 2000, A_IP, B_IP, RC_SEND_ONLY, QP_B, 2, 64, RW_ECN_CE);
+	feed(e, 3000, B_IP, A_IP, CNP, QP_A, 0, 0, 0);
+	feed(e, 5000, B_IP, A_IP, CNP, QP_A, 0, 0, 0);
+	feed(e, 40000, A_IP, B_IP, RC_SEND_ONLY, QP_B, 3, 64, RW_ECN_CE);
+	feed(e, 1500000, A_IP, B_IP, RC_SEND_ONLY, QP_B, 4, 64, 0);
+	resp(e, 1600000, B_IP, QP_A, 5, NAK_SEQ, 3);
+	feed(e, 1601000, B_IP, A_IP, CNP, QP_A, 0, 0, 0);
+	rw_analyzer_finish(e->a, 2000000);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->count[RW_V_CNP_TOO_OFTEN], 1);
+	assert_int_equal(c->frames[RW_V_CNP_TOO_OFTEN][0], 4);
+	assert_int_equal(rw_analyzer_totals(e->a)->cnp_too_often[RW_CNP_PER_QP], 1);
+	assert_int_equal(rw_analyzer_totals(e->a)->cnp_too_often[RW_CNP_PER_IP_PAIR], 1);
+	assert_int_equal(c->count[RW_V_CE_NO_CNP], 1);
+	assert_int_equal(c->frames[RW_V_CE_NO_CNP][0], 5);
+	assert_int_equal(c->cnp_with_nak, 1);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,6 +945,11 @@ int main(void)
 		cmocka_unit_test(test_precapture_resend),
 		cmocka_unit_test(test_pair_never_guessed),
 		cmocka_unit_test(test_qp_reuse),
+		cmocka_unit_test(test_conform_dup_nak),
+		cmocka_unit_test(test_conform_wrong_naks_and_acks),
+		cmocka_unit_test(test_conform_timeout_resend),
+		cmocka_unit_test(test_conform_read_resume),
+		cmocka_unit_test(test_conform_cnp_pacing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

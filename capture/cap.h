@@ -17,6 +17,8 @@
 #include <pcap/pcap.h>
 #include <rocewire.h>
 
+#include "pcapfile.h"
+
 #define CAP_PROG "rocewire-cap"
 
 /* Exit status (documented in --help and the man page). */
@@ -134,18 +136,27 @@ struct cap_record {
 	uint32_t wirelen;       /* never below caplen */
 	int linktype;           /* RW_LINKTYPE_* */
 	const uint8_t *data;
-	struct cap_source *src; /* for cap_record_offset() */
+	struct cap_source *src; /* for cap_record_offset(); NULL for live records */
+	long offset;            /* offline: the record's byte offset, or -1: ask src */
 };
 
 /* Where records come from: a pcap or pcapng file, or "-" for stdin
- * (cap_offline_open). A live interface will fill the same fields, with no
- * file (fp NULL, pos -1: messages then give the packet number only). */
+ * (cap_offline_open). A regular file is mapped and read by pcapfile.c, each
+ * record's offset exact, with no copy and no system call per record; what
+ * that reader leaves (standard input, pipes, unusual files from the record
+ * where they turn unusual) is read by libpcap through stdio. Live sources
+ * fill the records alone, with no source (messages then give the packet
+ * number only). */
 struct cap_source {
 	const char *name;
-	pcap_t *pcap;
+	pcap_t *pcap;           /* libpcap reads the file (or reads on) */
 	FILE *fp;
-	struct cap_prefetch *prefetch; /* read-ahead thread behind fp, if any */
 	char *iobuf;            /* stdio buffer of fp */
+	int fd;                 /* the mapped file, or -1 */
+	const uint8_t *map;     /* the whole file, read-only; NULL when not mapped */
+	size_t map_len;
+	struct cap_pcapfile pf; /* the reader of the mapping */
+	volatile sig_atomic_t shrunk; /* the file was truncated under the mapping */
 	int linktype;
 	int pcapng;
 	uint64_t index;         /* records returned so far */
@@ -162,6 +173,15 @@ int cap_offline_open(struct cap_source *s, const char *path);
 /* 1: *r holds the next record; 0: end of file; -1: read error, s->err holds
  * the line (file, packet number, byte offset, what was expected). */
 int cap_source_next(struct cap_source *s, struct cap_record *r);
+/* The source is a mapped file: cap_source_next_mapped() may run on another
+ * thread than the one that opened it (the read-decode pipeline). */
+static inline int cap_source_mapped(const struct cap_source *s)
+{
+	return s->map != NULL && s->pcap == NULL;
+}
+/* Like cap_source_next() for a mapped source, but answers -2 where libpcap
+ * must read on; cap_source_next() then does so (on the opening thread). */
+int cap_source_next_mapped(struct cap_source *s, struct cap_record *r);
 /* Byte offset of the current record in its file, or -1 when unknown (a pipe). */
 long cap_record_offset(const struct cap_record *r);
 void cap_source_close(struct cap_source *s);
@@ -236,6 +256,8 @@ void cap_ctx_begin_input(struct cap_ctx *c, const char *name);
 void cap_ctx_end_input(struct cap_ctx *c);
 /* Decodes, counts, reports and prints one record. */
 void cap_dissect(struct cap_ctx *c, const struct cap_record *r);
+/* The same for a record already decoded into p (by the offline pipeline). */
+void cap_dissect_decoded(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
 /* A one-line message on stderr, after flushing what stdout has pending so the
  * two streams stay in order on a terminal. */
 void cap_ctx_error(struct cap_ctx *c, const char *line);

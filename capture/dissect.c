@@ -100,9 +100,12 @@ static void warn_packet(struct cap_ctx *c, const struct cap_record *r, const str
 
 void cap_dissect(struct cap_ctx *c, const struct cap_record *r)
 {
-	struct rw_packet *p = &c->pkt;
+	rw_packet_decode(&c->opts->cfg, r->linktype, r->data, r->caplen, r->wirelen, &c->pkt);
+	cap_dissect_decoded(c, r, &c->pkt);
+}
 
-	rw_packet_decode(&c->opts->cfg, r->linktype, r->data, r->caplen, r->wirelen, p);
+void cap_dissect_decoded(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
+{
 	cap_stats_add(&c->stats, p, r);
 	uint64_t ts = r->ts_sec > 0 ? (uint64_t)r->ts_sec * 1000000000u + r->ts_nsec : r->ts_nsec;
 	c->last_ts_ns = ts;

@@ -121,20 +121,35 @@ const char *cap_ipproto_name(uint8_t proto)
 	}
 }
 
+/* Floor modulo: 0 <= result < m for any sec, without overflow. */
+static uint32_t mod_floor(int64_t sec, uint32_t m)
+{
+	int64_t r = sec % (int64_t)m;
+	return (uint32_t)(r < 0 ? r + (int64_t)m : r);
+}
+
+/* Any int64 second and any nanosecond count, without signed overflow:
+ * sources give 0 <= nsec < 10^9, but a clock or a file may not. */
 char *cap_fmt_time_local(struct cap_clock *c, char *p, int64_t sec, uint32_t nsec)
 {
-	if (!c->valid || sec < c->base || sec >= c->base + 900) {
+	if (nsec >= 1000000000u && sec <= INT64_MAX - nsec / 1000000000u) {
+		sec += nsec / 1000000000u;
+		nsec %= 1000000000u;
+	}
+	nsec %= 1000000000u;
+	/* The window is [base, base + 900): compared as an unsigned distance,
+	 * which no second overflows. */
+	if (!c->valid || (uint64_t)sec - (uint64_t)c->base >= 900u) {
 		time_t t = (time_t)sec;
 		struct tm tm;
 
 		if (localtime_r(&t, &tm) == NULL)
-			tm.tm_gmtoff = 0;
+			tm.tm_gmtoff = 0; /* beyond the calendar: UTC */
 		c->gmtoff = tm.tm_gmtoff;
-		c->base = sec - (((sec % 900) + 900) % 900);
+		c->base = (int64_t)((uint64_t)sec - mod_floor(sec, 900));
 		c->valid = 1;
 	}
-	int64_t local = sec + c->gmtoff;
-	uint32_t s = (uint32_t)(((local % 86400) + 86400) % 86400);
+	uint32_t s = (mod_floor(sec, 86400) + mod_floor(c->gmtoff, 86400)) % 86400;
 	memcpy(p, cap_digits2 + 2 * (s / 3600), 2);
 	p[2] = ':';
 	memcpy(p + 3, cap_digits2 + 2 * (s / 60 % 60), 2);
@@ -146,10 +161,16 @@ char *cap_fmt_time_local(struct cap_clock *c, char *p, int64_t sec, uint32_t nse
 
 char *cap_fmt_time_epoch(char *p, int64_t sec, uint32_t nsec)
 {
+	if (nsec >= 1000000000u && sec <= INT64_MAX - nsec / 1000000000u) {
+		sec += nsec / 1000000000u;
+		nsec %= 1000000000u;
+	}
+	nsec %= 1000000000u;
 	if (sec < 0) {
 		/* pcap timestamps are unsigned; a negative one comes only from
-		 * a live clock set before 1970. Keep the text honest. */
-		uint64_t whole = (uint64_t)-sec;
+		 * a live clock set before 1970. Keep the text honest. The
+		 * magnitude in unsigned arithmetic: -INT64_MIN does not fit. */
+		uint64_t whole = 0 - (uint64_t)sec;
 		if (nsec) {
 			whole -= 1;
 			nsec = 1000000000u - nsec;

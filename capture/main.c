@@ -15,6 +15,7 @@
 #include <pcap/pcap.h>
 
 #include "cap.h"
+#include "pipeline.h"
 #include "report.h"
 
 #define DEFAULT_MAX_WARNINGS 10
@@ -623,6 +624,28 @@ static int finish_output(struct cap_ctx *c)
 
 /* ---- files ---------------------------------------------------------------- */
 
+/* A mapped file: a reader thread decodes while this one runs the engine and
+ * the outputs, in capture order. Returns as cap_source_next() does, or -2
+ * (1 when no thread could be had) for the caller's loop to read on. */
+static int read_pipelined(struct cap_ctx *ctx, const struct cap_opts *opts,
+			  struct cap_source *src, struct cap_progress *prog)
+{
+	uint64_t limit = opts->count ? opts->count - ctx->stats.packets : 0;
+	struct cap_pipe *pipe = cap_pipe_start(src, &opts->cfg, limit);
+	struct cap_pipe_slot *s;
+	int rc = 1;
+
+	if (!pipe)
+		return 1;
+	while ((s = cap_pipe_next(pipe, &rc))) {
+		cap_dissect_decoded(ctx, &s->rec, &s->pkt);
+		if (prog)
+			cap_progress_update(prog, s->rec.offset, ctx->stats.packets);
+	}
+	cap_pipe_stop(pipe);
+	return rc;
+}
+
 static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 {
 	int opened = 0;
@@ -645,13 +668,19 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 		cap_ctx_begin_input(ctx, opts->files[i]);
 		if (prog)
 			cap_progress_begin(prog, opts->files[i], src.size);
-		while ((rc = cap_source_next(&src, &rec)) == 1) {
+		rc = 1;
+		if (cap_source_mapped(&src))
+			rc = read_pipelined(ctx, opts, &src, prog);
+		/* Standard input, pipes, and what libpcap reads on (-2). */
+		while ((rc == 1 || rc == -2) && !(opts->count && ctx->stats.packets >= opts->count)) {
+			if ((rc = cap_source_next(&src, &rec)) != 1)
+				break;
 			cap_dissect(ctx, &rec);
 			if (prog)
 				cap_progress_update(prog, src.pos, ctx->stats.packets);
-			if (opts->count && ctx->stats.packets >= opts->count)
-				break;
 		}
+		if (rc == -2) /* -c was reached first */
+			rc = 0;
 		cap_progress_clear(prog);
 		if (rc < 0) {
 			cap_ctx_error(ctx, src.err);

@@ -1,21 +1,35 @@
-/* Offline source: pcap and pcapng files read with libpcap, timestamps at
- * nanosecond precision, and the byte offset of every record kept so that
- * errors can point into the file. */
+/* Offline source: pcap and pcapng files, timestamps at nanosecond
+ * precision, and the byte offset of every record kept so that errors can
+ * point into the file.
+ *
+ * A regular file is mapped and read in place by pcapfile.c: no copy into
+ * stdio's buffer and then libpcap's, no system call per record. Standard
+ * input, pipes, and files that reader leaves to libpcap (from their first
+ * unusual record on) are read by libpcap through a stdio stream, as they
+ * always were, so its messages stay what they were. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* MAP_ANONYMOUS */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <pcap/pcap.h>
 
 #include "cap.h"
-#include "prefetch.h"
 
 /* stdio buffer for the input: fewer read() calls for small records. */
 #define CAP_INPUT_BUF (1u << 18)
+
+/* The largest time the engine's clock holds: 2^64 ns after 1970. */
+#define MAX_SEC 18446744073LL
+#define MAX_NSEC_AT_MAX_SEC 709551615LL
 
 static int linktype_supported(int lt)
 {
@@ -25,6 +39,51 @@ static int linktype_supported(int lt)
 	       lt == RW_LINKTYPE_LINUX_SLL2 || lt == RW_LINKTYPE_ERF ||
 	       lt == RW_LINKTYPE_INFINIBAND;
 }
+
+/* ---- a file truncated under the mapping --------------------------------- */
+
+/* Reading a page of a mapped file that has since been truncated raises
+ * SIGBUS. The handler puts zero pages in place of the rest of the mapping
+ * and flags the source, which then ends with an error instead of the
+ * program dying. One mapped source is open at a time. */
+static struct cap_source *volatile bus_src;
+static uintptr_t bus_page;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	struct cap_source *s = bus_src;
+	uintptr_t a = (uintptr_t)si->si_addr;
+	(void)uc;
+	if (s && s->map && a >= (uintptr_t)s->map && a < (uintptr_t)s->map + s->map_len) {
+		uintptr_t from = a & ~(bus_page - 1);
+		uintptr_t end = (uintptr_t)s->map + s->map_len;
+		if (mmap((void *)from, end - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+			 -1, 0) != MAP_FAILED) {
+			s->shrunk = 1;
+			return;
+		}
+	}
+	/* Not ours: the default action, when the access is retried. */
+	signal(sig, SIG_DFL);
+}
+
+static void watch_mapping(struct cap_source *s)
+{
+	static int installed;
+	if (!installed) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		bus_page = (uintptr_t)sysconf(_SC_PAGESIZE);
+		if (sigaction(SIGBUS, &sa, NULL) == 0)
+			installed = 1;
+	}
+	bus_src = s;
+}
+
+/* ---- libpcap's read ------------------------------------------------------ */
 
 /* libpcap words a cut file as "truncated dump file; tried to read N header
  * bytes, only got M" (pcap) or "truncated pcapng dump file; tried to read N
@@ -53,99 +112,92 @@ static int describe_read_error(const char *msg, char *out, size_t cap)
 	return 0;
 }
 
-/* Opens the input as a stdio stream for libpcap, with a large buffer.
- * (Mapping the file and reading it through fmemopen() was measured: no
- * faster than read(), and a file truncated under the mapping would SIGBUS.) */
-static FILE *open_input(struct cap_source *s, const char *path, struct stat *st)
+/* A stdio stream over fd for libpcap, with a large buffer. */
+static FILE *stream(struct cap_source *s, int fd)
 {
-	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY);
-	FILE *fp;
-
-	if (fd < 0) {
-		snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path, strerror(errno));
+	FILE *fp = fdopen(fd, "rb");
+	if (!fp)
 		return NULL;
-	}
-	if (fstat(fd, st) != 0) {
-		snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path, strerror(errno));
-		goto fail;
-	}
-	if (S_ISDIR(st->st_mode)) {
-		snprintf(s->err, sizeof(s->err), "%s: is a directory, expected a pcap or pcapng file",
-			 path);
-		goto fail;
-	}
-	if (fd == STDIN_FILENO)
-		return stdin; /* keeps its own buffer: it outlives this source */
-	if (S_ISREG(st->st_mode) && st->st_size >= CAP_PREFETCH_MIN) {
-		/* Large files: the kernel's copy runs on the other core. */
-		close(fd);
-		fp = cap_prefetch_open(path, &s->prefetch);
-		if (!fp)
-			snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path,
-				 strerror(errno));
-		return fp;
-	}
-	fp = fdopen(fd, "rb");
-	if (!fp) {
-		snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path, strerror(errno));
-		goto fail;
-	}
 	/* glibc ignores the size when setvbuf() is given no buffer */
-	s->iobuf = malloc(CAP_INPUT_BUF);
+	if (!s->iobuf)
+		s->iobuf = malloc(CAP_INPUT_BUF);
 	if (s->iobuf)
 		setvbuf(fp, s->iobuf, _IOFBF, CAP_INPUT_BUF);
 	return fp;
-fail:
-	if (fd != STDIN_FILENO)
-		close(fd);
-	return NULL;
 }
 
-int cap_offline_open(struct cap_source *s, const char *path)
+/* glibc's ftell() answers from the stream's cached offset, without an
+ * lseek() system call, only once a seek has set that cache: seek to where
+ * we are. (On a pipe both fail and offsets stay unknown.) */
+static long stream_pos(FILE *fp)
+{
+	long pos = ftell(fp);
+	if (pos >= 0 && fseek(fp, pos, SEEK_SET) != 0)
+		pos = -1;
+	return pos;
+}
+
+static void pcap_open_error(struct cap_source *s, const char *path, const char *errbuf,
+			    const struct stat *st)
+{
+	if (strstr(errbuf, "unknown file format")) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: not a pcap or pcapng file (unknown magic number at byte offset 0)",
+			 path);
+	} else if (S_ISREG(st->st_mode) && st->st_size == 0) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: empty file, expected a pcap or pcapng file header at byte offset 0",
+			 path);
+	} else if (strstr(errbuf, "truncated") && S_ISREG(st->st_mode)) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: file header truncated: the file ends at byte offset %lld, "
+			 "expected a complete pcap or pcapng file header (%s)",
+			 path, (long long)st->st_size, errbuf);
+	} else if (strstr(errbuf, "truncated")) {
+		snprintf(s->err, sizeof(s->err),
+			 "%s: file header truncated, expected a complete pcap or pcapng "
+			 "file header (%s)",
+			 path, errbuf);
+	} else {
+		snprintf(s->err, sizeof(s->err), "%s: cannot read as pcap/pcapng: %s", path, errbuf);
+	}
+}
+
+static void unsupported_linktype(struct cap_source *s, const char *path)
+{
+	/* libpcap gives the DLT value, which differs from the file's LINKTYPE
+	 * number for some types (raw IP: DLT 12, LINKTYPE 101): name it rather
+	 * than print a misleading number. */
+	const char *n = pcap_datalink_val_to_name(s->linktype);
+	const char *d = pcap_datalink_val_to_description(s->linktype);
+	if (n)
+		snprintf(s->err, sizeof(s->err),
+			 "%s: link type %s (%s) is not supported; expected Ethernet (1), Linux "
+			 "SLL (113), SLL2 (276), ERF (197) or InfiniBand (247)",
+			 path, n, d ? d : n);
+	else
+		snprintf(s->err, sizeof(s->err),
+			 "%s: link type %d is not supported; expected Ethernet (1), Linux SLL "
+			 "(113), SLL2 (276), ERF (197) or InfiniBand (247)",
+			 path, s->linktype);
+}
+
+/* Opens the file with libpcap from its start; fd is the stream's. */
+static int open_libpcap(struct cap_source *s, const char *path, int fd, const struct stat *st)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
-	struct stat st;
-	FILE *fp;
+	FILE *fp = fd == STDIN_FILENO ? stdin : stream(s, fd); /* stdin keeps its buffer */
 
-	memset(s, 0, sizeof(*s));
-	s->name = path;
-	s->pos = -1;
-	s->rec_start = -1;
-	s->size = -1;
-	s->err_status = CAP_EXIT_USAGE;
-
-	fp = open_input(s, path, &st);
-	if (!fp)
+	if (!fp) {
+		snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path, strerror(errno));
+		close(fd);
 		return -1;
-	if (S_ISREG(st.st_mode))
-		s->size = (long)st.st_size;
-
+	}
 	pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p) {
-		if (strstr(errbuf, "unknown file format")) {
-			snprintf(s->err, sizeof(s->err),
-				 "%s: not a pcap or pcapng file (unknown magic number at byte offset 0)",
-				 path);
-		} else if (S_ISREG(st.st_mode) && st.st_size == 0) {
-			snprintf(s->err, sizeof(s->err),
-				 "%s: empty file, expected a pcap or pcapng file header at byte offset 0",
-				 path);
-		} else if (strstr(errbuf, "truncated") && S_ISREG(st.st_mode)) {
-			snprintf(s->err, sizeof(s->err),
-				 "%s: file header truncated: the file ends at byte offset %lld, "
-				 "expected a complete pcap or pcapng file header (%s)",
-				 path, (long long)st.st_size, errbuf);
-		} else if (strstr(errbuf, "truncated")) {
-			snprintf(s->err, sizeof(s->err),
-				 "%s: file header truncated, expected a complete pcap or pcapng "
-				 "file header (%s)",
-				 path, errbuf);
-		} else {
-			snprintf(s->err, sizeof(s->err), "%s: cannot read as pcap/pcapng: %s", path,
-				 errbuf);
-		}
-		s->fp = fp;
-		cap_source_close(s);
+		pcap_open_error(s, path, errbuf, st);
+		if (fp != stdin)
+			fclose(fp);
 		return -1;
 	}
 	s->pcap = p;
@@ -154,66 +206,98 @@ int cap_offline_open(struct cap_source *s, const char *path)
 	/* libpcap reports a pcapng section's version (1.0) as the file
 	 * version; classic pcap files are 2.x. */
 	s->pcapng = pcap_major_version(p) == 1;
-	/* glibc's ftell() answers from the stream's cached offset, without an
-	 * lseek() system call, only once a seek has set that cache: seek to
-	 * where we are. (On a pipe both fail and offsets stay unknown.) */
-	s->pos = ftell(fp);
-	if (!s->prefetch && s->pos >= 0 && fseek(fp, s->pos, SEEK_SET) != 0)
-		s->pos = -1;
-
+	s->pos = stream_pos(fp);
 	if (!linktype_supported(s->linktype)) {
-		/* libpcap gives the DLT value, which differs from the file's
-		 * LINKTYPE number for some types (raw IP: DLT 12, LINKTYPE
-		 * 101): name it rather than print a misleading number. */
-		const char *n = pcap_datalink_val_to_name(s->linktype);
-		const char *d = pcap_datalink_val_to_description(s->linktype);
-		if (n)
-			snprintf(s->err, sizeof(s->err),
-				 "%s: link type %s (%s) is not supported; expected Ethernet (1), Linux "
-				 "SLL (113), SLL2 (276), ERF (197) or InfiniBand (247)",
-				 path, n, d ? d : n);
-		else
-			snprintf(s->err, sizeof(s->err),
-				 "%s: link type %d is not supported; expected Ethernet (1), Linux SLL "
-				 "(113), SLL2 (276), ERF (197) or InfiniBand (247)",
-				 path, s->linktype);
-		cap_source_close(s);
+		unsupported_linktype(s, path);
 		return -1;
 	}
 	return 0;
 }
 
-int cap_source_next(struct cap_source *s, struct cap_record *r)
+/* Maps a regular file and opens it with pcapfile.c: 1 when that reader
+ * takes it, 0 when libpcap should, -1 with s->err. */
+static int open_mapped(struct cap_source *s, int fd, const struct stat *st)
 {
-	struct pcap_pkthdr *h;
-	const u_char *data;
-
-	s->rec_start = s->pos;
-	int rc = pcap_next_ex(s->pcap, &h, &data);
-	if (rc == 1) {
-		s->index++;
-		/* glibc answers ftell() from the stream's cached offset without
-		 * a system call (a pipe gives -1: offsets unknown). */
-		s->pos = s->pos >= 0 ? ftell(s->fp) : -1;
-		r->index = s->index;
-		r->ts_sec = (int64_t)h->ts.tv_sec;
-		/* with nanosecond precision, tv_usec holds nanoseconds */
-		r->ts_nsec = (uint32_t)h->ts.tv_usec;
-		r->caplen = h->caplen;
-		r->wirelen = h->len > h->caplen ? h->len : h->caplen;
-		r->linktype = s->linktype;
-		r->data = data;
-		r->src = s;
-		return 1;
-	}
-	if (rc == PCAP_ERROR_BREAK) /* end of file */
+	if (!S_ISREG(st->st_mode) || st->st_size <= 0 || (uint64_t)st->st_size > SIZE_MAX)
 		return 0;
+	size_t len = (size_t)st->st_size;
+	void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return 0;
+	/* Read ahead aggressively and drop pages behind. */
+	(void)madvise(m, len, MADV_SEQUENTIAL);
+	int rc = cap_pcapfile_open(&s->pf, m, len);
+	if (rc != 1) {
+		munmap(m, len);
+		if (rc < 0) {
+			snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
+			return -1;
+		}
+		return 0;
+	}
+	s->map = m;
+	s->map_len = len;
+	s->fd = fd;
+	s->linktype = s->pf.linktype;
+	s->pcapng = s->pf.pcapng;
+	s->pos = (long)s->pf.pos;
+	watch_mapping(s);
+	return 1;
+}
 
-	char what[PCAP_ERRBUF_SIZE + 64];
-	int cut = describe_read_error(pcap_geterr(s->pcap), what, sizeof(what));
-	if (s->rec_start >= 0)
+int cap_offline_open(struct cap_source *s, const char *path)
+{
+	struct stat st;
+
+	memset(s, 0, sizeof(*s));
+	s->name = path;
+	s->fd = -1;
+	s->pos = -1;
+	s->rec_start = -1;
+	s->size = -1;
+	s->err_status = CAP_EXIT_USAGE;
+
+	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(s->err, sizeof(s->err), "%s: cannot open: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(s->err, sizeof(s->err), "%s: is a directory, expected a pcap or pcapng file",
+			 path);
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode))
+		s->size = (long)st.st_size;
+	if (fd != STDIN_FILENO) {
+		int m = open_mapped(s, fd, &st);
+		if (m < 0)
+			goto fail;
+		if (m > 0)
+			return 0;
+	}
+	if (open_libpcap(s, path, fd, &st) != 0) {
+		cap_source_close(s);
+		return -1;
+	}
+	return 0;
+fail:
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return -1;
+}
+
+/* ---- records -------------------------------------------------------------- */
+
+static int read_error(struct cap_source *s, long offset, const char *what, int cut)
+{
+	if (offset >= 0)
 		snprintf(s->err, sizeof(s->err), "%s: packet %" PRIu64 " at byte offset %ld: %s",
-			 s->name, s->index + 1, s->rec_start, what);
+			 s->name, s->index + 1, offset, what);
 	else
 		snprintf(s->err, sizeof(s->err), "%s: packet %" PRIu64 ": %s", s->name,
 			 s->index + 1, what);
@@ -222,11 +306,146 @@ int cap_source_next(struct cap_source *s, struct cap_record *r)
 	return -1;
 }
 
+int cap_source_next_mapped(struct cap_source *s, struct cap_record *r)
+{
+	struct cap_pf_record pr;
+	int rc = cap_pcapfile_next(&s->pf, &pr);
+
+	if (s->shrunk) {
+		char what[128];
+		struct stat st;
+		long now = fstat(s->fd, &st) == 0 ? (long)st.st_size : -1;
+		snprintf(what, sizeof(what), "the file was truncated to %ld bytes while being read",
+			 now);
+		return read_error(s, (long)s->pf.pos, what, 1);
+	}
+	if (rc == CAP_PF_RECORD) {
+		s->index++;
+		r->index = s->index;
+		r->ts_sec = pr.ts_sec;
+		r->ts_nsec = pr.ts_nsec;
+		r->caplen = pr.caplen;
+		r->wirelen = pr.len > pr.caplen ? pr.len : pr.caplen;
+		r->linktype = s->linktype;
+		r->data = pr.data;
+		r->src = s;
+		r->offset = (long)pr.offset;
+		return 1;
+	}
+	if (rc == CAP_PF_END)
+		return 0;
+	if (rc == CAP_PF_OTHER)
+		return -2;
+	return read_error(s, (long)s->pf.err_offset, s->pf.err, s->pf.err_cut);
+}
+
+/* The mapped reader met what libpcap should read: open the file with
+ * libpcap and let it read up to where the mapped reader stopped. */
+static int read_on_with_libpcap(struct cap_source *s)
+{
+	char errbuf[PCAP_ERRBUF_SIZE], what[PCAP_ERRBUF_SIZE + 64];
+	long at = (long)s->pf.pos;
+	int fd = dup(s->fd);
+	FILE *fp = NULL;
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_SET) == 0)
+		fp = stream(s, fd);
+	if (!fp) {
+		snprintf(what, sizeof(what), "cannot read on with libpcap: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return read_error(s, at, what, 0);
+	}
+	pcap_t *p = pcap_fopen_offline_with_tstamp_precision(fp, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (!p) {
+		fclose(fp);
+		snprintf(what, sizeof(what), "cannot read on with libpcap: %s", errbuf);
+		return read_error(s, at, what, 0);
+	}
+	s->pcap = p;
+	s->fp = fp;
+	for (uint64_t i = 0; i < s->index; i++) {
+		struct pcap_pkthdr *h;
+		const u_char *data;
+		if (pcap_next_ex(p, &h, &data) != 1) {
+			snprintf(what, sizeof(what), "libpcap reads the file differently: %s",
+				 pcap_geterr(p));
+			return read_error(s, at, what, 0);
+		}
+	}
+	s->pos = stream_pos(fp);
+	return 0;
+}
+
+static int time_out_of_range(struct cap_source *s, struct cap_record *r, long long sec,
+			     long long ns)
+{
+	char what[200];
+	snprintf(what, sizeof(what),
+		 "timestamp out of range: %lld.%09lld s since 1970-01-01 UTC; expected a time "
+		 "from 1970-01-01 to 2554-07-21 UTC",
+		 sec, ns);
+	r->src = s;
+	r->offset = -1;
+	return read_error(s, cap_record_offset(r), what, 0);
+}
+
+int cap_source_next(struct cap_source *s, struct cap_record *r)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+
+	if (s->map && !s->pcap) {
+		int rc = cap_source_next_mapped(s, r);
+		if (rc != -2)
+			return rc;
+		if (read_on_with_libpcap(s) != 0)
+			return -1;
+	}
+	s->rec_start = s->pos;
+	int rc = pcap_next_ex(s->pcap, &h, &data);
+	if (rc == 1) {
+		/* glibc answers ftell() from the stream's cached offset without
+		 * a system call (a pipe gives -1: offsets unknown). */
+		s->pos = s->pos >= 0 ? ftell(s->fp) : -1;
+		/* With nanosecond precision, tv_usec holds nanoseconds, in
+		 * full: a fraction field of a second or more is carried. */
+		long long sec = (long long)h->ts.tv_sec, ns = (long long)h->ts.tv_usec;
+		if (sec < 0 || sec > MAX_SEC || ns < 0)
+			return time_out_of_range(s, r, sec, ns);
+		sec += ns / 1000000000;
+		ns %= 1000000000;
+		if (sec > MAX_SEC || (sec == MAX_SEC && ns > MAX_NSEC_AT_MAX_SEC))
+			return time_out_of_range(s, r, sec, ns);
+		s->index++;
+		r->index = s->index;
+		r->ts_sec = sec;
+		r->ts_nsec = (uint32_t)ns;
+		r->caplen = h->caplen;
+		r->wirelen = h->len > h->caplen ? h->len : h->caplen;
+		r->linktype = s->linktype;
+		r->data = data;
+		r->src = s;
+		r->offset = -1;
+		return 1;
+	}
+	if (rc == PCAP_ERROR_BREAK) /* end of file */
+		return 0;
+
+	char what[PCAP_ERRBUF_SIZE + 64];
+	int cut = describe_read_error(pcap_geterr(s->pcap), what, sizeof(what));
+	return read_error(s, s->rec_start, what, cut);
+}
+
 long cap_record_offset(const struct cap_record *r)
 {
 	const struct cap_source *s = r->src;
 
-	if (!s || s->rec_start < 0)
+	if (!s)
+		return -1;
+	if (r->offset >= 0)
+		return r->offset;
+	if (s->rec_start < 0)
 		return -1;
 	if (!s->pcapng || s->pos < 12)
 		return s->rec_start;
@@ -253,13 +472,20 @@ void cap_source_close(struct cap_source *s)
 {
 	if (s->pcap)
 		pcap_close(s->pcap); /* fclose()s the file, never stdin */
-	if (s->prefetch)
-		cap_prefetch_close(s->prefetch, s->fp, s->pcap != NULL);
-	else if (!s->pcap && s->fp && s->fp != stdin)
+	else if (s->fp && s->fp != stdin)
 		fclose(s->fp);
-	s->prefetch = NULL;
+	if (s->map) {
+		if (bus_src == s)
+			bus_src = NULL;
+		munmap((void *)s->map, s->map_len);
+	}
+	if (s->fd >= 0)
+		close(s->fd);
+	cap_pcapfile_close(&s->pf);
 	free(s->iobuf);
 	s->iobuf = NULL;
 	s->pcap = NULL;
 	s->fp = NULL;
+	s->map = NULL;
+	s->fd = -1;
 }

@@ -1,0 +1,209 @@
+/* See pipeline.h.
+ *
+ * The ring holds RING slots (a record and its decoded packet, ~600 bytes):
+ * small enough to stay in the second-level cache, large enough that the two
+ * threads rarely wait on each other. Each index lives on its own cache line
+ * and is published every BATCH slots, so the line moves between cores once
+ * per batch, not once per packet. A side that finds nothing to do spins a
+ * little (the other side is usually a few hundred nanoseconds away), then
+ * sleeps on the other side's index with futex(2); the other side wakes it
+ * only when it said it sleeps. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "pipeline.h"
+
+#define RING 256u   /* slots, a power of two */
+#define BATCH 16u   /* slots per publication */
+#define SPINS 1000  /* polls before sleeping */
+
+/* One side's sleep: the index value it waits for, and a word to sleep on
+ * that the other side changes when it wakes it. */
+struct sleeper {
+	_Atomic int asleep;
+	_Atomic uint32_t need;
+	_Atomic uint32_t word;
+};
+
+struct cap_pipe {
+	/* written by the reader */
+	_Alignas(64) _Atomic uint32_t head;     /* slots filled */
+	_Atomic int done;                        /* head is final; end_rc says why */
+	int end_rc;
+	struct sleeper reader_sleep;
+	/* written by the consumer */
+	_Alignas(64) _Atomic uint32_t tail;     /* slots released */
+	_Atomic int stop;
+	struct sleeper consumer_sleep;
+	/* the consumer's own */
+	_Alignas(64) uint32_t next;              /* next slot to hand out */
+	uint32_t seen_head;
+	/* set once */
+	_Alignas(64) struct cap_source *src;
+	const struct rw_decode_cfg *cfg;
+	uint64_t limit;
+	pthread_t thread;
+	struct cap_pipe_slot *slots;
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+}
+
+/* Wakes the other side if it sleeps and idx has reached what it waits for
+ * (always when force is set). The sequentially consistent store of the
+ * index (by the caller) and load of asleep pair with the sleeper's store of
+ * asleep and re-check of the index: one of the two sees the other. */
+static void wake(struct sleeper *w, uint32_t idx, int force)
+{
+	if (!atomic_load(&w->asleep))
+		return;
+	if (!force && (int32_t)(idx - atomic_load(&w->need)) < 0)
+		return;
+	atomic_store(&w->asleep, 0);
+	atomic_fetch_add(&w->word, 1);
+	syscall(SYS_futex, (uint32_t *)&w->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Waits until *idx moves away from old, or *quit is set; spins first, then
+ * sleeps until *idx reaches need. Returns *idx. */
+static uint32_t await(_Atomic uint32_t *idx, uint32_t old, uint32_t need, _Atomic int *quit,
+		      struct sleeper *w)
+{
+	uint32_t v;
+	for (int i = 0; i < SPINS; i++) {
+		v = atomic_load_explicit(idx, memory_order_acquire);
+		if (v != old || atomic_load_explicit(quit, memory_order_acquire))
+			return v;
+		cpu_relax();
+	}
+	atomic_store(&w->need, need);
+	for (;;) {
+		uint32_t word = atomic_load(&w->word);
+		atomic_store(&w->asleep, 1);
+		v = atomic_load(idx);
+		if ((int32_t)(v - need) >= 0 || atomic_load(quit)) {
+			atomic_store(&w->asleep, 0);
+			return v;
+		}
+		syscall(SYS_futex, (uint32_t *)&w->word, FUTEX_WAIT_PRIVATE, word, NULL, NULL, 0);
+	}
+}
+
+static void *reader(void *arg)
+{
+	struct cap_pipe *p = arg;
+	uint32_t head = 0, tail = 0;
+	uint64_t n = 0;
+	int rc;
+
+	for (;;) {
+		if (head - tail == RING) {
+			atomic_store(&p->head, head);
+			wake(&p->consumer_sleep, head, 0);
+			/* Sleeping, wait for half the ring. */
+			tail = await(&p->tail, tail, tail + RING / 2, &p->stop, &p->reader_sleep);
+			if (atomic_load_explicit(&p->stop, memory_order_acquire))
+				return NULL;
+			continue;
+		}
+		if (p->limit && n == p->limit) {
+			rc = 0;
+			break;
+		}
+		struct cap_pipe_slot *s = &p->slots[head & (RING - 1)];
+		rc = cap_source_next_mapped(p->src, &s->rec);
+		if (rc != 1)
+			break;
+		rw_packet_decode(p->cfg, s->rec.linktype, s->rec.data, s->rec.caplen,
+				 s->rec.wirelen, &s->pkt);
+		head++;
+		n++;
+		if (head % BATCH == 0) {
+			atomic_store_explicit(&p->head, head, memory_order_release);
+			wake(&p->consumer_sleep, head, 0);
+		}
+	}
+	/* The final head, then done: a consumer that sees done sees it. */
+	p->end_rc = rc;
+	atomic_store(&p->head, head);
+	atomic_store(&p->done, 1);
+	wake(&p->consumer_sleep, head, 1);
+	return NULL;
+}
+
+struct cap_pipe *cap_pipe_start(struct cap_source *src, const struct rw_decode_cfg *cfg,
+				uint64_t limit)
+{
+	struct cap_pipe *p = aligned_alloc(64, (sizeof(*p) + 63) & ~(size_t)63);
+	if (!p)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->slots = aligned_alloc(64, RING * sizeof(*p->slots));
+	if (!p->slots) {
+		free(p);
+		return NULL;
+	}
+	p->src = src;
+	p->cfg = cfg;
+	p->limit = limit;
+	if (pthread_create(&p->thread, NULL, reader, p) != 0) {
+		free(p->slots);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+struct cap_pipe_slot *cap_pipe_next(struct cap_pipe *p, int *rc)
+{
+	uint32_t t = p->next;
+
+	/* Slots before t are done with: hand them back in batches. */
+	if (t % BATCH == 0) {
+		atomic_store_explicit(&p->tail, t, memory_order_release);
+		wake(&p->reader_sleep, t, 0);
+	}
+	if (t == p->seen_head) {
+		p->seen_head = atomic_load_explicit(&p->head, memory_order_acquire);
+		while (t == p->seen_head) {
+			if (atomic_load_explicit(&p->done, memory_order_acquire)) {
+				p->seen_head = atomic_load_explicit(&p->head, memory_order_acquire);
+				if (t != p->seen_head)
+					break;
+				*rc = p->end_rc;
+				return NULL;
+			}
+			/* Everything taken: let the reader refill all of it, and
+			 * sleeping, wait for a quarter of the ring. */
+			atomic_store(&p->tail, t);
+			wake(&p->reader_sleep, t, 0);
+			p->seen_head = await(&p->head, t, t + RING / 4, &p->done, &p->consumer_sleep);
+		}
+	}
+	p->next = t + 1;
+	return &p->slots[t & (RING - 1)];
+}
+
+void cap_pipe_stop(struct cap_pipe *p)
+{
+	if (!p)
+		return;
+	atomic_store(&p->stop, 1);
+	wake(&p->reader_sleep, 0, 1);
+	pthread_join(p->thread, NULL);
+	free(p->slots);
+	free(p);
+}

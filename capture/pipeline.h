@@ -1,0 +1,36 @@
+/* The offline read-decode pipeline: a reader thread walks a mapped capture
+ * file and decodes every record with rw_packet_decode() (ICRC included)
+ * into a ring of slots; the thread that called cap_pipe_next() takes them
+ * in capture order and runs everything else (counters, the analysis engine,
+ * the report, the printers, every message), so output stays what a single
+ * thread would write. One producer, one consumer, no lock: each side owns
+ * one index, publishes it in batches, and sleeps on a futex only when the
+ * ring is full (reader) or empty (consumer). */
+#ifndef ROCEWIRE_CAP_PIPELINE_H
+#define ROCEWIRE_CAP_PIPELINE_H
+
+#include <stdint.h>
+
+#include "cap.h"
+
+struct cap_pipe_slot {
+	struct cap_record rec;
+	struct rw_packet pkt;
+};
+
+struct cap_pipe;
+
+/* Starts the reader on a mapped source (cap_source_mapped); it stops after
+ * `limit` records when limit is not 0. NULL when no thread can be had:
+ * read the source on this thread then. */
+struct cap_pipe *cap_pipe_start(struct cap_source *src, const struct rw_decode_cfg *cfg,
+				uint64_t limit);
+/* The next decoded record, valid until the next call; NULL at the end, with
+ * *rc as cap_source_next_mapped() answered: 0 (end of file or limit), -1 (a
+ * read error, in the source's err), -2 (libpcap must read on: call
+ * cap_source_next() after cap_pipe_stop()). */
+struct cap_pipe_slot *cap_pipe_next(struct cap_pipe *p, int *rc);
+/* Stops the reader (at any point) and frees the pipe. */
+void cap_pipe_stop(struct cap_pipe *p);
+
+#endif

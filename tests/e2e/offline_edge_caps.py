@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Writes the captures of test_cap_offline_edge.sh into the current folder,
+and offsets.sh: the byte offsets the expected messages name, as shell
+variables.
+
+Frames: the two known-answer frames of Scapy's RoCE test suite (a
+ConnectX-4 Lx CNP and a UC SEND_ONLY, quoted in /work/shared/notes/icrc.md),
+so nothing here comes from rocewire's own encoder. Layouts: pcap
+(pcap-savefile(5)); pcapng (draft-ietf-opsawg-pcapng: 4.1 SHB, 4.2 IDB with
+if_tsresol 9 and if_tsoffset 14, 4.3 EPB, 4.4 SPB, 4.6 ISB)."""
+import binascii
+import struct
+
+CNP = binascii.unhexlify(
+    "e41d2dab2bc27cfe90643b32080045c2003c718c400040119161"
+    "0a0011010a001201000012b700280000"
+    "8100ffff4000011800000000"
+    "00000000000000000000000000000000"
+    "82fd002a")
+SEND = binascii.unhexlify(
+    "248a07a8fa22248a07a8fa220800"
+    "45010040047840004011b4d5c0a80007c0a80007"
+    "c00012b7002caca2"
+    "2460ffff000000d300cf1710"
+    "4630818be28935d90e9a95505401be885e500000"
+    "78f353f3")
+assert len(CNP) == 74 and len(SEND) == 78
+
+
+def pad4(b):
+    return b + b"\0" * (-len(b) % 4)
+
+
+def block(btype, body):
+    body = pad4(body)
+    n = 12 + len(body)
+    return struct.pack("<II", btype, n) + body + struct.pack("<I", n)
+
+
+def shb():
+    return block(0x0A0D0D0A, struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1))
+
+
+def option(code, value):
+    return struct.pack("<HH", code, len(value)) + pad4(value)
+
+
+def idb(tsresol=None, tsoffset=None, linktype=1, snaplen=0):
+    opts = b""
+    if tsresol is not None:
+        opts += option(9, bytes([tsresol]))
+    if tsoffset is not None:
+        opts += option(14, struct.pack("<q", tsoffset))
+    if opts:
+        opts += option(0, b"")
+    return block(1, struct.pack("<HHI", linktype, 0, snaplen) + opts)
+
+
+def epb(t, data, wirelen=None):
+    wirelen = len(data) if wirelen is None else wirelen
+    return block(6, struct.pack("<IIIII", 0, t >> 32, t & 0xFFFFFFFF, len(data), wirelen) + data)
+
+
+def spb(data):
+    return block(3, struct.pack("<I", len(data)) + data)
+
+
+def isb():
+    # Interface Statistics Block: interface 0, timestamp 0, no options.
+    return block(5, struct.pack("<III", 0, 0, 0))
+
+
+def pcap(records, nsec=False):
+    magic = 0xA1B23C4D if nsec else 0xA1B2C3D4
+    out = struct.pack("<IHHiIII", magic, 2, 4, 0, 0, 65535, 1)
+    for sec, frac, data in records:
+        out += struct.pack("<IIII", sec, frac, len(data), len(data)) + data
+    return out
+
+
+def write(name, data):
+    with open(name, "wb") as f:
+        f.write(data)
+
+
+offsets = {}
+
+# ---- timestamps --------------------------------------------------------------
+# 2^64 - 1 ns after 1970: the last instant the engine's clock holds.
+write("ts_max.pcapng", shb() + idb(tsresol=9) + epb(2**64 - 1, CNP))
+# One second later (if_tsoffset 1): out of range.
+head = shb() + idb(tsresol=9, tsoffset=1)
+offsets["TS_OVER"] = len(head)
+write("ts_over.pcapng", head + epb(2**64 - 1, CNP))
+# A huge if_tsoffset (2^63 - 1 s) on a small time.
+head = shb() + idb(tsresol=9, tsoffset=2**63 - 1)
+offsets["TS_HUGE"] = len(head)
+write("ts_huge.pcapng", head + epb(5, CNP))
+# A negative one that lands before 1970, after a good packet.
+head = shb() + idb(tsresol=6, tsoffset=-1700000000) + epb(1700000000 * 10**6, CNP)
+offsets["TS_NEG"] = len(head)
+write("ts_neg.pcapng", head + epb(1699999999 * 10**6, SEND))
+# Seconds resolution (10^0) with a raw value near 2^64: out of range.
+head = shb() + idb(tsresol=0)
+offsets["TS_SEC"] = len(head)
+write("ts_sec.pcapng", head + epb(2**64 - 2, CNP))
+# A binary resolution of 2^-40 from an if_tsoffset of 1700000000 s:
+# 1700000000.5 s and 1700000001.75 s exactly (libpcap's own arithmetic
+# overflows for resolutions above 2^-34).
+write("ts_bin.pcapng", shb() + idb(tsresol=0x80 | 40, tsoffset=1700000000)
+      + epb(2**39, CNP) + epb(2**40 + 3 * 2**38, SEND))
+# 10^-12: picoseconds, cut to nanoseconds.
+write("ts_pico.pcapng", shb() + idb(tsresol=12, tsoffset=1700000000) + epb(123456789987, CNP))
+# Classic pcap with a fraction field of a second or more: carried.
+write("usec_over.pcap", pcap([(1700000000, 1500000, CNP)]))
+write("nsec_over.pcap", pcap([(1700000000, 4294967295, CNP)], nsec=True))
+
+# ---- offsets in a file larger than 8 MiB ----------------------------------------
+# 120000 CNPs (108-byte blocks, 12.96 MB); an ISB before packet 100000, which
+# is SEND cut by the snapshot length (a decode warning); then an ISB and a
+# last EPB cut in the middle.
+N = 120000
+parts = [shb(), idb(tsresol=9)]
+pos = sum(len(p) for p in parts)
+t0 = 1700000000 * 10**9
+for i in range(1, N + 1):
+    if i == 100000:
+        b = isb()
+        parts.append(b)
+        pos += len(b)
+        offsets["BIG_WARN"] = pos
+        b = epb(t0 + i * 1000, SEND[:48], 78)
+    else:
+        b = epb(t0 + i * 1000, CNP)
+    parts.append(b)
+    pos += len(b)
+b = isb()
+parts.append(b)
+pos += len(b)
+offsets["BIG_CUT"] = pos
+last = epb(t0 + (N + 1) * 1000, CNP)
+parts.append(last[:60])
+offsets["BIG_CUT_WANT"] = len(last) - 8
+offsets["BIG_CUT_GOT"] = 60 - 8
+write("big.pcapng", b"".join(parts))
+
+# ---- what the mapped reader leaves to libpcap ----------------------------------
+# A Simple Packet Block (no timestamp) after two EPBs: libpcap reads on from
+# it; the last packet, cut by the snapshot length, is warned about at its
+# exact offset.
+parts = [shb(), idb(tsresol=9), epb(t0, CNP), epb(t0 + 1000, SEND), spb(CNP), isb()]
+offsets["SPB_WARN"] = sum(len(p) for p in parts)
+parts.append(epb(t0 + 3000, SEND[:48], 78))
+write("spb.pcapng", b"".join(parts))
+
+with open("offsets.sh", "w") as f:
+    for k, v in sorted(offsets.items()):
+        f.write("%s=%d\n" % (k, v))

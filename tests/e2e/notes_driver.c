@@ -3,7 +3,7 @@
  * two runs of the engine packet by packet (a whole capture against the same
  * capture cut at its start or end).
  *
- * usage: rocewire-notes FILE
+ * usage: rocewire-notes [-q] FILE    (-q: flows only, and the time per packet on stderr)
  * One line per packet: {"frame", "flow", "flags": [...], "psn", "expected",
  * "ack_psn", "nak", "lat", "req_frame"}, then one line per flow:
  * {"flow": {"index", "key", "conv", "peer", "peer_key", "pair_how", ...
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rocewire.h"
 #include "rocewire/analyze.h"
@@ -37,10 +38,14 @@ static void key_str(const struct rw_flow *f, char *buf, size_t cap)
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: rocewire-notes FILE\n");
+	int quiet = argc == 3 && !strcmp(argv[1], "-q");
+	if (argc != 2 && !quiet) {
+		fprintf(stderr, "usage: rocewire-notes [-q] FILE\n");
 		return 2;
 	}
+	argv += quiet;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	char errbuf[PCAP_ERRBUF_SIZE];
 	pcap_t *pc = pcap_open_offline_with_tstamp_precision(argv[1], PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!pc) {
@@ -65,6 +70,8 @@ int main(int argc, char **argv)
 		rw_packet_decode(&dcfg, lt, data, h->caplen, h->len, &p);
 		rw_analyzer_packet(an, &p, ts, frame, &n);
 		last_ts = ts;
+		if (quiet)
+			continue;
 		printf("{\"frame\":%" PRIu64 ",\"flow\":%d,\"flags\":[", frame, n.flow);
 		const char *sep = "";
 		for (unsigned b = 0; b < sizeof(flag_names) / sizeof(flag_names[0]); b++)
@@ -79,6 +86,17 @@ int main(int argc, char **argv)
 	}
 	pcap_close(pc);
 	rw_analyzer_finish(an, last_ts);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (quiet) {
+		double sec = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		fprintf(stderr,
+			"rocewire-notes: %" PRIu64 " packets, %u flows, %.0f ns/packet (read, decode, "
+			"analyse), %.1f MB of engine state\n",
+			frame, rw_analyzer_flow_count(an), sec * 1e9 / (double)(frame ? frame : 1),
+			(double)rw_analyzer_totals(an)->mem_bytes / 1e6);
+		rw_analyzer_free(an);
+		return 0;
+	}
 	for (uint32_t i = 0; i < rw_analyzer_flow_count(an); i++) {
 		const struct rw_flow *f = rw_analyzer_flow(an, i);
 		char key[128], pkey[128] = "";

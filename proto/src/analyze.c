@@ -517,6 +517,17 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 		   seq_reused(f, &f->req, p->bth.psn, p->bth.opcode, ts, a->cfg.reuse_idle_ns)) {
 		f = an_new_conversation(a, f, ts);
 		n->flags |= RW_N_NEW_CONV;
+	} else if (f && (p->hdrs & RW_HDR_AETH) && f->cs.rsp_msn_valid &&
+		   ts - f->last_ns >= a->cfg.reuse_idle_ns &&
+		   rw_psn_diff(p->aeth.msn, f->cs.rsp_msn) < 0) {
+		/* A responder's MSN only grows within a connection: after a
+		 * silence, one that went back is a new QP's. */
+		f = an_new_conversation(a, f, ts);
+		n->flags |= RW_N_NEW_CONV;
+	}
+	if (f && (p->hdrs & RW_HDR_AETH)) {
+		f->cs.rsp_msn_valid = 1;
+		f->cs.rsp_msn = p->aeth.msn;
 	}
 	if (!f || f->closed) {
 		a->totals.untracked++;

@@ -117,7 +117,7 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		s->first_psn = psn;
 		memset(s->seen, 0, sizeof(s->seen));
 		s->high_psn = psn;
-		s->synced = !reliable; /* an unreliable stream has no resends to mistake */
+		s->synced = s->synced || !reliable; /* set by a matched READ; unreliable: no resends to mistake */
 		seen_advance(s, 1, 1);
 		s->next_psn = s->high_psn;
 		n->expected_psn = psn;

@@ -64,6 +64,7 @@ struct frame {
 
 struct tally {
 	uint32_t src, dst, dqpn;
+	uint32_t conv;   /* conversation on this key (1, then 2 after a QP number reuse) */
 	uint64_t packets, bytes, ecn[4];
 	json_t *expect;  /* NULL unless the scenario states truths about the flow */
 };
@@ -74,6 +75,7 @@ struct sc {
 	struct tally t[256];
 	unsigned nt;
 	json_t *top;     /* top-level expectations */
+	uint32_t conv;   /* conversation the packets emitted now belong to (0: the first) */
 	uint8_t buf[10000];
 	uint8_t payload[4096];
 };
@@ -117,8 +119,10 @@ static void add_frame(struct sc *s, uint64_t ts, size_t len)
 
 static struct tally *tally_of(struct sc *s, uint32_t src, uint32_t dst, uint32_t dqpn)
 {
+	uint32_t conv = s->conv ? s->conv : 1;
 	for (unsigned i = 0; i < s->nt; i++)
-		if (s->t[i].src == src && s->t[i].dst == dst && s->t[i].dqpn == dqpn)
+		if (s->t[i].src == src && s->t[i].dst == dst && s->t[i].dqpn == dqpn &&
+		    s->t[i].conv == conv)
 			return &s->t[i];
 	if (s->nt == sizeof(s->t) / sizeof(s->t[0]))
 		die("too many flows in a scenario");
@@ -127,6 +131,7 @@ static struct tally *tally_of(struct sc *s, uint32_t src, uint32_t dst, uint32_t
 	t->src = src;
 	t->dst = dst;
 	t->dqpn = dqpn;
+	t->conv = conv;
 	return t;
 }
 
@@ -805,6 +810,130 @@ static double frand(void)
  * flow 2 has 5 PSNs missing from the capture at 22 ms. PFC pauses
  * priority 3 from 4.5 to 5.5 ms (refreshed, then XON), and priority 4 from 12
  * to 24.5 ms: a storm. Flow 5 is on priority 4. */
+/* One QP pair destroyed and made again with the same QP numbers: 10 SENDs
+ * and their ACKs (PSN 1000..1009), 50 ms of silence, then the second
+ * connection with its PSNs restarted at the same 1000. Two conversations of
+ * two flows each, each pair paired within its conversation, and the restart
+ * is neither a go-back-N nor a gap. */
+static void sc_reuse(struct sc *s)
+{
+	uint64_t ts = T0;
+	struct pk k;
+	for (uint32_t c = 1; c <= 2; c++) {
+		s->conv = c;
+		for (uint32_t i = 0; i < 10; i++) {
+			k = req(OP_SEND_ONLY, 0x22, 1000 + i, 256), emit(s, ts += 10 * US, &k);
+			k = resp(OP_ACK, 0x11, 1000 + i, ack_syn(), i + 1, 0), emit(s, ts += 2 * US, &k);
+		}
+		json_t *e = expect(s, A_IP, B_IP, 0x22);
+		set_int(e, "messages", 10);
+		set_int(e, "acks", 10);
+		set_int(e, "retransmissions", 0);
+		set_int(e, "gbn_episodes", 0);
+		set_int(e, "psn_gaps", 0);
+		set_int(e, "msn_regressions", 0);
+		set_int(e, "peer_of", 0x11);
+		set_int(sub(e, "ack_latency_us"), "count", 10);
+		set_int(expect(s, B_IP, A_IP, 0x11), "packets", 10);
+		ts += 50 * MS;
+	}
+	s->conv = 0;
+	set_int(s->top, "conversations_reused", 2);
+}
+
+/* A capture started in the middle of a conversation: it sees the MIDDLE
+ * and LAST of a WRITE (PSN 500, 501) and the ACK of 501, SENDs 502..509 with
+ * their ACKs, then the sender going back to 498 (sent before the capture
+ * started: a resend, not a late packet) and on to 509. */
+static void sc_midstart(struct sc *s)
+{
+	uint64_t ts = T0;
+	struct pk k;
+	k = req(OP_WRITE_MIDDLE, 0x22, 500, 1024), emit(s, ts += US, &k);
+	k = req(OP_WRITE_LAST, 0x22, 501, 1024), emit(s, ts += US, &k);
+	k = resp(OP_ACK, 0x11, 501, ack_syn(), 40, 0), emit(s, ts += 3 * US, &k);
+	for (uint32_t p = 502; p < 510; p++)
+		k = req(OP_SEND_ONLY, 0x22, p, 64), emit(s, ts += US, &k);
+	for (uint32_t p = 498; p < 510; p++)
+		k = req(OP_SEND_ONLY, 0x22, p, 64), emit(s, ts += US, &k);
+	k = resp(OP_ACK, 0x11, 509, ack_syn(), 50, 0), emit(s, ts += 3 * US, &k);
+	json_t *e = expect(s, A_IP, B_IP, 0x22);
+	json_object_set_new(e, "first_seen_mid_message", json_true());
+	set_int(e, "messages_cut_by_capture_start", 1);
+	set_int(e, "orphan_packets", 0);
+	set_int(e, "incomplete_messages", 0);
+	set_int(e, "unsynced_packets", 2);     /* 500, 501: before the first ACK */
+	set_int(e, "precapture_resends", 2);   /* 498, 499 */
+	set_int(e, "retransmissions", 12);     /* 498..509 */
+	set_int(e, "gbn_episodes", 1);
+	set_int(e, "out_of_order", 0);
+	set_int(e, "messages", 8);             /* 502..509; 498-501 not taken twice */
+	set_int(e, "peer_of", 0x11);
+	json_object_set_new(sub(e, "pairing"), "how", json_string("ack"));
+	set_int(sub(e, "ack_latency_us"), "count", 2);
+}
+
+/* Go-back-N and CNP conformance, each fault made on purpose on its own QP:
+ * 0x31 a second NAK for the same hole; 0x32 a NAK naming an ACKed PSN and
+ * an ACK going back; 0x33 a resend starting past the NAKed PSN; 0x34 a READ
+ * re-issued at the original address; 0x35 CNPs 2 us apart (the minimum is
+ * 4 us) and a CE mark never answered. */
+static void sc_conform(struct sc *s)
+{
+	uint64_t ts = T0;
+	struct pk k;
+	/* 0x31 */
+	for (uint32_t p = 1; p <= 5; p++)
+		k = req(OP_SEND_ONLY, 0x31, p, 64), emit(s, ts += US, &k);
+	k = resp(OP_ACK, 0x41, 3, nak_syn(RW_NAK_PSN_SEQ_ERROR), 2, 0), emit(s, ts += 5 * US, &k);
+	k = resp(OP_ACK, 0x41, 3, nak_syn(RW_NAK_PSN_SEQ_ERROR), 2, 0), emit(s, ts += US, &k);
+	for (uint32_t p = 3; p <= 5; p++)
+		k = req(OP_SEND_ONLY, 0x31, p, 64), emit(s, ts += US, &k);
+	k = resp(OP_ACK, 0x41, 5, ack_syn(), 5, 0), emit(s, ts += 3 * US, &k);
+	json_t *v = sub(sub(expect(s, A_IP, B_IP, 0x31), "conformance"), "violations");
+	set_int(sub(v, "dup_nak"), "count", 1);
+	set_int(sub(v, "resend_wrong_start"), "count", 0);
+	/* 0x32 */
+	for (uint32_t p = 100; p <= 103; p++)
+		k = req(OP_SEND_ONLY, 0x32, p, 64), emit(s, ts += US, &k);
+	k = resp(OP_ACK, 0x42, 102, ack_syn(), 3, 0), emit(s, ts += 3 * US, &k);
+	k = resp(OP_ACK, 0x42, 100, nak_syn(RW_NAK_PSN_SEQ_ERROR), 3, 0), emit(s, ts += US, &k);
+	k = resp(OP_ACK, 0x42, 101, ack_syn(), 3, 0), emit(s, ts += US, &k);
+	v = sub(sub(expect(s, A_IP, B_IP, 0x32), "conformance"), "violations");
+	set_int(sub(v, "nak_wrong_psn"), "count", 1);
+	set_int(sub(v, "ack_backwards"), "count", 1);
+	/* 0x33 */
+	for (uint32_t p = 200; p <= 205; p++)
+		k = req(OP_SEND_ONLY, 0x33, p, 64), emit(s, ts += US, &k);
+	k = resp(OP_ACK, 0x43, 202, nak_syn(RW_NAK_PSN_SEQ_ERROR), 2, 0), emit(s, ts += 3 * US, &k);
+	for (uint32_t p = 203; p <= 205; p++)
+		k = req(OP_SEND_ONLY, 0x33, p, 64), emit(s, ts += US, &k);
+	v = sub(sub(expect(s, A_IP, B_IP, 0x33), "conformance"), "violations");
+	set_int(sub(v, "resend_wrong_start"), "count", 1);
+	set_int(sub(sub(expect(s, A_IP, B_IP, 0x33), "conformance"), "resends"), "nak", 1);
+	/* 0x34: a 4 KiB READ in 1 KiB responses; two arrive, then the READ is
+	 * re-issued at the right PSN but the original address (emit() writes
+	 * every RETH with address 0x10000). */
+	k = req(OP_READ_REQ, 0x34, 300, 4096), emit(s, ts += US, &k);
+	k = resp(OP_READ_FIRST, 0x44, 300, ack_syn(), 1, 1024), emit(s, ts += 3 * US, &k);
+	k = resp(OP_READ_MIDDLE, 0x44, 301, 0, 0, 1024), emit(s, ts += US, &k);
+	k = req(OP_READ_REQ, 0x34, 302, 2048), emit(s, ts += 100 * US, &k);
+	v = sub(sub(expect(s, A_IP, B_IP, 0x34), "conformance"), "violations");
+	set_int(sub(v, "read_resume_wrong"), "count", 1);
+	/* 0x35: CE at +1 us and +2 us, CNPs at +3 and +5 us; a CE mark at +40
+	 * us with no CNP, the capture going on for 2 ms. */
+	uint64_t t35 = ts + 10 * US;
+	k = req(OP_SEND_ONLY, 0x35, 400, 64), k.ecn = RW_ECN_CE, emit(s, t35 + US, &k);
+	k = req(OP_SEND_ONLY, 0x35, 401, 64), k.ecn = RW_ECN_CE, emit(s, t35 + 2 * US, &k);
+	k = resp(OP_CNP, 0x45, 0, 0, 0, 0), emit(s, t35 + 3 * US, &k);
+	k = resp(OP_CNP, 0x45, 0, 0, 0, 0), emit(s, t35 + 5 * US, &k);
+	k = req(OP_SEND_ONLY, 0x35, 402, 64), k.ecn = RW_ECN_CE, emit(s, t35 + 40 * US, &k);
+	k = req(OP_SEND_ONLY, 0x35, 403, 64), emit(s, t35 + 2 * MS, &k);
+	v = sub(sub(expect(s, A_IP, B_IP, 0x35), "conformance"), "violations");
+	set_int(sub(v, "cnp_too_often"), "count", 1);
+	set_int(sub(v, "ce_without_cnp"), "count", 1);
+}
+
 static void sc_showcase(struct sc *s)
 {
 	struct sflow f[6];
@@ -940,6 +1069,9 @@ static const struct {
 	{"pfc", sc_pfc, "PFC storm on priority 3, pause and XON on priority 5, 802.3x PAUSE, traffic sent while paused"},
 	{"wrap", sc_wrap, "PSN wrap at 2^24: a gap and a go-back-N across it, a reorder across it"},
 	{"msgs", sc_msgs, "WRITE/SEND/READ/atomic messages, ACK, READ and atomic latencies, incomplete and orphan messages"},
+	{"reuse", sc_reuse, "one QP pair made twice with the same QP numbers, PSNs restarted: two conversations"},
+	{"midstart", sc_midstart, "a capture that starts inside a WRITE, then a resend of PSNs sent before it started"},
+	{"conform", sc_conform, "go-back-N and CNP conformance faults, one per QP"},
 	{"showcase", sc_showcase, "30 ms of six flows with congestion, CNPs, go-back-N, a gap, PFC pauses and a storm"},
 };
 
@@ -1041,8 +1173,10 @@ int main(int argc, char **argv)
 			for (unsigned c = 0; c < 4; c++)
 				if (!json_object_get(ecn, ek[c]))
 					set_int(ecn, ek[c], t->ecn[c]);
-			json_array_append_new(qps, json_pack("{s:s,s:s,s:i,s:o}", "src", a, "dst", b, "dqpn",
-							     (int)t->dqpn, "expect", t->expect));
+			set_int(t->expect, "conversation", t->conv);
+			json_array_append_new(qps, json_pack("{s:s,s:s,s:i,s:i,s:o}", "src", a, "dst", b,
+							     "dqpn", (int)t->dqpn, "conversation",
+							     (int)t->conv, "expect", t->expect));
 		}
 		json_object_set_new(doc, "qps", qps);
 		if (json_dump_file(doc, truth, JSON_INDENT(2)) != 0) {

@@ -9,7 +9,9 @@ Truth values: a number or string must be equal (reals within 1e-9 relative);
 expectation known to fail because of a bug elsewhere: it is listed as an
 expected failure, and becomes an error once it passes (so the marker is
 removed when the bug is fixed). "peer_of": QPN says the flow is paired with
-the flow that has the reversed addresses and that destination QP.
+the flow that has the reversed addresses and that destination QP. A truth
+flow with "conversation" N (a QP number reused) matches the report's flow of
+that key and conversation.
 Exit status 0 when everything matches, 1 otherwise."""
 import json
 import sys
@@ -84,9 +86,12 @@ def main():
     check(name, truth.get("expect", {}), rep, errs, xfails, count)
     qps = rep.get("qps", [])
     for q in truth.get("qps", []):
+        conv = q.get("conversation", 1)
         key = "%s %s>%s qp %#x" % (name, q["src"], q["dst"], q["dqpn"])
+        if conv != 1:
+            key += " (conversation %d)" % conv
         found = [r for r in qps if r.get("src") == q["src"] and r.get("dst") == q["dst"]
-                 and r.get("dqpn") == q["dqpn"]]
+                 and r.get("dqpn") == q["dqpn"] and r.get("conversation", 1) == conv]
         if len(found) != 1:
             errs.append("%s: %d flows in the report, truth 1" % (key, len(found)))
             continue
@@ -96,7 +101,7 @@ def main():
         if peer_of is not None:
             count[0] += 1
             other = [r for r in qps if r.get("src") == q["dst"] and r.get("dst") == q["src"]
-                     and r.get("dqpn") == peer_of]
+                     and r.get("dqpn") == peer_of and r.get("conversation", 1) == conv]
             if len(other) != 1 or found[0].get("peer") != other[0].get("index"):
                 errs.append("%s: peer %s, truth the flow to QP %#x (index %s)"
                             % (key, fmt(found[0].get("peer", MISSING)), peer_of,

@@ -249,6 +249,8 @@ struct rw_flow {
 		uint64_t ce_frame;
 		uint32_t read_mtu;    /* READ response segment size seen */
 		uint64_t cnp_ts;      /* the last CNP on this flow */
+		uint8_t rsp_msn_valid;
+		uint32_t rsp_msn;     /* MSN of this flow's last AETH */
 	} cs;
 	int32_t addr_pair;      /* internal: its address pair */
 	int32_t next_req_in_pair; /* internal: the pair's next request flow, -1 */

@@ -38,8 +38,10 @@ struct rw_pend_ring {
 #define PEND(r, k) (&(r)->e[((r)->head + (k)) & ((r)->cap - 1)])
 
 #define RW_HOLD 64
+/* Requests held ahead of a hole, in PSN order from e[head]: the assembler
+ * only ever looks at the front. */
 struct rw_hold_queue {
-	uint32_t n;
+	uint32_t head, n;  /* entries e[head .. head+n) */
 	uint64_t since_ns; /* when the hole opened (the first request held) */
 	struct { uint32_t psn_op, len; } e[RW_HOLD];
 };

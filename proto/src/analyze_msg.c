@@ -120,31 +120,25 @@ static int takes(const struct rw_flow *f, uint32_t psn)
 	return d >= 0 && (uint32_t)d <= f->msg_slack;
 }
 
-/* Takes every held request that continues the stream; drops the ones the
- * stream has passed. */
+#define HOLD_PSN(h, i) ((h)->e[(h)->head + (i)].psn_op >> 8)
+
+/* Takes every held request that continues the stream, from the front;
+ * drops the ones the stream has passed. */
 static void drain(struct rw_flow *f, struct rw_note *n)
 {
 	struct rw_hold_queue *h = f->hold;
-	int progress = 1;
-	while (progress && h && h->n) {
-		progress = 0;
-		for (unsigned i = 0; i < h->n;) {
-			uint32_t psn = h->e[i].psn_op >> 8;
-			if (rw_psn_diff(psn, f->msg_psn) < 0) {
-				h->e[i] = h->e[--h->n];
-				continue;
-			}
-			if (takes(f, psn)) {
-				uint8_t opcode = (uint8_t)h->e[i].psn_op;
-				uint32_t len = h->e[i].len;
-				h->e[i] = h->e[--h->n];
-				assemble(f, opcode, psn, len, n);
-				progress = 1;
-				continue;
-			}
-			i++;
-		}
+	while (h && h->n) {
+		uint32_t psn = HOLD_PSN(h, 0);
+		if (rw_psn_diff(psn, f->msg_psn) >= 0 && !takes(f, psn))
+			break;
+		uint32_t op = h->e[h->head].psn_op, len = h->e[h->head].len;
+		h->head++;
+		h->n--;
+		if (rw_psn_diff(psn, f->msg_psn) >= 0)
+			assemble(f, (uint8_t)op, psn, len, n);
 	}
+	if (h && !h->n)
+		h->head = 0;
 }
 
 /* Gives the hole up: the stream goes on from the lowest held PSN. at_end:
@@ -164,20 +158,16 @@ static void give_up_hole(struct rw_flow *f, struct rw_note *n, int at_end, uint6
 		 * cut by the capture end. */
 		f->msg_cut_end++;
 		f->msg.open = 0;
-		h->n = 0;
+		h->n = h->head = 0;
 		return;
 	}
 	while (h && h->n) {
-		unsigned lo = 0;
-		for (unsigned i = 1; i < h->n; i++)
-			if (rw_psn_diff(h->e[i].psn_op >> 8, h->e[lo].psn_op >> 8) < 0)
-				lo = i;
 		if (f->msg.open) {
 			f->msg.open = 0;
 			f->msg_incomplete++;
 			n->flags |= RW_N_MSG_BROKEN;
 		}
-		f->msg_psn = h->e[lo].psn_op >> 8;
+		f->msg_psn = HOLD_PSN(h, 0);
 		f->msg_slack = 0;
 		drain(f, n);
 	}
@@ -213,10 +203,6 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	if (!f->hold)
 		f->hold = an_alloc(a, sizeof(*f->hold), 0);
 	struct rw_hold_queue *h = f->hold;
-	if (h)
-		for (unsigned i = 0; i < h->n; i++)
-			if (h->e[i].psn_op >> 8 == psn)
-				return; /* held already */
 	if (!h || h->n == RW_HOLD) {
 		if (h && f->req.nak_wait && f->req.nak_psn == f->msg_psn)
 			return; /* the resend was asked for: it will bring this one again */
@@ -236,10 +222,28 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		msg_take_request(a, f, p, ts, n);
 		return;
 	}
+	/* Sorted by distance from the assembler's PSN; a new request usually
+	 * goes last. */
+	int32_t d = rw_psn_diff(psn, f->msg_psn);
+	uint32_t i = h->n;
+	while (i > 0) {
+		int32_t di = rw_psn_diff(HOLD_PSN(h, i - 1), f->msg_psn);
+		if (di == d)
+			return; /* held already */
+		if (di < d)
+			break;
+		i--;
+	}
+	if (h->head + h->n == RW_HOLD) {
+		memmove(h->e, h->e + h->head, h->n * sizeof(h->e[0]));
+		h->head = 0;
+	}
 	if (!h->n)
 		h->since_ns = ts;
-	h->e[h->n].psn_op = psn << 8 | p->bth.opcode;
-	h->e[h->n].len = len;
+	uint32_t at = h->head + i;
+	memmove(h->e + at + 1, h->e + at, (h->n - i) * sizeof(h->e[0]));
+	h->e[at].psn_op = psn << 8 | p->bth.opcode;
+	h->e[at].len = len;
 	h->n++;
 }
 

@@ -1,29 +1,40 @@
 #!/bin/sh
 # Report benchmark: `rocewire-cap -r FILE --report` (per-QP analysis and its
-# table, ICRC verified) against `tshark -r FILE` on one capture of a realistic
-# RoCEv2 mix (rocewire-mkcap --mix: ~60% 1-4 KiB data, ~30% ACKs and small
-# packets, CNPs, PFC frames), in the same run.
+# table, ICRC verified) against `tshark -n -r FILE` on one capture of a
+# realistic RoCEv2 mix (rocewire-mkcap --mix: WRITE/SEND/READ data, ACKs and
+# small packets, CNPs, PFC frames), in the same run, with the cost of each
+# stage per packet.
 #
 # usage: bench/bench_report.sh [BUILD_DIR]
 # env:   ROCEWIRE_BUILD_DIR  the build folder (if no argument; default ./build)
-#        BENCH_PACKETS       packets in the capture (default 1000000; at least
-#                            1000000 unless BENCH_SMALL=1, for trying it out)
-#        BENCH_RUNS          runs of each rocewire-cap mode; the best counts (default 3)
-#        TMPDIR              where the capture is written (about 1.7 GB)
+#        BENCH_BASELINE      an older build folder: its rocewire-cap (and its
+#                            bench-stages, if it has one) measured in the same
+#                            run, as "before"
+#        BENCH_PACKETS       packets in the capture (default 200000; at least
+#                            200000 unless BENCH_SMALL=1, for trying it out)
+#        BENCH_MAX_PAYLOAD   --max-payload of the mix (default 470: 389 bytes
+#                            per packet on average; 4096: the 1.65 KB mix)
+#        BENCH_RUNS          runs of each measurement; the best counts (default 5)
+#        TMPDIR              where the capture is written (78 MB by default)
 #
-# Prints packets/s and the ratio to tshark for: tshark -r FILE (1 run: it is
-# slow), rocewire-cap -r FILE -q (decode and summary only), --report,
-# --report --json and --html. When the test front end rocewire-report-driver
-# is built, it also splits the per-packet cost into reading + decoding, the
-# analysis engine, and the report's time series (the part the report adds).
-# The machine may be shared: run this when nothing else builds.
+# Prints, for the build (and the baseline):
+#  - per packet, on one thread, by CPU time (bench-stages, and rocewire-cap
+#    with ROCEWIRE_CAP_THREADS=1): read, + decode with the ICRC, + the
+#    analysis engine, + the report (time series, counters, tables, start-up);
+#    the baseline's read is libpcap's (bench-stages --libpcap);
+#  - packets/s and the ratio to tshark of rocewire-cap -q, --report (two
+#    threads: reader+decoder, engine+report), --report --json and --html,
+#    by wall time.
+# The machine may be shared: run this when nothing else builds; the CPU-time
+# stages move less than the wall times when it is not.
 set -eu
 build=${1:-${ROCEWIRE_BUILD_DIR:-build}}
-n=${BENCH_PACKETS:-1000000}
-runs=${BENCH_RUNS:-3}
+base=${BENCH_BASELINE:-}
+n=${BENCH_PACKETS:-200000}
+maxp=${BENCH_MAX_PAYLOAD:-470}
+runs=${BENCH_RUNS:-5}
 mkcap=$build/tests/e2e/rocewire-mkcap
 cap=$build/capture/rocewire-cap
-driver=$build/tests/e2e/rocewire-report-driver
 
 for t in "$mkcap" "$cap"; do
 	if [ ! -x "$t" ]; then
@@ -31,12 +42,12 @@ for t in "$mkcap" "$cap"; do
 		exit 2
 	fi
 done
-if [ "$n" -lt 1000000 ] && [ "${BENCH_SMALL:-0}" != 1 ]; then
-	echo "bench_report.sh: BENCH_PACKETS=$n is below 1000000 (set BENCH_SMALL=1 to allow)" >&2
+if [ -n "$base" ] && [ ! -x "$base/capture/rocewire-cap" ]; then
+	echo "bench_report.sh: BENCH_BASELINE=$base has no capture/rocewire-cap" >&2
 	exit 2
 fi
-if ! "$cap" --help 2>&1 | grep -q -- '--report'; then
-	echo "bench_report.sh: $cap has no --report" >&2
+if [ "$n" -lt 200000 ] && [ "${BENCH_SMALL:-0}" != 1 ]; then
+	echo "bench_report.sh: BENCH_PACKETS=$n is below 200000 (set BENCH_SMALL=1 to allow)" >&2
 	exit 2
 fi
 have_tshark=1
@@ -45,31 +56,100 @@ command -v tshark >/dev/null 2>&1 || have_tshark=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-report.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 file=$work/mix.pcap
-"$mkcap" --mix "$n" -o "$file"
+"$mkcap" --mix "$n" --max-payload "$maxp" -o "$file"
 
 bench=bench_report.sh
 . "$(dirname "$0")/lib.sh"
 
 describe "$file"
+echo "mix: rocewire-mkcap --mix $n --max-payload $maxp"
 cat "$file" >/dev/null # every contender starts with the file in the page cache
+
+# cpu_ns DIR CMD...: the least CPU time (user + system, all threads) of
+# $runs runs, in nanoseconds, as DIR/bench/bench-stages --cpu measures it.
+cpu_ns() {
+	st=$1/bench/bench-stages
+	shift
+	best=
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		ns=$("$st" --cpu "$@")
+		if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then best=$ns; fi
+		i=$((i + 1))
+	done
+	echo "$best"
+}
+
+# stages DIR [--libpcap]: "read decode engine report" ns/packet, cumulative,
+# one thread; empty when DIR has no bench-stages.
+stages() {
+	dir=$1
+	shift
+	if [ ! -x "$dir/bench/bench-stages" ]; then
+		echo ""
+		return
+	fi
+	s=$("$dir/bench/bench-stages" --runs "$runs" "$@" "$file" | awk '{ printf "%s ", $2 }')
+	one=$(cpu_ns "$dir" env ROCEWIRE_CAP_THREADS=1 "$dir/capture/rocewire-cap" -r "$file" --report)
+	echo "$s$(awk -v ns="$one" -v n="$n" 'BEGIN { printf "%.1f", ns / n }')"
+}
 
 tshark_ns=
 if [ "$have_tshark" = 1 ]; then
 	tshark_ns=$(best_of 1 tshark -n -r "$file")
 fi
+
+after_st=$(stages "$build")
+before_st=
+if [ -n "$base" ]; then
+	before_st=$(stages "$base" --libpcap)
+fi
+
+# Wall times, the two builds interleaved run by run.
+report_ns=
+base_ns=
+i=0
+while [ "$i" -lt "$runs" ]; do
+	t=$(best_of 1 "$cap" -r "$file" --report)
+	if [ -z "$report_ns" ] || [ "$t" -lt "$report_ns" ]; then report_ns=$t; fi
+	if [ -n "$base" ]; then
+		t=$(best_of 1 "$base/capture/rocewire-cap" -r "$file" --report)
+		if [ -z "$base_ns" ] || [ "$t" -lt "$base_ns" ]; then base_ns=$t; fi
+	fi
+	i=$((i + 1))
+done
 quiet_ns=$(best_of "$runs" "$cap" -q -r "$file")
-report_ns=$(best_of "$runs" "$cap" -r "$file" --report)
 json_ns=$(best_of "$runs" "$cap" -r "$file" --report --json)
 html_ns=$(best_of "$runs" "$cap" -r "$file" --html "$work/r.html")
 
-printf '%-52s %12s %9s %10s\n' "command (output to /dev/null)" "packets/s" "seconds" "vs tshark"
+if [ -n "$after_st" ]; then
+	echo
+	echo "per packet, one thread, CPU time (ns; each stage adds to the ones above):"
+	printf '%-44s %10s %10s\n' "stage" "before" "after"
+	for k in 1 2 3 4; do
+		name=$(echo "read|+ decode, ICRC verified|+ analysis engine|+ report (series, counters, output, start-up)" | cut -d'|' -f"$k")
+		a=$(echo "$after_st" | awk -v k="$k" '{ prev = k > 1 ? $(k - 1) : 0; printf "%.0f", $k - prev }')
+		b=-
+		if [ -n "$before_st" ]; then
+			b=$(echo "$before_st" | awk -v k="$k" '{ prev = k > 1 ? $(k - 1) : 0; printf "%.0f", $k - prev }')
+		fi
+		printf '%-44s %10s %10s\n' "$name" "$b" "$a"
+	done
+	b=-
+	[ -n "$before_st" ] && b=$(echo "$before_st" | awk '{ printf "%.0f", $4 }')
+	printf '%-44s %10s %10s\n' "total on one thread" "$b" "$(echo "$after_st" | awk '{ printf "%.0f", $4 }')"
+	[ -z "$before_st" ] && [ -n "$base" ] && echo "(the baseline has no bench-stages)"
+fi
+
+echo
+printf '%-54s %12s %9s %10s\n' "command (output to /dev/null)" "packets/s" "seconds" "vs tshark"
 row() {
 	if [ -n "$tshark_ns" ]; then
 		ratio=$(awk -v a="$tshark_ns" -v b="$2" 'BEGIN { printf "%.1fx", a / b }')
 	else
 		ratio="-"
 	fi
-	printf '%-52s %12s %9s %10s\n' "$1" "$(pps "$2")" \
+	printf '%-54s %12s %9s %10s\n' "$1" "$(pps "$2")" \
 		"$(awk -v ns="$2" 'BEGIN { printf "%.3f", ns / 1e9 }')" "$ratio"
 }
 if [ -n "$tshark_ns" ]; then
@@ -77,38 +157,18 @@ if [ -n "$tshark_ns" ]; then
 else
 	echo "tshark: not installed, no comparison"
 fi
-row "rocewire-cap -q -r FILE (best of $runs)" "$quiet_ns"
+if [ -n "$base_ns" ]; then
+	row "before: rocewire-cap -r FILE --report (best of $runs)" "$base_ns"
+fi
 row "rocewire-cap -r FILE --report (best of $runs)" "$report_ns"
+row "rocewire-cap -q -r FILE (best of $runs)" "$quiet_ns"
 row "rocewire-cap -r FILE --report --json (best of $runs)" "$json_ns"
 row "rocewire-cap -r FILE --html F (best of $runs)" "$html_ns"
+if [ -n "$base_ns" ]; then
+	echo "--report: $(awk -v a="$base_ns" -v b="$report_ns" 'BEGIN { printf "%.2fx", a / b }') the baseline's packet rate"
+fi
 if command -v /usr/bin/time >/dev/null 2>&1; then
 	rss=$(/usr/bin/time -f %M "$cap" -r "$file" --report 2>&1 >/dev/null | tail -1)
 	echo "rocewire-cap --report: maximum resident set size $rss kB"
 fi
 echo "HTML page: $(wc -c <"$work/r.html") bytes"
-
-# The cost of each layer per packet, from the test front end's own clock
-# (reading and decoding, the analysis engine, the report's series).
-if [ -x "$driver" ]; then
-	layer() {
-		best=
-		i=0
-		while [ "$i" -lt "$runs" ]; do
-			s=$("$driver" --time --none --mode "$1" "$file" 2>&1 >/dev/null |
-				sed -n 's/.* in \([0-9.]*\) s:.*/\1/p')
-			if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-				best=$s
-			fi
-			i=$((i + 1))
-		done
-		echo "$best"
-	}
-	dec=$(layer decode)
-	ana=$(layer analyze)
-	rep=$(layer report)
-	awk -v n="$n" -v d="$dec" -v a="$ana" -v r="$rep" 'BEGIN {
-		printf "per packet (rocewire-report-driver, best of runs): read+decode %.0f ns, ", d / n * 1e9
-		printf "analysis engine +%.0f ns, report series +%.0f ns (total %.0f ns)\n",
-			(a - d) / n * 1e9, (r - a) / n * 1e9, r / n * 1e9
-	}'
-fi

@@ -18,6 +18,7 @@
 #include <rocewire.h>
 
 #include "pcapfile.h"
+#include "readring.h"
 
 #define CAP_PROG "rocewire-cap"
 
@@ -141,22 +142,21 @@ struct cap_record {
 };
 
 /* Where records come from: a pcap or pcapng file, or "-" for stdin
- * (cap_offline_open). A regular file is mapped and read by pcapfile.c, each
- * record's offset exact, with no copy and no system call per record; what
- * that reader leaves (standard input, pipes, unusual files from the record
- * where they turn unusual) is read by libpcap through stdio. Live sources
- * fill the records alone, with no source (messages then give the packet
- * number only). */
+ * (cap_offline_open). A regular file is read into a ring and parsed in place
+ * by pcapfile.c, each record's offset exact, with no copy of its own and no
+ * system call per record; what that reader leaves (standard input, pipes,
+ * unusual files from the record where they turn unusual) is read by libpcap
+ * through stdio. Live sources fill the records alone, with no source
+ * (messages then give the packet number only). */
 struct cap_source {
 	const char *name;
 	pcap_t *pcap;           /* libpcap reads the file (or reads on) */
 	FILE *fp;
 	char *iobuf;            /* stdio buffer of fp */
-	int fd;                 /* the mapped file, or -1 */
-	const uint8_t *map;     /* the whole file, read-only; NULL when not mapped */
-	size_t map_len;
-	struct cap_pcapfile pf; /* the reader of the mapping */
-	volatile sig_atomic_t shrunk; /* the file was truncated under the mapping */
+	int fd;                 /* the file pcapfile.c reads, or -1 */
+	int own;                /* pcapfile.c reads it (through ring) */
+	struct cap_readring ring;
+	struct cap_pcapfile pf;
 	int linktype;
 	int pcapng;
 	uint64_t index;         /* records returned so far */
@@ -173,15 +173,22 @@ int cap_offline_open(struct cap_source *s, const char *path);
 /* 1: *r holds the next record; 0: end of file; -1: read error, s->err holds
  * the line (file, packet number, byte offset, what was expected). */
 int cap_source_next(struct cap_source *s, struct cap_record *r);
-/* The source is a mapped file: cap_source_next_mapped() may run on another
+/* pcapfile.c reads the source: cap_source_next_own() may run on another
  * thread than the one that opened it (the read-decode pipeline). */
-static inline int cap_source_mapped(const struct cap_source *s)
+static inline int cap_source_own(const struct cap_source *s)
 {
-	return s->map != NULL && s->pcap == NULL;
+	return s->own && s->pcap == NULL;
 }
-/* Like cap_source_next() for a mapped source, but answers -2 where libpcap
- * must read on; cap_source_next() then does so (on the opening thread). */
-int cap_source_next_mapped(struct cap_source *s, struct cap_record *r);
+/* Like cap_source_next() for such a source, but answers -2 where libpcap
+ * must read on (cap_source_next() then does so, on the opening thread).
+ * keep: the offset of the oldest record still in use (its bytes stay in
+ * the ring); the source's own position when none is. */
+int cap_source_next_own(struct cap_source *s, struct cap_record *r, uint64_t keep);
+/* The ring's size: four times the longest record, so that the file is read
+ * in large steps while records behind are still in use. Before
+ * cap_source_next_own(), pos + CAP_PF_MAX_SPAN <= keep + this must hold
+ * (the pipeline waits for the consumer until it does). */
+#define CAP_SOURCE_RING_ROOM (4 * CAP_PF_MAX_SPAN)
 /* Byte offset of the current record in its file, or -1 when unknown (a pipe). */
 long cap_record_offset(const struct cap_record *r);
 void cap_source_close(struct cap_source *s);
@@ -256,8 +263,11 @@ void cap_ctx_begin_input(struct cap_ctx *c, const char *name);
 void cap_ctx_end_input(struct cap_ctx *c);
 /* Decodes, counts, reports and prints one record. */
 void cap_dissect(struct cap_ctx *c, const struct cap_record *r);
-/* The same for a record already decoded into p (by the offline pipeline). */
+/* The same for a record already decoded into p. */
 void cap_dissect_decoded(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
+/* The same for a record already decoded and counted (the offline pipeline
+ * counts on its reader thread: c->stats.packets must include it). */
+void cap_dissect_counted(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
 /* A one-line message on stderr, after flushing what stdout has pending so the
  * two streams stay in order on a terminal. */
 void cap_ctx_error(struct cap_ctx *c, const char *line);

@@ -107,6 +107,11 @@ void cap_dissect(struct cap_ctx *c, const struct cap_record *r)
 void cap_dissect_decoded(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
 {
 	cap_stats_add(&c->stats, p, r);
+	cap_dissect_counted(c, r, p);
+}
+
+void cap_dissect_counted(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
+{
 	uint64_t ts = r->ts_sec > 0 ? (uint64_t)r->ts_sec * 1000000000u + r->ts_nsec : r->ts_nsec;
 	c->last_ts_ns = ts;
 	/* Frame numbers count over all inputs: unique in a report made of

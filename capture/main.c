@@ -624,25 +624,33 @@ static int finish_output(struct cap_ctx *c)
 
 /* ---- files ---------------------------------------------------------------- */
 
-/* A mapped file: a reader thread decodes while this one runs the engine and
+/* ROCEWIRE_CAP_THREADS=1 reads files on one thread (for measurements). */
+static int one_thread(void)
+{
+	const char *v = getenv("ROCEWIRE_CAP_THREADS");
+	return v && strcmp(v, "1") == 0;
+}
+
+/* A file pcapfile.c reads: a reader thread decodes while this one runs the engine and
  * the outputs, in capture order. Returns as cap_source_next() does, or -2
  * (1 when no thread could be had) for the caller's loop to read on. */
 static int read_pipelined(struct cap_ctx *ctx, const struct cap_opts *opts,
 			  struct cap_source *src, struct cap_progress *prog)
 {
 	uint64_t limit = opts->count ? opts->count - ctx->stats.packets : 0;
-	struct cap_pipe *pipe = cap_pipe_start(src, &opts->cfg, limit);
+	struct cap_pipe *pipe = one_thread() ? NULL : cap_pipe_start(src, &opts->cfg, limit);
 	struct cap_pipe_slot *s;
 	int rc = 1;
 
 	if (!pipe)
 		return 1;
 	while ((s = cap_pipe_next(pipe, &rc))) {
-		cap_dissect_decoded(ctx, &s->rec, &s->pkt);
+		ctx->stats.packets++; /* the rest is counted by the reader */
+		cap_dissect_counted(ctx, &s->rec, &s->pkt);
 		if (prog)
 			cap_progress_update(prog, s->rec.offset, ctx->stats.packets);
 	}
-	cap_pipe_stop(pipe);
+	cap_pipe_stop(pipe, &ctx->stats);
 	return rc;
 }
 
@@ -669,7 +677,7 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 		if (prog)
 			cap_progress_begin(prog, opts->files[i], src.size);
 		rc = 1;
-		if (cap_source_mapped(&src))
+		if (cap_source_own(&src))
 			rc = read_pipelined(ctx, opts, &src, prog);
 		/* Standard input, pipes, and what libpcap reads on (-2). */
 		while ((rc == 1 || rc == -2) && !(opts->count && ctx->stats.packets >= opts->count)) {

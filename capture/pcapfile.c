@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "pcapfile.h"
+#include "readring.h"
 #include "rocewire/link.h"
 #include "rocewire/wire.h"
 
@@ -37,12 +38,30 @@
 #define MAX_SEC 18446744073LL
 #define MAX_NSEC_AT_MAX_SEC 709551615u
 
-static uint16_t get16(const struct cap_pcapfile *f, const uint8_t *p)
+static inline const uint8_t *at(const struct cap_pcapfile *f, uint64_t off)
+{
+	return cap_readring_at(f->rr, off);
+}
+
+/* Bytes [.., end) of the file in the ring (fewer when the file ends
+ * before). The caller keeps room for CAP_PF_MAX_SPAN bytes past pos. */
+static inline void need(struct cap_pcapfile *f, uint64_t end)
+{
+	if (end > f->rr->filled)
+		(void)cap_readring_fill(f->rr, end, f->keep);
+}
+
+static inline uint64_t left(const struct cap_pcapfile *f)
+{
+	return f->rr->file_size - f->pos;
+}
+
+static inline __attribute__((always_inline)) uint16_t get16(const struct cap_pcapfile *f, const uint8_t *p)
 {
 	return f->big_endian ? rw_get_be16(p) : (uint16_t)(p[0] | p[1] << 8);
 }
 
-static uint32_t get32(const struct cap_pcapfile *f, const uint8_t *p)
+static inline __attribute__((always_inline)) uint32_t get32(const struct cap_pcapfile *f, const uint8_t *p)
 {
 	return f->big_endian ? rw_get_be32(p) : rw_get_le32(p);
 }
@@ -81,7 +100,10 @@ static int cut(struct cap_pcapfile *f, uint64_t off, const char *place, size_t w
 
 static int pcap_open(struct cap_pcapfile *f)
 {
-	const uint8_t *b = f->base;
+	need(f, PCAP_FILE_HLEN);
+	if (f->rr->file_size < PCAP_FILE_HLEN)
+		return 0;
+	const uint8_t *b = at(f, 0);
 	uint32_t le = rw_get_le32(b), be = rw_get_be32(b);
 
 	if (le == PCAP_MAGIC_USEC || le == PCAP_MAGIC_NSEC)
@@ -89,8 +111,6 @@ static int pcap_open(struct cap_pcapfile *f)
 	else if (be == PCAP_MAGIC_USEC || be == PCAP_MAGIC_NSEC)
 		f->big_endian = 1;
 	else
-		return 0;
-	if (f->size < PCAP_FILE_HLEN)
 		return 0;
 	f->nsec = get32(f, b) == PCAP_MAGIC_NSEC;
 	/* 2.4 only: libpcap swaps the two lengths of older versions. */
@@ -107,18 +127,21 @@ static int pcap_open(struct cap_pcapfile *f)
 
 static int pcap_next(struct cap_pcapfile *f, struct cap_pf_record *r)
 {
-	size_t left = f->size - f->pos;
-	const uint8_t *h = f->base + f->pos;
+	need(f, f->pos + PCAP_REC_HLEN);
+	const uint8_t *h = at(f, f->pos);
+	uint64_t n = left(f);
 
-	if (left == 0)
+	if (n == 0)
 		return CAP_PF_END;
-	if (left < PCAP_REC_HLEN)
-		return cut(f, f->pos, "the record header", PCAP_REC_HLEN, left);
+	if (n < PCAP_REC_HLEN)
+		return cut(f, f->pos, "the record header", PCAP_REC_HLEN, n);
 	uint32_t caplen = get32(f, h + 8);
-	if (!caplen_plain(f, caplen))
+	if (!caplen_plain(f, caplen) || caplen > CAP_PF_MAX_SPAN - PCAP_REC_HLEN)
 		return CAP_PF_OTHER;
-	if (caplen > left - PCAP_REC_HLEN)
-		return cut(f, f->pos, "the packet data", caplen, left - PCAP_REC_HLEN);
+	need(f, f->pos + PCAP_REC_HLEN + caplen);
+	n = left(f);
+	if (caplen > n - PCAP_REC_HLEN)
+		return cut(f, f->pos, "the packet data", caplen, n - PCAP_REC_HLEN);
 	/* A fraction of a second or more in the fraction field is carried
 	 * into the seconds, as its value says. */
 	uint64_t frac = get32(f, h + 4);
@@ -144,20 +167,24 @@ enum blk { BLK_OK, BLK_END, BLK_CUT, BLK_ODD };
 static enum blk block_at(struct cap_pcapfile *f, uint32_t *type, const uint8_t **body,
 			 uint32_t *blen)
 {
-	size_t left = f->size - f->pos;
-	const uint8_t *b = f->base + f->pos;
+	need(f, f->pos + 8);
+	const uint8_t *b = at(f, f->pos);
+	uint64_t n = left(f);
 
-	if (left == 0)
+	if (n == 0)
 		return BLK_END;
-	if (left < 8) {
-		cut(f, f->pos, "a pcapng block", 8, left);
+	if (n < 8) {
+		cut(f, f->pos, "a pcapng block", 8, n);
 		return BLK_CUT;
 	}
 	uint32_t tl = get32(f, b + 4);
-	if (tl < 12 || tl % 4 || tl > PCAPNG_BLOCK_MAX)
+	/* Larger blocks than the ring takes are left to libpcap. */
+	if (tl < 12 || tl % 4 || tl > PCAPNG_BLOCK_MAX || tl > CAP_PF_MAX_SPAN)
 		return BLK_ODD;
-	if (tl > left) {
-		cut(f, f->pos, "a pcapng block", tl - 8, left - 8);
+	need(f, f->pos + tl);
+	n = left(f);
+	if (tl > n) {
+		cut(f, f->pos, "a pcapng block", tl - 8, n - 8);
 		return BLK_CUT;
 	}
 	if (get32(f, b + tl - 4) != tl)
@@ -244,12 +271,13 @@ static int add_iface(struct cap_pcapfile *f, const struct cap_pf_iface *ifc)
 
 static int pcapng_open(struct cap_pcapfile *f)
 {
-	const uint8_t *b = f->base;
 	uint32_t type, blen, lt, snaplen;
 	const uint8_t *body;
 	struct cap_pf_iface ifc;
 
-	if (f->size < 28 || rw_get_le32(b) != PCAPNG_SHB)
+	need(f, 28);
+	const uint8_t *b = at(f, 0);
+	if (f->rr->file_size < 28 || rw_get_le32(b) != PCAPNG_SHB)
 		return 0;
 	if (rw_get_le32(b + 8) == PCAPNG_BOM)
 		f->big_endian = 0;
@@ -258,7 +286,10 @@ static int pcapng_open(struct cap_pcapfile *f)
 	else
 		return 0;
 	uint32_t tl = get32(f, b + 4);
-	if (tl < 28 || tl > PCAPNG_SHB_MAX || tl % 4 || tl > f->size || get32(f, b + tl - 4) != tl)
+	if (tl < 28 || tl > PCAPNG_SHB_MAX || tl % 4)
+		return 0;
+	need(f, tl);
+	if (tl > f->rr->file_size || get32(f, b + tl - 4) != tl)
 		return 0;
 	if (get16(f, b + 12) != 1 || get16(f, b + 14) != 0)
 		return 0;
@@ -389,18 +420,17 @@ static int pcapng_next(struct cap_pcapfile *f, struct cap_pf_record *r)
 
 /* ---- both ---------------------------------------------------------------- */
 
-int cap_pcapfile_open(struct cap_pcapfile *f, const uint8_t *base, size_t size)
+int cap_pcapfile_open(struct cap_pcapfile *f, struct cap_readring *rr)
 {
 	memset(f, 0, sizeof(*f));
-	f->base = base;
-	f->size = size;
-	if (size < 4)
+	f->rr = rr;
+	need(f, 4);
+	if (rr->file_size < 4)
 		return 0;
-	int rc = rw_get_le32(base) == PCAPNG_SHB ? pcapng_open(f) : pcap_open(f);
+	int rc = rw_get_le32(at(f, 0)) == PCAPNG_SHB ? pcapng_open(f) : pcap_open(f);
 	if (rc != 1) {
 		cap_pcapfile_close(f);
-		f->base = base;
-		f->size = size;
+		f->rr = rr;
 	}
 	return rc;
 }

@@ -1,6 +1,6 @@
-/* A reader of pcap and pcapng files held whole in memory (a mapped file):
- * records come out as pointers into the file, with no copy and no system
- * call, each with its exact byte offset.
+/* A reader of pcap and pcapng files read into a ring of memory (readring.h):
+ * records come out as pointers into the ring, with no copy of their own and
+ * no system call per record, each with its exact byte offset.
  *
  * It reads the files that libpcap reads the same way, and only those: the
  * classic format 2.4 (microsecond or nanosecond magic, either byte order)
@@ -43,10 +43,17 @@ struct cap_pf_iface {
 	uint8_t tsresol_opt;    /* if_tsresol as written, for messages */
 };
 
+struct cap_readring;
+
+/* The longest record or block read here (128 KiB: any frame but a
+ * segmentation-offload super-packet); longer ones are left to libpcap. The
+ * caller keeps this much room in the ring past pos. */
+#define CAP_PF_MAX_SPAN ((uint64_t)128 << 10)
+
 struct cap_pcapfile {
-	const uint8_t *base;
-	size_t size;
-	size_t pos;             /* next record or block */
+	struct cap_readring *rr;
+	uint64_t keep;          /* file bytes before this are no longer needed */
+	uint64_t pos;           /* next record or block */
 	int pcapng;
 	int big_endian;         /* the file's (section's) byte order */
 	int nsec;               /* pcap: nanosecond magic */
@@ -62,10 +69,11 @@ struct cap_pcapfile {
 
 /* 1: the file starts as this reader expects (f is ready, f->linktype one of
  * rocewire's); 0: leave the whole file to libpcap; -1: out of memory. */
-int cap_pcapfile_open(struct cap_pcapfile *f, const uint8_t *base, size_t size);
+int cap_pcapfile_open(struct cap_pcapfile *f, struct cap_readring *rr);
 /* CAP_PF_RECORD with *r, CAP_PF_END, CAP_PF_ERROR or CAP_PF_OTHER. After
  * CAP_PF_OTHER the position stays at that record: asking again answers the
- * same. */
+ * same. r->data stays valid until the ring is refilled past it: set keep
+ * to the offset of the oldest record still in use before calling. */
 int cap_pcapfile_next(struct cap_pcapfile *f, struct cap_pf_record *r);
 void cap_pcapfile_close(struct cap_pcapfile *f);
 

@@ -5,9 +5,11 @@
  * threads rarely wait on each other. Each index lives on its own cache line
  * and is published every BATCH slots, so the line moves between cores once
  * per batch, not once per packet. A side that finds nothing to do spins a
- * little (the other side is usually a few hundred nanoseconds away), then
- * sleeps on the other side's index with futex(2); the other side wakes it
- * only when it said it sleeps. */
+ * little (the other side is usually a few hundred nanoseconds away). Then
+ * the consumer sleeps on a futex(2) word the reader wakes (only when the
+ * consumer said it sleeps), and the reader, usually the faster side and
+ * waiting for room, naps and polls: the consumer, whose work bounds the
+ * rate, makes no system call for it. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -17,14 +19,16 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pipeline.h"
 
-#define RING 256u   /* slots, a power of two */
+#define RING 512u   /* slots, a power of two */
 #define BATCH 16u   /* slots per publication */
-#define SPINS 1000  /* polls before sleeping */
+#define SPINS 1000   /* polls before sleeping (the cores may be shared) */
 
 /* One side's sleep: the index value it waits for, and a word to sleep on
  * that the other side changes when it wakes it. */
@@ -39,7 +43,6 @@ struct cap_pipe {
 	_Alignas(64) _Atomic uint32_t head;     /* slots filled */
 	_Atomic int done;                        /* head is final; end_rc says why */
 	int end_rc;
-	struct sleeper reader_sleep;
 	/* written by the consumer */
 	_Alignas(64) _Atomic uint32_t tail;     /* slots released */
 	_Atomic int stop;
@@ -53,6 +56,7 @@ struct cap_pipe {
 	uint64_t limit;
 	pthread_t thread;
 	struct cap_pipe_slot *slots;
+	struct cap_stats stats; /* the reader's counts of what it decoded */
 };
 
 static inline void cpu_relax(void)
@@ -102,9 +106,31 @@ static uint32_t await(_Atomic uint32_t *idx, uint32_t old, uint32_t need, _Atomi
 	}
 }
 
+/* The reader waits for the consumer by polling (spinning, then naps of
+ * 20 us): the consumer, the busier side, then never pays for a wake-up
+ * system call. Returns the consumer's index once it moved (spinning) or
+ * reached need (napping), or at once when stopped. */
+static uint32_t reader_wait(struct cap_pipe *p, uint32_t old, uint32_t need)
+{
+	const struct timespec nap = {0, 20000};
+	for (int i = 0;; i++) {
+		uint32_t v = atomic_load_explicit(&p->tail, memory_order_acquire);
+		if (atomic_load_explicit(&p->stop, memory_order_acquire))
+			return v;
+		if (i < SPINS ? v != old : (int32_t)(v - need) >= 0)
+			return v;
+		if (i < SPINS)
+			cpu_relax();
+		else
+			nanosleep(&nap, NULL);
+	}
+}
+
 static void *reader(void *arg)
 {
 	struct cap_pipe *p = arg;
+	/* Naps as short as asked (the default slack is 50 us). */
+	(void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 	uint32_t head = 0, tail = 0;
 	uint64_t n = 0;
 	int rc;
@@ -113,8 +139,7 @@ static void *reader(void *arg)
 		if (head - tail == RING) {
 			atomic_store(&p->head, head);
 			wake(&p->consumer_sleep, head, 0);
-			/* Sleeping, wait for half the ring. */
-			tail = await(&p->tail, tail, tail + RING / 2, &p->stop, &p->reader_sleep);
+			tail = reader_wait(p, tail, tail + RING / 2);
 			if (atomic_load_explicit(&p->stop, memory_order_acquire))
 				return NULL;
 			continue;
@@ -123,12 +148,30 @@ static void *reader(void *arg)
 			rc = 0;
 			break;
 		}
+		/* The oldest record in use keeps its bytes in the source's
+		 * ring: wait for the consumer if the next record might not
+		 * fit behind it. */
+		uint64_t pos = p->src->pf.pos;
+		uint64_t keep = head == tail ? pos : (uint64_t)p->slots[tail & (RING - 1)].rec.offset;
+		if (pos + CAP_PF_MAX_SPAN > keep + CAP_SOURCE_RING_ROOM) {
+			tail = atomic_load_explicit(&p->tail, memory_order_acquire);
+			keep = head == tail ? pos : (uint64_t)p->slots[tail & (RING - 1)].rec.offset;
+			if (pos + CAP_PF_MAX_SPAN > keep + CAP_SOURCE_RING_ROOM) {
+				atomic_store(&p->head, head);
+				wake(&p->consumer_sleep, head, 1);
+				tail = reader_wait(p, tail, tail + 1);
+				if (atomic_load_explicit(&p->stop, memory_order_acquire))
+					return NULL;
+				continue;
+			}
+		}
 		struct cap_pipe_slot *s = &p->slots[head & (RING - 1)];
-		rc = cap_source_next_mapped(p->src, &s->rec);
+		rc = cap_source_next_own(p->src, &s->rec, keep);
 		if (rc != 1)
 			break;
 		rw_packet_decode(p->cfg, s->rec.linktype, s->rec.data, s->rec.caplen,
 				 s->rec.wirelen, &s->pkt);
+		cap_stats_add(&p->stats, &s->pkt, &s->rec);
 		head++;
 		n++;
 		if (head % BATCH == 0) {
@@ -172,10 +215,8 @@ struct cap_pipe_slot *cap_pipe_next(struct cap_pipe *p, int *rc)
 	uint32_t t = p->next;
 
 	/* Slots before t are done with: hand them back in batches. */
-	if (t % BATCH == 0) {
+	if (t % BATCH == 0)
 		atomic_store_explicit(&p->tail, t, memory_order_release);
-		wake(&p->reader_sleep, t, 0);
-	}
 	if (t == p->seen_head) {
 		p->seen_head = atomic_load_explicit(&p->head, memory_order_acquire);
 		while (t == p->seen_head) {
@@ -189,7 +230,6 @@ struct cap_pipe_slot *cap_pipe_next(struct cap_pipe *p, int *rc)
 			/* Everything taken: let the reader refill all of it, and
 			 * sleeping, wait for a quarter of the ring. */
 			atomic_store(&p->tail, t);
-			wake(&p->reader_sleep, t, 0);
 			p->seen_head = await(&p->head, t, t + RING / 4, &p->done, &p->consumer_sleep);
 		}
 	}
@@ -197,13 +237,38 @@ struct cap_pipe_slot *cap_pipe_next(struct cap_pipe *p, int *rc)
 	return &p->slots[t & (RING - 1)];
 }
 
-void cap_pipe_stop(struct cap_pipe *p)
+/* Every counter of struct cap_stats but packets (the consumer's) and the
+ * per-capture ones: a field added there must be added here. */
+_Static_assert(sizeof(struct cap_stats) ==
+		       sizeof(const char *) + (4 + RW_CARRIER_COUNT + 256 + 3 + 3 + 1 +
+					       CAP_ERR_KINDS * CAP_ERR_PLACES + 1) * sizeof(uint64_t),
+	       "struct cap_stats changed: merge the new counter in cap_pipe_stop");
+
+static void stats_merge(struct cap_stats *to, const struct cap_stats *from)
+{
+	to->bytes += from->bytes;
+	for (int i = 0; i < RW_CARRIER_COUNT; i++)
+		to->carrier[i] += from->carrier[i];
+	for (int i = 0; i < 256; i++)
+		to->opcode[i] += from->opcode[i];
+	for (int i = 0; i < 3; i++) {
+		to->icrc[i] += from->icrc[i];
+		to->vcrc[i] += from->vcrc[i];
+	}
+	to->decode_errors += from->decode_errors;
+	for (int k = 0; k < CAP_ERR_KINDS; k++)
+		for (int i = 0; i < CAP_ERR_PLACES; i++)
+			to->errors[k][i] += from->errors[k][i];
+	to->truncated += from->truncated;
+}
+
+void cap_pipe_stop(struct cap_pipe *p, struct cap_stats *st)
 {
 	if (!p)
 		return;
 	atomic_store(&p->stop, 1);
-	wake(&p->reader_sleep, 0, 1);
 	pthread_join(p->thread, NULL);
+	stats_merge(st, &p->stats);
 	free(p->slots);
 	free(p);
 }

@@ -1,6 +1,6 @@
-/* The offline read-decode pipeline: a reader thread walks a mapped capture
- * file and decodes every record with rw_packet_decode() (ICRC included)
- * into a ring of slots; the thread that called cap_pipe_next() takes them
+/* The offline read-decode pipeline: a reader thread reads a capture file
+ * (pcapfile.c through its ring) and decodes every record with rw_packet_decode() (ICRC included)
+ * and counts it for the summary into a ring of slots; the thread that called cap_pipe_next() takes them
  * in capture order and runs everything else (counters, the analysis engine,
  * the report, the printers, every message), so output stays what a single
  * thread would write. One producer, one consumer, no lock: each side owns
@@ -20,17 +20,19 @@ struct cap_pipe_slot {
 
 struct cap_pipe;
 
-/* Starts the reader on a mapped source (cap_source_mapped); it stops after
+/* Starts the reader on a source pcapfile.c reads (cap_source_own); it stops after
  * `limit` records when limit is not 0. NULL when no thread can be had:
  * read the source on this thread then. */
 struct cap_pipe *cap_pipe_start(struct cap_source *src, const struct rw_decode_cfg *cfg,
 				uint64_t limit);
 /* The next decoded record, valid until the next call; NULL at the end, with
- * *rc as cap_source_next_mapped() answered: 0 (end of file or limit), -1 (a
+ * *rc as cap_source_next_own() answered: 0 (end of file or limit), -1 (a
  * read error, in the source's err), -2 (libpcap must read on: call
  * cap_source_next() after cap_pipe_stop()). */
 struct cap_pipe_slot *cap_pipe_next(struct cap_pipe *p, int *rc);
-/* Stops the reader (at any point) and frees the pipe. */
-void cap_pipe_stop(struct cap_pipe *p);
+/* Stops the reader (at any point), adds the counters it kept for the
+ * records it handed out (all but .packets, which the consumer counts as it
+ * takes them: see cap_dissect_counted) into st, and frees the pipe. */
+void cap_pipe_stop(struct cap_pipe *p, struct cap_stats *st);
 
 #endif

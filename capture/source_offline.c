@@ -2,13 +2,13 @@
  * precision, and the byte offset of every record kept so that errors can
  * point into the file.
  *
- * A regular file is mapped and read in place by pcapfile.c: no copy into
- * stdio's buffer and then libpcap's, no system call per record. Standard
- * input, pipes, and files that reader leaves to libpcap (from their first
- * unusual record on) are read by libpcap through a stdio stream, as they
- * always were, so its messages stay what they were. */
+ * A regular file is read into a ring (readring.c) and parsed in place by
+ * pcapfile.c: no copy into stdio's buffer and then libpcap's, no system
+ * call per record. Standard input, pipes, and files that reader leaves to
+ * libpcap (from their first unusual record on) are read by libpcap through
+ * a stdio stream, as they always were, so its messages stay what they were. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* MAP_ANONYMOUS */
+#define _GNU_SOURCE
 #endif
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +23,7 @@
 #include <pcap/pcap.h>
 
 #include "cap.h"
+#include "readring.h"
 
 /* stdio buffer for the input: fewer read() calls for small records. */
 #define CAP_INPUT_BUF (1u << 18)
@@ -38,49 +39,6 @@ static int linktype_supported(int lt)
 	return lt == RW_LINKTYPE_ETHERNET || lt == RW_LINKTYPE_LINUX_SLL ||
 	       lt == RW_LINKTYPE_LINUX_SLL2 || lt == RW_LINKTYPE_ERF ||
 	       lt == RW_LINKTYPE_INFINIBAND;
-}
-
-/* ---- a file truncated under the mapping --------------------------------- */
-
-/* Reading a page of a mapped file that has since been truncated raises
- * SIGBUS. The handler puts zero pages in place of the rest of the mapping
- * and flags the source, which then ends with an error instead of the
- * program dying. One mapped source is open at a time. */
-static struct cap_source *volatile bus_src;
-static uintptr_t bus_page;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
-{
-	struct cap_source *s = bus_src;
-	uintptr_t a = (uintptr_t)si->si_addr;
-	(void)uc;
-	if (s && s->map && a >= (uintptr_t)s->map && a < (uintptr_t)s->map + s->map_len) {
-		uintptr_t from = a & ~(bus_page - 1);
-		uintptr_t end = (uintptr_t)s->map + s->map_len;
-		if (mmap((void *)from, end - from, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
-			 -1, 0) != MAP_FAILED) {
-			s->shrunk = 1;
-			return;
-		}
-	}
-	/* Not ours: the default action, when the access is retried. */
-	signal(sig, SIG_DFL);
-}
-
-static void watch_mapping(struct cap_source *s)
-{
-	static int installed;
-	if (!installed) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = on_sigbus;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		bus_page = (uintptr_t)sysconf(_SC_PAGESIZE);
-		if (sigaction(SIGBUS, &sa, NULL) == 0)
-			installed = 1;
-	}
-	bus_src = s;
 }
 
 /* ---- libpcap's read ------------------------------------------------------ */
@@ -214,34 +172,29 @@ static int open_libpcap(struct cap_source *s, const char *path, int fd, const st
 	return 0;
 }
 
-/* Maps a regular file and opens it with pcapfile.c: 1 when that reader
- * takes it, 0 when libpcap should, -1 with s->err. */
-static int open_mapped(struct cap_source *s, int fd, const struct stat *st)
+/* Reads a regular file through the ring with pcapfile.c: 1 when that
+ * reader takes it, 0 when libpcap should (from the start), -1 with s->err. */
+static int open_own(struct cap_source *s, int fd, const struct stat *st)
 {
-	if (!S_ISREG(st->st_mode) || st->st_size <= 0 || (uint64_t)st->st_size > SIZE_MAX)
+	if (!S_ISREG(st->st_mode) || st->st_size <= 0)
 		return 0;
-	size_t len = (size_t)st->st_size;
-	void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED)
+	if (cap_readring_open(&s->ring, fd, (uint64_t)st->st_size, CAP_SOURCE_RING_ROOM) != 0)
 		return 0;
-	/* Read ahead aggressively and drop pages behind. */
-	(void)madvise(m, len, MADV_SEQUENTIAL);
-	int rc = cap_pcapfile_open(&s->pf, m, len);
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	int rc = cap_pcapfile_open(&s->pf, &s->ring);
 	if (rc != 1) {
-		munmap(m, len);
+		cap_readring_close(&s->ring);
 		if (rc < 0) {
 			snprintf(s->err, sizeof(s->err), "%s: out of memory", s->name);
 			return -1;
 		}
 		return 0;
 	}
-	s->map = m;
-	s->map_len = len;
+	s->own = 1;
 	s->fd = fd;
 	s->linktype = s->pf.linktype;
 	s->pcapng = s->pf.pcapng;
 	s->pos = (long)s->pf.pos;
-	watch_mapping(s);
 	return 1;
 }
 
@@ -274,7 +227,7 @@ int cap_offline_open(struct cap_source *s, const char *path)
 	if (S_ISREG(st.st_mode))
 		s->size = (long)st.st_size;
 	if (fd != STDIN_FILENO) {
-		int m = open_mapped(s, fd, &st);
+		int m = open_own(s, fd, &st);
 		if (m < 0)
 			goto fail;
 		if (m > 0)
@@ -306,18 +259,16 @@ static int read_error(struct cap_source *s, long offset, const char *what, int c
 	return -1;
 }
 
-int cap_source_next_mapped(struct cap_source *s, struct cap_record *r)
+int cap_source_next_own(struct cap_source *s, struct cap_record *r, uint64_t keep)
 {
 	struct cap_pf_record pr;
+	s->pf.keep = keep;
 	int rc = cap_pcapfile_next(&s->pf, &pr);
 
-	if (s->shrunk) {
-		char what[128];
-		struct stat st;
-		long now = fstat(s->fd, &st) == 0 ? (long)st.st_size : -1;
-		snprintf(what, sizeof(what), "the file was truncated to %ld bytes while being read",
-			 now);
-		return read_error(s, (long)s->pf.pos, what, 1);
+	if (s->ring.err) {
+		char what[160];
+		snprintf(what, sizeof(what), "cannot read the file: %s", strerror(s->ring.err));
+		return read_error(s, (long)s->pf.pos, what, 0);
 	}
 	if (rc == CAP_PF_RECORD) {
 		s->index++;
@@ -339,8 +290,8 @@ int cap_source_next_mapped(struct cap_source *s, struct cap_record *r)
 	return read_error(s, (long)s->pf.err_offset, s->pf.err, s->pf.err_cut);
 }
 
-/* The mapped reader met what libpcap should read: open the file with
- * libpcap and let it read up to where the mapped reader stopped. */
+/* pcapfile.c met what libpcap should read: open the file with
+ * libpcap and let it read up to where pcapfile.c stopped. */
 static int read_on_with_libpcap(struct cap_source *s)
 {
 	char errbuf[PCAP_ERRBUF_SIZE], what[PCAP_ERRBUF_SIZE + 64];
@@ -395,8 +346,8 @@ int cap_source_next(struct cap_source *s, struct cap_record *r)
 	struct pcap_pkthdr *h;
 	const u_char *data;
 
-	if (s->map && !s->pcap) {
-		int rc = cap_source_next_mapped(s, r);
+	if (cap_source_own(s)) {
+		int rc = cap_source_next_own(s, r, s->pf.pos);
 		if (rc != -2)
 			return rc;
 		if (read_on_with_libpcap(s) != 0)
@@ -411,6 +362,10 @@ int cap_source_next(struct cap_source *s, struct cap_record *r)
 		/* With nanosecond precision, tv_usec holds nanoseconds, in
 		 * full: a fraction field of a second or more is carried. */
 		long long sec = (long long)h->ts.tv_sec, ns = (long long)h->ts.tv_usec;
+		/* libpcap reads a pcap record's seconds as a signed 32-bit
+		 * field; the format's is unsigned (times past 2038). */
+		if (!s->pcapng)
+			sec = (long long)(uint32_t)sec;
 		if (sec < 0 || sec > MAX_SEC || ns < 0)
 			return time_out_of_range(s, r, sec, ns);
 		sec += ns / 1000000000;
@@ -474,11 +429,8 @@ void cap_source_close(struct cap_source *s)
 		pcap_close(s->pcap); /* fclose()s the file, never stdin */
 	else if (s->fp && s->fp != stdin)
 		fclose(s->fp);
-	if (s->map) {
-		if (bus_src == s)
-			bus_src = NULL;
-		munmap((void *)s->map, s->map_len);
-	}
+	cap_readring_close(&s->ring);
+	s->own = 0;
 	if (s->fd >= 0)
 		close(s->fd);
 	cap_pcapfile_close(&s->pf);
@@ -486,6 +438,5 @@ void cap_source_close(struct cap_source *s)
 	s->iobuf = NULL;
 	s->pcap = NULL;
 	s->fp = NULL;
-	s->map = NULL;
 	s->fd = -1;
 }

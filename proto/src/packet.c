@@ -107,11 +107,26 @@ static enum rw_err decode_transport(struct walk *w, size_t off, size_t ib_end)
 
 	size_t hoff = off + RW_BTH_LEN;
 	size_t hend = ib_end - RW_ICRC_LEN;
-	for (unsigned b = 0; b < RW_HDR_COUNT; b++) {
-		enum rw_hdr h = (enum rw_hdr)(1u << b);
-		if (!(op->hdrs & h))
-			continue;
-		unsigned hl = rw_hdr_len(h);
+	/* The headers the table names, in wire order (IBA 9.2: RDETH, DETH,
+	 * XRCETH, ... is also the order of the bits): one pass over the set
+	 * bits, most opcodes have none or one. */
+	for (unsigned m = op->hdrs; m; m &= m - 1) {
+		enum rw_hdr h = (enum rw_hdr)(m & -m);
+		unsigned hl;
+		switch (h) {
+		case RW_HDR_RDETH: hl = RW_RDETH_LEN; break;
+		case RW_HDR_DETH: hl = RW_DETH_LEN; break;
+		case RW_HDR_XRCETH: hl = RW_XRCETH_LEN; break;
+		case RW_HDR_FETH: hl = RW_FETH_LEN; break;
+		case RW_HDR_RETH: hl = RW_RETH_LEN; break;
+		case RW_HDR_ATOMICETH: hl = RW_ATOMICETH_LEN; break;
+		case RW_HDR_AETH: hl = RW_AETH_LEN; break;
+		case RW_HDR_ATOMICACKETH: hl = RW_ATOMICACKETH_LEN; break;
+		case RW_HDR_CNP: hl = RW_CNP_LEN; break;
+		case RW_HDR_IMMDT: hl = RW_IMMDT_LEN; break;
+		case RW_HDR_IETH: hl = RW_IETH_LEN; break;
+		default: hl = 0; break; /* no other bit is set in the table */
+		}
 		if ((e = room(w, hoff, hl, hend, RW_L_EXT, h)))
 			return e;
 		const uint8_t *q = w->f + hoff;

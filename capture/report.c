@@ -1,15 +1,20 @@
 /* The per-QP report: owns the analyzer and the time series, and writes the
  * table (`rocewire-cap --report`) and the JSON document (`--report --json`,
  * schema in README-report.md). The HTML report is in report_html.c, the
- * series in report_series.c. */
+ * series in report_series.c.
+ *
+ * Scale: a capture may hold hundreds of thousands of flows. Both outputs
+ * are written flow by flow, and keep nothing per flow but the sort order
+ * (the table formats each row twice, once to measure its columns, rather
+ * than hold every cell; the JSON document is streamed, not built). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
+#include "cap.h"
 #include "fmt.h"
+#include "jsonw.h"
 #include "report_int.h"
 
 /* ---- life cycle ------------------------------------------------------- */
@@ -60,8 +65,6 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 		r->opts = *o;
 	if (r->opts.link_gbps <= 0)
 		r->opts.link_gbps = 100;
-	if (!r->opts.max_flows)
-		r->opts.max_flows = 4096;
 	if (!r->opts.storm_ns)
 		r->opts.storm_ns = 10000000;
 	if (!r->opts.cnp_window_ns)
@@ -76,17 +79,15 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 		.cnp_window_ns = r->opts.cnp_window_ns,
 		.storm_ns = r->opts.storm_ns,
 	};
-	size_t size = (rw_analyzer_mem_size(&cfg) + 63) & ~(size_t)63;
-	r->mem = aligned_alloc(64, size);
-	if (!r->mem)
-		goto fail;
-	r->a = rw_analyzer_init(r->mem, size, &cfg);
+	r->a = rw_analyzer_new(&cfg);
 	if (!r->a) {
-		errno = EINVAL;
+		errno = ENOMEM;
 		goto fail;
 	}
-	/* calloc: pages of flows that never appear are never touched. */
-	r->nseries = r->opts.max_flows < RS_SERIES_FLOWS ? r->opts.max_flows : RS_SERIES_FLOWS;
+	/* calloc: pages of flows that never appear are never touched. Series
+	 * stop at RS_SERIES_FLOWS flows, whatever the flow limit (0: none). */
+	r->nseries = r->opts.max_flows && r->opts.max_flows < RS_SERIES_FLOWS ? r->opts.max_flows
+										 : RS_SERIES_FLOWS;
 	r->series = calloc(r->nseries, sizeof(*r->series));
 	if (!r->series)
 		goto fail;
@@ -104,7 +105,7 @@ void cap_report_free(struct cap_report *r)
 		return;
 	int e = errno;
 	free(r->series);
-	free(r->mem);
+	rw_analyzer_free(r->a);
 	free((char *)r->opts.title);
 	free(r);
 	errno = e;
@@ -138,6 +139,12 @@ void cap_report_finish(struct cap_report *r, uint64_t ts_ns)
 	rs_finish(r, ts_ns);
 	r->finished = 1;
 	r->finish_ns = ts_ns;
+	/* Once per run, whichever outputs follow (table, JSON, HTML): a report
+	 * that silently leaves out flows reads as a clean one. */
+	char why[256];
+	if (rp_incomplete(r, why, sizeof(why)))
+		fprintf(stderr, "%s: warning: incomplete report: %s%s\n", CAP_PROG, why,
+			r->opts.max_flows ? "; raise --max-flows to include them" : "");
 }
 
 const struct rw_analyzer *cap_report_analyzer(const struct cap_report *r)
@@ -147,17 +154,22 @@ const struct rw_analyzer *cap_report_analyzer(const struct cap_report *r)
 
 /* ---- shared helpers ---------------------------------------------------- */
 
-static const struct cap_report *sort_ctx;
+/* The sort works on a copy of its keys: comparing through the flows
+ * themselves (hundreds of bytes apart) missed the cache on most of the
+ * n log n comparisons. */
+struct sort_key {
+	uint64_t bytes, packets;
+	uint32_t idx;
+};
 
 static int by_bytes(const void *a, const void *b)
 {
-	const struct rw_flow *fa = rw_analyzer_flow(sort_ctx->a, *(const uint32_t *)a);
-	const struct rw_flow *fb = rw_analyzer_flow(sort_ctx->a, *(const uint32_t *)b);
-	if (fa->bytes != fb->bytes)
-		return fa->bytes > fb->bytes ? -1 : 1;
-	if (fa->packets != fb->packets)
-		return fa->packets > fb->packets ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	const struct sort_key *x = a, *y = b;
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	if (x->packets != y->packets)
+		return x->packets > y->packets ? -1 : 1;
+	return x->idx < y->idx ? -1 : 1;
 }
 
 uint32_t *rp_sorted_flows(const struct cap_report *r, uint32_t *n)
@@ -166,16 +178,42 @@ uint32_t *rp_sorted_flows(const struct cap_report *r, uint32_t *n)
 	if (!*n)
 		return NULL;
 	uint32_t *idx = malloc(*n * sizeof(*idx));
-	if (!idx) {
+	struct sort_key *k = malloc(*n * sizeof(*k));
+	if (!idx || !k) {
+		free(idx);
+		free(k);
 		*n = 0;
 		return NULL;
 	}
+	for (uint32_t i = 0; i < *n; i++) {
+		const struct rw_flow *f = rw_analyzer_flow(r->a, i);
+		k[i] = (struct sort_key){.bytes = f->bytes, .packets = f->packets, .idx = i};
+	}
+	qsort(k, *n, sizeof(*k), by_bytes);
 	for (uint32_t i = 0; i < *n; i++)
-		idx[i] = i;
-	sort_ctx = r;
-	qsort(idx, *n, sizeof(*idx), by_bytes);
-	sort_ctx = NULL;
+		idx[i] = k[i].idx;
+	free(k);
 	return idx;
+}
+
+int rp_incomplete(const struct cap_report *r, char *buf, size_t cap)
+{
+	const struct rw_totals *t = rw_analyzer_totals(r->a);
+	char limit[64];
+	buf[0] = '\0';
+	if (!t->untracked && !t->untracked_flows)
+		return 0;
+	/* The engine leaves flows out at max_flows, or sooner when its memory
+	 * limit is reached. */
+	if (r->opts.max_flows)
+		snprintf(limit, sizeof(limit), "the flow table's limit (--max-flows %" PRIu32 ")",
+			 r->opts.max_flows);
+	else
+		snprintf(limit, sizeof(limit), "the analysis' memory limit");
+	snprintf(buf, cap, "%" PRIu64 " packet%s of %" PRIu64 " flow%s beyond %s %s not analysed",
+		 t->untracked, t->untracked == 1 ? "" : "s", t->untracked_flows,
+		 t->untracked_flows == 1 ? "" : "s", limit, t->untracked == 1 ? "was" : "were");
+	return 1;
 }
 
 char *rp_addr(char *buf, size_t cap, const struct rw_flow_key *k, int src)
@@ -195,8 +233,13 @@ char *rp_addr(char *buf, size_t cap, const struct rw_flow_key *k, int src)
 		e = fmt_u32(e, (uint32_t)a[0] << 8 | a[1]);
 		break;
 	}
-	*e = '\0';
-	snprintf(buf, cap, "%s", tmp);
+	size_t n = (size_t)(e - tmp);
+	if (!cap)
+		return buf;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, tmp, n); /* not snprintf: once per flow and column, twice per table */
+	buf[n] = '\0';
 	return buf;
 }
 
@@ -250,13 +293,13 @@ static int us_prec(uint64_t ns)
 	return ns < 10000 ? 2 : ns < 100000 ? 1 : 0;
 }
 
-char *rp_lat(char *buf, size_t cap, const struct rw_hist *h)
+char *rp_lat(char *buf, size_t cap, const struct rw_lat *h)
 {
 	if (!h->count) {
 		snprintf(buf, cap, "-");
 		return buf;
 	}
-	uint64_t a = rw_hist_quantile(h, 0.5), b = rw_hist_quantile(h, 0.99), c = h->max_ns;
+	uint64_t a = rw_lat_quantile(h, 0.5), b = rw_lat_quantile(h, 0.99), c = h->max_ns;
 	snprintf(buf, cap, "%.*f/%.*f/%.*f", us_prec(a), (double)a / 1e3, us_prec(b), (double)b / 1e3,
 		 us_prec(c), (double)c / 1e3);
 	return buf;
@@ -290,72 +333,102 @@ static int prio_affects(unsigned i, const struct rw_flow *f)
 #define T_COLS 24
 #define T_CELL RP_CELL
 
-struct tbl {
-	unsigned ncol;
-	const char *head[T_COLS];
-	char align[T_COLS]; /* 'l' or 'r' */
-	size_t rows, cap;
-	char (*cell)[T_COLS][T_CELL];
+/* Columns sized to their widest cell. The rows are not kept: a caller
+ * measures every row (cols_measure), then formats each again to print it
+ * (cols_print), so a table of any length costs one row of memory. */
+struct cols {
+	unsigned n;
+	const char *const *head;
+	const char *align; /* 'l' or 'r' per column */
+	size_t w[T_COLS];
 };
 
-static int tbl_init(struct tbl *t, size_t rows)
+static void cols_init(struct cols *c, unsigned n, const char *const *head, const char *align)
 {
-	memset(t, 0, sizeof(*t));
-	t->cap = rows ? rows : 1;
-	t->cell = calloc(t->cap, sizeof(*t->cell));
-	return t->cell ? 0 : -1;
+	c->n = n;
+	c->head = head;
+	c->align = align;
+	for (unsigned k = 0; k < n; k++)
+		c->w[k] = strlen(head[k]);
 }
 
-static void tbl_col(struct tbl *t, const char *head, char align)
+static void cols_measure(struct cols *c, char cell[][T_CELL])
 {
-	t->head[t->ncol] = head;
-	t->align[t->ncol] = align;
-	t->ncol++;
-}
-
-static void tbl_print(const struct tbl *t, FILE *out, const char *indent)
-{
-	size_t w[T_COLS];
-	for (unsigned c = 0; c < t->ncol; c++) {
-		w[c] = strlen(t->head[c]);
-		for (size_t r = 0; r < t->rows; r++) {
-			size_t l = strlen(t->cell[r][c]);
-			if (l > w[c])
-				w[c] = l;
-		}
-	}
-	for (size_t r = 0; r <= t->rows; r++) {
-		fputs(indent, out);
-		for (unsigned c = 0; c < t->ncol; c++) {
-			const char *s = r == 0 ? t->head[c] : t->cell[r - 1][c];
-			int last = c + 1 == t->ncol;
-			if (t->align[c] == 'r')
-				fprintf(out, "%*s", (int)w[c], s);
-			else if (last)
-				fputs(s, out);
-			else
-				fprintf(out, "%-*s", (int)w[c], s);
-			if (!last)
-				fputs("  ", out);
-		}
-		fputc('\n', out);
+	for (unsigned k = 0; k < c->n; k++) {
+		size_t l = strlen(cell[k]);
+		if (l > c->w[k])
+			c->w[k] = l;
 	}
 }
 
-static char *u64s(char *b, uint64_t v)
+/* One line, indented by two spaces, columns two spaces apart, the last
+ * one not padded; written whole (one call per line instead of one per
+ * cell). cell NULL: the heads. */
+static void cols_print(const struct cols *c, FILE *out, char cell[][T_CELL])
 {
-	snprintf(b, T_CELL, "%" PRIu64, v);
-	return b;
+	char line[2 + T_COLS * (T_CELL + 2) + 1], *o = line;
+	o = FMT_LIT(o, "  ");
+	for (unsigned k = 0; k < c->n; k++) {
+		const char *s = cell ? cell[k] : c->head[k];
+		size_t l = strnlen(s, T_CELL - 1), pad = c->w[k] > l ? c->w[k] - l : 0;
+		int last = k + 1 == c->n;
+		if (c->align[k] == 'r') {
+			memset(o, ' ', pad);
+			o += pad;
+		}
+		memcpy(o, s, l);
+		o += l;
+		if (!last) {
+			if (c->align[k] != 'r') {
+				memset(o, ' ', pad);
+				o += pad;
+			}
+			o = FMT_LIT(o, "  ");
+		}
+	}
+	*o++ = '\n';
+	fwrite(line, 1, (size_t)(o - line), out);
+}
+
+/* Cells are formatted with fmt.h rather than snprintf: the flow table
+ * formats every row twice. */
+static char *cell_end(char *e)
+{
+	*e = '\0';
+	return e;
+}
+
+static void u64s(char *b, uint64_t v)
+{
+	cell_end(fmt_u64(b, v));
 }
 
 /* Zero as "-": columns of problems, where a number should stand out. */
-static char *u64z(char *b, uint64_t v)
+static void u64z(char *b, uint64_t v)
 {
 	if (!v)
-		snprintf(b, T_CELL, "-");
+		cell_end(FMT_LIT(b, "-"));
 	else
-		snprintf(b, T_CELL, "%" PRIu64, v);
-	return b;
+		u64s(b, v);
+}
+
+/* "a/b", or "-" when both are zero. */
+static void pairz(char *b, uint64_t x, uint64_t y)
+{
+	if (!x && !y) {
+		cell_end(FMT_LIT(b, "-"));
+		return;
+	}
+	char *e = fmt_u64(b, x);
+	*e++ = '/';
+	cell_end(fmt_u64(e, y));
+}
+
+static void strcell(char *b, const char *s)
+{
+	size_t l = strnlen(s, T_CELL - 1);
+	memcpy(b, s, l);
+	b[l] = '\0';
 }
 
 static const char *const nak_short[RW_NAKK_COUNT] = {"seq", "inv", "acc", "op", "rd", "rnr", "res"};
@@ -374,7 +447,7 @@ static void nak_cell(char *b, const struct rw_flow *f)
 		n += (size_t)w;
 	}
 	if (!n)
-		snprintf(b, T_CELL, "-");
+		strcell(b, "-");
 }
 
 const char *const rp_flow_heads[] = {
@@ -392,41 +465,40 @@ void rp_flow_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
 	u64s(cell[c++], i);
 	rp_addr(cell[c++], T_CELL, &f->key, 1);
 	rp_addr(cell[c++], T_CELL, &f->key, 0);
-	snprintf(cell[c++], T_CELL, "0x%06" PRIx32, f->key.dqpn);
-	snprintf(cell[c++], T_CELL, "%s", rw_transport_name((enum rw_transport)f->transport));
+	cell_end(fmt_hex(cell[c++], f->key.dqpn, 6)); /* as "0x%06x" */
+	strcell(cell[c++], rw_transport_name((enum rw_transport)f->transport));
 	if (f->key.family == 0)
-		snprintf(cell[c++], T_CELL, "-");
+		strcell(cell[c++], "-");
 	else
-		snprintf(cell[c++], T_CELL, "%u", f->prio);
+		u64s(cell[c++], f->prio);
 	if (f->peer >= 0)
-		snprintf(cell[c++], T_CELL, "%" PRId32, f->peer);
+		u64s(cell[c++], (uint64_t)f->peer);
 	else
-		snprintf(cell[c++], T_CELL, "-");
+		strcell(cell[c++], "-");
 	u64s(cell[c++], f->packets);
 	rp_bytes(cell[c++], T_CELL, f->bytes);
 	u64s(cell[c++], f->messages);
-	if (f->msg_incomplete || f->msg_orphans)
-		snprintf(cell[c++], T_CELL, "%" PRIu64 "/%" PRIu64, f->msg_incomplete, f->msg_orphans);
-	else
-		snprintf(cell[c++], T_CELL, "-");
-	if (f->psn_gaps || f->missing_psns)
-		snprintf(cell[c++], T_CELL, "%" PRIu64 "/%" PRIu64, f->psn_gaps, f->missing_psns);
-	else
-		snprintf(cell[c++], T_CELL, "-");
+	pairz(cell[c++], f->msg_incomplete, f->msg_orphans);
+	pairz(cell[c++], f->psn_gaps, f->missing_psns);
 	u64z(cell[c++], f->retransmissions);
 	u64z(cell[c++], f->gbn_episodes);
 	u64z(cell[c++], f->out_of_order);
 	nak_cell(cell[c++], f);
-	if (f->key.family == 0)
-		snprintf(cell[c++], T_CELL, "-");
-	else
-		snprintf(cell[c++], T_CELL, "%" PRIu64 "/%" PRIu64 "/%" PRIu64, f->ecn[RW_ECN_ECT0],
-			 f->ecn[RW_ECN_ECT1], f->ecn[RW_ECN_CE]);
+	if (f->key.family == 0) {
+		strcell(cell[c++], "-");
+	} else {
+		char *e = fmt_u64(cell[c], f->ecn[RW_ECN_ECT0]);
+		*e++ = '/';
+		e = fmt_u64(e, f->ecn[RW_ECN_ECT1]);
+		*e++ = '/';
+		cell_end(fmt_u64(e, f->ecn[RW_ECN_CE]));
+		c++;
+	}
 	u64z(cell[c++], f->cnps);
 	if (f->cnps > 1)
 		rp_dur(cell[c++], T_CELL, f->cnp_min_interval_ns);
 	else
-		snprintf(cell[c++], T_CELL, "-");
+		strcell(cell[c++], "-");
 	rp_lat(cell[c++], T_CELL, &f->ack_lat);
 	rp_lat(cell[c++], T_CELL, &f->read_lat);
 	u64z(cell[c++], f->pkts_while_paused);
@@ -464,10 +536,78 @@ static uint64_t quantum_ps(const struct cap_report *r)
 	return (uint64_t)(512e3 / r->opts.link_gbps + 0.5);
 }
 
+static void flow_table(const struct cap_report *r, const uint32_t *idx, uint32_t n, FILE *out)
+{
+	char cell[T_COLS][T_CELL];
+	struct cols cl;
+	cols_init(&cl, rp_flow_ncols, rp_flow_heads, rp_flow_align);
+	for (uint32_t k = 0; k < n; k++) {
+		rp_flow_cells(r, idx[k], cell);
+		cols_measure(&cl, cell);
+	}
+	fprintf(out, "Flows by bytes (# flow id, peer: the flow of the other direction)\n");
+	cols_print(&cl, out, NULL);
+	for (uint32_t k = 0; k < n; k++) {
+		rp_flow_cells(r, idx[k], cell);
+		cols_print(&cl, out, cell);
+	}
+	fprintf(out, "  (inc/orph: incomplete messages / packets with no FIRST; gaps/miss: "
+		     "PSN gaps / PSNs missing; retx: retransmitted packets;\n"
+		     "   gbn: go-back-N episodes; ooo: out of order; NAKs: seq(PSN sequence "
+		     "error) inv(invalid request) acc(remote access) op(remote\n"
+		     "   operational) rd(invalid RD request) rnr(receiver not ready) "
+		     "res(reserved); CNP min gap: shortest time between two CNPs;\n"
+		     "   latencies in microseconds; paused: packets sent while their priority "
+		     "was paused)\n\n");
+}
+
+static void pfc_table(const struct cap_report *r, const uint32_t *idx, uint32_t n, FILE *out)
+{
+	static const char *const heads[] = {"class", "frames", "xoff", "xon", "paused",
+					    "storms", "longest",
+					    "flows held back (packets sent while paused)"};
+	const struct rw_totals *t = rw_analyzer_totals(r->a);
+	char rows[RS_PRIOS][T_COLS][T_CELL];
+	unsigned nrows = 0;
+	struct cols cl;
+	char b1[64];
+	cols_init(&cl, 8, heads, "lrrrrrrl");
+	for (unsigned i = 0; i < RS_PRIOS; i++) {
+		const struct rw_pfc_prio *s = &t->pfc[i];
+		if (!s->frames)
+			continue;
+		char(*row)[T_CELL] = rows[nrows++];
+		if (i == RW_PAUSE_ALL)
+			strcell(row[0], "802.3x");
+		else
+			snprintf(row[0], T_CELL, "prio %u", i);
+		u64s(row[1], s->frames);
+		u64s(row[2], s->xoff);
+		u64s(row[3], s->xon);
+		rp_dur(row[4], T_CELL, s->paused_ns);
+		u64z(row[5], s->storms);
+		rp_dur(row[6], T_CELL, s->longest_ns);
+		rp_prio_flows(r, idx, n, i, row[7], T_CELL);
+		cols_measure(&cl, row);
+	}
+	if (!nrows) {
+		fprintf(out, "PFC and PAUSE: no frames\n\n");
+		return;
+	}
+	uint64_t qps = quantum_ps(r);
+	fprintf(out, "PFC and PAUSE (%.4g Gb/s link: 1 quantum = %" PRIu64 ".%03" PRIu64
+		     " ns; storm: one pause longer than %s)\n",
+		r->opts.link_gbps, qps / 1000, qps % 1000, rp_dur(b1, sizeof(b1), r->opts.storm_ns));
+	cols_print(&cl, out, NULL);
+	for (unsigned k = 0; k < nrows; k++)
+		cols_print(&cl, out, rows[k]);
+	fputc('\n', out);
+}
+
 int cap_report_table(const struct cap_report *r, FILE *out)
 {
 	const struct rw_totals *t = rw_analyzer_totals(r->a);
-	char b1[64], b2[64], b3[64];
+	char b1[64], b2[64], b3[64], why[256];
 	uint32_t n;
 	uint32_t *idx = rp_sorted_flows(r, &n);
 	if (!idx && n) {
@@ -484,79 +624,18 @@ int cap_report_table(const struct cap_report *r, FILE *out)
 	if (t->packets)
 		fprintf(out, " from %" PRIu64 ".%09" PRIu64, t->first_ns / 1000000000u,
 			t->first_ns % 1000000000u);
-	fprintf(out, "; %" PRIu32 " flow%s\n\n", n, n == 1 ? "" : "s");
+	fprintf(out, "; %" PRIu32 " flow%s\n", n, n == 1 ? "" : "s");
+	/* In the header, where nobody reads past it: the rows below miss
+	 * flows. */
+	if (rp_incomplete(r, why, sizeof(why)))
+		fprintf(out, "INCOMPLETE ANALYSIS: %s\n", why);
+	fputc('\n', out);
 
-	/* Flows */
-	if (n) {
-		struct tbl tb;
-		if (tbl_init(&tb, n) != 0) {
-			free(idx);
-			errno = ENOMEM;
-			return -1;
-		}
-		for (unsigned c = 0; c < rp_flow_ncols; c++)
-			tbl_col(&tb, rp_flow_heads[c], rp_flow_align[c]);
-		for (uint32_t k = 0; k < n; k++)
-			rp_flow_cells(r, idx[k], tb.cell[tb.rows++]);
-		fprintf(out, "Flows by bytes (# flow id, peer: the flow of the other direction)\n");
-		tbl_print(&tb, out, "  ");
-		free(tb.cell);
-		fprintf(out, "  (inc/orph: incomplete messages / packets with no FIRST; gaps/miss: "
-			     "PSN gaps / PSNs missing; retx: retransmitted packets;\n"
-			     "   gbn: go-back-N episodes; ooo: out of order; NAKs: seq(PSN sequence "
-			     "error) inv(invalid request) acc(remote access) op(remote\n"
-			     "   operational) rd(invalid RD request) rnr(receiver not ready) "
-			     "res(reserved); CNP min gap: shortest time between two CNPs;\n"
-			     "   latencies in microseconds; paused: packets sent while their priority "
-			     "was paused)\n\n");
-	} else {
+	if (n)
+		flow_table(r, idx, n, out);
+	else
 		fprintf(out, "Flows: none (no RoCE or InfiniBand transport packets)\n\n");
-	}
-
-	/* PFC */
-	int any = 0;
-	for (unsigned i = 0; i < RS_PRIOS; i++)
-		any |= t->pfc[i].frames != 0;
-	if (any) {
-		struct tbl tb;
-		if (tbl_init(&tb, RS_PRIOS) != 0) {
-			free(idx);
-			errno = ENOMEM;
-			return -1;
-		}
-		static const char *const heads[] = {"class", "frames", "xoff", "xon", "paused",
-						    "storms", "longest",
-						    "flows held back (packets sent while paused)"};
-		static const char al[] = "lrrrrrrl";
-		for (unsigned c = 0; c < 8; c++)
-			tbl_col(&tb, heads[c], al[c]);
-		for (unsigned i = 0; i < RS_PRIOS; i++) {
-			const struct rw_pfc_prio *s = &t->pfc[i];
-			if (!s->frames)
-				continue;
-			char(*row)[T_CELL] = tb.cell[tb.rows++];
-			if (i == RW_PAUSE_ALL)
-				snprintf(row[0], T_CELL, "802.3x");
-			else
-				snprintf(row[0], T_CELL, "prio %u", i);
-			u64s(row[1], s->frames);
-			u64s(row[2], s->xoff);
-			u64s(row[3], s->xon);
-			rp_dur(row[4], T_CELL, s->paused_ns);
-			u64z(row[5], s->storms);
-			rp_dur(row[6], T_CELL, s->longest_ns);
-			rp_prio_flows(r, idx, n, i, row[7], T_CELL);
-		}
-		uint64_t qps = quantum_ps(r);
-		fprintf(out, "PFC and PAUSE (%.4g Gb/s link: 1 quantum = %" PRIu64 ".%03" PRIu64
-			     " ns; storm: one pause longer than %s)\n",
-			r->opts.link_gbps, qps / 1000, qps % 1000, rp_dur(b1, sizeof(b1), r->opts.storm_ns));
-		tbl_print(&tb, out, "  ");
-		free(tb.cell);
-		fputc('\n', out);
-	} else {
-		fprintf(out, "PFC and PAUSE: no frames\n\n");
-	}
+	pfc_table(r, idx, n, out);
 
 	/* Totals */
 	fprintf(out, "Totals\n");
@@ -573,10 +652,16 @@ int cap_report_table(const struct cap_report *r, FILE *out)
 	fprintf(out, "  ICRC ok %" PRIu64 ", bad %" PRIu64 "; VCRC ok %" PRIu64 ", bad %" PRIu64
 		     "; decode errors %" PRIu64 "; truncated %" PRIu64 "\n",
 		t->icrc_ok, t->icrc_bad, t->vcrc_ok, t->vcrc_bad, t->decode_errors, t->truncated);
-	fprintf(out, "  untracked packets %" PRIu64 " (flow table: %" PRIu32 " of %" PRIu32
-		     " flows); CNPs with no CE mark in the %s before: %" PRIu64 "\n",
-		t->untracked, n, r->opts.max_flows, rp_dur(b3, sizeof(b3), r->opts.cnp_window_ns),
-		t->cnps_unlinked);
+	fprintf(out, "  untracked packets %" PRIu64, t->untracked);
+	if (t->untracked_flows)
+		fprintf(out, " of %" PRIu64 " flow%s", t->untracked_flows,
+			t->untracked_flows == 1 ? "" : "s");
+	if (r->opts.max_flows)
+		fprintf(out, " (flow table: %" PRIu32 " of %" PRIu32 " flows)", n, r->opts.max_flows);
+	else
+		fprintf(out, " (flow table: %" PRIu32 " flows, no limit but memory)", n);
+	fprintf(out, "; CNPs with no CE mark in the %s before: %" PRIu64 "\n",
+		rp_dur(b3, sizeof(b3), r->opts.cnp_window_ns), t->cnps_unlinked);
 	if (r->drops_known)
 		fprintf(out, "  capture drops: kernel %" PRIu64 ", interface %" PRIu64 "\n",
 			r->drops_kernel, r->drops_if);
@@ -593,191 +678,301 @@ int cap_report_table(const struct cap_report *r, FILE *out)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static json_t *jus(uint64_t ns)
+/* Written as it is made (jsonw.h), in jansson's exact form with
+ * JSON_INDENT(2) | JSON_REAL_PRECISION(12): the document is the one the
+ * jansson tree gave, without holding every flow's object. 12 significant
+ * digits: microseconds keep their nanoseconds. */
+#define J_INDENT 2
+#define J_PREC 12
+
+/* Nanoseconds as microseconds, seconds. */
+static void j_us(struct jw *w, const char *key, uint64_t ns)
 {
-	return json_real((double)ns / 1e3);
+	jw_dec(w, key, ns, 3);
 }
 
-static json_t *jlat(const struct rw_hist *h)
+static void j_time(struct jw *w, const char *key, uint64_t ns)
 {
-	json_t *o = json_object();
-	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
+	char b[40], *e = fmt_u64(b, ns / 1000000000u);
+	*e++ = '.';
+	e = fmt_u32w(e, (uint32_t)(ns % 1000000000u), 9);
+	jw_strn(w, key, b, (size_t)(e - b));
+}
+
+static void j_lat(struct jw *w, const char *key, const struct rw_lat *h)
+{
+	jw_obj(w, key);
+	jw_uint(w, "count", h->count);
 	if (h->count) {
-		json_object_set_new(o, "p50", jus(rw_hist_quantile(h, 0.5)));
-		json_object_set_new(o, "p99", jus(rw_hist_quantile(h, 0.99)));
-		json_object_set_new(o, "max", jus(h->max_ns));
-		json_object_set_new(o, "mean", json_real((double)h->sum_ns / (double)h->count / 1e3));
+		j_us(w, "p50", rw_lat_quantile(h, 0.5));
+		j_us(w, "p99", rw_lat_quantile(h, 0.99));
+		j_us(w, "max", h->max_ns);
+		jw_real(w, "mean", (double)h->sum_ns / (double)h->count / 1e3);
 	} else {
-		json_object_set_new(o, "p50", json_null());
-		json_object_set_new(o, "p99", json_null());
-		json_object_set_new(o, "max", json_null());
-		json_object_set_new(o, "mean", json_null());
+		jw_null(w, "p50");
+		jw_null(w, "p99");
+		jw_null(w, "max");
+		jw_null(w, "mean");
 	}
-	return o;
+	jw_obj_end(w);
 }
 
-static json_t *jint(uint64_t v)
+/* Conformance verdicts and recovery latencies (the requester's flow);
+ * null for the many flows that had none. */
+static void json_conform(struct jw *w, const struct rw_conform *c)
 {
-	return json_integer((json_int_t)v);
+	if (!c) {
+		jw_null(w, "conformance");
+		return;
+	}
+	jw_obj(w, "conformance");
+	jw_obj(w, "violations");
+	for (unsigned v = 0; v < RW_V_COUNT; v++) {
+		uint64_t n = c->count[v] < RW_V_FRAMES ? c->count[v] : RW_V_FRAMES;
+		jw_obj(w, rw_violation_key((enum rw_violation)v));
+		jw_uint(w, "count", c->count[v]);
+		jw_arr(w, "frames");
+		for (uint64_t k = 0; k < n; k++)
+			jw_uint(w, NULL, c->frames[v][k]);
+		jw_arr_end(w);
+		jw_obj_end(w);
+	}
+	jw_obj_end(w);
+	jw_obj(w, "resends");
+	jw_uint(w, "nak", c->resend_by_nak);
+	jw_uint(w, "rnr", c->resend_by_rnr);
+	jw_uint(w, "timeout", c->resend_by_timeout);
+	jw_obj_end(w);
+	jw_uint(w, "cnps_with_nak", c->cnp_with_nak);
+	j_lat(w, "nak_generation_us", &c->nak_gen);
+	j_lat(w, "nak_to_resend_us", &c->nak_resp);
+	j_lat(w, "resend_us", &c->retx);
+	j_lat(w, "timeout_resend_us", &c->timeout);
+	jw_obj_end(w);
 }
 
-static json_t *jtime(uint64_t ns)
+/* What the engine knows of the flow's place in the capture: which
+ * conversation of its key, how it was paired, and what the capture's start
+ * and end cut off. */
+static void json_flow_context(struct jw *w, const struct rw_flow *f)
 {
-	char b[40];
-	snprintf(b, sizeof(b), "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
-	return json_string(b);
+	jw_uint(w, "conversation", f->conversation);
+	jw_obj(w, "pairing");
+	jw_str(w, "how", rw_pair_how_key((enum rw_pair_how)f->pair_how));
+	if (f->pair_how != RW_PAIR_NONE) {
+		jw_uint(w, "psn", f->pair_psn);
+		jw_uint(w, "frame", f->pair_frame);
+	} else {
+		jw_null(w, "psn");
+		jw_null(w, "frame");
+	}
+	jw_uint(w, "ambiguous", f->pair_ambiguous);
+	jw_obj_end(w);
+	jw_bool(w, "first_seen_mid_message", f->first_mid_message);
+	jw_uint(w, "unsynced_packets", f->unsynced_pkts);
+	jw_uint(w, "precapture_resends", f->precapture_resends);
+	jw_uint(w, "messages_cut_by_capture_start", f->msg_cut_start);
+	jw_uint(w, "messages_cut_by_capture_end", f->msg_cut_end);
+	json_conform(w, f->conf);
 }
 
-static json_t *json_flow(const struct cap_report *r, uint32_t i)
+static void json_flow(struct jw *w, const struct cap_report *r, uint32_t i)
 {
 	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
 	static const char *const ops[RW_MSG_OPS] = {"send", "write", "read", "atomic"};
 	char b[64];
-	json_t *o = json_object();
-	json_object_set_new(o, "index", jint(i));
-	json_object_set_new(o, "family", json_string(rp_family(&f->key)));
-	json_object_set_new(o, "src", json_string(rp_addr(b, sizeof(b), &f->key, 1)));
-	json_object_set_new(o, "dst", json_string(rp_addr(b, sizeof(b), &f->key, 0)));
-	json_object_set_new(o, "dqpn", jint(f->key.dqpn));
-	json_object_set_new(o, "transport",
-			    json_string(rw_transport_name((enum rw_transport)f->transport)));
-	json_object_set_new(o, "priority", f->key.family == 0 ? json_null() : jint(f->prio));
-	json_object_set_new(o, "peer", f->peer >= 0 ? jint((uint64_t)f->peer) : json_null());
-	json_object_set_new(o, "requests", json_boolean(f->has_requests));
-	json_object_set_new(o, "responses", json_boolean(f->has_responses));
-	json_object_set_new(o, "first", jtime(f->first_ns));
-	json_object_set_new(o, "duration_s", json_real((double)(f->last_ns - f->first_ns) / 1e9));
-	json_object_set_new(o, "packets", jint(f->packets));
-	json_object_set_new(o, "bytes", jint(f->bytes));
-	json_object_set_new(o, "payload_bytes", jint(f->payload_bytes));
-	json_object_set_new(o, "messages", jint(f->messages));
-	json_t *mo = json_object(), *bo = json_object();
-	for (unsigned k = 0; k < RW_MSG_OPS; k++) {
-		json_object_set_new(mo, ops[k], jint(f->msgs_by_op[k]));
-		json_object_set_new(bo, ops[k], jint(f->bytes_by_op[k]));
-	}
-	json_object_set_new(o, "msgs_by_op", mo);
-	json_object_set_new(o, "bytes_by_op", bo);
-	json_object_set_new(o, "incomplete_messages", jint(f->msg_incomplete));
-	json_object_set_new(o, "orphan_packets", jint(f->msg_orphans));
-	json_object_set_new(o, "psn_gaps", jint(f->psn_gaps));
-	json_object_set_new(o, "missing_psns", jint(f->missing_psns));
-	json_object_set_new(o, "retransmissions", jint(f->retransmissions));
-	json_object_set_new(o, "gbn_episodes", jint(f->gbn_episodes));
-	json_object_set_new(o, "out_of_order", jint(f->out_of_order));
-	json_object_set_new(o, "acks", jint(f->acks));
-	json_object_set_new(o, "msn_regressions", jint(f->msn_regressions));
-	json_t *nk = json_object();
+	jw_obj(w, NULL);
+	jw_uint(w, "index", i);
+	jw_str(w, "family", rp_family(&f->key));
+	jw_str(w, "src", rp_addr(b, sizeof(b), &f->key, 1));
+	jw_str(w, "dst", rp_addr(b, sizeof(b), &f->key, 0));
+	jw_uint(w, "dqpn", f->key.dqpn);
+	jw_str(w, "transport", rw_transport_name((enum rw_transport)f->transport));
+	if (f->key.family == 0)
+		jw_null(w, "priority");
+	else
+		jw_uint(w, "priority", f->prio);
+	if (f->peer >= 0)
+		jw_uint(w, "peer", (uint64_t)f->peer);
+	else
+		jw_null(w, "peer");
+	jw_bool(w, "requests", f->has_requests);
+	jw_bool(w, "responses", f->has_responses);
+	j_time(w, "first", f->first_ns);
+	jw_dec(w, "duration_s", f->last_ns - f->first_ns, 9);
+	jw_uint(w, "packets", f->packets);
+	jw_uint(w, "bytes", f->bytes);
+	jw_uint(w, "payload_bytes", f->payload_bytes);
+	jw_uint(w, "messages", f->messages);
+	jw_obj(w, "msgs_by_op");
+	for (unsigned k = 0; k < RW_MSG_OPS; k++)
+		jw_uint(w, ops[k], f->msgs_by_op[k]);
+	jw_obj_end(w);
+	jw_obj(w, "bytes_by_op");
+	for (unsigned k = 0; k < RW_MSG_OPS; k++)
+		jw_uint(w, ops[k], f->bytes_by_op[k]);
+	jw_obj_end(w);
+	jw_uint(w, "incomplete_messages", f->msg_incomplete);
+	jw_uint(w, "orphan_packets", f->msg_orphans);
+	jw_uint(w, "psn_gaps", f->psn_gaps);
+	jw_uint(w, "missing_psns", f->missing_psns);
+	jw_uint(w, "retransmissions", f->retransmissions);
+	jw_uint(w, "gbn_episodes", f->gbn_episodes);
+	jw_uint(w, "out_of_order", f->out_of_order);
+	jw_uint(w, "acks", f->acks);
+	jw_uint(w, "msn_regressions", f->msn_regressions);
+	jw_obj(w, "naks");
 	for (unsigned k = 0; k < RW_NAKK_COUNT; k++)
-		json_object_set_new(nk, rw_nak_kind_key((enum rw_nak_kind)k), jint(f->naks[k]));
-	json_object_set_new(o, "naks", nk);
-	json_t *ecn = json_object();
-	json_object_set_new(ecn, "not_ect", jint(f->ecn[RW_ECN_NOT_ECT]));
-	json_object_set_new(ecn, "ect0", jint(f->ecn[RW_ECN_ECT0]));
-	json_object_set_new(ecn, "ect1", jint(f->ecn[RW_ECN_ECT1]));
-	json_object_set_new(ecn, "ce", jint(f->ecn[RW_ECN_CE]));
-	json_object_set_new(o, "ecn", ecn);
-	json_object_set_new(o, "cnps", jint(f->cnps));
-	json_object_set_new(o, "cnp_min_interval_us",
-			    f->cnps > 1 ? jus(f->cnp_min_interval_ns) : json_null());
-	json_object_set_new(o, "ack_latency_us", jlat(&f->ack_lat));
-	json_object_set_new(o, "read_latency_us", jlat(&f->read_lat));
-	json_object_set_new(o, "atomic_latency_us", jlat(&f->atomic_lat));
-	json_object_set_new(o, "pkts_while_paused", jint(f->pkts_while_paused));
-	json_object_set_new(o, "icrc_bad", jint(f->icrc_bad));
-	json_object_set_new(o, "vcrc_bad", jint(f->vcrc_bad));
-	return o;
+		jw_uint(w, rw_nak_kind_key((enum rw_nak_kind)k), f->naks[k]);
+	jw_obj_end(w);
+	jw_obj(w, "ecn");
+	jw_uint(w, "not_ect", f->ecn[RW_ECN_NOT_ECT]);
+	jw_uint(w, "ect0", f->ecn[RW_ECN_ECT0]);
+	jw_uint(w, "ect1", f->ecn[RW_ECN_ECT1]);
+	jw_uint(w, "ce", f->ecn[RW_ECN_CE]);
+	jw_obj_end(w);
+	jw_uint(w, "cnps", f->cnps);
+	if (f->cnps > 1)
+		j_us(w, "cnp_min_interval_us", f->cnp_min_interval_ns);
+	else
+		jw_null(w, "cnp_min_interval_us");
+	j_lat(w, "ack_latency_us", &f->ack_lat);
+	j_lat(w, "read_latency_us", &f->read_lat);
+	j_lat(w, "atomic_latency_us", &f->atomic_lat);
+	jw_uint(w, "pkts_while_paused", f->pkts_while_paused);
+	jw_uint(w, "icrc_bad", f->icrc_bad);
+	jw_uint(w, "vcrc_bad", f->vcrc_bad);
+	json_flow_context(w, f);
+	jw_obj_end(w);
 }
 
-static json_t *json_doc(const struct cap_report *r)
+/* pfc."0".."7" and pfc.pause: each lists the flows its pauses hold back.
+ * Which class holds a flow back is read once per flow (cls, in sorted
+ * order), not once per class: the flows are far apart in memory. */
+#define CLS_NONE 0xFF /* native IB: credits, not pauses */
+static void json_pfc(struct jw *w, const struct cap_report *r, const uint32_t *idx, uint32_t n,
+		     const uint8_t *cls)
 {
 	const struct rw_totals *t = rw_analyzer_totals(r->a);
-	uint32_t n;
-	uint32_t *idx = rp_sorted_flows(r, &n);
-	if (!idx && n)
-		return NULL;
-	json_t *d = json_object();
-	if (r->opts.title)
-		json_object_set_new(d, "title", json_string(r->opts.title));
-	json_object_set_new(d, "start", t->packets ? jtime(t->first_ns) : json_null());
-	json_object_set_new(d, "duration_s",
-			    json_real(t->packets ? (double)(t->last_ns - t->first_ns) / 1e9 : 0.0));
-	json_object_set_new(d, "packets", jint(t->packets));
-	json_object_set_new(d, "bytes", jint(t->bytes));
-	json_t *car = json_object();
-	for (int c = 0; c < RW_CARRIER_COUNT; c++)
-		json_object_set_new(car, rw_carrier_name((enum rw_carrier)c), jint(t->by_carrier[c]));
-	json_object_set_new(d, "carriers", car);
-	json_object_set_new(d, "flows", jint(n));
-
-	json_t *qps = json_array();
-	for (uint32_t k = 0; k < n; k++)
-		json_array_append_new(qps, json_flow(r, idx[k]));
-	json_object_set_new(d, "qps", qps);
-
-	json_t *pfc = json_object();
+	uint64_t held[RS_PRIOS] = {0};
+	for (uint32_t k = 0; k < n; k++) {
+		if (cls[k] == CLS_NONE)
+			continue;
+		uint64_t p = rw_analyzer_flow(r->a, idx[k])->pkts_while_paused;
+		if (cls[k] < RW_PAUSE_ALL)
+			held[cls[k]] += p;
+		held[RW_PAUSE_ALL] += p; /* 802.3x pauses every Ethernet flow */
+	}
+	jw_obj(w, "pfc");
 	for (unsigned i = 0; i < RS_PRIOS; i++) {
 		const struct rw_pfc_prio *s = &t->pfc[i];
-		json_t *o = json_object();
-		json_object_set_new(o, "frames", jint(s->frames));
-		json_object_set_new(o, "xoff", jint(s->xoff));
-		json_object_set_new(o, "xon", jint(s->xon));
-		json_object_set_new(o, "paused_us", jus(s->paused_ns));
-		json_object_set_new(o, "storms", jint(s->storms));
-		json_object_set_new(o, "longest_us", jus(s->longest_ns));
-		json_t *fl = json_array();
-		uint64_t held = 0;
-		for (uint32_t k = 0; k < n; k++) {
-			const struct rw_flow *f = rw_analyzer_flow(r->a, idx[k]);
-			if (!prio_affects(i, f))
-				continue;
-			json_array_append_new(fl, jint(idx[k]));
-			held += f->pkts_while_paused;
-		}
-		json_object_set_new(o, "flows", fl);
-		json_object_set_new(o, "pkts_while_paused", jint(held));
-		json_object_set_new(pfc, rp_prio_name(i), o);
+		jw_obj(w, rp_prio_name(i));
+		jw_uint(w, "frames", s->frames);
+		jw_uint(w, "xoff", s->xoff);
+		jw_uint(w, "xon", s->xon);
+		j_us(w, "paused_us", s->paused_ns);
+		jw_uint(w, "storms", s->storms);
+		j_us(w, "longest_us", s->longest_ns);
+		jw_arr(w, "flows");
+		for (uint32_t k = 0; k < n; k++)
+			if (cls[k] != CLS_NONE && (i == RW_PAUSE_ALL || cls[k] == i))
+				jw_uint(w, NULL, idx[k]);
+		jw_arr_end(w);
+		jw_uint(w, "pkts_while_paused", held[i]);
+		jw_obj_end(w);
 	}
-	json_object_set_new(d, "pfc", pfc);
-	json_object_set_new(d, "link_gbps", json_real(r->opts.link_gbps));
-	json_object_set_new(d, "storm_threshold_us", jus(r->opts.storm_ns));
+	jw_obj_end(w);
+}
 
-	json_t *ic = json_object();
-	json_object_set_new(ic, "ok", jint(t->icrc_ok));
-	json_object_set_new(ic, "bad", jint(t->icrc_bad));
-	json_object_set_new(d, "icrc", ic);
-	json_t *vc = json_object();
-	json_object_set_new(vc, "ok", jint(t->vcrc_ok));
-	json_object_set_new(vc, "bad", jint(t->vcrc_bad));
-	json_object_set_new(d, "vcrc", vc);
-	json_object_set_new(d, "decode_errors", jint(t->decode_errors));
-	json_object_set_new(d, "truncated", jint(t->truncated));
-	json_object_set_new(d, "untracked", jint(t->untracked));
-	json_object_set_new(d, "max_flows", jint(r->opts.max_flows));
-	json_object_set_new(d, "cnps_unlinked", jint(t->cnps_unlinked));
-	json_object_set_new(d, "cnp_window_us", jus(r->opts.cnp_window_ns));
-	json_t *dr = json_object();
-	json_object_set_new(dr, "kernel", jint(r->drops_kernel));
-	json_object_set_new(dr, "interface", jint(r->drops_if));
-	json_object_set_new(dr, "recorded", json_boolean(r->drops_known));
-	json_object_set_new(d, "capture_drops", dr);
-	free(idx);
-	return d;
+static void json_doc(struct jw *w, const struct cap_report *r, const uint32_t *idx, uint32_t n,
+		     const uint8_t *cls)
+{
+	const struct rw_totals *t = rw_analyzer_totals(r->a);
+	char why[256];
+	int incomplete = rp_incomplete(r, why, sizeof(why));
+	jw_obj(w, NULL);
+	if (r->opts.title)
+		jw_str(w, "title", r->opts.title);
+	if (t->packets)
+		j_time(w, "start", t->first_ns);
+	else
+		jw_null(w, "start");
+	jw_dec(w, "duration_s", t->packets ? t->last_ns - t->first_ns : 0, 9);
+	jw_uint(w, "packets", t->packets);
+	jw_uint(w, "bytes", t->bytes);
+	jw_obj(w, "carriers");
+	for (int c = 0; c < RW_CARRIER_COUNT; c++)
+		jw_uint(w, rw_carrier_name((enum rw_carrier)c), t->by_carrier[c]);
+	jw_obj_end(w);
+	jw_uint(w, "flows", n);
+	jw_arr(w, "qps");
+	for (uint32_t k = 0; k < n; k++)
+		json_flow(w, r, idx[k]);
+	jw_arr_end(w);
+	json_pfc(w, r, idx, n, cls);
+	jw_real(w, "link_gbps", r->opts.link_gbps);
+	j_us(w, "storm_threshold_us", r->opts.storm_ns);
+	jw_obj(w, "icrc");
+	jw_uint(w, "ok", t->icrc_ok);
+	jw_uint(w, "bad", t->icrc_bad);
+	jw_obj_end(w);
+	jw_obj(w, "vcrc");
+	jw_uint(w, "ok", t->vcrc_ok);
+	jw_uint(w, "bad", t->vcrc_bad);
+	jw_obj_end(w);
+	jw_uint(w, "decode_errors", t->decode_errors);
+	jw_uint(w, "truncated", t->truncated);
+	jw_uint(w, "untracked", t->untracked);
+	jw_uint(w, "untracked_flows", t->untracked_flows);
+	if (r->opts.max_flows)
+		jw_uint(w, "max_flows", r->opts.max_flows);
+	else
+		jw_null(w, "max_flows");
+	jw_bool(w, "incomplete_analysis", incomplete);
+	if (incomplete)
+		jw_str(w, "incomplete_reason", why);
+	else
+		jw_null(w, "incomplete_reason");
+	jw_uint(w, "cnps_unlinked", t->cnps_unlinked);
+	j_us(w, "cnp_window_us", r->opts.cnp_window_ns);
+	jw_obj(w, "cnps_too_often");
+	for (unsigned m = 0; m < RW_CNP_MODES; m++)
+		jw_uint(w, rw_cnp_mode_key((enum rw_cnp_mode)m), t->cnp_too_often[m]);
+	jw_obj_end(w);
+	jw_uint(w, "conversations_reused", t->conversations_reused);
+	jw_obj(w, "capture_drops");
+	jw_uint(w, "kernel", r->drops_kernel);
+	jw_uint(w, "interface", r->drops_if);
+	jw_bool(w, "recorded", r->drops_known);
+	jw_obj_end(w);
+	jw_obj_end(w);
 }
 
 int cap_report_json(const struct cap_report *r, FILE *out)
 {
-	json_t *d = json_doc(r);
-	if (!d) {
+	uint32_t n;
+	uint32_t *idx = rp_sorted_flows(r, &n);
+	uint8_t *cls = malloc(n ? n : 1);
+	struct jw *w = malloc(sizeof(*w));
+	if ((!idx && n) || !cls || !w) {
+		free(idx);
+		free(cls);
+		free(w);
 		errno = ENOMEM;
 		return -1;
 	}
-	/* 12 significant digits: microseconds keep their nanoseconds. */
+	for (uint32_t k = 0; k < n; k++) {
+		const struct rw_flow *f = rw_analyzer_flow(r->a, idx[k]);
+		cls[k] = f->key.family == 0 ? CLS_NONE : f->prio;
+	}
 	errno = 0;
-	int rc = json_dumpf(d, out, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-	json_decref(d);
-	if (rc == 0 && fputc('\n', out) == EOF)
-		rc = -1;
+	jw_init(w, out, J_INDENT, J_PREC);
+	json_doc(w, r, idx, n, cls);
+	jw_putc(w, '\n');
+	int rc = jw_end(w);
+	free(w);
+	free(cls);
+	free(idx);
 	if (fflush(out) != 0 || ferror(out))
 		rc = -1;
 	if (rc != 0 && !errno)

@@ -13,7 +13,7 @@
 
 struct cap_report_opts {
 	double link_gbps;       /* PFC quanta -> time (default 100) */
-	uint32_t max_flows;     /* default 4096 */
+	uint32_t max_flows;     /* flows analysed at most (0: as many as the engine's memory allows) */
 	uint64_t storm_ns;      /* default 10 ms */
 	uint64_t cnp_window_ns; /* default 1 ms */
 	const char *title;      /* shown in the HTML report (e.g. the file name) */

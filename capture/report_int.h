@@ -104,7 +104,6 @@ struct rs_prio {
 
 struct cap_report {
 	struct cap_report_opts opts;
-	void *mem;
 	struct rw_analyzer *a;
 
 	/* Series. */
@@ -153,9 +152,14 @@ char *rp_dur(char *buf, size_t cap, uint64_t ns);
 /* "1.23 GB", "512 B" (powers of 1000) */
 char *rp_bytes(char *buf, size_t cap, uint64_t b);
 /* Latency cell: "p50/p99/max" in us, or "-" */
-char *rp_lat(char *buf, size_t cap, const struct rw_hist *h);
+char *rp_lat(char *buf, size_t cap, const struct rw_lat *h);
 const char *rp_prio_name(unsigned i); /* "0".."7", "pause" */
 uint64_t rp_naks(const struct rw_flow *f);
+
+/* 1 and a sentence in buf ("12 packets of 3 flows beyond the flow table's
+ * limit (--max-flows 4096) were not analysed") when the analysis left
+ * flows out; 0 and "" when it is complete. */
+int rp_incomplete(const struct cap_report *r, char *buf, size_t cap);
 
 /* The columns of the flow table, shared by the text and HTML reports. */
 #define RP_CELL 64

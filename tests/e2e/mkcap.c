@@ -53,7 +53,7 @@ static const struct {
 	[V_IB_GRH] = {"ib-grh", RW_CARRIER_IB, 1, 0, "native InfiniBand, LRH + GRH"},
 };
 
-enum mode { M_NONE, M_ALL_OPCODES, M_MIX, M_PFC, M_BAD };
+enum mode { M_NONE, M_ALL_OPCODES, M_MIX, M_PFC, M_BAD, M_CONNECTIONS };
 
 struct opts {
 	enum mode mode;
@@ -63,6 +63,8 @@ struct opts {
 	uint64_t seed;
 	unsigned carriers;   /* bit per enum variant; 0 = default for the link type */
 	unsigned max_payload;
+	unsigned long connections; /* --connections */
+	unsigned host_pairs, rounds;
 };
 
 struct gen {
@@ -117,6 +119,12 @@ static void usage(FILE *f)
 		"  --pfc           IEEE 802.1Qbb PFC and 802.3x PAUSE frames\n"
 		"  --bad           good frames mixed with bad ICRCs, snaplen-truncated frames and\n"
 		"                  malformed headers\n"
+		"  --connections N N RC connections (RoCEv2 over IPv4) spread over --host-pairs,\n"
+		"                  each with its own QPNs and a random initial PSN; each of\n"
+		"                  --rounds rounds is one RDMA WRITE ONLY (64 bytes) and its ACK,\n"
+		"                  connection after connection, the ACK a few microseconds\n"
+		"                  later with other connections' packets in between: 2N flows,\n"
+		"                  2N x rounds packets, for scale benchmarks\n"
 		"\n"
 		"options:\n"
 		"  -o FILE         output file (default: standard output)\n"
@@ -125,6 +133,9 @@ static void usage(FILE *f)
 		"                  v2, v2-vlan, v2-qinq, v2-opts, v2-ipv6, v2-ipv6-vlan, v1, v1-vlan,\n"
 		"                  ib, ib-grh (ib and ib-grh need link type 247 or 197)\n"
 		"  --max-payload N cap payload sizes at N bytes (default 4096), for small samples\n"
+		"  --host-pairs H  --connections: requester/responder host pairs (default 8):\n"
+		"                  pair h is 10.X.Y.1 -> 10.X.Y.2, X.Y = h\n"
+		"  --rounds R      --connections: WRITE/ACK rounds per connection (default 2)\n"
 		"  --seed S        seed of the pseudo-random values (default 1)\n"
 		"  -h, --help      this text\n",
 		prog);
@@ -810,10 +821,155 @@ static void gen_bad(struct gen *g, unsigned vmask)
 	}
 }
 
+
+/* ---- --connections: many queue pairs, for the report's scale benchmark ----
+ *
+ * What a switch tap between a few host pairs sees when thousands of RC
+ * connections each do a little work: connection after connection, one RDMA
+ * WRITE ONLY, and its ACK some microseconds later with other connections'
+ * WRITEs and ACKs in between. Nothing is stored per connection: its QPNs,
+ * initial PSN, UDP ports and R_Key are functions of its number and the seed,
+ * so a million connections cost no memory here. */
+#define CONN_MAX 4000000ul    /* 2 QPNs each, all distinct among 2^24 - 3 */
+#define CONN_HOST_PAIRS_MAX 65536u
+#define CONN_ROUNDS_MAX 1000u
+#define CONN_PAYLOAD 64u      /* a small WRITE */
+#define CONN_GAP_NS 2000u     /* between two WRITEs on the tap: 500k messages/s */
+/* WRITE -> ACK: 9 to 12 us (the responder's NIC and the way back), whole
+ * microseconds so that the pcap's microsecond stamps keep them exact. */
+#define CONN_ACK_NS 9000u
+#define CONN_ACK_JITTER_US 4u
+/* ACKs not yet written at any time: at most one per WRITE of the last
+ * (CONN_ACK_NS + jitter) nanoseconds. */
+#define CONN_PENDING 16u
+_Static_assert((CONN_ACK_NS + CONN_ACK_JITTER_US * 1000u) / CONN_GAP_NS + 2u <= CONN_PENDING,
+	       "pending ACK ring too small for the ACK delay");
+
+/* A permutation of the 24-bit space (xor with a key, odd multipliers and
+ * xor-shifts are each one-to-one): distinct inputs give distinct values that
+ * still look random. */
+static uint32_t perm24(uint32_t x, uint32_t key)
+{
+	x = (x ^ key) & RW_PSN_MASK;
+	x = (x * 0x2545f5u) & RW_PSN_MASK;
+	x ^= x >> 12;
+	x = (x * 0x9e3779u) & RW_PSN_MASK; /* odd */
+	x ^= x >> 11;
+	return x;
+}
+
+/* QPN number k (two per connection): walking the permutation's cycle until
+ * it leaves QP0/QP1 (SMI/GSI) and 0xFFFFFF (multicast) keeps it one-to-one
+ * on the allowed QPNs, since k + 2 is one of them. */
+static uint32_t conn_qpn(uint32_t k, uint32_t key)
+{
+	uint32_t q = k + 2u;
+	do
+		q = perm24(q, key);
+	while (q < 2u || q == RW_PSN_MASK);
+	return q;
+}
+
+struct conn_keys {
+	uint32_t qpn, psn, rkey;
+	uint64_t va;
+};
+
+struct conn_ack {
+	uint64_t t;
+	uint32_t c, round;
+};
+
+/* One packet of connection c in round r: its WRITE (requester to
+ * responder) or its ACK (back). */
+static void conn_packet(struct gen *g, const struct conn_keys *k, uint32_t c, uint32_t r, int ack)
+{
+	struct rw_packet p;
+	uint32_t h = c % g->o->host_pairs;
+	uint32_t req_qpn = conn_qpn(2u * c, k->qpn), resp_qpn = conn_qpn(2u * c + 1u, k->qpn);
+	uint32_t psn = (perm24(c, k->psn) + r) & RW_PSN_MASK;
+	uint8_t mac_req[6] = {0x02, 0x00, 0x0a, (uint8_t)(h >> 8), (uint8_t)h, 0x01};
+	uint8_t mac_resp[6] = {0x02, 0x00, 0x0a, (uint8_t)(h >> 8), (uint8_t)h, 0x02};
+	uint32_t ip_req = 0x0a000001u | h << 8, ip_resp = ip_req + 1u; /* 10.X.Y.1, 10.X.Y.2 */
+
+	init_packet(&p);
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_ETH | RW_P_IPV4 | RW_P_UDP | RW_P_BTH;
+	memcpy(p.eth.dst, ack ? mac_req : mac_resp, 6);
+	memcpy(p.eth.src, ack ? mac_resp : mac_req, 6);
+	p.eth.ethertype = RW_ETHERTYPE_IPV4;
+	p.ipv4.dscp = 26; /* the usual RoCE data class, ECN-capable */
+	p.ipv4.ecn = RW_ECN_ECT0;
+	p.ipv4.id = (uint16_t)g->frames;
+	p.ipv4.flags = RW_IPV4_DF;
+	p.ipv4.ttl = 64;
+	p.ipv4.protocol = RW_IPPROTO_UDP;
+	p.ipv4.src = ack ? ip_resp : ip_req;
+	p.ipv4.dst = ack ? ip_req : ip_resp;
+	/* Each QP keeps one source port (flow entropy, as rxe and mlx5 pick). */
+	p.udp.sport = (uint16_t)(0xc000u | ((ack ? resp_qpn : req_qpn) & 0x3fffu));
+	p.udp.dport = RW_ROCEV2_PORT;
+	p.bth.pkey = 0xffff;
+	p.bth.psn = psn;
+	if (!ack) {
+		unsigned len = CONN_PAYLOAD < g->o->max_payload ? CONN_PAYLOAD : g->o->max_payload;
+		p.bth.opcode = 0x0a; /* RC RDMA WRITE ONLY */
+		p.bth.dqpn = resp_qpn;
+		p.bth.ackreq = 1;
+		p.reth.va = k->va + ((uint64_t)c << 20) + (uint64_t)r * CONN_PAYLOAD;
+		p.reth.rkey = k->rkey ^ c;
+		p.reth.dmalen = len;
+		p.payload = g->payload;
+		p.payload_len = len;
+	} else {
+		p.bth.opcode = 0x11; /* RC ACKNOWLEDGE */
+		p.bth.dqpn = req_qpn;
+		/* IBA 9.7.5.1.1: the MSN counts the messages the responder
+		 * completed; credits 31: no credit count (as RoCE NICs send). */
+		p.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+		p.aeth.msn = r + 1u;
+	}
+	emit(g, &p, 0, 0, 0);
+}
+
+static void gen_connections(struct gen *g)
+{
+	const struct opts *o = g->o;
+	struct conn_keys k = {.qpn = rnd32(g), .psn = rnd32(g), .rkey = rnd32(g),
+			      .va = rnd(g) & 0x00007fffffff0000ull};
+	struct conn_ack pend[CONN_PENDING];
+	unsigned npend = 0;
+	uint64_t t0 = g->t_ns, total = (uint64_t)o->connections * o->rounds;
+
+	for (uint64_t i = 0; i <= total; i++) {
+		/* The next WRITE's time; past the last one, a time after every ACK. */
+		uint64_t tw = t0 + i * CONN_GAP_NS + (i == total ? UINT64_C(1) << 40 : 0);
+		for (;;) {
+			unsigned m = 0;
+			for (unsigned j = 1; j < npend; j++)
+				if (pend[j].t < pend[m].t)
+					m = j;
+			if (!npend || pend[m].t > tw)
+				break;
+			g->t_ns = pend[m].t;
+			conn_packet(g, &k, pend[m].c, pend[m].round, 1);
+			pend[m] = pend[--npend];
+		}
+		if (i == total)
+			break;
+		uint32_t c = (uint32_t)(i % o->connections), r = (uint32_t)(i / o->connections);
+		g->t_ns = tw;
+		conn_packet(g, &k, c, r, 0);
+		pend[npend++] = (struct conn_ack){
+			.t = tw + CONN_ACK_NS + 1000u * rnd_below(g, CONN_ACK_JITTER_US), .c = c, .round = r};
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = {.mode = M_NONE, .out = "-", .linktype = RW_LINKTYPE_ETHERNET, .seed = 1,
-			 .max_payload = MAX_PAYLOAD};
+			 .max_payload = MAX_PAYLOAD, .host_pairs = 8, .rounds = 2};
+	int conn_opts = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -832,6 +988,26 @@ int main(int argc, char **argv)
 				die("%s: expected a packet count after it", a);
 			o.mix_count = parse_ulong(a, val, 100000000ul);
 			m = M_MIX;
+			i++;
+		} else if (strcmp(a, "--connections") == 0) {
+			if (!val)
+				die("%s: expected a number of connections after it", a);
+			o.connections = parse_ulong(a, val, CONN_MAX);
+			m = M_CONNECTIONS;
+			i++;
+		} else if (strcmp(a, "--host-pairs") == 0) {
+			if (!val)
+				die("%s: expected a number of host pairs after it", a);
+			o.host_pairs = (unsigned)parse_ulong(a, val, CONN_HOST_PAIRS_MAX);
+			if (!o.host_pairs)
+				die("%s: expected at least 1 host pair", a);
+			conn_opts = 1;
+			i++;
+		} else if (strcmp(a, "--rounds") == 0) {
+			if (!val)
+				die("%s: expected a number of rounds after it", a);
+			o.rounds = (unsigned)parse_ulong(a, val, CONN_ROUNDS_MAX);
+			conn_opts = 1;
 			i++;
 		} else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
 			if (!val)
@@ -872,6 +1048,10 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (conn_opts && o.mode != M_CONNECTIONS) {
+		fprintf(stderr, "%s: --host-pairs and --rounds go with --connections\n", prog);
+		return 2;
+	}
 	unsigned vmask = 0;
 	for (int v = 0; v < V_COUNT; v++)
 		if (variant_fits((enum variant)v, o.linktype) && (!o.carriers || (o.carriers & (1u << v))))
@@ -904,6 +1084,12 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (o.mode == M_CONNECTIONS && !(vmask & (1u << V_V2))) {
+		fprintf(stderr, "%s: --connections writes RoCEv2 over IPv4 (carrier v2), which link "
+			"type %s%s cannot carry\n", prog, linktype_name(o.linktype),
+			o.carriers ? " with these --carriers" : "");
+		return 2;
+	}
 	if (strcmp(o.out, "-") == 0 && isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "%s: standard output is a terminal: give -o FILE, or redirect it\n", prog);
 		return 2;
@@ -932,6 +1118,9 @@ int main(int argc, char **argv)
 		break;
 	case M_BAD:
 		gen_bad(&g, vmask);
+		break;
+	case M_CONNECTIONS:
+		gen_connections(&g);
 		break;
 	case M_NONE:
 		break;

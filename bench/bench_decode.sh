@@ -7,6 +7,8 @@
 # env:   ROCEWIRE_BUILD_DIR  the build folder (if no argument; default ./build)
 #        BENCH_PACKETS       packets in the capture (default 200000, at least 200000
 #                            unless BENCH_SMALL=1, for trying the script out)
+#        BENCH_MAX_PAYLOAD   --max-payload of the mix (default 4096: 1.65 KB per
+#                            packet on average; 470: 389 bytes)
 #        BENCH_RUNS          runs of each rocewire-cap mode; the best counts (default 3)
 #        TMPDIR              where the capture is written (about 350 MB)
 #
@@ -19,6 +21,7 @@ set -eu
 build=${1:-${ROCEWIRE_BUILD_DIR:-build}}
 n=${BENCH_PACKETS:-200000}
 runs=${BENCH_RUNS:-3}
+maxp=${BENCH_MAX_PAYLOAD:-4096}
 mkcap=$build/tests/e2e/rocewire-mkcap
 cap=$build/capture/rocewire-cap
 
@@ -38,7 +41,7 @@ command -v tshark >/dev/null 2>&1 || have_tshark=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 file=$work/mix.pcap
-"$mkcap" --mix "$n" -o "$file"
+"$mkcap" --mix "$n" --max-payload "$maxp" -o "$file"
 
 bench=bench_decode.sh
 . "$(dirname "$0")/lib.sh"

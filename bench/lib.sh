@@ -31,6 +31,6 @@ pps() { awk -v n="$n" -v ns="$1" 'BEGIN { printf "%.0f", n / (ns / 1e9) }'; }
 # describe FILE: the capture and the CPU, the first lines of every report.
 describe() {
 	bytes=$(wc -c <"$1")
-	echo "capture: $n packets, $bytes bytes ($(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.0f", b / n }') bytes/packet), rocewire-mkcap --mix $n"
+	echo "capture: $n packets, $bytes bytes ($(awk -v b="$bytes" -v n="$n" 'BEGIN { printf "%.0f", b / n }') bytes/packet), rocewire-mkcap --mix $n${maxp:+ --max-payload $maxp}"
 	echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores"
 }

@@ -62,7 +62,6 @@ bench=bench_report.sh
 . "$(dirname "$0")/lib.sh"
 
 describe "$file"
-echo "mix: rocewire-mkcap --mix $n --max-payload $maxp"
 cat "$file" >/dev/null # every contender starts with the file in the page cache
 
 # cpu_ns DIR CMD...: the least CPU time (user + system, all threads) of

@@ -86,6 +86,63 @@ char *fmt_hexbytes(char *p, const uint8_t *b, size_t n)
 	return p;
 }
 
+/* Length of the UTF-8 sequence at s when it is valid and prints (not a C1
+ * control), else 0. Stops at a NUL: it is never a continuation byte. */
+static size_t utf8_printable(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+		   : c >= 0xE0 && c <= 0xEF ? 3
+		   : c >= 0xF0 && c <= 0xF4 ? 4
+					    : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	/* RFC 3629 4: overlong forms, surrogates, above U+10FFFF; then C1,
+	 * which terminals may act on as they do on ESC. */
+	if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0) ||
+	    (c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90) || (c == 0xC2 && s[1] < 0xA0))
+		return 0;
+	return n;
+}
+
+char *cap_esc(char *buf, size_t cap, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0;
+
+	if (!cap)
+		return buf;
+	while (*u) {
+		size_t n = *u >= 0x80 ? utf8_printable(u) : 1;
+		char esc[4];
+		const char *from = (const char *)u;
+		if (n == 0 || *u < 0x20 || *u == 0x7F) {
+			esc[0] = '\\';
+			esc[1] = 'x';
+			esc[2] = cap_hexdig[*u >> 4];
+			esc[3] = cap_hexdig[*u & 0xF];
+			from = esc;
+			n = 4;
+			u++;
+		} else if (*u == '\\') {
+			esc[0] = esc[1] = '\\';
+			from = esc;
+			n = 2;
+			u++;
+		} else {
+			u += n;
+		}
+		if (o + n >= cap)
+			break;
+		memcpy(buf + o, from, n);
+		o += n;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 const char *cap_ecn_name(unsigned ecn)
 {
 	static const char *const names[4] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};

@@ -164,6 +164,17 @@ char *fmt_mac(char *p, const uint8_t m[6]);
 /* Colon-separated hex bytes (SLL addresses). */
 char *fmt_hexbytes(char *p, const uint8_t *b, size_t n);
 
+/* Text from outside the program (file names, argv, strings read from a
+ * capture) made safe for a terminal, as tcpdump escapes what it prints: a
+ * control byte (C0, DEL, and C1 written as UTF-8 U+0080-U+009F) or a byte
+ * that is not part of valid UTF-8 becomes \xHH, and a backslash \\, so a
+ * name cannot move the cursor, set the window title or forge a line, and
+ * bash's $'...' turns the text back into the original bytes. Printable
+ * UTF-8 is kept. At most cap-1 bytes and a NUL are written (an escape is
+ * never cut in half); returns buf. CAP_ESC_SIZE(n) holds any n bytes. */
+#define CAP_ESC_SIZE(n) (4 * (n) + 1)
+char *cap_esc(char *buf, size_t cap, const char *s);
+
 /* Text of an ECN codepoint as tcpdump writes it: "Not-ECT", "ECT(1)",
  * "ECT(0)", "CE". */
 const char *cap_ecn_name(unsigned ecn);

@@ -16,6 +16,7 @@
 
 #include "cap.h"
 #include "pipeline.h"
+#include "fmt.h"
 #include "report.h"
 
 #define DEFAULT_MAX_WARNINGS 10
@@ -200,6 +201,17 @@ static const struct option long_opts[] = {
 
 static const char short_opts[] = ":r:i:Dc:f:dy:s:B:pw:C:G:lvqh";
 
+/* Names from argv, files or the system reach messages through cap_esc(): a
+ * file name must not drive the terminal the message is printed on. */
+#define NAME_SHOWN CAP_ESC_SIZE(4096)
+
+/* A message line that may hold such names (the sources' err lines). */
+static void error_line(const char *line)
+{
+	char buf[CAP_ESC_SIZE(sizeof(((struct cap_writer *)0)->err))];
+	fprintf(stderr, "%s\n", cap_esc(buf, sizeof(buf), line));
+}
+
 /* One line: the problem and where to look, then exit 2. */
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
@@ -219,12 +231,12 @@ static void usage_error(const char *fmt, ...)
  * options: list the candidates. */
 static void unknown_long_option(const char *arg)
 {
-	char cands[512] = "";
+	char cands[512] = "", shown[NAME_SHOWN];
 	size_t n = 0, len;
 	int matches = 0;
 
 	if (strncmp(arg, "--", 2) != 0)
-		usage_error("unknown option '%s'", arg);
+		usage_error("unknown option '%s'", cap_esc(shown, sizeof(shown), arg));
 	arg += 2;
 	len = strcspn(arg, "=");
 	for (const struct option *o = long_opts; o->name; o++) {
@@ -239,9 +251,10 @@ static void unknown_long_option(const char *arg)
 	if (matches > 1) {
 		char opt[128];
 		snprintf(opt, sizeof(opt), "--%.*s", (int)(len < 100 ? len : 100), arg);
-		usage_error("option '%s' is ambiguous (%s)", opt, cands);
+		usage_error("option '%s' is ambiguous (%s)", cap_esc(shown, sizeof(shown), opt),
+			    cands);
 	}
-	usage_error("unknown option '--%s'", arg);
+	usage_error("unknown option '--%s'", cap_esc(shown, sizeof(shown), arg));
 }
 
 /* The option as the user wrote it, for messages: "-c" or "--count". */
@@ -264,9 +277,10 @@ static void bad_value(int opt, const char *arg, const char *what) __attribute__(
 
 static void bad_value(int opt, const char *arg, const char *what)
 {
-	char name[40];
+	char name[40], shown[NAME_SHOWN];
 	fprintf(stderr, "%s: %s: '%s' is not %s; try '%s --help'\n", CAP_PROG,
-		opt_name(opt, name, sizeof(name)), arg, what, CAP_PROG);
+		opt_name(opt, name, sizeof(name)), cap_esc(shown, sizeof(shown), arg), what,
+		CAP_PROG);
 	exit(CAP_EXIT_USAGE);
 }
 
@@ -477,8 +491,10 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			if (optopt >= 256)
 				usage_error("option %s takes no argument",
 					    opt_name(optopt, name, sizeof(name)));
-			if (optopt > 0 && optopt != '?')
-				usage_error("unknown option '-%c'", optopt);
+			if (optopt > 0 && optopt != '?') {
+				char opt[2] = {(char)optopt, '\0'}, shown[CAP_ESC_SIZE(1)];
+				usage_error("unknown option '-%s'", cap_esc(shown, sizeof(shown), opt));
+			}
 			unknown_long_option(argv[optind - 1]);
 		}
 	}
@@ -599,8 +615,9 @@ static int report_outputs(struct cap_ctx *c, const struct cap_opts *o, uint64_t 
 	if (o->html) {
 		errno = 0;
 		if (cap_report_html(c->report, o->html) != 0) {
-			fprintf(stderr, "%s: cannot write the HTML report: %s\n", o->html,
-				strerror(errno ? errno : EIO));
+			char shown[NAME_SHOWN];
+			fprintf(stderr, "%s: cannot write the HTML report: %s\n",
+				cap_esc(shown, sizeof(shown), o->html), strerror(errno ? errno : EIO));
 			status = CAP_EXIT_USAGE;
 		}
 	}
@@ -659,6 +676,11 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 {
 	int opened = 0;
 	struct cap_progress *prog = opts->progress ? cap_progress_new() : NULL;
+	char shown[NAME_SHOWN], line[CAP_ESC_SIZE(sizeof(((struct cap_source *)0)->err))];
+	/* The name in dissect.c's per-packet lines. Multi-file JSON takes it
+	 * too, as its "file" field, where only the raw name is right (jansson
+	 * escapes it, and caches it by pointer). */
+	int raw_name = opts->format == CAP_FMT_JSON && ctx->multi_file;
 
 	ctx->progress = prog;
 	for (size_t i = 0; i < opts->n_files; i++) {
@@ -669,14 +691,15 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 		if (opts->count && ctx->stats.packets >= opts->count)
 			break;
 		if (cap_offline_open(&src, opts->files[i]) != 0) {
-			cap_ctx_error(ctx, src.err);
+			cap_ctx_error(ctx, cap_esc(line, sizeof(line), src.err));
 			cap_set_status(ctx, src.err_status);
 			continue;
 		}
 		opened++;
-		cap_ctx_begin_input(ctx, opts->files[i]);
+		cap_esc(shown, sizeof(shown), opts->files[i]);
+		cap_ctx_begin_input(ctx, raw_name ? opts->files[i] : shown);
 		if (prog)
-			cap_progress_begin(prog, opts->files[i], src.size);
+			cap_progress_begin(prog, shown, src.size);
 		rc = 1;
 		if (cap_source_own(&src))
 			rc = read_pipelined(ctx, opts, &src, prog);
@@ -692,7 +715,7 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 			rc = 0;
 		cap_progress_clear(prog);
 		if (rc < 0) {
-			cap_ctx_error(ctx, src.err);
+			cap_ctx_error(ctx, cap_esc(line, sizeof(line), src.err));
 			cap_set_status(ctx, src.err_status);
 			if (src.cut)
 				ctx->stats.files_cut++;
@@ -773,18 +796,18 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static void print_drops(const struct cap_live *l)
+static void print_drops(const struct cap_live *l, const char *shown)
 {
 	if (l->drops.known)
 		fprintf(stderr,
 			"%s: %s: %" PRIu64 " packets received by filter, %" PRIu64
 			" dropped by kernel, %" PRIu64 " dropped by interface\n",
-			CAP_PROG, l->name, l->drops.recv, l->drops.kernel, l->drops.ifdrop);
+			CAP_PROG, shown, l->drops.recv, l->drops.kernel, l->drops.ifdrop);
 	else
 		fprintf(stderr,
 			"%s: %s: %" PRIu64 " packets received; drops unknown (the device has no "
 			"out_of_buffer counter)\n",
-			CAP_PROG, l->name, l->index);
+			CAP_PROG, shown, l->index);
 }
 
 static int run_live(struct cap_ctx *c, const struct cap_opts *o)
@@ -794,18 +817,20 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	struct cap_view *view = NULL;
 	struct live_run lr = {.c = c, .l = &l, .count = o->count};
 	int have_writer = 0, failed = 0;
+	static char shown[NAME_SHOWN], file1[NAME_SHOWN], file2[NAME_SHOWN];
 
 	install_signals();
 	if (cap_live_open(&l, o) != 0) {
-		fprintf(stderr, "%s\n", l.err);
+		error_line(l.err);
 		return l.err_status;
 	}
+	cap_esc(shown, sizeof(shown), l.name);
 	signal_live = &l;
 	if (got_signal)
 		cap_live_breakloop(&l);
 	if (o->write_file) {
 		if (cap_writer_open(&w, o, l.linktype, l.snaplen, l.nano, l.name) != 0) {
-			fprintf(stderr, "%s\n", w.err);
+			error_line(w.err);
 			cap_writer_close(&w);
 			cap_live_close(&l);
 			return CAP_EXIT_USAGE;
@@ -831,12 +856,12 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 		fprintf(stderr,
 			"%s: listening on %s, link type %s (%s), snapshot length %" PRIu32
 			" bytes, %s timestamps, %s\n",
-			CAP_PROG, l.name, n ? n : "?", d ? d : "?", l.snaplen,
+			CAP_PROG, shown, n ? n : "?", d ? d : "?", l.snaplen,
 			l.nano ? "nanosecond" : "microsecond", l.filter_desc);
 	}
 	c->hold_warnings = o->view;
 	c->stats.live = l.name;
-	c->file = l.name;
+	c->file = shown; /* no "file" in live JSON: only messages show it */
 
 	double now = cap_now();
 	double next_tick = now + 1.0;
@@ -852,7 +877,7 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 		int ms = wait <= 0 ? 0 : wait * 1000 > LIVE_WAIT_MS ? LIVE_WAIT_MS : (int)(wait * 1000) + 1;
 		int n = cap_live_dispatch(&l, ms, live_packet, &lr);
 		if (n < 0) {
-			fprintf(stderr, "%s\n", l.err);
+			error_line(l.err);
 			failed = 1;
 			break;
 		}
@@ -895,14 +920,15 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	if (have_writer) {
 		int rc = cap_writer_close(&w);
 		if (lr.wfailed || rc != 0) {
-			fprintf(stderr, "%s\n", w.err[0] ? w.err : "cannot write the capture file");
+			error_line(w.err[0] ? w.err : "cannot write the capture file");
 			failed = 1;
 		} else if (!w.to_stdout && w.files == 1) {
 			fprintf(stderr, "%s: wrote %" PRIu64 " packets to %s\n", CAP_PROG,
-				w.total_packets, w.first_name);
+				w.total_packets, cap_esc(file1, sizeof(file1), w.first_name));
 		} else if (!w.to_stdout) {
 			fprintf(stderr, "%s: wrote %" PRIu64 " packets to %u files, %s to %s\n", CAP_PROG,
-				w.total_packets, w.files, w.first_name, w.name);
+				w.total_packets, w.files, cap_esc(file1, sizeof(file1), w.first_name),
+				cap_esc(file2, sizeof(file2), w.name));
 		}
 	}
 	cap_ctx_end_input(c);
@@ -920,12 +946,12 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 		cap_set_status(c, report_outputs(c, &ro, wall_ns()));
 	}
 	cap_summary_print(&c->stats, stderr);
-	print_drops(&l);
+	print_drops(&l, shown);
 	if (l.drops.kernel || l.drops.ifdrop) {
 		fprintf(stderr,
 			"%s: %s: the capture is incomplete: %" PRIu64 " packets were lost (try a larger "
 			"-B, a smaller -s, or -w without per-packet output)\n",
-			CAP_PROG, l.name, l.drops.kernel + l.drops.ifdrop);
+			CAP_PROG, shown, l.drops.kernel + l.drops.ifdrop);
 		cap_set_status(c, CAP_EXIT_PROBLEM);
 	}
 	cap_live_close(&l);
@@ -956,7 +982,11 @@ int main(int argc, char **argv)
 		return CAP_EXIT_USAGE;
 	}
 	if (opts.keep_report) {
-		ctx.report = report_new(&opts, opts.iface ? opts.iface : opts.files[0]);
+		/* The title is shown in the table and the page: escaped as the
+		 * messages are (report.c would turn control bytes into '?'). */
+		char title[NAME_SHOWN];
+		cap_esc(title, sizeof(title), opts.iface ? opts.iface : opts.files[0]);
+		ctx.report = report_new(&opts, title);
 		if (!ctx.report) {
 			fprintf(stderr, "%s: cannot make the report: %s\n", CAP_PROG, strerror(errno));
 			return CAP_EXIT_USAGE;

@@ -15,6 +15,7 @@
 
 #include "rocewire.h"
 #include "report_int.h"
+#include "tmpfile.h"
 
 #define SVG_W 1200
 #define TOP_FLOWS 8   /* lines in the throughput plot */
@@ -1058,19 +1059,10 @@ int cap_report_html(const struct cap_report *r, const char *path)
 	double st = nice_step(h.span, 8);
 	h.span = ceil_d(h.span / st - 1e-9) * st;
 
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 5);
-	if (!tmp) {
-		free(h.idx);
-		errno = ENOMEM;
-		return -1;
-	}
-	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".tmp", 5);
-	h.f = fopen(tmp, "w");
+	char *tmp;
+	h.f = cap_create_temp(path, ".tmp", &tmp);
 	if (!h.f) {
 		int e = errno;
-		free(tmp);
 		free(h.idx);
 		errno = e;
 		return -1;

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 
 #include "cap.h"
+#include "fmt.h"
 
 static unsigned err_place(const struct rw_packet *p)
 {
@@ -49,13 +50,15 @@ static void place_name(unsigned place, char *buf, size_t cap)
 
 void cap_summary_print(const struct cap_stats *st, FILE *fp)
 {
-	if (st->live)
+	if (st->live) {
+		char name[CAP_ESC_SIZE(256)];
 		fprintf(fp, "%s: %" PRIu64 " packet%s captured on %s\n", CAP_PROG, st->packets,
-			st->packets == 1 ? "" : "s", st->live);
-	else
+			st->packets == 1 ? "" : "s", cap_esc(name, sizeof(name), st->live));
+	} else {
 		fprintf(fp, "%s: %" PRIu64 " packet%s read from %" PRIu64 " file%s\n", CAP_PROG,
 			st->packets, st->packets == 1 ? "" : "s", st->files_read,
 			st->files_read == 1 ? "" : "s");
+	}
 
 	fputs("  carriers:", fp);
 	int any = 0;

@@ -4,11 +4,14 @@
  * cannot write pcapng, and pcap_dump() reports no write errors. Files are
  * little-endian (the byte-order magic of both formats allows either).
  *
- * A file is written as NAME.part and renamed to NAME when it is closed
+ * A file is written as NAME.XXXXXX.part (tmpfile.c: a new file of a name
+ * nobody can plant a symlink at) and renamed to NAME when it is closed
  * (rotation, the end of the capture, SIGINT/SIGTERM): a file under its final
  * name is always complete. A .part file left behind means the process was
- * killed without a chance to close it; it holds every record flushed before
- * (the writer flushes once a second), possibly followed by a partial record.
+ * killed without a chance to close it, or a write failed (the error names
+ * it); it holds every record flushed before (the writer flushes once a
+ * second), possibly followed by a partial record: kept, not deleted, as
+ * the only copy of what was captured.
  *
  * Names (tcpdump's rules, except that nothing is overwritten within a run):
  *  - a pattern holding '%' is expanded with strftime(3), in local time, when
@@ -24,6 +27,7 @@
 #include <time.h>
 
 #include "cap.h"
+#include "tmpfile.h"
 
 #define WRITER_BUF (1u << 20)
 
@@ -249,14 +253,18 @@ static int open_next(struct cap_writer *w)
 			snprintf(w->name, sizeof(w->name), "%.4080s%u", w->base, w->index);
 		else
 			snprintf(w->name, sizeof(w->name), "%s", w->base);
-		snprintf(w->part, sizeof(w->part), "%s.part", w->name);
-		w->fp = fopen(w->part, "wb");
+		char *part;
+		w->fp = cap_create_temp(w->name, ".part", &part);
 		if (!w->fp) {
 			w->failed = 1;
-			snprintf(w->err, sizeof(w->err), "%s: cannot create %s: %s", w->name, w->part,
-				 strerror(errno));
+			snprintf(w->err, sizeof(w->err),
+				 "%s: cannot create the file (written as %s.XXXXXX.part until complete): %s",
+				 w->name, w->name, strerror(errno));
 			return -1;
 		}
+		/* name is at most 4095 bytes: ".XXXXXX.part" fits in part */
+		snprintf(w->part, sizeof(w->part), "%s", part);
+		free(part);
 		w->iobuf = malloc(WRITER_BUF);
 		if (w->iobuf)
 			setvbuf(w->fp, w->iobuf, _IOFBF, WRITER_BUF);

@@ -80,19 +80,24 @@ enum rw_err rw_erf_decode(const uint8_t *buf, size_t len, struct rw_erf *out)
 	int eth = erf_is_eth(out->type);
 	if (!eth && out->type != RW_ERF_TYPE_INFINIBAND && out->type != RW_ERF_TYPE_INFINIBAND_LINK)
 		return RW_ERR_UNSUPPORTED;
-	/* hlen grows as far as the captured bytes announce more header, so a
-	 * truncated record says how much header it needed. */
+	/* Past the limit the chain is still counted, as far as it was
+	 * captured, so that the error can say how long it is. */
 	size_t off = RW_ERF_LEN;
 	int more = buf[8] & 0x80;
-	while (more) {
-		if (len < off + RW_ERF_EXT_LEN) {
-			out->hlen = (uint16_t)(off + RW_ERF_EXT_LEN + (eth ? 2 : 0));
-			return RW_ERR_TRUNCATED;
-		}
+	while (more && len >= off + RW_ERF_EXT_LEN && out->n_ext < UINT16_MAX) {
 		more = buf[off] & 0x80;
 		off += RW_ERF_EXT_LEN;
-		if (++out->n_ext == 0xFF)
-			return RW_ERR_MALFORMED;
+		out->n_ext++;
+	}
+	if (out->n_ext > RW_ERF_MAX_EXT) {
+		out->ext_more = more != 0;
+		return RW_ERR_MALFORMED;
+	}
+	/* hlen grows as far as the captured bytes announce more header, so a
+	 * truncated record says how much header it needed. */
+	if (more) {
+		out->hlen = (uint16_t)(off + RW_ERF_EXT_LEN + (eth ? 2 : 0));
+		return RW_ERR_TRUNCATED;
 	}
 	if (eth)
 		off += 2;

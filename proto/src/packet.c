@@ -433,6 +433,10 @@ static enum rw_err decode_erf(struct walk *w)
 		return fail(w, e, RW_L_ERF, 0, p->erf.hlen, "cut by the capture's snapshot length");
 	if (e == RW_ERR_UNSUPPORTED)
 		return fail(w, e, RW_L_ERF, 0, 0, "ERF record type is neither Ethernet nor InfiniBand");
+	/* The first extension header past the limit; rw_packet_error() words it. */
+	if (e == RW_ERR_MALFORMED && p->erf.n_ext > RW_ERF_MAX_EXT)
+		return fail(w, e, RW_L_ERF, RW_ERF_LEN + RW_ERF_MAX_EXT * RW_ERF_EXT_LEN, 0,
+			    "too many extension headers");
 	if (e != RW_OK)
 		return fail(w, e, RW_L_ERF, 0, 0, "ERF record length is below its header length");
 	p->present |= RW_P_ERF;
@@ -535,6 +539,11 @@ const char *rw_packet_error(const struct rw_packet *p, char *buf, size_t cap)
 		size_t have = p->caplen > p->err_offset ? p->caplen - p->err_offset : 0;
 		snprintf(buf, cap, "%s truncated at byte %u: %u bytes needed, %zu captured (%s)", layer,
 			 (unsigned)p->err_offset, (unsigned)p->err_need, have, p->err_what);
+	} else if (p->err == RW_ERR_MALFORMED && p->err_layer == RW_L_ERF &&
+		   p->erf.n_ext > RW_ERF_MAX_EXT) {
+		snprintf(buf, cap, "ERF malformed at byte %u: %s (%s%u; rocewire reads at most %u)",
+			 (unsigned)p->err_offset, p->err_what, p->erf.ext_more ? "at least " : "",
+			 (unsigned)p->erf.n_ext, RW_ERF_MAX_EXT);
 	} else if (p->err == RW_ERR_MALFORMED && p->err_need) {
 		snprintf(buf, cap, "%s malformed at byte %u: %s (%u bytes expected)", layer,
 			 (unsigned)p->err_offset, p->err_what, (unsigned)p->err_need);

@@ -69,6 +69,36 @@ write("snap_bth.pcap", pcap([(cnp, 74), (send[:48], 78)]))
 write("snap_payload.pcap", pcap([(cnp, 74), (send[:60], 78)]))
 # A link type rocewire does not read: 101 (raw IP).
 write("rawip.pcap", pcap([(send[14:], 64)], linktype=101))
+
+# ERF (link type 197) InfiniBand records (type 21, bit 7: extension headers
+# follow) with 300 extension headers, each with bit 7 set but the last:
+# more than the 254 rocewire reads. Whole, and captured up to the 260th
+# (16 + 260 * 8 bytes of 2448): malformed either way, not truncated.
+def erf(n_ext, frame=bytes(32)):
+    rlen = 16 + 8 * n_ext + len(frame)
+    hdr = struct.pack("<Q", 0) + struct.pack(">BBHHH", 0x95, 0, rlen, 0, len(frame))
+    ext = b"".join(bytes([(0x80 if i + 1 < n_ext else 0) | 0x04]) + bytes(7) for i in range(n_ext))
+    return hdr + ext + frame
+many = erf(300)
+write("erf_many.pcap", pcap([(many, len(many))], linktype=197))
+write("erf_many_cut.pcap", pcap([(many[:16 + 260 * 8], len(many))], linktype=197))
+
+# pcapng whose strings carry terminal escapes and line breaks: the SHB's
+# comment, hardware, OS and application, the IDB's name, description and
+# comment, the EPB's comment. None of them may reach the terminal raw.
+def opt(code, val):
+    return struct.pack("<HH", code, len(val)) + val + bytes(-len(val) % 4)
+def block(btype, body):
+    n = 12 + len(body)
+    return struct.pack("<II", btype, n) + body + struct.pack("<I", n)
+evil = b"\x1b]0;owned\x07\x1b[2J\r\nforged line\x1b[31m\x9b31m\xc2\x9b31m"
+shb = struct.pack("<IHHq", 0x1A2B3C4D, 1, 0, -1) + opt(1, b"shb " + evil) + \
+    opt(2, b"hw " + evil) + opt(3, b"os " + evil) + opt(4, b"app " + evil) + opt(0, b"")
+idb = struct.pack("<HHI", 1, 0, 65535) + opt(2, b"eth" + evil) + opt(3, b"desc " + evil) + \
+    opt(1, b"idb " + evil) + opt(0, b"")
+epb = struct.pack("<IIIII", 0, 0, 0, len(send), len(send)) + send + bytes(-len(send) % 4) + \
+    opt(1, b"pkt " + evil) + opt(0, b"")
+write("evil.pcapng", block(0x0A0D0D0A, shb) + block(1, idb) + block(6, epb))
 EOF
 printf 'this is not a capture\n' >notes.txt
 : >empty.pcap
@@ -147,6 +177,45 @@ expect_stdout_lines() {
 
 expect_stdout_has() {
 	grep -qF -- "$1" out || fail "stdout does not contain '$1'"
+}
+
+# Neither stdout nor stderr holds a byte a terminal acts on: C0 controls but
+# the newline, DEL, C1 controls as UTF-8; and both are valid UTF-8, so no
+# raw C1 byte (0x9b is CSI on an 8-bit terminal) either.
+expect_no_control() {
+	local f
+	for f in out err; do
+		if LC_ALL=C grep -qaP '[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$f"; then
+			fail "$f holds a raw control byte: $(LC_ALL=C grep -naP \
+				'[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$f" | head -1 | od -c | head -3)"
+		fi
+		iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 || fail "$f is not valid UTF-8 (a raw byte)"
+	done
+}
+
+# run_live NAME ARGS...: run, bounded in time (a live capture).
+run_live() {
+	CASE=$1
+	CASE_FAILED=0
+	shift
+	CMD="rocewire-cap $*"
+	timeout 60 "$CAP" "$@" >out 2>err
+	RC=$?
+	CHECKS=$((CHECKS + 1))
+}
+
+expect_victim_intact() {
+	cmp -s victim victim.orig || fail "the file behind the planted symlink was changed"
+}
+
+# No temporary file of FINAL (FINAL.XXXXXX.SUFFIX) is left.
+expect_no_temp() {
+	local t
+	for t in "$1".*"$2"; do
+		[ -e "$t" ] || [ -L "$t" ] || continue
+		[ -L "$t" ] && [ "$(readlink "$t")" = victim ] && continue # the planted one
+		fail "a temporary file was left behind: $t"
+	done
 }
 
 # ---- good input -------------------------------------------------------------
@@ -279,6 +348,129 @@ expect_stdout_has "Exit status"
 run "--version" --version
 expect_rc 0
 expect_stdout_lines 1
+
+# ---- ERF records with more extension headers than rocewire reads -------------
+run "ERF record with 300 extension headers" -r erf_many.pcap
+expect_rc 1
+expect_stdout_lines 1
+expect_one_line "erf_many.pcap" "packet 1" "byte offset 24" "ERF malformed at byte 2048" \
+	"too many extension headers" "(300;" "at most 254"
+grep -qF "record length" err && fail "the record length is blamed for too many extension headers"
+grep -qF "decode errors: 1 (malformed ERF 1)" err || fail "the summary does not count one malformed ERF"
+
+run "ERF record cut inside its 300 extension headers" -r erf_many_cut.pcap
+expect_rc 1
+expect_stdout_lines 1
+expect_one_line "erf_many_cut.pcap" "packet 1" "byte offset 24" "too many extension headers" \
+	"(at least 260;" "at most 254"
+grep -qF "truncated at" err && fail "reported as truncated rather than as too many extension headers"
+
+# ---- names and strings with control characters: escaped (\xHH), never raw -----
+run "missing file named with ESC and a newline" -r $'miss\x1b[2J\nline.pcap'
+expect_rc 2
+expect_only_line 'miss\x1b[2J\x0aline.pcap: cannot open' "No such file"
+expect_no_control
+
+cp snap_bth.pcap $'cut\x1b]0;t\x07\nname.pcap'
+run "cut packet in a file named with control characters" -r $'cut\x1b]0;t\x07\nname.pcap'
+expect_rc 1
+expect_stdout_lines 2
+expect_one_line 'cut\x1b]0;t\x07\x0aname.pcap: packet 2 at byte offset 114' "snaplen" "48 of 78"
+expect_no_control
+
+run "--report title of a file named with control characters" -q --report \
+	-r $'cut\x1b]0;t\x07\nname.pcap'
+expect_rc 1
+expect_stdout_has 'rocewire report: cut\x1b]0;t\x07\x0aname.pcap'
+expect_no_control
+
+cp good.pcap $'good\x1b[31m\\\n.pcap'
+run "JSON names the file exactly (JSON escapes)" --json -r $'good\x1b[31m\\\n.pcap' -r good.pcap
+expect_rc 0
+expect_stdout_lines 4
+expect_no_control
+"$PY" - out <<'EOF' || fail "the JSON \"file\" is not the file's name"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert rows[0]["file"] == "good\x1b[31m\\\n.pcap", rows[0]
+assert rows[3]["file"] == "good.pcap", rows[3]
+EOF
+
+run "--html into a missing folder named with ESC" -q -r good.pcap --html $'no\x1b[31m/r.html'
+expect_rc 2
+expect_one_line 'no\x1b[31m/r.html: cannot write the HTML report' "No such file"
+expect_no_control
+
+run "option value with control characters" --port $'\x1b[31m\n' -r good.pcap
+expect_rc 2
+expect_only_line "'\x1b[31m\x0a'" "--port"
+expect_no_control
+
+run "unknown option with control characters" $'--\x1b[2Jx' -r good.pcap
+expect_rc 2
+expect_only_line "'--\x1b[2Jx'" "--help"
+expect_no_control
+
+run "unknown short option that is a control character" $'-\x1b' -r good.pcap
+expect_rc 2
+expect_only_line "'-\x1b'" "--help"
+expect_no_control
+
+for mode in -l -v --json --report; do
+	run "pcapng strings with control characters ($mode)" $mode -r evil.pcapng
+	expect_rc 0
+	[ "$mode" = --report ] || expect_stdout_has "13571856"
+	expect_no_control
+done
+
+# ---- temporary files: never through a planted symlink, never left behind ------
+printf 'precious\n' >victim
+cp victim victim.orig
+
+ln -s victim r.html.tmp
+run "--html with a symlink planted at OUT.tmp" -q -r good.pcap --html r.html
+expect_rc 0
+expect_victim_intact
+[ -f r.html ] && [ ! -L r.html ] && grep -qF "</html>" r.html || fail "r.html is not a complete page"
+expect_no_temp r.html .tmp
+
+ln -s victim r2.html
+run "--html onto a symlink at OUT" -q -r good.pcap --html r2.html
+expect_rc 0
+expect_victim_intact
+[ -f r2.html ] && [ ! -L r2.html ] && grep -qF "</html>" r2.html || fail "r2.html did not replace the link"
+expect_no_temp r2.html .tmp
+
+mkdir isdir.html
+run "--html onto a directory" -q -r good.pcap --html isdir.html
+expect_rc 2
+expect_one_line "isdir.html" "cannot write the HTML report" "Is a directory"
+expect_no_temp isdir.html .tmp
+[ -z "$(ls -A isdir.html)" ] || fail "something was written into the directory"
+
+# -w needs a live capture: on lo, when this process may capture (root).
+if timeout 60 "$CAP" -i lo --duration 0.1 -q >/dev/null 2>&1; then
+	ln -s victim w.pcap.part
+	run_live "-w with a symlink planted at FILE.part" -i lo --duration 0.2 -q -w w.pcap
+	expect_rc 0
+	expect_victim_intact
+	expect_one_line "w.pcap" "wrote" "packets to w.pcap"
+	"$CAP" -q -r w.pcap >/dev/null 2>&1 || fail "w.pcap is not a readable capture"
+	expect_no_temp w.pcap .part
+
+	run_live "-w into a missing folder" -i lo --duration 0.2 -q -w nodir/w.pcap
+	expect_rc 2
+	expect_only_line "nodir/w.pcap: cannot create" "No such file"
+	[ -e nodir ] && fail "nodir was created"
+
+	run_live "-w named with control characters, into a missing folder" -i lo --duration 0.2 \
+		-q -w $'no\x1b[2J/w.pcap'
+	expect_rc 2
+	expect_only_line 'no\x1b[2J/w.pcap: cannot create' "No such file"
+	expect_no_control
+else
+	echo "SKIP: cannot capture on lo (not root?): the -w cases"
+fi
 
 echo "$((CHECKS - FAILS)) of $CHECKS cases passed"
 [ "$FAILS" -eq 0 ]

@@ -272,6 +272,81 @@ static void test_erf_encode(void **state)
 	}
 }
 
+/* An InfiniBand record (type 21 with the extension bit) with n extension
+ * headers, each one's bit 7 set when another follows, and a zeroed 32-byte
+ * frame; rlen and wlen say so. Returns the record's length. */
+static size_t erf_with_ext(uint8_t *b, size_t n)
+{
+	size_t len = 16 + 8 * n + 32;
+	memset(b, 0, len);
+	rw_hex("0000000000000000 95 00 0000 0000 0020", b, 16);
+	b[10] = (uint8_t)(len >> 8);
+	b[11] = (uint8_t)len;
+	for (size_t i = 0; i < n; i++)
+		b[16 + 8 * i] = (uint8_t)((i + 1 < n ? 0x80 : 0) | 0x04);
+	return len;
+}
+
+/* More extension headers than RW_ERF_MAX_EXT: MALFORMED, counted, and
+ * worded as such (it once read "ERF record length is below its header
+ * length", which sent people looking at rlen). */
+static void test_erf_too_many_ext(void **state)
+{
+	(void)state;
+	static uint8_t b[16 + 8 * 300 + 32];
+	static struct rw_packet p;
+	struct rw_erf h;
+	char why[256];
+
+	assert_int_equal(RW_ERF_MAX_EXT, 254);
+	size_t len = erf_with_ext(b, 254);
+	assert_int_equal(rw_erf_decode(b, len, &h), RW_OK);
+	assert_int_equal(h.n_ext, 254);
+	assert_int_equal(h.hlen, 16 + 8 * 254);
+
+	len = erf_with_ext(b, 255);
+	assert_int_equal(rw_erf_decode(b, len, &h), RW_ERR_MALFORMED);
+	assert_int_equal(h.n_ext, 255);
+	assert_int_equal(h.ext_more, 0);
+
+	len = erf_with_ext(b, 300);
+	assert_int_equal(rw_erf_decode(b, len, &h), RW_ERR_MALFORMED);
+	assert_int_equal(h.n_ext, 300);
+	assert_int_equal(h.ext_more, 0);
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ERF, b, len, len, &p), RW_ERR_MALFORMED);
+	assert_int_equal(p.err_layer, RW_L_ERF);
+	assert_int_equal(p.err_offset, 16 + 8 * 254); /* the first one past the limit */
+	assert_string_equal(rw_packet_error(&p, why, sizeof(why)),
+			    "ERF malformed at byte 2048: too many extension headers "
+			    "(300; rocewire reads at most 254)");
+
+	/* Captured up to the 260th: past the limit, so malformed whatever
+	 * follows, and the count is a lower bound. */
+	size_t cut = 16 + 8 * 260;
+	assert_int_equal(rw_erf_decode(b, cut, &h), RW_ERR_MALFORMED);
+	assert_int_equal(h.n_ext, 260);
+	assert_int_equal(h.ext_more, 1);
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ERF, b, cut, len, &p), RW_ERR_MALFORMED);
+	assert_string_equal(rw_packet_error(&p, why, sizeof(why)),
+			    "ERF malformed at byte 2048: too many extension headers "
+			    "(at least 260; rocewire reads at most 254)");
+
+	/* Cut before the limit: only truncated, needing one more header. */
+	cut = 16 + 8 * 100;
+	assert_int_equal(rw_erf_decode(b, cut, &h), RW_ERR_TRUNCATED);
+	assert_int_equal(h.hlen, 16 + 8 * 101);
+
+	/* rlen below the header length keeps its own words. */
+	len = erf_with_ext(b, 2);
+	b[10] = 0;
+	b[11] = 24;
+	assert_int_equal(rw_erf_decode(b, len, &h), RW_ERR_MALFORMED);
+	assert_int_equal(h.n_ext, 2);
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ERF, b, len, len, &p), RW_ERR_MALFORMED);
+	rw_packet_error(&p, why, sizeof(why));
+	assert_non_null(strstr(why, "ERF record length is below its header length"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_erf_known_eth_ext),
 		cmocka_unit_test(test_erf_unsupported),
 		cmocka_unit_test(test_erf_encode),
+		cmocka_unit_test(test_erf_too_many_ext),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,11 @@
 #define RW_SLL2_LEN 20
 #define RW_ERF_LEN 16
 #define RW_ERF_EXT_LEN 8
+/* Extension headers rw_erf_decode() walks before calling the record
+ * malformed. ERF itself sets no limit but rlen; capture cards write a
+ * handful (flow ID, hash, channel), so hundreds mean a damaged record, not
+ * one to decode. 254 is the limit of the 8-bit count n_ext once was. */
+#define RW_ERF_MAX_EXT 254
 
 /* ERF record types that carry what rocewire reads. */
 #define RW_ERF_TYPE_ETH 2
@@ -43,7 +48,8 @@ struct rw_erf {
 	uint16_t rlen;      /* record length, header included */
 	uint16_t lctr;      /* loss counter or colour */
 	uint16_t wlen;      /* original length on the wire */
-	uint8_t n_ext;      /* extension headers skipped */
+	uint16_t n_ext;     /* extension headers skipped; see rw_erf_decode() for MALFORMED */
+	uint8_t ext_more;   /* MALFORMED, too many: the chain goes on past those counted */
 	uint16_t hlen;      /* bytes before the carried frame: header, extensions, Ethernet pad */
 };
 
@@ -53,7 +59,10 @@ enum rw_err rw_sll_encode(const struct rw_sll *h, uint8_t *buf, size_t cap, size
 enum rw_err rw_sll2_encode(const struct rw_sll *h, uint8_t *buf, size_t cap, size_t *written);
 /* UNSUPPORTED for record types other than Ethernet and InfiniBand. On
  * TRUNCATED, out->hlen is the header length the record needs, as far as the
- * captured bytes tell (its extension headers, the Ethernet pad). */
+ * captured bytes tell (its extension headers, the Ethernet pad). MALFORMED
+ * with out->n_ext > RW_ERF_MAX_EXT: too many extension headers, n_ext of
+ * them counted in the captured bytes (ext_more: and more follow);
+ * MALFORMED otherwise: rlen is below the header length. */
 enum rw_err rw_erf_decode(const uint8_t *buf, size_t len, struct rw_erf *out);
 /* Writes a 16-byte header without extensions (plus the 2-byte pad for
  * Ethernet types); rlen/wlen are taken from h. */

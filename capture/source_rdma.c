@@ -387,7 +387,9 @@ int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *
 	int total = 0;
 
 	for (int pass = 0; pass < 2 && !l->stop; pass++) {
-		int n;
+		/* A signal may set l->stop between the two tests of it: then the
+		 * loop never assigns n. */
+		int n = 0;
 		while (!l->stop && (n = ibv_poll_cq(r->cq, RDMA_POLL_BATCH, wc)) > 0) {
 			struct timespec now;
 			clock_gettime(CLOCK_REALTIME, &now);

@@ -35,8 +35,12 @@ void rs_cover(struct cap_report *r, uint64_t t)
 		for (uint32_t i = 0; i < n; i++) {
 			struct rs_flow *s = &r->series[i];
 			halve64(s->bytes);
-			halve32(s->ce_bin);
-			halve32(s->cnp_bin);
+			/* Most flows never see a CE mark or a CNP: their bins stay
+			 * zero, and untouched pages are never faulted in. */
+			if (s->n_ce || s->ce_over)
+				halve32(s->ce_bin);
+			if (s->n_cnp || s->cnp_over)
+				halve32(s->cnp_bin);
 		}
 		halve64(r->total_bytes);
 		for (unsigned i = 0; i < RS_PRIOS; i++)

@@ -29,6 +29,7 @@
 #define RING 512u   /* slots, a power of two */
 #define BATCH 16u   /* slots per publication */
 #define SPINS 100   /* polls before sleeping (the cores may be shared) */
+#define PREFETCH_SLOTS 4 /* the consumer asks for this slot ahead */
 
 /* One side's sleep: the index value it waits for, and a word to sleep on
  * that the other side changes when it wakes it. */
@@ -217,6 +218,11 @@ struct cap_pipe_slot *cap_pipe_next(struct cap_pipe *p, int *rc)
 		}
 	}
 	p->next = t + 1;
+	/* The slots were written on the other core: ask for a later one's
+	 * lines now, so that they are here when the engine reads them. */
+	const char *ahead = (const char *)&p->slots[(t + PREFETCH_SLOTS) & (RING - 1)];
+	for (size_t o = 0; o < sizeof(struct cap_pipe_slot); o += 64)
+		__builtin_prefetch(ahead + o);
 	return &p->slots[t & (RING - 1)];
 }
 

@@ -14,7 +14,7 @@
 #include "cap.h"
 
 struct cap_pipe_slot {
-	struct cap_record rec;
+	_Alignas(64) struct cap_record rec; /* slots on cache lines of their own */
 	struct rw_packet pkt;
 };
 

@@ -153,6 +153,43 @@ offsets["SPB_WARN"] = sum(len(p) for p in parts)
 parts.append(epb(t0 + 3000, SEND[:48], 78))
 write("spb.pcapng", b"".join(parts))
 
+# ---- what both readers must agree on -------------------------------------------
+# 40 records in each byte order, pcap (microsecond and nanosecond magic) and
+# pcapng, for the test to cut at many places and compare rocewire-cap's own
+# reader (a file) with libpcap's (the same bytes on standard input).
+def pcap_order(records, order, nsec):
+    magic = 0xA1B23C4D if nsec else 0xA1B2C3D4
+    out = struct.pack(order + "IHHiIII", magic, 2, 4, 0, 0, 65535, 1)
+    for sec, frac, data, wirelen in records:
+        out += struct.pack(order + "IIII", sec, frac, len(data), wirelen) + data
+    return out
+
+
+def pcapng_be(records):
+    def blk(btype, body):
+        body = pad4(body)
+        n = 12 + len(body)
+        return struct.pack(">II", btype, n) + body + struct.pack(">I", n)
+    out = blk(0x0A0D0D0A, struct.pack(">IHHq", 0x1A2B3C4D, 1, 0, -1))
+    out += blk(1, struct.pack(">HHI", 1, 0, 0) + struct.pack(">HH", 9, 1) + pad4(b"\x09")
+               + struct.pack(">HH", 0, 0))
+    for t, data, wirelen in records:
+        out += blk(6, struct.pack(">IIIII", 0, t >> 32, t & 0xFFFFFFFF, len(data), wirelen) + data)
+    return out
+
+
+recs = []
+for i in range(40):
+    data = CNP if i % 3 else SEND
+    if i == 17:
+        data = SEND[:48]  # cut by the snapshot length: a warning with an offset
+    recs.append((1700000000 + i, 1000 * i, data, 78 if data is not CNP else 74))
+write("agree_le.pcap", pcap_order(recs, "<", False))
+write("agree_be.pcap", pcap_order(recs, ">", True))
+write("agree_le.pcapng", shb() + idb(tsresol=9)
+      + b"".join(epb(t0 + 1000 * i, d, w) for i, (_, _, d, w) in enumerate(recs)))
+write("agree_be.pcapng", pcapng_be([(t0 + 1000 * i, d, w) for i, (_, _, d, w) in enumerate(recs)]))
+
 with open("offsets.sh", "w") as f:
     for k, v in sorted(offsets.items()):
         f.write("%s=%d\n" % (k, v))

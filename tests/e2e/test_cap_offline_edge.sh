@@ -140,5 +140,29 @@ check "the same file from standard input (libpcap throughout)" 1 \
 	"-: packet 4 at byte offset $SPB_WARN: cut by snaplen to 48 of 78 bytes: BTH truncated at byte 42: 12 bytes needed, 6 captured (cut by the capture's snapshot length)
 rocewire-cap: 4 packets read from 1 file" -- -r - <spb.pcapng
 
+# ---- the two readers agree --------------------------------------------------------
+# Every cut of four captures (both byte orders, pcap and pcapng) read from a
+# file (rocewire-cap's own reader) and from standard input (libpcap): the
+# same lines, the same messages (the name aside), the same exit status.
+for f in agree_le.pcap agree_be.pcap agree_le.pcapng agree_be.pcapng; do
+	size=$(wc -c <"$f")
+	CHECKS=$((CHECKS + 1))
+	bad=0
+	ext=${f##*.}
+	# every 5th byte in the headers, then 30 places over the records
+	for cut in $(seq 0 5 120) $(seq 121 $((size / 30)) "$size") "$size"; do
+		head -c "$cut" "$f" >"cut.$ext"
+		"$CAP" -v -r "cut.$ext" >own.out 2>&1
+		echo "rc=$?" >>own.out
+		"$CAP" -v -r - <"cut.$ext" 2>&1 | sed "s|^-: |cut.$ext: |" >pcap.out
+		echo "rc=${PIPESTATUS[0]}" >>pcap.out
+		if ! cmp -s own.out pcap.out; then
+			[ "$bad" -eq 0 ] && { echo "FAIL: $f cut to $cut bytes: the readers differ"; diff own.out pcap.out | head -6 | sed 's/^/  /'; }
+			bad=1
+		fi
+	done
+	FAILS=$((FAILS + bad))
+done
+
 echo "$((CHECKS - FAILS)) of $CHECKS cases passed"
 [ "$FAILS" -eq 0 ]

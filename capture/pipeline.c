@@ -156,7 +156,9 @@ static void *reader(void *arg)
 		head++;
 		n++;
 		if (head % BATCH == 0) {
-			atomic_store_explicit(&p->head, head, memory_order_release);
+			/* Sequentially consistent: the load of asleep in wake()
+			 * must not pass this store (see wake). */
+			atomic_store(&p->head, head);
 			wake(&p->consumer_sleep, head, 0);
 		}
 	}

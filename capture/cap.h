@@ -380,7 +380,7 @@ struct cap_writer {
 	char *iobuf;
 	char base[4096];        /* current name before the index suffix */
 	char name[4096];        /* current file */
-	char part[4112];        /* name + ".part", written until closed */
+	char part[4112];        /* name + ".XXXXXX.part", written until closed */
 	unsigned index;         /* suffix of the current name; 0: none */
 	int64_t period_start;   /* -G: monotonic seconds when the period began */
 	uint64_t bytes;         /* in the current file */
@@ -399,7 +399,7 @@ int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype
 int cap_writer_write(struct cap_writer *w, const struct cap_record *r);
 /* Once a second: flushes, and ends a -G period that is over. */
 int cap_writer_tick(struct cap_writer *w);
-/* Closes (statistics block, flush, rename FILE.part to FILE); 0 or -1. */
+/* Closes (statistics block, flush, rename FILE.XXXXXX.part to FILE); 0 or -1. */
 int cap_writer_close(struct cap_writer *w);
 
 /* ---- terminal output (liveview.c) --------------------------------------- */

@@ -73,7 +73,8 @@ static const char usage_text[] =
 	"  -p, --no-promiscuous-mode  do not put the interface in promiscuous mode\n"
 	"  -w, --write FILE      write the packets to FILE (\"-\": standard output); pcap,\n"
 	"                        or pcapng when FILE ends in .pcapng. Each file is\n"
-	"                        written as FILE.part and renamed to FILE once complete.\n"
+	"                        written as a new FILE.XXXXXX.part and renamed to FILE\n"
+	"                        once complete.\n"
 	"      --pcap, --pcapng  the format of -w, whatever the name\n"
 	"  -C, --file-size MB    start a new file rather than let one grow past MB\n"
 	"                        million bytes (decimals allowed)\n"
@@ -656,7 +657,9 @@ static int read_pipelined(struct cap_ctx *ctx, const struct cap_opts *opts,
 			  struct cap_source *src, struct cap_progress *prog)
 {
 	uint64_t limit = opts->count ? opts->count - ctx->stats.packets : 0;
-	struct cap_pipe *pipe = one_thread() ? NULL : cap_pipe_start(src, &opts->cfg, limit);
+	/* Per-packet printers may read a record's bytes; the engine, the
+	 * report and the counters read only what was decoded. */
+	struct cap_pipe *pipe = one_thread() ? NULL : cap_pipe_start(src, &opts->cfg, limit, !opts->quiet);
 	struct cap_pipe_slot *s;
 	int rc = 1;
 
@@ -792,7 +795,7 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	/* A closed output pipe is a write error that ends the capture
-	 * cleanly, not a silent death that leaves FILE.part behind. */
+	 * cleanly, not a silent death that leaves FILE.XXXXXX.part behind. */
 	signal(SIGPIPE, SIG_IGN);
 }
 

@@ -46,7 +46,7 @@ wait_cap 10
 [ "$CAP_RC" = 0 ] || fail "--all capture exited with status $CAP_RC: $(tail -n 3 e3)"
 
 for f in def.pcap def.pcapng; do
-	[ -e "$f.part" ] && fail "$f.part was left behind"
+	ls "$f".*.part >/dev/null 2>&1 && fail "$(ls "$f".*.part) was left behind"
 	if msg=$(same_frames "$f" roce.pcap pfc.pcap); then
 		ok "$f holds exactly the $n injected frames"
 	else

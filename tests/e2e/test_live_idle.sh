@@ -2,7 +2,7 @@
 # An idle interface never hangs rocewire-cap: "-c 5" on a veth where nothing
 # arrives ends promptly on SIGINT (and on SIGTERM), and --duration ends the
 # capture by itself; each leaves a valid, empty pcap or pcapng file under its
-# final name (no FILE.part) that tshark and rocewire-cap read without error.
+# final name (no FILE.XXXXXX.part) that tshark and rocewire-cap read without error.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/live_common.sh"
 need_tools
@@ -13,7 +13,7 @@ now() { date +%s%N; }
 # check_file FILE: complete, readable, empty
 check_file() {
 	local f=$1
-	[ -e "$f.part" ] && fail "$f.part was left behind"
+	ls "$f".*.part >/dev/null 2>&1 && fail "$(ls "$f".*.part) was left behind"
 	[ -s "$f" ] || { fail "$f is missing or empty"; return; }
 	tshark_ok "$f" || return
 	local n

@@ -7,7 +7,7 @@
 #         each valid, together as many frames as rocewire-cap wrote, all of
 #         them sent;
 #  -G S without '%': FILE, FILE1, ... (nothing overwritten).
-# No FILE.part is left anywhere.
+# No FILE.XXXXXX.part is left anywhere.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/live_common.sh"
 need_tools

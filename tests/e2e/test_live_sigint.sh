@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SIGINT in the middle of a stream of RoCE traffic leaves a complete file,
-# pcap and pcapng: it is under its final name (no FILE.part), tshark reads it
+# pcap and pcapng: it is under its final name (no FILE.XXXXXX.part), tshark reads it
 # to the end with no error, Scapy finds as many frames as rocewire-cap says
 # it wrote, every one of them a frame that was sent, and rocewire-cap -r
 # decodes them all (exit 0: every ICRC correct, nothing cut). A capture with
@@ -23,7 +23,7 @@ for fmt in pcap pcapng; do
 	kill -INT "$CAP_PID"
 	wait_cap 5
 	[ "$CAP_RC" = 0 ] || fail "$fmt: status $CAP_RC after SIGINT: $(tail -n 2 "e_$f")"
-	[ -e "$f.part" ] && fail "$f.part was left behind"
+	ls "$f".*.part >/dev/null 2>&1 && fail "$(ls "$f".*.part) was left behind"
 	wrote=$(sed -n "s/^rocewire-cap: wrote \([0-9]*\) packets to $f\$/\1/p" "e_$f")
 	if [ -z "$wrote" ] || [ "$wrote" -lt 1000 ]; then
 		fail "$fmt: expected a 'wrote N packets' line with N >= 1000: $(cat "e_$f")"

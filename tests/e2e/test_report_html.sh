@@ -5,7 +5,7 @@
 # and runs no script, that the rendered DOM shows the titles, and that each
 # of the four plots, rendered on its own, is not blank. Then: the page of a
 # big capture stays small (the series are bounded), and a report that
-# cannot be written fails cleanly without leaving OUT.tmp behind.
+# cannot be written fails cleanly without leaving OUT.XXXXXX.tmp behind.
 #
 # env: ROCEWIRE_MKSCENARIO, ROCEWIRE_MKCAP, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR,
 #      CHROMIUM (default: chromium, then chromium-browser),
@@ -68,8 +68,8 @@ check_page() { # name pcap max_bytes
 		fail=1
 		return
 	fi
-	if [ -e "$out.tmp" ]; then
-		echo "FAIL $name: $out.tmp left behind"
+	if ls "$out".*.tmp >/dev/null 2>&1; then
+		echo "FAIL $name: $(ls "$out".*.tmp) left behind"
 		fail=1
 	fi
 	size=$(wc -c <"$out")
@@ -116,8 +116,8 @@ if html "$work/showcase.pcap" "$work/isdir.html"; then
 	echo "FAIL: writing onto a folder succeeded"
 	fail=1
 fi
-if [ -e "$work/isdir.html.tmp" ]; then
-	echo "FAIL: a failed report left isdir.html.tmp behind"
+if ls "$work"/isdir.html.*.tmp >/dev/null 2>&1; then
+	echo "FAIL: a failed report left $(ls "$work"/isdir.html.*.tmp) behind"
 	fail=1
 fi
 if ! grep -q "isdir.html" "$work/html.err"; then

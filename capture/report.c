@@ -63,6 +63,8 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 		return NULL;
 	if (o)
 		r->opts = *o;
+	if (r->opts.cnp_mode >= RW_CNP_MODES)
+		r->opts.cnp_mode = RW_CNP_PER_QP;
 	if (r->opts.link_gbps <= 0)
 		r->opts.link_gbps = 100;
 	if (!r->opts.storm_ns)
@@ -78,6 +80,8 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 		.link_gbps = r->opts.link_gbps,
 		.cnp_window_ns = r->opts.cnp_window_ns,
 		.storm_ns = r->opts.storm_ns,
+		.cnp_mode = r->opts.cnp_mode,
+		.cnp_min_ns = r->opts.cnp_min_ns,
 	};
 	r->a = rw_analyzer_new(&cfg);
 	if (!r->a) {
@@ -757,6 +761,10 @@ static void json_conform(struct jw *w, const struct rw_conform *c)
 static void json_flow_context(struct jw *w, const struct rw_flow *f)
 {
 	jw_uint(w, "conversation", f->conversation);
+	if (f->prev_conv >= 0)
+		jw_uint(w, "previous_conversation", (uint64_t)f->prev_conv);
+	else
+		jw_null(w, "previous_conversation");
 	jw_obj(w, "pairing");
 	jw_str(w, "how", rw_pair_how_key((enum rw_pair_how)f->pair_how));
 	if (f->pair_how != RW_PAIR_NONE) {
@@ -935,9 +943,13 @@ static void json_doc(struct jw *w, const struct cap_report *r, const uint32_t *i
 		jw_null(w, "incomplete_reason");
 	jw_uint(w, "cnps_unlinked", t->cnps_unlinked);
 	j_us(w, "cnp_window_us", r->opts.cnp_window_ns);
-	jw_obj(w, "cnps_too_often");
+	/* Every pacing mode is judged; the flows' verdicts use `mode`. */
+	jw_obj(w, "cnp_pacing");
+	jw_str(w, "mode", rw_cnp_mode_key((enum rw_cnp_mode)r->opts.cnp_mode));
+	jw_obj(w, "too_often");
 	for (unsigned m = 0; m < RW_CNP_MODES; m++)
 		jw_uint(w, rw_cnp_mode_key((enum rw_cnp_mode)m), t->cnp_too_often[m]);
+	jw_obj_end(w);
 	jw_obj_end(w);
 	jw_uint(w, "conversations_reused", t->conversations_reused);
 	jw_obj(w, "capture_drops");

@@ -16,6 +16,8 @@ struct cap_report_opts {
 	uint32_t max_flows;     /* flows analysed at most (0: as many as the engine's memory allows) */
 	uint64_t storm_ns;      /* default 10 ms */
 	uint64_t cnp_window_ns; /* default 1 ms */
+	uint8_t cnp_mode;       /* enum rw_cnp_mode the flows' CNP pacing verdicts use (default per QP) */
+	uint64_t cnp_min_ns;    /* the pacing's minimum gap (0: the engine's default, 4 us) */
 	const char *title;      /* shown in the HTML report (e.g. the file name) */
 };
 

@@ -643,11 +643,17 @@ static int finish_output(struct cap_ctx *c)
 
 /* ---- files ---------------------------------------------------------------- */
 
-/* ROCEWIRE_CAP_THREADS=1 reads files on one thread (for measurements). */
+/* Whether to read files on one thread: when no core is free for a reader
+ * thread (cap_pipe_core_free), or ROCEWIRE_CAP_THREADS=1; =2 forces the
+ * thread (for measurements). */
 static int one_thread(void)
 {
 	const char *v = getenv("ROCEWIRE_CAP_THREADS");
-	return v && strcmp(v, "1") == 0;
+	if (v && strcmp(v, "1") == 0)
+		return 1;
+	if (v && strcmp(v, "2") == 0)
+		return 0;
+	return !cap_pipe_core_free();
 }
 
 /* A file pcapfile.c reads: a reader thread decodes while this one runs the engine and

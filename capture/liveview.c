@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cap.h"
+#include "fmt.h"
 #include "report.h"
 
 double cap_now(void)
@@ -187,7 +188,9 @@ void cap_view_draw(struct cap_view *v, const struct cap_ctx *c, const struct cap
 	char dr[96], n1[24];
 	drops_text(l, dr, sizeof(dr));
 	uint32_t nflows = a ? rw_analyzer_flow_count(a) : 0;
-	line(v, "%s %u:%02u:%02u  %s pkts  %.1f kpkt/s  %.3f Gb/s  %u flows  %s", l->name,
+	char ifn[256];
+	line(v, "%s %u:%02u:%02u  %s pkts  %.1f kpkt/s  %.3f Gb/s  %u flows  %s",
+	     cap_esc(ifn, sizeof(ifn), l->name),
 	     el / 3600, el / 60 % 60, el % 60, count_text(pkts, n1, sizeof(n1)), kpps, gbps, nflows, dr);
 
 	uint32_t n = nflows < v->cap ? nflows : v->cap;
@@ -285,7 +288,9 @@ void cap_view_status(struct cap_view *v, const struct cap_ctx *c, const struct c
 		dt = 1e-9;
 	uint64_t pkts = c->stats.packets, bytes = c->stats.bytes;
 	drops_text(l, dr, sizeof(dr));
-	fprintf(stderr, "%s: %s: %" PRIu64 " packets (%.1f pkt/s, %.3f Gb/s), %s\n", CAP_PROG, l->name,
+	char ifn[256];
+	fprintf(stderr, "%s: %s: %" PRIu64 " packets (%.1f pkt/s, %.3f Gb/s), %s\n", CAP_PROG,
+		cap_esc(ifn, sizeof(ifn), l->name),
 		pkts, (double)(pkts - v->st_pkts) / dt, (double)(bytes - v->st_bytes) * 8 / dt / 1e9,
 		dr);
 	v->st_prev = now;

@@ -17,6 +17,7 @@
 #include <pcap/pcap.h>
 
 #include "cap.h"
+#include "fmt.h"
 
 #define DISPATCH_BATCH 4096
 
@@ -422,9 +423,11 @@ int cap_list_interfaces(FILE *out)
 			conn = ", Disconnected";
 			break;
 		}
-		fprintf(out, "%d.%s", ++n, d->name);
+		/* Linux lets an interface name hold control characters. */
+		char nb[1024];
+		fprintf(out, "%d.%s", ++n, cap_esc(nb, sizeof(nb), d->name));
 		if (d->description)
-			fprintf(out, " (%s)", d->description);
+			fprintf(out, " (%s)", cap_esc(nb, sizeof(nb), d->description));
 		fprintf(out, " [%s%s%s%s]\n", (d->flags & PCAP_IF_UP) ? "Up" : "Down",
 			(d->flags & PCAP_IF_RUNNING) ? ", Running" : "",
 			(d->flags & PCAP_IF_LOOPBACK) ? ", Loopback" : "", conn);

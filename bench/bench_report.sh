@@ -22,9 +22,9 @@
 #    with ROCEWIRE_CAP_THREADS=1): read, + decode with the ICRC, + the
 #    analysis engine, + the report (time series, counters, tables, start-up);
 #    the baseline's read is libpcap's (bench-stages --libpcap);
-#  - packets/s and the ratio to tshark of rocewire-cap -q, --report (two
-#    threads: reader+decoder, engine+report), --report --json and --html,
-#    by wall time.
+#  - packets/s and the ratio to tshark of rocewire-cap --report (as it
+#    chooses, then forced on one thread and with the reader thread), -q,
+#    --report --json and --html, by wall time.
 # The machine may be shared: run this when nothing else builds; the CPU-time
 # stages move less than the wall times when it is not.
 set -eu
@@ -117,6 +117,8 @@ while [ "$i" -lt "$runs" ]; do
 	fi
 	i=$((i + 1))
 done
+one_ns=$(ROCEWIRE_CAP_THREADS=1 best_of "$runs" "$cap" -r "$file" --report)
+two_ns=$(ROCEWIRE_CAP_THREADS=2 best_of "$runs" "$cap" -r "$file" --report)
 quiet_ns=$(best_of "$runs" "$cap" -q -r "$file")
 json_ns=$(best_of "$runs" "$cap" -r "$file" --report --json)
 html_ns=$(best_of "$runs" "$cap" -r "$file" --html "$work/r.html")
@@ -160,6 +162,8 @@ if [ -n "$base_ns" ]; then
 	row "before: rocewire-cap -r FILE --report (best of $runs)" "$base_ns"
 fi
 row "rocewire-cap -r FILE --report (best of $runs)" "$report_ns"
+row "  the same on one thread (ROCEWIRE_CAP_THREADS=1)" "$one_ns"
+row "  the same with the reader thread (=2)" "$two_ns"
 row "rocewire-cap -q -r FILE (best of $runs)" "$quiet_ns"
 row "rocewire-cap -r FILE --report --json (best of $runs)" "$json_ns"
 row "rocewire-cap -r FILE --html F (best of $runs)" "$html_ns"

@@ -643,9 +643,8 @@ static int finish_output(struct cap_ctx *c)
 
 /* ---- files ---------------------------------------------------------------- */
 
-/* Whether to read files on one thread: when no core is free for a reader
- * thread (cap_pipe_core_free), or ROCEWIRE_CAP_THREADS=1; =2 forces the
- * thread (for measurements). */
+/* Whether to read files on one thread: with a single CPU, or when
+ * ROCEWIRE_CAP_THREADS=1 (=2 forces the reader thread; for measurements). */
 static int one_thread(void)
 {
 	const char *v = getenv("ROCEWIRE_CAP_THREADS");
@@ -653,7 +652,7 @@ static int one_thread(void)
 		return 1;
 	if (v && strcmp(v, "2") == 0)
 		return 0;
-	return !cap_pipe_core_free();
+	return cap_pipe_cpus() < 2;
 }
 
 /* A file pcapfile.c reads: a reader thread decodes while this one runs the engine and

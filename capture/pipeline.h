@@ -20,13 +20,13 @@ struct cap_pipe_slot {
 
 struct cap_pipe;
 
-/* Whether a core is free for the reader thread now. The thread pays only
- * then: handing every decoded packet from one core to the other costs about
- * as much CPU as the thread takes off the engine's, so with every core busy
- * one thread is faster (on the project's 2-core machine: 10% slower with
- * the thread while other work ran, 25% faster idle). Asks sched_getaffinity
- * for the cores and /proc/loadavg for the tasks runnable right now. */
-int cap_pipe_core_free(void);
+/* The CPUs this process may run on: the reader thread needs a second one.
+ * (It may lose a little when other work keeps every core busy: handing each
+ * decoded packet to the other core costs CPU. On the project's 2-core
+ * machine, shared, it was 25-40% faster in most runs and 10% slower in
+ * some; whether a core is free, taken from the load average at start,
+ * guessed wrong as often as right.) */
+int cap_pipe_cpus(void);
 
 /* Starts the reader on a source pcapfile.c reads (cap_source_own); it stops after
  * `limit` records when limit is not 0. With retain, a record's bytes (its

@@ -86,7 +86,10 @@ struct cap_opts {
 	double link_gbps;
 	uint64_t storm_ns;
 	uint64_t cnp_window_ns;
-	uint32_t max_flows;
+	uint32_t max_flows;     /* 0: as many as --max-memory allows */
+	uint8_t cnp_mode;       /* enum rw_cnp_mode */
+	uint64_t cnp_min_ns;
+	size_t mem_limit;       /* --max-memory, bytes */
 
 	int progress;           /* a progress line on stderr while reading files */
 };
@@ -180,9 +183,10 @@ static inline int cap_source_own(const struct cap_source *s)
 	return s->own && s->pcap == NULL;
 }
 /* Like cap_source_next() for such a source, but answers -2 where libpcap
- * must read on (cap_source_next() then does so, on the opening thread).
- * keep: the offset of the oldest record still in use (its bytes stay in
- * the ring); the source's own position when none is. */
+ * must read on (cap_source_next() then does so, on the opening thread),
+ * and -3 when blocks it skipped filled the ring up to keep (call again once
+ * keep has moved). keep: the offset of the oldest record still in use (its
+ * bytes stay in the ring); the source's own position when none is. */
 int cap_source_next_own(struct cap_source *s, struct cap_record *r, uint64_t keep);
 /* The ring's size: four times the longest record, so that the file is read
  * in large steps while records behind are still in use. Before

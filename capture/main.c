@@ -22,7 +22,8 @@
 #define DEFAULT_MAX_WARNINGS 10
 #define DEFAULT_STATUS_SECS 5
 #define DEFAULT_LINK_GBPS 100.0
-#define DEFAULT_MAX_FLOWS 4096u
+/* The live table keeps rates for this many flows (the first seen). */
+#define VIEW_FLOWS 4096u
 #define DEFAULT_STORM_MS 10.0
 #define DEFAULT_CNP_WINDOW_US 1000.0
 /* The longest the live loop waits without looking at the clock, signals,
@@ -117,9 +118,19 @@ static const char usage_text[] =
 	"      --storm-ms MS     a priority paused longer than MS is a storm (default 10)\n"
 	"      --cnp-window-us US  a CNP links to CE marks up to US before it\n"
 	"                        (default 1000)\n"
-	"      --max-flows N     flows tracked (default 4096; a connection is two);\n"
-	"                        packets of more flows are not analysed: the report\n"
-	"                        and a warning on standard error say how many\n"
+	"      --cnp-mode MODE   how the notification point is expected to pace its\n"
+	"                        CNPs: qp (one per QP, the default), ip-pair or\n"
+	"                        dest-ip; CNPs sooner than --cnp-min-us after the\n"
+	"                        last of their key are violations (all three modes\n"
+	"                        are counted in the report's totals)\n"
+	"      --cnp-min-us US   the NIC's minimum time between CNPs (default 4,\n"
+	"                        NVIDIA's min_time_between_cnps)\n"
+	"      --max-flows N     flows analysed at most (default: no limit but\n"
+	"                        --max-memory; a connection is two); packets of more\n"
+	"                        flows are not analysed: the report and a warning on\n"
+	"                        standard error say how many\n"
+	"      --max-memory MB   memory the analysis may use (default 1024): enough for\n"
+	"                        about 800,000 flows\n"
 	"\n"
 	"Errors are one line on standard error naming the file (or interface), the\n"
 	"packet number and its byte offset in the file, and what was expected.\n"
@@ -161,6 +172,9 @@ enum {
 	OPT_STORM_MS,
 	OPT_CNP_WINDOW_US,
 	OPT_MAX_FLOWS,
+	OPT_MAX_MEMORY,
+	OPT_CNP_MODE,
+	OPT_CNP_MIN_US,
 };
 
 static const struct option long_opts[] = {
@@ -195,6 +209,9 @@ static const struct option long_opts[] = {
 	{"storm-ms", required_argument, NULL, OPT_STORM_MS},
 	{"cnp-window-us", required_argument, NULL, OPT_CNP_WINDOW_US},
 	{"max-flows", required_argument, NULL, OPT_MAX_FLOWS},
+	{"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+	{"cnp-mode", required_argument, NULL, OPT_CNP_MODE},
+	{"cnp-min-us", required_argument, NULL, OPT_CNP_MIN_US},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -335,7 +352,6 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 	o->linktype = -1;
 	o->status_secs = DEFAULT_STATUS_SECS;
 	o->link_gbps = DEFAULT_LINK_GBPS;
-	o->max_flows = DEFAULT_MAX_FLOWS;
 	o->storm_ns = (uint64_t)(DEFAULT_STORM_MS * 1e6);
 	o->cnp_window_ns = (uint64_t)(DEFAULT_CNP_WINDOW_US * 1e3);
 	o->files = calloc((size_t)argc, sizeof(*o->files));
@@ -471,6 +487,34 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			o->max_flows = (uint32_t)parse_number(c, optarg, 1, 16777216,
 							      "a number of flows (1 to 16777216)");
 			break;
+		case OPT_MAX_MEMORY:
+			o->mem_limit = (size_t)(parse_decimal(c, optarg, 0, 1048576,
+							      "a size in MB above 0") * 1048576.0);
+			break;
+		case OPT_CNP_MIN_US:
+			o->cnp_min_ns = (uint64_t)(parse_decimal(c, optarg, 0, 1e9,
+								 "a time in microseconds above 0") * 1e3);
+			break;
+		case OPT_CNP_MODE: {
+			unsigned m;
+			for (m = 0; m < RW_CNP_MODES; m++) {
+				/* the engine's keys use '_', the option '-' */
+				char k[16];
+				snprintf(k, sizeof(k), "%s", rw_cnp_mode_key((enum rw_cnp_mode)m));
+				for (char *q = k; *q; q++)
+					if (*q == '_')
+						*q = '-';
+				if (!strcmp(optarg, k))
+					break;
+			}
+			if (m == RW_CNP_MODES) {
+				char shown[256];
+				usage_error("--cnp-mode: '%s' is not a pacing mode (qp, ip-pair or dest-ip)",
+					    cap_esc(shown, sizeof(shown), optarg));
+			}
+			o->cnp_mode = (uint8_t)m;
+			break;
+		}
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(CAP_EXIT_OK);
@@ -590,6 +634,9 @@ static struct cap_report *report_new(const struct cap_opts *o, const char *title
 		.max_flows = o->max_flows,
 		.storm_ns = o->storm_ns,
 		.cnp_window_ns = o->cnp_window_ns,
+		.cnp_mode = o->cnp_mode,
+		.cnp_min_ns = o->cnp_min_ns,
+		.mem_limit = o->mem_limit,
 		.title = title,
 	};
 	return cap_report_new(&ro);
@@ -849,7 +896,7 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	}
 	if (o->view || o->status_secs) {
 		/* the table's and the status line's previous counts */
-		view = cap_view_new(o->max_flows);
+		view = cap_view_new(o->max_flows && o->max_flows < VIEW_FLOWS ? o->max_flows : VIEW_FLOWS);
 		if (!view) {
 			fprintf(stderr, "%s: out of memory\n", CAP_PROG);
 			if (have_writer)

@@ -82,6 +82,7 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 		.storm_ns = r->opts.storm_ns,
 		.cnp_mode = r->opts.cnp_mode,
 		.cnp_min_ns = r->opts.cnp_min_ns,
+		.mem_limit = r->opts.mem_limit,
 	};
 	r->a = rw_analyzer_new(&cfg);
 	if (!r->a) {
@@ -147,8 +148,8 @@ void cap_report_finish(struct cap_report *r, uint64_t ts_ns)
 	 * that silently leaves out flows reads as a clean one. */
 	char why[256];
 	if (rp_incomplete(r, why, sizeof(why)))
-		fprintf(stderr, "%s: warning: incomplete report: %s%s\n", CAP_PROG, why,
-			r->opts.max_flows ? "; raise --max-flows to include them" : "");
+		fprintf(stderr, "%s: warning: incomplete report: %s; raise %s to include them\n",
+			CAP_PROG, why, r->opts.max_flows ? "--max-flows" : "--max-memory");
 }
 
 const struct rw_analyzer *cap_report_analyzer(const struct cap_report *r)
@@ -213,7 +214,7 @@ int rp_incomplete(const struct cap_report *r, char *buf, size_t cap)
 		snprintf(limit, sizeof(limit), "the flow table's limit (--max-flows %" PRIu32 ")",
 			 r->opts.max_flows);
 	else
-		snprintf(limit, sizeof(limit), "the analysis' memory limit");
+		snprintf(limit, sizeof(limit), "the analysis' memory limit (--max-memory)");
 	snprintf(buf, cap, "%" PRIu64 " packet%s of %" PRIu64 " flow%s beyond %s %s not analysed",
 		 t->untracked, t->untracked == 1 ? "" : "s", t->untracked_flows,
 		 t->untracked_flows == 1 ? "" : "s", limit, t->untracked == 1 ? "was" : "were");

@@ -509,6 +509,193 @@ void rp_flow_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
 	u64z(cell[c++], f->pkts_while_paused);
 }
 
+/* ---- capture edges, pairing, conformance ---- */
+
+/* A flow is in the edges table when the capture cut it, it resent what
+ * went by before the capture, its QP number was reused, or responses could
+ * not be told apart: the rest of the flows have nothing to say there. */
+int rp_edges_shown(const struct rw_flow *f)
+{
+	return f->conversation > 1 || f->first_mid_message || f->msg_cut_start || f->msg_cut_end ||
+	       f->precapture_resends || f->pair_ambiguous;
+}
+
+const char *const rp_edges_heads[] = {"#", "src", "dst", "dqpn", "conv", "prev", "paired by",
+				      "mid-start", "unsynced", "pre-cap retx", "cut start/end"};
+const char rp_edges_align[] = "rllrrrlrrrr";
+const unsigned rp_edges_ncols = sizeof(rp_edges_heads) / sizeof(rp_edges_heads[0]);
+
+void rp_edges_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
+{
+	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
+	unsigned c = 0;
+	u64s(cell[c++], i);
+	rp_addr(cell[c++], T_CELL, &f->key, 1);
+	rp_addr(cell[c++], T_CELL, &f->key, 0);
+	cell_end(fmt_hex(cell[c++], f->key.dqpn, 6));
+	u64s(cell[c++], f->conversation);
+	if (f->prev_conv >= 0)
+		u64s(cell[c++], (uint64_t)f->prev_conv);
+	else
+		strcell(cell[c++], "-");
+	if (f->pair_how != RW_PAIR_NONE)
+		snprintf(cell[c++], T_CELL, "%s (frame %" PRIu64 ")",
+			 rw_pair_how_key((enum rw_pair_how)f->pair_how), f->pair_frame);
+	else if (f->pair_ambiguous)
+		snprintf(cell[c++], T_CELL, "- (%" PRIu32 " ambiguous)", f->pair_ambiguous);
+	else
+		strcell(cell[c++], "-");
+	strcell(cell[c++], f->first_mid_message ? "yes" : "-");
+	u64z(cell[c++], f->unsynced_pkts);
+	u64z(cell[c++], f->precapture_resends);
+	pairz(cell[c++], f->msg_cut_start, f->msg_cut_end);
+}
+
+int rp_conf_shown(const struct rw_flow *f)
+{
+	return f->conf != NULL;
+}
+
+const char *const rp_conf_heads[] = {"#",        "src",       "dst",
+				     "dqpn",     "violations (count, first frame)",
+				     "resends nak/rnr/timeout",
+				     "NAK gen us p50/max", "NAK->resend us", "resend us", "CNP+NAK"};
+const char rp_conf_align[] = "rllrlrrrrr";
+const unsigned rp_conf_ncols = sizeof(rp_conf_heads) / sizeof(rp_conf_heads[0]);
+
+static const char *const viol_short[RW_V_COUNT] = {
+	"dup-nak", "nak-psn", "ack-back", "msn-back", "resend-start", "read-resume", "cnp-often", "ce-no-cnp",
+};
+
+static void lat2(char *b, const struct rw_lat *l)
+{
+	if (!l->count) {
+		strcell(b, "-");
+		return;
+	}
+	uint64_t p = rw_lat_quantile(l, 0.5);
+	snprintf(b, T_CELL, "%.*f/%.*f", us_prec(p), (double)p / 1e3, us_prec(l->max_ns),
+		 (double)l->max_ns / 1e3);
+}
+
+void rp_conf_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
+{
+	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
+	const struct rw_conform *cf = f->conf;
+	unsigned c = 0;
+	u64s(cell[c++], i);
+	rp_addr(cell[c++], T_CELL, &f->key, 1);
+	rp_addr(cell[c++], T_CELL, &f->key, 0);
+	cell_end(fmt_hex(cell[c++], f->key.dqpn, 6));
+	char *v = cell[c++], *e = v, *end = v + T_CELL;
+	*e = '\0';
+	for (unsigned k = 0; cf && k < RW_V_COUNT; k++) {
+		if (!cf->count[k])
+			continue;
+		int w = snprintf(e, (size_t)(end - e), "%s%s %" PRIu64 " @%" PRIu64, e == v ? "" : ", ",
+				 viol_short[k], cf->count[k], cf->frames[k][0]);
+		if (w < 0 || w >= end - e) {
+			/* No room left: the JSON has them all. */
+			memcpy(end - 4, "...", 4);
+			break;
+		}
+		e += w;
+	}
+	if (e == v)
+		strcell(v, "-");
+	if (cf && (cf->resend_by_nak || cf->resend_by_rnr || cf->resend_by_timeout))
+		snprintf(cell[c++], T_CELL, "%" PRIu64 "/%" PRIu64 "/%" PRIu64, cf->resend_by_nak,
+			 cf->resend_by_rnr, cf->resend_by_timeout);
+	else
+		strcell(cell[c++], "-");
+	lat2(cell[c++], &cf->nak_gen);
+	lat2(cell[c++], &cf->nak_resp);
+	lat2(cell[c++], &cf->retx);
+	u64z(cell[c++], cf->cnp_with_nak);
+}
+
+/* Flows of idx[0..n) that `shown` keeps, measured and printed. */
+static uint32_t side_table(const struct cap_report *r, const uint32_t *idx, uint32_t n, FILE *out,
+		       int (*shown)(const struct rw_flow *), const char *const *heads,
+		       const char *align, unsigned ncols,
+		       void (*cells)(const struct cap_report *, uint32_t, char[][T_CELL]),
+		       const char *title)
+{
+	char cell[T_COLS][T_CELL];
+	struct cols cl;
+	uint32_t rows = 0;
+	cols_init(&cl, ncols, heads, align);
+	for (uint32_t k = 0; k < n; k++) {
+		if (!shown(rw_analyzer_flow(r->a, idx[k])))
+			continue;
+		cells(r, idx[k], cell);
+		cols_measure(&cl, cell);
+		rows++;
+	}
+	if (!rows)
+		return 0;
+	fprintf(out, "%s\n", title);
+	cols_print(&cl, out, NULL);
+	for (uint32_t k = 0; k < n; k++) {
+		if (!shown(rw_analyzer_flow(r->a, idx[k])))
+			continue;
+		cells(r, idx[k], cell);
+		cols_print(&cl, out, cell);
+	}
+	return rows;
+}
+
+static void edges_tables(const struct cap_report *r, const uint32_t *idx, uint32_t n, FILE *out)
+{
+	const struct rw_totals *t = rw_analyzer_totals(r->a);
+	uint64_t by[RW_PAIR_COUNT] = {0}, unsynced = 0, unpaired = 0;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct rw_flow *f = rw_analyzer_flow(r->a, idx[k]);
+		unsynced += f->unsynced_pkts;
+		if (f->peer >= 0 && f->has_requests)
+			by[f->pair_how < RW_PAIR_COUNT ? f->pair_how : 0]++;
+		else if (f->peer < 0 && f->has_responses)
+			unpaired++;
+	}
+	fprintf(out, "Pairing: %" PRIu64 " request flows paired (by ACK %" PRIu64 ", NAK %" PRIu64
+		     ", READ response %" PRIu64 ", atomic ACK %" PRIu64 "); %" PRIu64
+		     " response flows unpaired\n  %" PRIu64 " new packets before the first "
+		     "acknowledged PSN (unsynced); %" PRIu64 " flows closed by a QP number reuse\n\n",
+		by[RW_PAIR_ACK] + by[RW_PAIR_NAK] + by[RW_PAIR_READ_RESP] + by[RW_PAIR_ATOMIC_ACK],
+		by[RW_PAIR_ACK], by[RW_PAIR_NAK], by[RW_PAIR_READ_RESP], by[RW_PAIR_ATOMIC_ACK], unpaired,
+		unsynced, t->conversations_reused);
+	if (side_table(r, idx, n, out, rp_edges_shown, rp_edges_heads, rp_edges_align,
+		       rp_edges_ncols, rp_edges_cells,
+		       "Capture edges (flows the capture's start or end cut, resends of packets "
+		       "sent before it, QP numbers reused)"))
+		fprintf(out, "  (conv: conversation of the key, prev: the flow of the previous one; "
+			     "unsynced: new PSNs before a response acknowledged\n"
+			     "   one the capture saw (may resend pre-capture packets); pre-cap retx: "
+			     "resends of PSNs below the first one seen;\n"
+			     "   cut start/end: messages the capture started or ended inside)\n\n");
+	uint32_t conf_rows = side_table(r, idx, n, out, rp_conf_shown, rp_conf_heads, rp_conf_align,
+					rp_conf_ncols, rp_conf_cells,
+					"Conformance and recovery (requester flows with a verdict or a "
+					"recovery; latencies in microseconds)");
+	fprintf(out, "%sCNP pacing (--cnp-mode %s, minimum %s): CNPs sooner than that after "
+		     "the last of their key: per QP %" PRIu64 ", per IP pair %" PRIu64
+		     ", per destination IP %" PRIu64 "\n",
+		"  ", rw_cnp_mode_key((enum rw_cnp_mode)r->opts.cnp_mode),
+		rp_dur((char[32]){0}, 32, r->opts.cnp_min_ns ? r->opts.cnp_min_ns : 4000),
+		t->cnp_too_often[RW_CNP_PER_QP], t->cnp_too_often[RW_CNP_PER_IP_PAIR],
+		t->cnp_too_often[RW_CNP_PER_DEST_IP]);
+	if (conf_rows)
+		fprintf(out, "  (dup-nak: a second NAK for one hole; nak-psn: a NAK of an acknowledged or "
+		     "unsent PSN; ack-back/msn-back: an ACK PSN\n"
+		     "   or MSN going back; resend-start: a resend not starting at the NAKed PSN; "
+		     "read-resume: a READ re-issued at the wrong\n"
+		     "   PSN, address or length; cnp-often: CNPs closer than the pacing allows; "
+		     "ce-no-cnp: a CE mark left without CNP;\n"
+		     "   resends: go-back-N episodes by cause; CNP+NAK: CNPs sent with a NAK)\n\n");
+	else
+		fputc('\n', out);
+}
+
 void rp_prio_flows(const struct cap_report *r, const uint32_t *idx, uint32_t n, unsigned prio,
 		   char *buf, size_t cap)
 {
@@ -636,9 +823,10 @@ int cap_report_table(const struct cap_report *r, FILE *out)
 		fprintf(out, "INCOMPLETE ANALYSIS: %s\n", why);
 	fputc('\n', out);
 
-	if (n)
+	if (n) {
 		flow_table(r, idx, n, out);
-	else
+		edges_tables(r, idx, n, out);
+	} else
 		fprintf(out, "Flows: none (no RoCE or InfiniBand transport packets)\n\n");
 	pfc_table(r, idx, n, out);
 

@@ -829,6 +829,50 @@ static int hot_col(unsigned c)
 	       !strcmp(hd, "NAKs") || !strcmp(hd, "inc/orph") || !strcmp(hd, "paused");
 }
 
+/* One of the side tables (capture edges, conformance): the flows `shown`
+ * keeps, in the flow table's order; nothing when none. */
+static void side_table(struct html *h, const char *id, const char *title, const char *note,
+		       int (*shown)(const struct rw_flow *), const char *const *heads,
+		       const char *align, unsigned ncols,
+		       void (*cells)(const struct cap_report *, uint32_t, char[][RP_CELL]), int hot_from)
+{
+	FILE *f = h->f;
+	uint32_t rows = 0;
+	for (uint32_t j = 0; j < h->n; j++)
+		rows += shown(rw_analyzer_flow(h->r->a, h->idx[j])) != 0;
+	if (!rows)
+		return;
+	char(*cell)[RP_CELL] = calloc(ncols, RP_CELL);
+	if (!cell) {
+		h->oom = 1;
+		return;
+	}
+	fprintf(f, "<section class=\"card\"><h2>%s</h2>\n<div class=\"scroll\"><table id=\"%s\"><thead><tr>",
+		title, id);
+	for (unsigned k = 0; k < ncols; k++) {
+		fprintf(f, "<th%s>", align[k] == 'r' ? " class=\"r\"" : "");
+		esc(f, heads[k]);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (uint32_t j = 0; j < h->n; j++) {
+		if (!shown(rw_analyzer_flow(h->r->a, h->idx[j])))
+			continue;
+		cells(h->r, h->idx[j], cell);
+		fputs("<tr>", f);
+		for (unsigned k = 0; k < ncols; k++) {
+			int hot = hot_from >= 0 && k == (unsigned)hot_from && strcmp(cell[k], "-") != 0;
+			fprintf(f, "<td class=\"%s%s%s\">", align[k] == 'r' ? "r" : "",
+				k == 1 || k == 2 ? " addr" : "", hot ? " hot" : "");
+			esc(f, cell[k]);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	free(cell);
+	fprintf(f, "</tbody></table></div>\n<p class=\"note\">%s</p></section>\n", note);
+}
+
 static void tables(struct html *h)
 {
 	FILE *f = h->f;
@@ -877,6 +921,27 @@ static void tables(struct html *h)
 		      f);
 	}
 	fputs("</section>\n", f);
+
+	side_table(h, "edges", "Capture edges",
+		   "Flows the capture's start or end cut, resends of packets sent before it, and QP "
+		   "numbers reused. conv: conversation of the key (2, 3, ... after a QP number was "
+		   "reused), prev: the flow of the previous one; paired by: the response that echoed a "
+		   "PSN only this flow had sent; unsynced: new PSNs before a response acknowledged one "
+		   "the capture saw (they may resend packets sent before the capture); pre-cap retx: "
+		   "resends of PSNs below the first one seen; cut start/end: messages the capture "
+		   "started or ended inside.",
+		   rp_edges_shown, rp_edges_heads, rp_edges_align, rp_edges_ncols, rp_edges_cells, -1);
+	side_table(h, "conformance", "Conformance and recovery",
+		   "Go-back-N and CNP pacing verdicts per requester flow, with the frame of the first "
+		   "violation: dup-nak (a second NAK for one hole), nak-psn (a NAK of an acknowledged "
+		   "or unsent PSN), ack-back / msn-back (an ACK PSN or MSN going back), resend-start (a "
+		   "resend not starting at the NAKed PSN), read-resume (a READ re-issued at the wrong "
+		   "PSN, address or length), cnp-often (CNPs closer than the pacing allows), ce-no-cnp "
+		   "(a CE mark left without CNP). Resends: go-back-N episodes by cause. Latencies in "
+		   "microseconds: NAK generation (the first out-of-sequence request to its NAK), NAK "
+		   "to the first resent packet, first send of a PSN to its resend. CNP+NAK: CNPs sent "
+		   "with a NAK.",
+		   rp_conf_shown, rp_conf_heads, rp_conf_align, rp_conf_ncols, rp_conf_cells, 4);
 
 	fputs("<section class=\"card\"><h2>PFC and PAUSE</h2>\n", f);
 	int any = 0;
@@ -932,9 +997,22 @@ static void tables(struct html *h)
 		t->vcrc_bad);
 	fprintf(f, "<tr><td>decode errors</td><td>%" PRIu64 "</td></tr>\n", t->decode_errors);
 	fprintf(f, "<tr><td>truncated</td><td>%" PRIu64 "</td></tr>\n", t->truncated);
-	fprintf(f, "<tr><td>untracked packets</td><td>%" PRIu64 " (flow table: %" PRIu32 " of %" PRIu32
-		   " flows)</td></tr>\n",
-		t->untracked, h->n, h->r->opts.max_flows);
+	if (h->r->opts.max_flows)
+		fprintf(f, "<tr><td>untracked packets</td><td>%" PRIu64 " of %" PRIu64
+			   " flows (flow table: %" PRIu32 " of %" PRIu32 " flows)</td></tr>\n",
+			t->untracked, t->untracked_flows, h->n, h->r->opts.max_flows);
+	else
+		fprintf(f, "<tr><td>untracked packets</td><td>%" PRIu64 " of %" PRIu64
+			   " flows (flow table: %" PRIu32 " flows, no limit but memory)</td></tr>\n",
+			t->untracked, t->untracked_flows, h->n);
+	fprintf(f, "<tr><td>CNP pacing</td><td>--cnp-mode %s: CNPs sooner than the minimum after "
+		   "the last of their key: per QP %" PRIu64 ", per IP pair %" PRIu64
+		   ", per destination IP %" PRIu64 "</td></tr>\n",
+		rw_cnp_mode_key((enum rw_cnp_mode)h->r->opts.cnp_mode), t->cnp_too_often[RW_CNP_PER_QP],
+		t->cnp_too_often[RW_CNP_PER_IP_PAIR], t->cnp_too_often[RW_CNP_PER_DEST_IP]);
+	fprintf(f, "<tr><td>conversations reused</td><td>%" PRIu64 " flows closed by a QP number "
+		   "reuse</td></tr>\n",
+		t->conversations_reused);
 	fprintf(f, "<tr><td>CNPs with no CE mark before</td><td>%" PRIu64 " (window %s)</td></tr>\n",
 		t->cnps_unlinked, rp_dur(c, sizeof(c), h->r->opts.cnp_window_ns));
 	if (h->r->drops_known)

@@ -167,6 +167,18 @@ extern const char *const rp_flow_heads[];
 extern const char rp_flow_align[];  /* 'l' or 'r' per column */
 extern const unsigned rp_flow_ncols;
 void rp_flow_cells(const struct cap_report *r, uint32_t i, char cell[][RP_CELL]);
+/* The capture-edges and conformance tables: which flows they show, and
+ * their columns. */
+int rp_edges_shown(const struct rw_flow *f);
+extern const char *const rp_edges_heads[];
+extern const char rp_edges_align[];
+extern const unsigned rp_edges_ncols;
+void rp_edges_cells(const struct cap_report *r, uint32_t i, char cell[][RP_CELL]);
+int rp_conf_shown(const struct rw_flow *f);
+extern const char *const rp_conf_heads[];
+extern const char rp_conf_align[];
+extern const unsigned rp_conf_ncols;
+void rp_conf_cells(const struct cap_report *r, uint32_t i, char cell[][RP_CELL]);
 /* "#0 11, #3 2, +4 more": flows a pause class holds back (sorted idx of n),
  * each with its packets sent while paused. */
 void rp_prio_flows(const struct cap_report *r, const uint32_t *idx, uint32_t n, unsigned prio,

@@ -297,6 +297,7 @@ static int pcapng_open(struct cap_pcapfile *f)
 	f->pos = tl;
 	/* libpcap reads up to the first IDB when it opens the file. */
 	for (;;) {
+		f->keep = f->pos; /* nothing before is needed any more */
 		if (block_at(f, &type, &body, &blen) != BLK_OK)
 			return 0;
 		if (type == PCAPNG_IDB)
@@ -369,6 +370,10 @@ static int pcapng_next(struct cap_pcapfile *f, struct cap_pf_record *r)
 	const uint8_t *body;
 
 	for (;;) {
+		/* Blocks skipped here are not kept, the records before them are:
+		 * the next block must fit in the ring behind those. */
+		if (f->pos + CAP_PF_MAX_SPAN > f->keep + f->rr->size)
+			return CAP_PF_AGAIN;
 		switch (block_at(f, &type, &body, &blen)) {
 		case BLK_END:
 			return CAP_PF_END;

@@ -26,6 +26,7 @@ enum {
 	CAP_PF_END = 0,
 	CAP_PF_ERROR = -1, /* f->err says what, at f->err_offset */
 	CAP_PF_OTHER = -2, /* not read here: let libpcap read on from this record */
+	CAP_PF_AGAIN = -3, /* skipped blocks filled the ring: call again with a later keep */
 };
 
 struct cap_pf_record {

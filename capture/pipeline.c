@@ -90,7 +90,9 @@ static void wake(struct sleeper *w, uint32_t idx, int force)
 }
 
 /* Waits until *idx moves away from old, or *quit is set; spins first, then
- * sleeps until *idx reaches need. Returns *idx. */
+ * sleeps until the other side wakes it: when *idx reaches need, or at once
+ * when it is about to wait too (forced; any progress then ends the wait).
+ * Returns *idx. */
 static uint32_t await(_Atomic uint32_t *idx, uint32_t old, uint32_t need, _Atomic int *quit,
 		      struct sleeper *w)
 {
@@ -111,6 +113,13 @@ static uint32_t await(_Atomic uint32_t *idx, uint32_t old, uint32_t need, _Atomi
 			return v;
 		}
 		syscall(SYS_futex, (uint32_t *)&w->word, FUTEX_WAIT_PRIVATE, word, NULL, NULL, 0);
+		/* Woken: take whatever progress there is (a forced wake-up
+		 * comes before need is reached: the other side waits too). */
+		v = atomic_load(idx);
+		if (v != old || atomic_load(quit)) {
+			atomic_store(&w->asleep, 0);
+			return v;
+		}
 	}
 }
 
@@ -147,8 +156,9 @@ static void *reader(void *arg)
 			if (pos + CAP_PF_MAX_SPAN > keep + CAP_SOURCE_RING_ROOM) {
 				atomic_store(&p->head, head);
 				wake(&p->consumer_sleep, head, 1);
-				tail = await(&p->tail, tail, tail + 4 * BATCH, &p->stop,
-					     &p->reader_sleep);
+				/* need <= head: the consumer can reach it */
+				uint32_t need = head - tail > 4 * BATCH ? tail + 4 * BATCH : head;
+				tail = await(&p->tail, tail, need, &p->stop, &p->reader_sleep);
 				if (atomic_load_explicit(&p->stop, memory_order_acquire))
 					return NULL;
 				continue;
@@ -156,6 +166,15 @@ static void *reader(void *arg)
 		}
 		struct cap_pipe_slot *s = &p->slots[head & (RING - 1)];
 		rc = cap_source_next_own(p->src, &s->rec, keep);
+		if (rc == -3) { /* skipped blocks filled the ring: wait for room */
+			atomic_store(&p->head, head);
+			wake(&p->consumer_sleep, head, 1);
+			if (head != tail)
+				tail = await(&p->tail, tail, tail + 1, &p->stop, &p->reader_sleep);
+			if (atomic_load_explicit(&p->stop, memory_order_acquire))
+				return NULL;
+			continue;
+		}
 		if (rc != 1)
 			break;
 		rw_packet_decode(p->cfg, s->rec.linktype, s->rec.data, s->rec.caplen,

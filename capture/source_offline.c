@@ -264,6 +264,8 @@ int cap_source_next_own(struct cap_source *s, struct cap_record *r, uint64_t kee
 	struct cap_pf_record pr;
 	s->pf.keep = keep;
 	int rc = cap_pcapfile_next(&s->pf, &pr);
+	if (rc == CAP_PF_AGAIN)
+		return -3;
 
 	if (s->ring.err) {
 		char what[160];
@@ -281,6 +283,7 @@ int cap_source_next_own(struct cap_source *s, struct cap_record *r, uint64_t kee
 		r->data = pr.data;
 		r->src = s;
 		r->offset = (long)pr.offset;
+		s->pos = (long)s->pf.pos; /* for the progress line */
 		return 1;
 	}
 	if (rc == CAP_PF_END)
@@ -347,7 +350,9 @@ int cap_source_next(struct cap_source *s, struct cap_record *r)
 	const u_char *data;
 
 	if (cap_source_own(s)) {
-		int rc = cap_source_next_own(s, r, s->pf.pos);
+		int rc;
+		while ((rc = cap_source_next_own(s, r, s->pf.pos)) == -3)
+			; /* nothing is kept on this thread: skip on */
 		if (rc != -2)
 			return rc;
 		if (read_on_with_libpcap(s) != 0)

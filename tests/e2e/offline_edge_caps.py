@@ -190,6 +190,21 @@ write("agree_le.pcapng", shb() + idb(tsresol=9)
       + b"".join(epb(t0 + 1000 * i, d, w) for i, (_, _, d, w) in enumerate(recs)))
 write("agree_be.pcapng", pcapng_be([(t0 + 1000 * i, d, w) for i, (_, _, d, w) in enumerate(recs)]))
 
+# ---- the reader thread at its limits -----------------------------------------------
+# 80,000 statistics blocks (2 MB) between packets: the skipped blocks fill the
+# reader's ring; and 40 frames of 100,000 bytes (a segmentation-offload
+# super-packet each): a few fill it.
+parts = [shb(), idb(tsresol=9)]
+for i in range(300):
+    parts.append(epb(t0 + i * 1000, CNP if i % 2 else SEND))
+parts.append(isb() * 80000)
+for i in range(300):
+    parts.append(epb(t0 + (1000 + i) * 1000, CNP if i % 3 else SEND))
+write("manyblocks.pcapng", b"".join(parts))
+big = SEND + b"\0" * (100000 - len(SEND))
+write("bigframes.pcap", pcap_order([(1700000000 + i, 0, big if i % 2 else CNP, 100000 if i % 2 else 74)
+                                    for i in range(40)], "<", False))
+
 with open("offsets.sh", "w") as f:
     for k, v in sorted(offsets.items()):
         f.write("%s=%d\n" % (k, v))

@@ -164,5 +164,29 @@ for f in agree_le.pcap agree_be.pcap agree_le.pcapng agree_be.pcapng; do
 	FAILS=$((FAILS + bad))
 done
 
+# ---- the reader thread at its limits ---------------------------------------------
+# Skipped blocks that fill the reader's ring, and frames of 100,000 bytes: the
+# same output with the reader thread, on one thread, and through libpcap.
+for f in manyblocks.pcapng bigframes.pcap; do
+	for args in "-v" "--report"; do
+		CHECKS=$((CHECKS + 1))
+		# shellcheck disable=SC2086
+		ROCEWIRE_CAP_THREADS=2 timeout 120 "$CAP" $args -r "$f" >two.out 2>&1
+		echo "rc=$?" >>two.out
+		# shellcheck disable=SC2086
+		ROCEWIRE_CAP_THREADS=1 timeout 120 "$CAP" $args -r "$f" >one.out 2>&1
+		echo "rc=$?" >>one.out
+		# shellcheck disable=SC2086
+		timeout 120 "$CAP" $args -r - <"$f" 2>&1 | sed "s|^-: |$f: |; s|report: -\$|report: $f|" >pcap.out
+		echo "rc=${PIPESTATUS[0]}" >>pcap.out
+		if ! cmp -s two.out one.out || ! cmp -s two.out pcap.out; then
+			echo "FAIL: $f $args: the reader thread, one thread and libpcap differ"
+			diff two.out one.out | head -4 | sed 's/^/  /'
+			diff two.out pcap.out | head -4 | sed 's/^/  /'
+			FAILS=$((FAILS + 1))
+		fi
+	done
+done
+
 echo "$((CHECKS - FAILS)) of $CHECKS cases passed"
 [ "$FAILS" -eq 0 ]

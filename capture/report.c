@@ -463,14 +463,20 @@ const char *const rp_flow_heads[] = {
 const char rp_flow_align[] = "rllllrrrrrrrrrrlrrrrrr";
 const unsigned rp_flow_ncols = sizeof(rp_flow_heads) / sizeof(rp_flow_heads[0]);
 
+/* The first four cells of every flow table: id, source, destination, QP. */
+static unsigned key_cells(char cell[][T_CELL], uint32_t i, const struct rw_flow *f)
+{
+	u64s(cell[0], i);
+	rp_addr(cell[1], T_CELL, &f->key, 1);
+	rp_addr(cell[2], T_CELL, &f->key, 0);
+	cell_end(fmt_hex(cell[3], f->key.dqpn, 6)); /* as "0x%06x" */
+	return 4;
+}
+
 void rp_flow_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
 {
 	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
-	unsigned c = 0;
-	u64s(cell[c++], i);
-	rp_addr(cell[c++], T_CELL, &f->key, 1);
-	rp_addr(cell[c++], T_CELL, &f->key, 0);
-	cell_end(fmt_hex(cell[c++], f->key.dqpn, 6)); /* as "0x%06x" */
+	unsigned c = key_cells(cell, i, f);
 	strcell(cell[c++], rw_transport_name((enum rw_transport)f->transport));
 	if (f->key.family == 0)
 		strcell(cell[c++], "-");
@@ -528,11 +534,7 @@ const unsigned rp_edges_ncols = sizeof(rp_edges_heads) / sizeof(rp_edges_heads[0
 void rp_edges_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
 {
 	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
-	unsigned c = 0;
-	u64s(cell[c++], i);
-	rp_addr(cell[c++], T_CELL, &f->key, 1);
-	rp_addr(cell[c++], T_CELL, &f->key, 0);
-	cell_end(fmt_hex(cell[c++], f->key.dqpn, 6));
+	unsigned c = key_cells(cell, i, f);
 	u64s(cell[c++], f->conversation);
 	if (f->prev_conv >= 0)
 		u64s(cell[c++], (uint64_t)f->prev_conv);
@@ -582,11 +584,7 @@ void rp_conf_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
 {
 	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
 	const struct rw_conform *cf = f->conf;
-	unsigned c = 0;
-	u64s(cell[c++], i);
-	rp_addr(cell[c++], T_CELL, &f->key, 1);
-	rp_addr(cell[c++], T_CELL, &f->key, 0);
-	cell_end(fmt_hex(cell[c++], f->key.dqpn, 6));
+	unsigned c = key_cells(cell, i, f);
 	char *v = cell[c++], *e = v, *end = v + T_CELL;
 	*e = '\0';
 	for (unsigned k = 0; cf && k < RW_V_COUNT; k++) {

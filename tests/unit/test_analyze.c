@@ -38,6 +38,20 @@ static void env_free(struct env *e)
 	free(e);
 }
 
+/* Builds p into a frame, decodes it back and feeds it: the engine sees what
+ * a capture would give it. */
+static struct rw_note feed_packet(struct env *e, uint64_t ts, const struct rw_packet *p)
+{
+	uint8_t buf[9000];
+	size_t n;
+	assert_int_equal(rw_packet_build(p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	struct rw_packet d;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	struct rw_note note;
+	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
+	return note;
+}
+
 /* Builds, decodes and feeds one RoCEv2 packet. */
 static struct rw_note feed(struct env *e, uint64_t ts, uint32_t src, uint32_t dst, uint8_t opcode,
 			   uint32_t dqpn, uint32_t psn, uint32_t payload, uint8_t ecn)
@@ -59,14 +73,7 @@ static struct rw_note feed(struct env *e, uint64_t ts, uint32_t src, uint32_t ds
 	 * DMA length. */
 	p.payload_len = rw_opcode(opcode)->flags & RW_OPF_PAYLOAD ? payload : 0;
 	p.reth.dmalen = payload;
-	uint8_t buf[9000];
-	size_t n;
-	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
-	struct rw_packet d;
-	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
-	struct rw_note note;
-	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
-	return note;
+	return feed_packet(e, ts, &p);
 }
 
 static struct rw_note feed_aeth(struct env *e, uint64_t ts, uint8_t opcode, uint32_t psn,
@@ -86,14 +93,7 @@ static struct rw_note feed_aeth(struct env *e, uint64_t ts, uint8_t opcode, uint
 	p.aeth.msn = msn;
 	p.payload_len = payload;
 	p.reth.dmalen = dmalen;
-	uint8_t buf[9000];
-	size_t n;
-	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
-	struct rw_packet d;
-	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
-	struct rw_note note;
-	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
-	return note;
+	return feed_packet(e, ts, &p);
 }
 
 /* A request from A to B's QP; for READ requests payload is the DMA length. */
@@ -601,14 +601,7 @@ static struct rw_note resp(struct env *e, uint64_t ts, uint32_t src, uint32_t dq
 	p.bth.psn = psn;
 	p.aeth.syndrome = syndrome;
 	p.aeth.msn = msn;
-	uint8_t buf[256];
-	size_t n;
-	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
-	struct rw_packet d;
-	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
-	struct rw_note note;
-	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
-	return note;
+	return feed_packet(e, ts, &p);
 }
 
 static const struct rw_flow *flow_by(struct env *e, uint32_t src, uint32_t dqpn, uint32_t conv)
@@ -857,14 +850,7 @@ static struct rw_note read_req(struct env *e, uint64_t ts, uint32_t psn, uint64_
 	p.reth.va = va;
 	p.reth.rkey = 0x1234;
 	p.reth.dmalen = len;
-	uint8_t buf[256];
-	size_t n;
-	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
-	struct rw_packet d;
-	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
-	struct rw_note note;
-	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
-	return note;
+	return feed_packet(e, ts, &p);
 }
 
 /* A 4 KiB READ answered in 1 KiB segments: two arrive, the rest is lost.

@@ -27,28 +27,20 @@ records by test_report_softroce.sh.
 import json
 import os
 import random
-import struct
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import pcaprec  # noqa: E402 (tests/pcaprec.py)
 
 MULTI_FIRST = {0x00, 0x06, 0x0d, 0x20, 0x26, 0x01, 0x07, 0x0e, 0x21, 0x27}  # FIRST/MIDDLE of SEND/WRITE/READ resp (RC, UC)
 
 
 def read_pcap(path):
-    data = open(path, 'rb').read()
-    magic = data[:4]
-    if magic in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1'):
-        e = '<'
-    elif magic in (b'\xa1\xb2\xc3\xd4', b'\xa1\xb2\x3c\x4d'):
-        e = '>'
-    else:
+    head, _, recs = pcaprec.split(path)
+    if head is None:
         raise SystemExit(f'{path}: not a pcap file (pcapng is not cut by this test)')
-    head, recs, off = data[:24], [], 24
-    while off + 16 <= len(data):
-        incl = struct.unpack(e + 'I', data[off + 8:off + 12])[0]
-        recs.append(data[off:off + 16 + incl])
-        off += 16 + incl
     return head, recs
 
 

@@ -8,32 +8,17 @@ usage: pcap2seeds.py OUTDIR FILE.pcap...   (standard library only)
 """
 import hashlib
 import os
-import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import pcaprec  # noqa: E402 (tests/pcaprec.py)
 
 LT_INDEX = {1: 0, 247: 1, 197: 2, 113: 3, 276: 4}
 
 
 def records(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < 24:
-        return None, []
-    magic = data[:4]
-    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
-        end = "<"
-    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
-        end = ">"
-    else:
-        return None, []  # pcapng and others: fuzz_pcap takes them whole
-    linktype = struct.unpack(end + "I", data[20:24])[0] & 0x0fffffff
-    out, off = [], 24
-    while off + 16 <= len(data):
-        _, _, incl, _ = struct.unpack(end + "IIII", data[off:off + 16])
-        off += 16
-        out.append(data[off:off + incl])
-        off += incl
-    return linktype, out
+    _, linktype, recs = pcaprec.split(path)  # pcapng and others: fuzz_pcap takes them whole
+    return linktype, [r[16:] for r in recs]
 
 
 def main():

@@ -248,7 +248,8 @@ struct cap_ctx {
 	struct cap_stats stats;
 	struct cap_clock clock;
 	struct cap_json *json;
-	const char *file;       /* current input, for messages */
+	const char *file;       /* current input, as named (multi-file JSON's "file") */
+	const char *file_shown; /* the same escaped for a terminal, for messages */
 	unsigned warnings;      /* per-packet stderr lines for the current input */
 	uint64_t warnings_hidden;
 	int multi_file;         /* several inputs: JSON objects carry "file" */
@@ -263,7 +264,7 @@ struct cap_ctx {
 int cap_ctx_init(struct cap_ctx *c, const struct cap_opts *opts);
 void cap_ctx_free(struct cap_ctx *c);
 /* Per-input bookkeeping: resets the warning budget, reports hidden warnings. */
-void cap_ctx_begin_input(struct cap_ctx *c, const char *name);
+void cap_ctx_begin_input(struct cap_ctx *c, const char *name, const char *shown);
 void cap_ctx_end_input(struct cap_ctx *c);
 /* Decodes, counts, reports and prints one record. */
 void cap_dissect(struct cap_ctx *c, const struct cap_record *r);

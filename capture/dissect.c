@@ -42,9 +42,10 @@ void cap_ctx_error(struct cap_ctx *c, const char *line)
 	fputc('\n', stderr);
 }
 
-void cap_ctx_begin_input(struct cap_ctx *c, const char *name)
+void cap_ctx_begin_input(struct cap_ctx *c, const char *name, const char *shown)
 {
 	c->file = name;
+	c->file_shown = shown;
 	c->warnings = 0;
 	c->warnings_hidden = 0;
 	c->stats.files_read++;
@@ -56,7 +57,7 @@ void cap_ctx_end_input(struct cap_ctx *c)
 		char line[600];
 		snprintf(line, sizeof(line),
 			 "%s: %" PRIu64 " %spackets that did not decode fully are not listed (%s)",
-			 c->file, c->warnings_hidden, c->warnings ? "more " : "",
+			 c->file_shown, c->warnings_hidden, c->warnings ? "more " : "",
 			 c->hold_warnings ? "they are not printed under the live table; --lines lists them"
 					  : "--max-warnings");
 		cap_ctx_error(c, line);
@@ -92,9 +93,10 @@ static void warn_packet(struct cap_ctx *c, const struct cap_record *r, const str
 	cap_packet_problem(p, r, what, sizeof(what));
 	if (off >= 0)
 		snprintf(line, sizeof(line), "%s: packet %" PRIu64 " at byte offset %ld: %s",
-			 c->file, r->index, off, what);
+			 c->file_shown, r->index, off, what);
 	else
-		snprintf(line, sizeof(line), "%s: packet %" PRIu64 ": %s", c->file, r->index, what);
+		snprintf(line, sizeof(line), "%s: packet %" PRIu64 ": %s", c->file_shown, r->index,
+			 what);
 	cap_ctx_error(c, line);
 }
 

@@ -732,10 +732,6 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 	int opened = 0;
 	struct cap_progress *prog = opts->progress ? cap_progress_new() : NULL;
 	char shown[NAME_SHOWN], line[CAP_ESC_SIZE(sizeof(((struct cap_source *)0)->err))];
-	/* The name in dissect.c's per-packet lines. Multi-file JSON takes it
-	 * too, as its "file" field, where only the raw name is right (jansson
-	 * escapes it, and caches it by pointer). */
-	int raw_name = opts->format == CAP_FMT_JSON && ctx->multi_file;
 
 	ctx->progress = prog;
 	for (size_t i = 0; i < opts->n_files; i++) {
@@ -752,7 +748,9 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 		}
 		opened++;
 		cap_esc(shown, sizeof(shown), opts->files[i]);
-		cap_ctx_begin_input(ctx, raw_name ? opts->files[i] : shown);
+		/* Messages show the escaped name; multi-file JSON's "file" field
+		 * the raw one (jansson escapes it, and caches it by pointer). */
+		cap_ctx_begin_input(ctx, opts->files[i], shown);
 		if (prog)
 			cap_progress_begin(prog, shown, src.size);
 		rc = 1;
@@ -916,7 +914,7 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	}
 	c->hold_warnings = o->view;
 	c->stats.live = l.name;
-	c->file = shown; /* no "file" in live JSON: only messages show it */
+	c->file = c->file_shown = shown; /* no "file" in live JSON: only messages show it */
 
 	double now = cap_now();
 	double next_tick = now + 1.0;

@@ -396,6 +396,14 @@ assert rows[0]["file"] == "good\x1b[31m\\\n.pcap", rows[0]
 assert rows[3]["file"] == "good.pcap", rows[3]
 EOF
 
+# Several files and --json: the JSON's "file" is the raw name, the warning on
+# stderr about a cut packet the escaped one.
+run "JSON over several files, a cut packet in a file named with control characters" \
+	--json -r $'cut\x1b]0;t\x07\nname.pcap' -r good.pcap
+expect_rc 1
+expect_one_line 'cut\x1b]0;t\x07\x0aname.pcap: packet 2 at byte offset 114' "snaplen"
+expect_no_control
+
 run "--html into a missing folder named with ESC" -q -r good.pcap --html $'no\x1b[31m/r.html'
 expect_rc 2
 expect_one_line 'no\x1b[31m/r.html: cannot write the HTML report' "No such file"

@@ -103,12 +103,6 @@ static inline struct rw_flow *flow_at(const struct rw_analyzer *a, uint32_t i)
 	return &a->chunks[i / FLOW_CHUNK][i % FLOW_CHUNK];
 }
 
-static inline int32_t flow_idx(const struct rw_analyzer *a, const struct rw_flow *f)
-{
-	(void)a;
-	return f ? f->index : -1;
-}
-
 static inline uint32_t psn_add(uint32_t psn, uint32_t n)
 {
 	return (psn + n) & RW_PSN_MASK;
@@ -149,7 +143,6 @@ struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn
 int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind);
 void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint64_t ts, uint64_t frame, struct rw_note *n);
-void pair_unlink(struct rw_analyzer *a, struct rw_flow *f);
 
 /* analyze_conform.c */
 void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v, uint64_t frame);

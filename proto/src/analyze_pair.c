@@ -175,15 +175,6 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 	return found;
 }
 
-void pair_unlink(struct rw_analyzer *a, struct rw_flow *f)
-{
-	if (f->peer >= 0) {
-		struct rw_flow *q = flow_at(a, (uint32_t)f->peer);
-		if (q->peer == f->index)
-			q->peer = -1;
-	}
-}
-
 /* ---- outstanding requests ---- */
 
 struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,

@@ -58,7 +58,7 @@ void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn)
 		return;
 	int32_t from_first = rw_psn_diff(acked_psn, s->first_psn);
 	int32_t to_high = rw_psn_diff(s->high_psn, acked_psn);
-	if (from_first >= 0 && to_high > 0 && (s->wide || (uint32_t)from_first < PSN_WINDOW * 64))
+	if (from_first >= 0 && to_high > 0)
 		s->synced = 1;
 	if (to_high > 0 && (!s->acked_valid || rw_psn_diff(acked_psn, s->acked_psn) > 0)) {
 		s->acked_psn = acked_psn;

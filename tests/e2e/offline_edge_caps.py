@@ -8,23 +8,12 @@ ConnectX-4 Lx CNP and a UC SEND_ONLY, quoted in /work/shared/notes/icrc.md),
 so nothing here comes from rocewire's own encoder. Layouts: pcap
 (pcap-savefile(5)); pcapng (draft-ietf-opsawg-pcapng: 4.1 SHB, 4.2 IDB with
 if_tsresol 9 and if_tsoffset 14, 4.3 EPB, 4.4 SPB, 4.6 ISB)."""
-import binascii
+import os
 import struct
+import sys
 
-CNP = binascii.unhexlify(
-    "e41d2dab2bc27cfe90643b32080045c2003c718c400040119161"
-    "0a0011010a001201000012b700280000"
-    "8100ffff4000011800000000"
-    "00000000000000000000000000000000"
-    "82fd002a")
-SEND = binascii.unhexlify(
-    "248a07a8fa22248a07a8fa220800"
-    "45010040047840004011b4d5c0a80007c0a80007"
-    "c00012b7002caca2"
-    "2460ffff000000d300cf1710"
-    "4630818be28935d90e9a95505401be885e500000"
-    "78f353f3")
-assert len(CNP) == 74 and len(SEND) == 78
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from icrc_vectors import CNP, SEND  # noqa: E402 (tests/icrc_vectors.py)
 
 
 def pad4(b):

@@ -29,18 +29,11 @@ except ImportError as e:  # pragma: no cover
     sys.exit(77)
 
 # Scapy's test vectors (test/contrib/roce.uts), as recorded in shared/notes/icrc.md.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import icrc_vectors  # noqa: E402 (tests/icrc_vectors.py)
 VECTORS = [
-    ("scapy vector 1: ConnectX-4 Lx CNP",
-     "e41d2dab2bc27cfe90643b32080045c2003c718c400040119161"
-     "0a0011010a001201000012b700280000"
-     "8100ffff4000011800000000"
-     "00000000000000000000000000000000"
-     "82fd002a"),
-    ("scapy vector 2: UC SEND_ONLY",
-     "248a07a8fa22248a07a8fa220800"
-     "45010040047840004011b4d5c0a80007c0a80007c00012b7002caca2"
-     "2460ffff000000d300cf17104630818be28935d90e9a95505401be885e500000"
-     "78f353f3"),
+    ("scapy vector 1: ConnectX-4 Lx CNP", icrc_vectors.CNP.hex()),
+    ("scapy vector 2: UC SEND_ONLY", icrc_vectors.SEND.hex()),
 ]
 
 MAC_A, MAC_B = "b8:ce:f6:20:00:01", "b8:ce:f6:20:00:02"

@@ -23,29 +23,18 @@ if [ -z "$PY" ]; then
 	exit 77
 fi
 
+TESTS=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 
 # ---- captures -------------------------------------------------------------
-"$PY" - <<'EOF' || { echo "FAIL: could not write the test captures"; exit 1; }
-import struct, binascii
+RW_TESTS=$TESTS "$PY" - <<'EOF' || { echo "FAIL: could not write the test captures"; exit 1; }
+import os, struct, sys
 
 # Scapy test/contrib/roce.uts, via notes/icrc.md.
-cnp = binascii.unhexlify(
-    "e41d2dab2bc27cfe90643b32080045c2003c718c400040119161"
-    "0a0011010a001201000012b700280000"
-    "8100ffff4000011800000000"
-    "00000000000000000000000000000000"
-    "82fd002a")
-send = binascii.unhexlify(
-    "248a07a8fa22248a07a8fa220800"
-    "45010040047840004011b4d5c0a80007c0a80007"
-    "c00012b7002caca2"
-    "2460ffff000000d300cf1710"
-    "4630818be28935d90e9a95505401be885e500000"
-    "78f353f3")
-assert len(cnp) == 74 and len(send) == 78
+sys.path.insert(0, os.environ["RW_TESTS"])
+from icrc_vectors import CNP as cnp, SEND as send
 
 def pcap(records, linktype=1, snaplen=65535):
     out = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, snaplen, linktype)

@@ -1,0 +1,103 @@
+/* The flow model: both ends of every RoCEv2 conversation of a scenario, on a
+ * virtual clock, as a stream of packet descriptions in time order.
+ *
+ * Plain C with no DPDK types, so that the unit tests run it without EAL and
+ * the same code drives a real port, a pcap and (issue 10) a simulated switch.
+ * The model decides *what* is sent and when; it never writes frame bytes.
+ * The TX layer (tx.c) turns a gen_pkt into a frame through proto's template
+ * (rocewire/tmpl.h): one template per (flow, direction, opcode, payload
+ * length), the fields below patched in, the ICRC updated incrementally.
+ *
+ * One model instance owns a shard of the flows (flow index % nshards ==
+ * shard), so each lcore runs its own instance with no locks. Both ends of a
+ * conversation are in the same shard. */
+#ifndef RWGEN_FLOW_H
+#define RWGEN_FLOW_H
+
+#include <stdint.h>
+#include "rocewire/ext.h"
+#include "scenario.h"
+
+/* Fault flags on an emitted packet: the TX layer applies them to the bytes. */
+#define GEN_PF_CE 0x1        /* set IP ECN to CE */
+#define GEN_PF_CORRUPT 0x2   /* flip a covered bit after the ICRC is computed */
+
+/* One packet to send. Everything the frame needs besides the flow's fixed
+ * addresses (hosts, VLAN, DSCP/ECN, P_Key, UDP source port of the QP). */
+struct gen_pkt {
+	uint64_t t_ns;           /* when it leaves the sender, on the model's clock */
+	uint32_t flow;           /* index into the scenario's flows */
+	uint32_t qp;             /* QP index inside the flow (0..qps-1) */
+	uint8_t dir;             /* GEN_DIR_REQUEST (src -> dst) or GEN_DIR_RESPONSE */
+	uint8_t opcode;          /* BTH opcode (rocewire/opcode.h) */
+	uint8_t ackreq;
+	uint8_t se;
+	uint8_t flags;           /* GEN_PF_* */
+	uint8_t resend;          /* 1: a retransmission of a PSN sent before */
+	uint8_t becn;            /* CNPs (issue 10) */
+	uint32_t dqpn;           /* destination QP of this packet */
+	uint32_t psn;
+	uint32_t payload_len;    /* bytes of payload, without pad */
+	uint32_t frame_len;      /* the whole frame, as the model counted it for pacing */
+	uint32_t hdrs;           /* which of the fields below the opcode carries (1 << enum rw_hdr) */
+	struct rw_reth reth;
+	struct rw_aeth aeth;     /* syndrome and msn */
+	struct rw_atomiceth atomic;
+	uint64_t atomic_orig;    /* AtomicAckETH */
+	struct rw_deth deth;
+	uint32_t immdt;
+	uint32_t ieth;
+};
+
+/* Per-flow counters the model keeps (the TX layer counts bytes it sent). */
+struct gen_flow_stats {
+	uint64_t packets[2];            /* by direction: [0] requests, [1] responses */
+	uint64_t bytes[2];              /* frame bytes (without FCS) */
+	uint64_t messages[GEN_OP_COUNT];/* completed at the requester (RC: acknowledged) */
+	uint64_t messages_started[GEN_OP_COUNT];
+	uint64_t retransmissions;       /* packets resent */
+	uint64_t naks_seq, naks_rnr, naks_access; /* NAKs the responder sent */
+	uint64_t timeouts;              /* requester timeouts that led to resends */
+	uint64_t faults[5];             /* applied, by enum gen_fault_action */
+	uint64_t qps_failed;            /* retries exhausted or remote access error */
+	uint64_t first_ns, last_ns;     /* first and last packet of the flow */
+};
+
+struct gen_model;
+
+/* A model for the flows of one shard. NULL on allocation failure. The
+ * scenario must outlive the model. */
+struct gen_model *gen_model_new(const struct gen_scenario *sc, uint32_t shard, uint32_t nshards);
+void gen_model_free(struct gen_model *m);
+
+/* Fills up to n packets in time order, none later than until_ns (pass
+ * UINT64_MAX for no bound). Returns how many; 0 with gen_model_done() true
+ * when every flow has finished (stop time, message limit, or failed QPs),
+ * 0 otherwise when the next packet is later than until_ns. */
+uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, uint64_t until_ns);
+int gen_model_done(const struct gen_model *m);
+/* The time of the next packet (UINT64_MAX when done). */
+uint64_t gen_model_peek_ns(const struct gen_model *m);
+
+const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow);
+
+/* Congestion hooks (issue 10): the rate a QP's requester may send at, in
+ * bits per second of frames (0: the flow's configured rate), and a pause of
+ * a priority class (0..7) until a time on the model's clock (0: resume). */
+void gen_model_set_qp_rate(struct gen_model *m, uint32_t flow, uint32_t qp, double bps);
+void gen_model_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns);
+
+/* The frame description of a packet, for proto's builder (rw_packet_build
+ * with DLT_EN10MB) and template (rocewire/tmpl.h): Ethernet (VLAN and PCP
+ * from the sending host), IPv4 or IPv6 with the flow's DSCP and ECN (CE when
+ * GEN_PF_CE), UDP 4791 with the QP's source port, BTH and the extension
+ * headers the opcode carries, payload pointing at `payload` (the flow's
+ * pattern repeated, at least payload_len bytes; NULL leaves zeros). The
+ * builder's derived fields (lengths, checksums, pad, ICRC) are left to it. */
+struct rw_packet;
+void gen_pkt_describe(const struct gen_scenario *sc, const struct gen_pkt *pk, const uint8_t *payload,
+		      struct rw_packet *out);
+/* Fills n bytes with the flow's payload pattern from message offset 0. */
+void gen_flow_payload(const struct gen_flow *f, uint8_t *buf, uint32_t n);
+
+#endif

@@ -19,6 +19,7 @@
 #include "rocewire/icrc.h"
 #include "rocewire/packet.h"
 #include "rocewire/build.h"
+#include "rocewire/tmpl.h"
 
 #define ROCEWIRE_VERSION "0.1.0"
 

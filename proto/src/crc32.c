@@ -527,14 +527,13 @@ static rw_crc32_fn resolve_rw_crc32(void)
 uint32_t rw_crc32(uint32_t crc, const void *buf, size_t len) __attribute__((ifunc("resolve_rw_crc32")));
 #endif
 
-static uint32_t patch_with(const struct rw__crc32_ops *impl, uint32_t crc, const void *old_bytes,
-			   const void *new_bytes, size_t len, size_t tail)
+/* The zero-initialised, non-inverted CRC of old XOR new: what a change of
+ * those bytes adds to a CRC, before the shift over the bytes after them. */
+static uint32_t diff_crc(const struct rw__crc32_ops *impl, const uint8_t *o, const uint8_t *n,
+			 size_t len)
 {
-	const uint8_t *o = old_bytes;
-	const uint8_t *n = new_bytes;
 	uint8_t diff[256];
 	uint32_t z = 0xffffffffu; /* zlib form of a zero register */
-	uint32_t delta;
 
 	while (len > 0) {
 		size_t m = len < sizeof(diff) ? len : sizeof(diff);
@@ -546,14 +545,40 @@ static uint32_t patch_with(const struct rw__crc32_ops *impl, uint32_t crc, const
 		n += m;
 		len -= m;
 	}
-	/* delta: the zero-initialised, non-inverted CRC of old XOR new; then
-	 * times x^(8 tail), one multiply per set bit of tail. */
-	delta = ~z;
+	return ~z;
+}
+
+static uint32_t patch_with(const struct rw__crc32_ops *impl, uint32_t crc, const void *old_bytes,
+			   const void *new_bytes, size_t len, size_t tail)
+{
+	uint32_t delta = diff_crc(impl, old_bytes, new_bytes, len);
+
+	/* times x^(8 tail), one multiply per set bit of tail */
 	for (size_t k = 0; tail != 0 && delta != 0; tail >>= 1, k++) {
 		if (tail & 1)
 			delta = impl->mulmod(delta, byte_pow[k]);
 	}
 	return crc ^ delta;
+}
+
+uint32_t rw_crc32_shift(size_t tail)
+{
+	const struct rw__crc32_ops *impl = crc32_get();
+	uint32_t k = 0x80000000u; /* x^0: bit 31 is the lowest power */
+
+	for (size_t i = 0; tail != 0; tail >>= 1, i++) {
+		if (tail & 1)
+			k = impl->mulmod(k, byte_pow[i]);
+	}
+	return k;
+}
+
+uint32_t rw_crc32_patch_shift(uint32_t crc, const void *old_bytes, const void *new_bytes,
+			      size_t len, uint32_t shift)
+{
+	const struct rw__crc32_ops *impl = crc32_get();
+
+	return crc ^ impl->mulmod(diff_crc(impl, old_bytes, new_bytes, len), shift);
 }
 
 uint32_t rw_crc32_patch(uint32_t crc, const void *old_bytes, const void *new_bytes, size_t len,

@@ -22,6 +22,13 @@ uint32_t rw_crc32(uint32_t crc, const void *buf, size_t len);
 uint32_t rw_crc32_patch(uint32_t crc, const void *old_bytes, const void *new_bytes, size_t len,
 			size_t tail);
 
+/* The same with the shift over `tail` bytes precomputed by
+ * rw_crc32_shift(tail): one carry-less multiply instead of log(tail), for a
+ * generator that patches the same template (same tail) for every packet. */
+uint32_t rw_crc32_shift(size_t tail);
+uint32_t rw_crc32_patch_shift(uint32_t crc, const void *old_bytes, const void *new_bytes,
+			      size_t len, uint32_t shift);
+
 /* Name of the implementation rw_crc32() uses on this CPU ("vpclmulqdq",
  * "pclmulqdq", "slice8"), for benchmarks and diagnostics. */
 const char *rw_crc32_impl(void);

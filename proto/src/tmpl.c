@@ -1,0 +1,163 @@
+/* Frame templates: build once, then patch the varying fields and the ICRC.
+ *
+ * Offsets come from decoding the built frame (the decoder is the one place
+ * that walks carriers) and from the opcode table (extension header order);
+ * nothing here re-derives a header layout. */
+#include "rocewire/tmpl.h"
+
+#include <string.h>
+#include "rocewire/build.h"
+#include "rocewire/crc.h"
+#include "rocewire/icrc.h"
+#include "rocewire/link.h"
+#include "rocewire/wire.h"
+
+/* BTH byte offsets (IBA 9.2): the bytes a packet changes. */
+#define BTH_FLAGS 1   /* SE, M, PadCnt, TVer */
+#define BTH_FECN_BECN 4
+#define BTH_DQPN 5
+#define BTH_ACKREQ 8
+#define BTH_PSN 9
+
+enum rw_err rw_tmpl_init(struct rw_tmpl *t, const struct rw_packet *p, uint8_t *scratch, size_t cap)
+{
+	struct rw_packet d;
+	size_t n;
+	enum rw_err e;
+
+	if (p->carrier != RW_CARRIER_ROCEV2)
+		return RW_ERR_UNSUPPORTED;
+	e = rw_packet_build(p, RW_LINKTYPE_ETHERNET, 0, scratch, cap, &n);
+	if (e != RW_OK)
+		return e;
+	e = rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, scratch, n, n, &d);
+	if (e != RW_OK)
+		return e;
+	if (d.carrier != RW_CARRIER_ROCEV2 || d.payload_off > RW_TMPL_HDR_MAX)
+		return d.carrier != RW_CARRIER_ROCEV2 ? RW_ERR_UNSUPPORTED : RW_ERR_NOSPACE;
+
+	memset(t, 0, sizeof(*t));
+	memcpy(t->hdr, scratch, d.payload_off);
+	t->hdr_len = d.payload_off;
+	t->l3_off = d.l3_off;
+	t->l4_off = d.l4_off;
+	t->bth_off = d.bth_off;
+	t->ipv = (d.present & RW_P_IPV6) ? 6 : 4;
+	t->opcode = d.bth.opcode;
+	t->pad = d.bth.pad;
+	t->payload_len = d.payload_len;
+	t->frame_len = (uint32_t)n;
+	t->eth_pad = (uint8_t)(n - (d.payload_off + d.payload_len + d.bth.pad + RW_ICRC_LEN));
+	t->icrc = d.icrc_wire;
+	t->shift = rw_crc32_shift((size_t)d.payload_len + d.bth.pad);
+	for (unsigned i = 0; i < RW_HDR_COUNT; i++) {
+		int o = rw_hdr_offset(t->opcode, (enum rw_hdr)(1u << i));
+		t->ext_off[i] = (int16_t)(o < 0 ? -1 : t->bth_off + o);
+	}
+	return RW_OK;
+}
+
+/* ext_off is indexed by the header's bit number in enum rw_hdr. */
+#define HDR_IDX(h) ((unsigned)__builtin_ctz(h))
+
+static inline int has(const struct rw_tmpl *t, enum rw_hdr h)
+{
+	return t->ext_off[HDR_IDX(h)] >= 0;
+}
+
+static inline uint8_t *ext(const struct rw_tmpl *t, uint8_t *out, enum rw_hdr h)
+{
+	return out + t->ext_off[HDR_IDX(h)];
+}
+
+/* IPv4 header checksum after the TOS byte changed (RFC 1624 eqn. 3):
+ * HC' = ~(~HC + ~m + m'), m the 16-bit word holding TOS. */
+static void ipv4_tos_set(uint8_t *ip, uint8_t tos)
+{
+	uint16_t m_old = rw_get_be16(ip);
+	uint16_t m_new = (uint16_t)((m_old & 0xFF00u) | tos);
+	uint32_t sum;
+
+	if (m_old == m_new)
+		return;
+	sum = (uint16_t)~rw_get_be16(ip + 10);
+	sum += (uint16_t)~m_old;
+	sum += m_new;
+	sum = (sum & 0xFFFFu) + (sum >> 16);
+	sum = (sum & 0xFFFFu) + (sum >> 16);
+	ip[1] = tos;
+	rw_put_be16(ip + 10, (uint16_t)~sum);
+}
+
+uint32_t rw_tmpl_write(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
+{
+	uint8_t *bth = out + t->bth_off;
+	uint8_t *ip = out + t->l3_off;
+	size_t w;
+	uint32_t icrc;
+
+	memcpy(out, t->hdr, t->hdr_len);
+
+	/* Covered by the ICRC. */
+	rw_put_be16(out + t->l4_off, f->udp_sport);
+	bth[BTH_FLAGS] = (uint8_t)((bth[BTH_FLAGS] & 0x7Fu) | (f->se ? 0x80u : 0));
+	rw_put_be24(bth + BTH_DQPN, f->dqpn & 0xFFFFFFu);
+	bth[BTH_ACKREQ] = (uint8_t)((bth[BTH_ACKREQ] & 0x7Fu) | (f->ackreq ? 0x80u : 0));
+	rw_put_be24(bth + BTH_PSN, f->psn & 0xFFFFFFu);
+	/* The encoders cannot fail here: the template made room for each. */
+	if (has(t, RW_HDR_DETH))
+		(void)rw_deth_encode(&f->deth, ext(t, out, RW_HDR_DETH), 8, &w);
+	if (has(t, RW_HDR_RETH))
+		(void)rw_reth_encode(&f->reth, ext(t, out, RW_HDR_RETH), 16, &w);
+	if (has(t, RW_HDR_ATOMICETH))
+		(void)rw_atomiceth_encode(&f->atomic, ext(t, out, RW_HDR_ATOMICETH), 28, &w);
+	if (has(t, RW_HDR_AETH))
+		(void)rw_aeth_encode(&f->aeth, ext(t, out, RW_HDR_AETH), 4, &w);
+	if (has(t, RW_HDR_ATOMICACKETH))
+		rw_put_be64(ext(t, out, RW_HDR_ATOMICACKETH), f->atomic_orig);
+	if (has(t, RW_HDR_IMMDT))
+		rw_put_be32(ext(t, out, RW_HDR_IMMDT), f->immdt);
+	if (has(t, RW_HDR_IETH))
+		rw_put_be32(ext(t, out, RW_HDR_IETH), f->ieth);
+
+	/* Every byte from the UDP header to the payload may have changed; the
+	 * masked ones (UDP checksum, BTH byte 4) are still the template's here,
+	 * so they add nothing to the difference. */
+	icrc = rw_crc32_patch_shift(t->icrc, t->hdr + t->l4_off, out + t->l4_off,
+				    (size_t)t->hdr_len - t->l4_off, t->shift);
+
+	/* Masked by the ICRC: BECN, and the ECN bits (IPv4 TOS with its header
+	 * checksum, IPv6 traffic class). */
+	bth[BTH_FECN_BECN] = (uint8_t)((bth[BTH_FECN_BECN] & 0xBFu) | (f->becn ? 0x40u : 0));
+	if (t->ipv == 4)
+		ipv4_tos_set(ip, (uint8_t)((ip[1] & 0xFCu) | (f->ecn & 3u)));
+	else
+		ip[1] = (uint8_t)((ip[1] & 0xCFu) | (uint8_t)((f->ecn & 3u) << 4));
+	return icrc;
+}
+
+void rw_tmpl_write_tail(const struct rw_tmpl *t, uint32_t icrc, uint8_t *tail)
+{
+	memset(tail, 0, t->pad);
+	rw_put_le32(tail + t->pad, icrc);
+	memset(tail + t->pad + RW_ICRC_LEN, 0, t->eth_pad);
+}
+
+void rw_tmpl_fields_of(const struct rw_packet *p, struct rw_tmpl_fields *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->dqpn = p->bth.dqpn;
+	f->psn = p->bth.psn;
+	f->ackreq = p->bth.ackreq;
+	f->se = p->bth.se;
+	f->becn = p->bth.becn;
+	f->ecn = (uint8_t)((p->present & RW_P_IPV6) ? p->ipv6.ecn : p->ipv4.ecn);
+	f->udp_sport = p->udp.sport;
+	f->reth = p->reth;
+	f->aeth = p->aeth;
+	f->atomic = p->atomiceth;
+	f->atomic_orig = p->atomicacketh.orig;
+	f->deth = p->deth;
+	f->immdt = p->immdt;
+	f->ieth = p->ieth;
+}

@@ -1,0 +1,430 @@
+/* rocewire-gen: protocol-correct RoCEv2 conversations through DPDK.
+ *
+ * main owns the process: options, the scenario, EAL, the port, the workers
+ * (one per TX queue, each with its own shard of the flows), the status line,
+ * signals, and what is left behind (a whole pcap, a summary). */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+
+#include "flow.h"
+#include "opts.h"
+#include "restamp.h"
+#include "scenario.h"
+#include "summary.h"
+#include "tmpfile.h"
+#include "tx.h"
+
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+
+static volatile int stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rocewire-gen: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+/* The scenario's payload patterns: one pool per distinct pattern (almost
+ * always one), each pool's mbufs holding it from GEN_PAYLOAD_AT. */
+struct patterns {
+	uint32_t n;
+	uint8_t **bytes;     /* GEN_PAYLOAD_MAX + GEN_TAIL_MAX each */
+	uint32_t *flow_pool;
+};
+
+static int patterns_make(const struct gen_scenario *sc, struct patterns *p)
+{
+	size_t len = GEN_PAYLOAD_MAX + GEN_TAIL_MAX;
+
+	memset(p, 0, sizeof(*p));
+	p->flow_pool = calloc(sc->n_flows ? sc->n_flows : 1, sizeof(*p->flow_pool));
+	p->bytes = calloc(sc->n_flows ? sc->n_flows : 1, sizeof(*p->bytes));
+	if (!p->flow_pool || !p->bytes)
+		return -1;
+	for (uint32_t i = 0; i < sc->n_flows; i++) {
+		uint8_t *b = malloc(len);
+		uint32_t k;
+
+		if (!b)
+			return -1;
+		gen_flow_payload(&sc->flows[i], b, (uint32_t)len);
+		for (k = 0; k < p->n; k++)
+			if (memcmp(p->bytes[k], b, len) == 0)
+				break;
+		if (k == p->n)
+			p->bytes[p->n++] = b;
+		else
+			free(b);
+		p->flow_pool[i] = k;
+	}
+	return 0;
+}
+
+static void merge_stats(struct gen_flow_stats *out, struct gen_worker *w, uint32_t nw, uint32_t nflows)
+{
+	/* each flow lives in exactly one worker: copy from its owner */
+	for (uint32_t i = 0; i < nflows; i++)
+		out[i] = w[i % nw].snap[i];
+}
+
+/* Asks every running worker for a copy of its counters and waits for them
+ * (a worker answers at its next burst). */
+static void snapshot(struct gen_worker *w, uint32_t nw)
+{
+	for (uint32_t q = 0; q < nw; q++) {
+		__atomic_store_n(&w[q].snap_done, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&w[q].snap_req, 1, __ATOMIC_RELEASE);
+	}
+	for (uint32_t q = 0; q < nw; q++) {
+		for (int spin = 0; spin < 200; spin++) {
+			if (__atomic_load_n(&w[q].snap_done, __ATOMIC_ACQUIRE) ||
+			    __atomic_load_n(&w[q].done, __ATOMIC_ACQUIRE))
+				break;
+			usleep(500);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct gen_opts o;
+	struct gen_scenario sc;
+	char err[512];
+	int split = -1, rc;
+	char **eal_argv, **my_argv;
+	int eal_argc, my_argc;
+	char *tmp_pcap = NULL;
+	int pcap_mode = 0;
+	char vdev[4200];
+
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0) {
+			split = i;
+			break;
+		}
+	my_argv = calloc((size_t)argc + 1, sizeof(*my_argv));
+	eal_argv = calloc((size_t)argc + 16, sizeof(*eal_argv));
+	if (!my_argv || !eal_argv)
+		die(EXIT_RUNTIME, "out of memory");
+	my_argv[0] = argv[0];
+	my_argc = 1;
+	for (int i = split < 0 ? 1 : split + 1; i < argc; i++)
+		my_argv[my_argc++] = argv[i];
+	rc = gen_opts_parse(my_argc, my_argv, &o, err, sizeof(err));
+	if (rc == 1)
+		return 0;
+	if (rc < 0)
+		die(EXIT_USAGE, "%s", err);
+
+	/* The scenario first: a bad file is answered before DPDK starts. */
+	if (o.scenario)
+		rc = gen_scenario_load(o.scenario, &sc, err, sizeof(err));
+	else
+		rc = gen_scenario_default(&sc) == 0 ? 0 : (snprintf(err, sizeof(err), "out of memory"), -1);
+	if (rc != 0)
+		die(EXIT_USAGE, "%s", err);
+	if (o.have_duration)
+		sc.duration_ns = o.duration_ns;
+	if (o.have_packets)
+		sc.packets = o.packets;
+	if (o.check) {
+		uint64_t qps = 0;
+		for (uint32_t i = 0; i < sc.n_flows; i++)
+			qps += sc.flows[i].qps;
+		printf("%s: scenario '%s' is valid: %u hosts, %u flows, %llu QPs, %u faults; "
+		       "duration %.6f s, packet limit %llu\n",
+		       o.scenario ? o.scenario : "(built-in default)", sc.name, sc.n_hosts, sc.n_flows,
+		       (unsigned long long)qps, sc.n_faults, (double)sc.duration_ns / 1e9,
+		       (unsigned long long)sc.packets);
+		gen_scenario_free(&sc);
+		return 0;
+	}
+	if (sc.duration_ns == 0 && sc.packets == 0 && isatty(STDERR_FILENO) == 0 && o.status != 1)
+		fprintf(stderr, "rocewire-gen: no duration and no packet limit: running until SIGINT\n");
+
+	/* EAL: the user's options, or the defaults for this kind of machine
+	 * (no hugepages, no PCI, no shared files) and a pcap port. */
+	eal_argv[0] = argv[0];
+	eal_argc = 1;
+	if (split > 1) {
+		for (int i = 1; i < split; i++)
+			eal_argv[eal_argc++] = argv[i];
+	} else {
+		FILE *tf;
+
+		if (strchr(o.write, ',') || strchr(o.write, '='))
+			die(EXIT_USAGE, "--write: a file name with ',' or '=' cannot be passed to net_pcap: %s",
+			    o.write);
+		/* a new file of our own next to the final one, renamed at the end */
+		tf = cap_create_temp(o.write, ".part", &tmp_pcap);
+		if (!tf)
+			die(EXIT_RUNTIME, "%s: %s", o.write, strerror(errno));
+		fclose(tf);
+		snprintf(vdev, sizeof(vdev), "--vdev=net_pcap0,tx_pcap=%s", tmp_pcap);
+		pcap_mode = 1;
+		eal_argv[eal_argc++] = "-l";
+		eal_argv[eal_argc++] = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? "0-1" : "0";
+		eal_argv[eal_argc++] = "--no-huge";
+		eal_argv[eal_argc++] = "--no-pci";
+		eal_argv[eal_argc++] = "--no-shconf";
+		eal_argv[eal_argc++] = "-m";
+		eal_argv[eal_argc++] = "512";
+		eal_argv[eal_argc++] = "--log-level=*:warning";
+		eal_argv[eal_argc++] = vdev;
+	}
+	if (rte_eal_init(eal_argc, eal_argv) < 0) {
+		if (tmp_pcap)
+			unlink(tmp_pcap);
+		die(EXIT_RUNTIME, "DPDK initialisation failed: %s (on a machine without hugepages pass "
+				  "--no-huge -m 512)",
+		    rte_strerror(rte_errno));
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	int exit_status = 0;
+	uint16_t port = (uint16_t)o.port;
+	struct rte_eth_dev_info info;
+	char port_name[128];
+
+	if (!rte_eth_dev_is_valid_port(port)) {
+		if (tmp_pcap)
+			unlink(tmp_pcap);
+		if (rte_eth_dev_count_avail() == 0)
+			die(EXIT_RUNTIME, "no DPDK port: give one with EAL options (a NIC, "
+					  "--vdev=net_af_packet0,iface=IF, --vdev=net_null0), or no EAL "
+					  "options to write a pcap");
+		die(EXIT_USAGE, "--port %d: no such DPDK port (%u available)", o.port,
+		    rte_eth_dev_count_avail());
+	}
+	if (rte_eth_dev_info_get(port, &info) != 0)
+		die(EXIT_RUNTIME, "port %u: cannot read its device information", port);
+	snprintf(port_name, sizeof(port_name), "%s (port %u)", info.driver_name, port);
+
+	/* Queues: one per worker lcore, or the main lcore alone. */
+	uint32_t workers = rte_lcore_count() - 1;
+	uint32_t nq = o.queues ? o.queues : (workers ? workers : 1);
+	if (pcap_mode && nq > 1)
+		nq = 1; /* one pcap file, one writer: the model's order is the file's */
+	if (workers && nq > workers)
+		die(EXIT_USAGE, "--queues %u needs %u worker lcores; EAL has %u (-l)", nq, nq, workers);
+	if (!workers && nq > 1)
+		die(EXIT_USAGE, "--queues %u needs worker lcores (EAL -l with %u cores or more)", nq, nq + 1);
+	if (nq > info.max_tx_queues)
+		die(EXIT_USAGE, "%s has %u TX queues, --queues asks %u", port_name, info.max_tx_queues, nq);
+
+	struct rte_eth_conf conf;
+	memset(&conf, 0, sizeof(conf));
+	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	rc = rte_eth_dev_configure(port, 0, (uint16_t)nq, &conf);
+	if (rc != 0)
+		die(EXIT_RUNTIME, "%s: cannot configure %u TX queues: %s", port_name, nq, rte_strerror(-rc));
+	uint16_t nb_tx = 1024, nb_rx = 0;
+	rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rx, &nb_tx);
+
+	int pace_real = o.pace == GEN_PACE_REAL ||
+			(o.pace == GEN_PACE_AUTO && strcmp(info.driver_name, "net_pcap") != 0 &&
+			 strcmp(info.driver_name, "net_null") != 0);
+
+	struct patterns pat;
+	if (patterns_make(&sc, &pat) != 0)
+		die(EXIT_RUNTIME, "out of memory");
+
+	struct gen_worker *w = calloc(nq, sizeof(*w));
+	if (!w)
+		die(EXIT_RUNTIME, "out of memory");
+	unsigned lcores[RTE_MAX_LCORE];
+	unsigned nl = 0, lc;
+	RTE_LCORE_FOREACH_WORKER(lc) lcores[nl++] = lc;
+
+	for (uint32_t q = 0; q < nq; q++) {
+		struct gen_worker *x = &w[q];
+		int socket = (int)rte_lcore_to_socket_id(workers ? lcores[q] : rte_get_main_lcore());
+		struct rte_eth_txconf txc = info.default_txconf;
+
+		txc.offloads = conf.txmode.offloads;
+		rc = rte_eth_tx_queue_setup(port, (uint16_t)q, nb_tx, (unsigned)socket, &txc);
+		if (rc != 0)
+			die(EXIT_RUNTIME, "%s: TX queue %u: %s", port_name, q, rte_strerror(-rc));
+		x->sc = &sc;
+		x->shard = q;
+		x->nshards = nq;
+		x->port = port;
+		x->queue = (uint16_t)q;
+		x->burst = o.burst;
+		x->pace_real = pace_real;
+		x->stop = &stop_flag;
+		x->record_times = pcap_mode && !pace_real;
+		if (sc.packets)
+			x->packet_limit = sc.packets / nq + (q < sc.packets % nq);
+		x->pools = calloc(pat.n, sizeof(*x->pools));
+		x->patterns = (const uint8_t **)pat.bytes;
+		x->flow_pool = pat.flow_pool;
+		if (!x->pools)
+			die(EXIT_RUNTIME, "out of memory");
+		for (uint32_t k = 0; k < pat.n; k++) {
+			char name[RTE_MEMPOOL_NAMESIZE];
+
+			snprintf(name, sizeof(name), "rwg%u_%u", q & 0xFFFu, k & 0xFFFFu);
+			x->pools[k] = gen_pool_create(name, (unsigned)o.mbufs, socket, pat.bytes[k]);
+			if (!x->pools[k])
+				die(EXIT_RUNTIME, "cannot make %llu mbufs for queue %u: %s (EAL -m sets the "
+						  "memory)",
+				    (unsigned long long)o.mbufs, q, rte_strerror(rte_errno));
+		}
+		if (gen_worker_init(x) != 0)
+			die(EXIT_RUNTIME, "%s", x->errmsg);
+	}
+	rc = rte_eth_dev_start(port);
+	if (rc != 0)
+		die(EXIT_RUNTIME, "%s: cannot start: %s", port_name, rte_strerror(-rc));
+
+	struct gen_flow_stats *cur = calloc(sc.n_flows + 1, sizeof(*cur));
+	struct gen_flow_stats *prev = calloc(sc.n_flows + 1, sizeof(*prev));
+	if (!cur || !prev)
+		die(EXIT_RUNTIME, "out of memory");
+	struct gen_run run;
+	memset(&run, 0, sizeof(run));
+	run.sc = &sc;
+	run.scenario_path = o.scenario;
+	run.port_name = port_name;
+	run.queues = nq;
+	run.flows = cur;
+
+	int status = o.status < 0 ? isatty(STDERR_FILENO) : o.status;
+	double t_start = now_s();
+
+	if (workers) {
+		for (uint32_t q = 0; q < nq; q++)
+			rte_eal_remote_launch(gen_worker_run, &w[q], lcores[q]);
+		double t_last = t_start;
+		uint64_t p_last = 0, b_last = 0;
+		for (;;) {
+			int all_done = 1;
+
+			for (uint32_t q = 0; q < nq; q++)
+				if (!__atomic_load_n(&w[q].done, __ATOMIC_ACQUIRE))
+					all_done = 0;
+			if (all_done)
+				break;
+			usleep(20000);
+			double t = now_s();
+			if (status && t - t_last >= 1.0) {
+				uint64_t p = 0, b = 0;
+
+				snapshot(w, nq);
+				merge_stats(cur, w, nq, sc.n_flows);
+				for (uint32_t q = 0; q < nq; q++) {
+					p += __atomic_load_n(&w[q].ctr.packets, __ATOMIC_RELAXED);
+					b += __atomic_load_n(&w[q].ctr.bytes, __ATOMIC_RELAXED);
+				}
+				fprintf(stderr, "\r%7.1fs ", t - t_start);
+				gen_status_line(stderr, &run, t - t_last, p - p_last, b - b_last, prev);
+				fputs("\033[K", stderr);
+				memcpy(prev, cur, sizeof(*cur) * sc.n_flows);
+				p_last = p;
+				b_last = b;
+				t_last = t;
+			}
+		}
+		rte_eal_mp_wait_lcore();
+		if (status)
+			fputc('\n', stderr);
+	} else {
+		gen_worker_run(&w[0]);
+	}
+	double t_end = now_s();
+
+	rte_eth_dev_stop(port);
+	rte_eth_dev_close(port); /* net_pcap closes its dumper: the file is whole */
+
+	merge_stats(cur, w, nq, sc.n_flows);
+	run.wall_s = t_end - t_start;
+	run.interrupted = stop_flag;
+	for (uint32_t q = 0; q < nq; q++) {
+		run.packets += w[q].ctr.packets;
+		run.bytes += w[q].ctr.bytes;
+		run.unsent += w[q].ctr.unsent;
+		for (uint32_t i = q; i < sc.n_flows; i += nq)
+			if (cur[i].last_ns > run.model_ns)
+				run.model_ns = cur[i].last_ns;
+		if (w[q].error) {
+			fprintf(stderr, "rocewire-gen: queue %u: %s\n", q, w[q].errmsg);
+			exit_status = EXIT_RUNTIME;
+		}
+	}
+
+	if (pcap_mode) {
+		if (w[0].record_times) {
+			if (w[0].times_failed) {
+				fprintf(stderr, "rocewire-gen: %s: out of memory for the model's times; the "
+						"file keeps the times it was written at\n",
+					o.write);
+			} else {
+				struct timespec rt;
+				clock_gettime(CLOCK_REALTIME, &rt);
+				uint64_t base = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+				if (gen_restamp(tmp_pcap, w[0].times, w[0].n_times, base, err, sizeof(err)) != 0) {
+					fprintf(stderr, "rocewire-gen: %s\n", err);
+					exit_status = EXIT_RUNTIME;
+				}
+			}
+		}
+		if (exit_status == 0 && rename(tmp_pcap, o.write) != 0) {
+			fprintf(stderr, "rocewire-gen: %s: %s\n", o.write, strerror(errno));
+			exit_status = EXIT_RUNTIME;
+		}
+		if (exit_status != 0)
+			unlink(tmp_pcap);
+		else
+			run.output = o.write;
+	}
+	if (!o.quiet)
+		gen_summary_text(stderr, &run);
+	if (o.summary_json && gen_summary_json(o.summary_json, &run) != 0) {
+		fprintf(stderr, "rocewire-gen: %s: %s\n", o.summary_json, strerror(errno));
+		exit_status = EXIT_RUNTIME;
+	}
+	for (uint32_t q = 0; q < nq; q++)
+		gen_worker_fini(&w[q]);
+	rte_eal_cleanup();
+	gen_scenario_free(&sc);
+	return exit_status;
+}

@@ -1,0 +1,241 @@
+/* Status line and final summary of a generator run. */
+#include "summary.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "tmpfile.h"
+
+/* Ethernet's per-frame cost on the wire besides the frame: preamble and
+ * start delimiter 8, inter-frame gap 12, FCS 4 (the frames counted here
+ * carry no FCS). */
+#define WIRE_EXTRA 24u
+
+static const char *const fault_names[5] = {"drop", "ecn_mark", "corrupt", "rnr", "bad_rkey"};
+
+static uint64_t sum_messages(const struct gen_flow_stats *s)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < GEN_OP_COUNT; i++)
+		n += s->messages[i];
+	return n;
+}
+
+static uint64_t sum_faults(const struct gen_flow_stats *s)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < 5; i++)
+		n += s->faults[i];
+	return n;
+}
+
+static void human_rate(char *buf, size_t cap, double bps)
+{
+	if (bps >= 1e9)
+		snprintf(buf, cap, "%.2fG", bps / 1e9);
+	else if (bps >= 1e6)
+		snprintf(buf, cap, "%.1fM", bps / 1e6);
+	else
+		snprintf(buf, cap, "%.0fk", bps / 1e3);
+}
+
+void gen_status_line(FILE *f, const struct gen_run *r, double dt_s, uint64_t dpackets,
+		     uint64_t dbytes, const struct gen_flow_stats *prev)
+{
+	uint64_t msgs = 0, resent = 0, faults = 0;
+
+	for (uint32_t i = 0; i < r->sc->n_flows; i++) {
+		msgs += sum_messages(&r->flows[i]);
+		resent += r->flows[i].retransmissions;
+		faults += sum_faults(&r->flows[i]);
+	}
+	fprintf(f, "%8.2f Mpps %7.2f Gbps  msgs %llu  resent %llu  faults %llu",
+		dt_s > 0 ? (double)dpackets / dt_s / 1e6 : 0.0,
+		dt_s > 0 ? (double)(dbytes + dpackets * WIRE_EXTRA) * 8 / dt_s / 1e9 : 0.0,
+		(unsigned long long)msgs, (unsigned long long)resent, (unsigned long long)faults);
+	/* per-flow rates for the first few flows: enough to see who is sending */
+	if (prev && dt_s > 0) {
+		uint32_t shown = r->sc->n_flows < 4 ? r->sc->n_flows : 4;
+
+		fputs("  [", f);
+		for (uint32_t i = 0; i < shown; i++) {
+			const struct gen_flow_stats *a = &r->flows[i], *b = &prev[i];
+			uint64_t db = (a->bytes[0] + a->bytes[1]) - (b->bytes[0] + b->bytes[1]);
+			uint64_t dp = (a->packets[0] + a->packets[1]) - (b->packets[0] + b->packets[1]);
+			char rate[16];
+
+			human_rate(rate, sizeof(rate), (double)(db + dp * WIRE_EXTRA) * 8 / dt_s);
+			fprintf(f, "%s%s %s", i ? " " : "", r->sc->flows[i].name, rate);
+		}
+		fprintf(f, "%s]", r->sc->n_flows > shown ? " ..." : "");
+	}
+}
+
+void gen_summary_text(FILE *f, const struct gen_run *r)
+{
+	fprintf(f, "rocewire-gen: %llu packets, %llu bytes in %.3f s on %s (%u queue%s): %.3f Mpps, %.3f Gbps\n",
+		(unsigned long long)r->packets, (unsigned long long)r->bytes, r->wall_s, r->port_name,
+		r->queues, r->queues == 1 ? "" : "s",
+		r->wall_s > 0 ? (double)r->packets / r->wall_s / 1e6 : 0.0,
+		r->wall_s > 0 ? (double)(r->bytes + r->packets * WIRE_EXTRA) * 8 / r->wall_s / 1e9 : 0.0);
+	fprintf(f, "  model time %.6f s%s\n", (double)r->model_ns / 1e9,
+		r->interrupted ? "; stopped by a signal" : "");
+	for (uint32_t i = 0; i < r->sc->n_flows; i++) {
+		const struct gen_flow_stats *s = &r->flows[i];
+		const struct gen_flow *fl = &r->sc->flows[i];
+
+		fprintf(f, "  flow %s (%s, %u QP%s): %llu requests, %llu responses, %llu messages",
+			fl->name, gen_transport_name(fl->transport), fl->qps, fl->qps == 1 ? "" : "s",
+			(unsigned long long)s->packets[0], (unsigned long long)s->packets[1],
+			(unsigned long long)sum_messages(s));
+		if (s->retransmissions)
+			fprintf(f, ", %llu resent", (unsigned long long)s->retransmissions);
+		if (s->naks_seq + s->naks_rnr + s->naks_access)
+			fprintf(f, ", NAKs %llu seq %llu rnr %llu access", (unsigned long long)s->naks_seq,
+				(unsigned long long)s->naks_rnr, (unsigned long long)s->naks_access);
+		if (s->timeouts)
+			fprintf(f, ", %llu timeouts", (unsigned long long)s->timeouts);
+		for (int k = 0; k < 5; k++)
+			if (s->faults[k])
+				fprintf(f, ", %llu %s", (unsigned long long)s->faults[k], fault_names[k]);
+		if (s->qps_failed)
+			fprintf(f, ", %llu QPs failed", (unsigned long long)s->qps_failed);
+		fputc('\n', f);
+	}
+	if (r->unsent)
+		fprintf(f, "  %llu packets made but not taken by the port when stopping\n",
+			(unsigned long long)r->unsent);
+	if (r->output)
+		fprintf(f, "  written to %s\n", r->output);
+}
+
+static json_t *u64(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+#define SET(o, k, v) json_object_set_new(o, k, v)
+
+static json_t *flow_json(const struct gen_flow *fl, const struct gen_flow_stats *s)
+{
+	json_t *o = json_object(), *msgs = json_object(), *faults = json_object(), *naks = json_object();
+	uint64_t pk = s->packets[0] + s->packets[1], by = s->bytes[0] + s->bytes[1];
+	double dur = s->last_ns > s->first_ns ? (double)(s->last_ns - s->first_ns) / 1e9 : 0;
+
+	SET(o, "name", json_string(fl->name));
+	SET(o, "transport", json_string(gen_transport_name(fl->transport)));
+	SET(o, "qps", u64(fl->qps));
+	SET(o, "packets", u64(pk));
+	SET(o, "bytes", u64(by));
+	SET(o, "request_packets", u64(s->packets[0]));
+	SET(o, "response_packets", u64(s->packets[1]));
+	SET(o, "request_bytes", u64(s->bytes[0]));
+	SET(o, "response_bytes", u64(s->bytes[1]));
+	for (int i = 0; i < GEN_OP_COUNT; i++)
+		if (fl->op_weight[i] || s->messages[i])
+			SET(msgs, gen_op_name((enum gen_op)i), u64(s->messages[i]));
+	SET(o, "messages", msgs);
+	SET(o, "messages_total", u64(sum_messages(s)));
+	SET(o, "retransmissions", u64(s->retransmissions));
+	SET(naks, "sequence", u64(s->naks_seq));
+	SET(naks, "rnr", u64(s->naks_rnr));
+	SET(naks, "remote_access", u64(s->naks_access));
+	SET(o, "naks", naks);
+	SET(o, "timeouts", u64(s->timeouts));
+	for (int k = 0; k < 5; k++)
+		SET(faults, fault_names[k], u64(s->faults[k]));
+	SET(o, "faults", faults);
+	SET(o, "qps_failed", u64(s->qps_failed));
+	SET(o, "first_ns", u64(s->first_ns));
+	SET(o, "last_ns", u64(s->last_ns));
+	SET(o, "duration_s", json_real(dur));
+	SET(o, "mpps", json_real(dur > 0 ? (double)pk / dur / 1e6 : 0));
+	SET(o, "gbps", json_real(dur > 0 ? (double)(by + pk * WIRE_EXTRA) * 8 / dur / 1e9 : 0));
+	return o;
+}
+
+int gen_summary_json(const char *path, const struct gen_run *r)
+{
+	json_t *o = json_object(), *flows = json_array(), *tot = json_object();
+	struct gen_flow_stats t;
+	FILE *f;
+	char *tmp = NULL;
+	int rc = 0;
+
+	memset(&t, 0, sizeof(t));
+	SET(o, "scenario", json_string(r->sc->name));
+	SET(o, "scenario_file", r->scenario_path ? json_string(r->scenario_path) : json_null());
+	SET(o, "port", json_string(r->port_name));
+	SET(o, "output", r->output ? json_string(r->output) : json_null());
+	SET(o, "queues", u64(r->queues));
+	SET(o, "interrupted", json_boolean(r->interrupted));
+	SET(o, "packets", u64(r->packets));
+	SET(o, "bytes", u64(r->bytes));
+	SET(o, "unsent", u64(r->unsent));
+	SET(o, "duration_s", json_real(r->wall_s));
+	SET(o, "mpps", json_real(r->wall_s > 0 ? (double)r->packets / r->wall_s / 1e6 : 0));
+	SET(o, "gbps", json_real(r->wall_s > 0 ? (double)(r->bytes + r->packets * WIRE_EXTRA) * 8 /
+							   r->wall_s / 1e9
+						 : 0));
+	SET(o, "model_time_s", json_real((double)r->model_ns / 1e9));
+	for (uint32_t i = 0; i < r->sc->n_flows; i++) {
+		const struct gen_flow_stats *s = &r->flows[i];
+
+		json_array_append_new(flows, flow_json(&r->sc->flows[i], s));
+		for (int d = 0; d < 2; d++) {
+			t.packets[d] += s->packets[d];
+			t.bytes[d] += s->bytes[d];
+		}
+		for (int k = 0; k < GEN_OP_COUNT; k++)
+			t.messages[k] += s->messages[k];
+		for (int k = 0; k < 5; k++)
+			t.faults[k] += s->faults[k];
+		t.retransmissions += s->retransmissions;
+		t.naks_seq += s->naks_seq;
+		t.naks_rnr += s->naks_rnr;
+		t.naks_access += s->naks_access;
+		t.timeouts += s->timeouts;
+		t.qps_failed += s->qps_failed;
+	}
+	SET(o, "flows", flows);
+	SET(tot, "packets", u64(t.packets[0] + t.packets[1]));
+	SET(tot, "bytes", u64(t.bytes[0] + t.bytes[1]));
+	SET(tot, "messages", u64(sum_messages(&t)));
+	SET(tot, "retransmissions", u64(t.retransmissions));
+	SET(tot, "naks", u64(t.naks_seq + t.naks_rnr + t.naks_access));
+	SET(tot, "timeouts", u64(t.timeouts));
+	SET(tot, "faults", u64(sum_faults(&t)));
+	SET(tot, "qps_failed", u64(t.qps_failed));
+	SET(o, "total", tot);
+
+	if (strcmp(path, "-") == 0) {
+		rc = json_dumpf(o, stdout, JSON_INDENT(2)) == 0 && fputc('\n', stdout) != EOF ? 0 : -1;
+		json_decref(o);
+		return rc;
+	}
+	f = cap_create_temp(path, ".tmp", &tmp);
+	if (!f) {
+		json_decref(o);
+		return -1;
+	}
+	if (json_dumpf(o, f, JSON_INDENT(2)) != 0 || fputc('\n', f) == EOF)
+		rc = -1;
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = -1;
+	if (rc != 0) {
+		int e = errno;
+		unlink(tmp);
+		errno = e;
+	}
+	free(tmp);
+	json_decref(o);
+	return rc;
+}

@@ -1,0 +1,344 @@
+/* The TX layer: model packets -> template frames in mbufs -> TX bursts. */
+#include "tx.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_pause.h>
+
+#include "rocewire/link.h"
+#include "rocewire/packet.h"
+#include "rocewire/tmpl.h"
+
+/* Each mbuf remembers where its last tail was written (the bytes of the
+ * pattern it overwrote), in its private area: [0] offset from the payload
+ * start, [1] length. */
+struct gen_mbuf_priv {
+	uint16_t tail_at, tail_len;
+	uint32_t unused;
+};
+
+static void fill_mbuf(struct rte_mempool *mp, void *arg, void *obj, unsigned idx)
+{
+	struct rte_mbuf *m = obj;
+	struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
+
+	(void)mp;
+	(void)idx;
+	memcpy((uint8_t *)m->buf_addr + GEN_PAYLOAD_AT, arg, GEN_PAYLOAD_MAX + GEN_TAIL_MAX);
+	pv->tail_at = 0;
+	pv->tail_len = 0;
+}
+
+struct rte_mempool *gen_pool_create(const char *name, unsigned n, int socket, const uint8_t *pattern)
+{
+	struct rte_mempool *mp = rte_pktmbuf_pool_create(name, n, 256, sizeof(struct gen_mbuf_priv),
+							 GEN_MBUF_DATA, socket);
+	if (mp)
+		rte_mempool_obj_iter(mp, fill_mbuf, (void *)(uintptr_t)pattern);
+	return mp;
+}
+
+/* Templates, keyed by (flow, direction, opcode, payload length): an open
+ * table where a collision replaces the older entry (a miss only costs one
+ * build with a full ICRC). */
+#define CACHE_SLOTS 4096u
+
+struct gen_tx_slot {
+	uint64_t key;
+	struct rw_tmpl t;
+};
+
+struct gen_tx_cache {
+	struct gen_tx_slot slot[CACHE_SLOTS];
+	uint8_t scratch[GEN_PAYLOAD_MAX + 1024];
+	uint64_t builds;
+};
+
+static inline uint64_t tmpl_key(const struct gen_pkt *pk)
+{
+	return 1ull << 63 | (uint64_t)pk->flow << 24 | (uint64_t)(pk->dir == GEN_DIR_RESPONSE) << 21 |
+	       (uint64_t)pk->opcode << 13 | pk->payload_len;
+}
+
+static const struct rw_tmpl *tmpl_get(struct gen_worker *w, const struct gen_pkt *pk)
+{
+	uint64_t key = tmpl_key(pk);
+	struct gen_tx_slot *s = &w->cache->slot[(key * 0x9E3779B97F4A7C15ull) >> 52];
+	struct rw_packet p;
+	struct gen_pkt proto;
+
+	if (likely(s->key == key))
+		return &s->t;
+	/* The template's own varying fields do not matter: every packet
+	 * writes its own. */
+	proto = *pk;
+	proto.flags = 0;
+	gen_pkt_describe(w->sc, &proto, w->patterns[w->flow_pool[pk->flow]], &p);
+	if (rw_tmpl_init(&s->t, &p, w->cache->scratch, sizeof(w->cache->scratch)) != RW_OK) {
+		s->key = 0;
+		return NULL;
+	}
+	s->key = key;
+	w->cache->builds++;
+	return &s->t;
+}
+
+static inline void fields_of(const struct gen_worker *w, const struct gen_pkt *pk,
+			     struct rw_tmpl_fields *f)
+{
+	const struct gen_flow *fl = &w->sc->flows[pk->flow];
+
+	f->dqpn = pk->dqpn;
+	f->psn = pk->psn;
+	f->ackreq = pk->ackreq;
+	f->se = pk->se;
+	f->becn = pk->becn;
+	f->ecn = (pk->flags & GEN_PF_CE) ? 3 : fl->ecn;
+	f->udp_sport = w->sport[w->flow_qp0[pk->flow] + pk->qp];
+	f->reth = pk->reth;
+	f->aeth = pk->aeth;
+	f->atomic = pk->atomic;
+	f->atomic_orig = pk->atomic_orig;
+	f->deth = pk->deth;
+	f->immdt = pk->immdt;
+	f->ieth = pk->ieth;
+}
+
+/* Writes the frame of pk into m: header before the pattern, tail after its
+ * first payload_len bytes. */
+static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, struct rte_mbuf *m)
+{
+	const struct rw_tmpl *t = tmpl_get(w, pk);
+	struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
+	const uint8_t *pat = w->patterns[w->flow_pool[pk->flow]];
+	uint8_t *pay = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT;
+	struct rw_tmpl_fields f;
+	uint32_t icrc;
+	uint16_t tail_len;
+
+	if (unlikely(t == NULL))
+		return -1;
+	/* Put back the pattern bytes this mbuf's previous tail covered. */
+	if (pv->tail_len)
+		memcpy(pay + pv->tail_at, pat + pv->tail_at, pv->tail_len);
+	fields_of(w, pk, &f);
+	icrc = rw_tmpl_write(t, &f, pay - t->hdr_len);
+	if (unlikely(pk->flags & GEN_PF_CORRUPT))
+		icrc ^= 1u; /* the only way a bad ICRC leaves the generator */
+	rw_tmpl_write_tail(t, icrc, pay + t->payload_len);
+	tail_len = (uint16_t)(t->frame_len - t->hdr_len - t->payload_len);
+	pv->tail_at = (uint16_t)t->payload_len;
+	pv->tail_len = tail_len;
+	m->data_off = (uint16_t)(GEN_PAYLOAD_AT - t->hdr_len);
+	m->data_len = (uint16_t)t->frame_len;
+	m->pkt_len = t->frame_len;
+	return 0;
+}
+
+int gen_worker_init(struct gen_worker *w)
+{
+	const struct gen_scenario *sc = w->sc;
+	uint64_t nqp = 0;
+
+	w->model = gen_model_new(sc, w->shard, w->nshards);
+	w->cache = calloc(1, sizeof(*w->cache));
+	w->flow_qp0 = calloc(sc->n_flows + 1, sizeof(*w->flow_qp0));
+	w->snap = calloc(sc->n_flows ? sc->n_flows : 1, sizeof(*w->snap));
+	if (!w->model || !w->cache || !w->flow_qp0 || !w->snap) {
+		snprintf(w->errmsg, sizeof(w->errmsg), "out of memory for the flow model of queue %u",
+			 w->queue);
+		return -1;
+	}
+	for (uint32_t i = 0; i < sc->n_flows; i++) {
+		w->flow_qp0[i] = nqp;
+		if (i % w->nshards == w->shard)
+			nqp += sc->flows[i].qps;
+	}
+	w->sport = calloc(nqp ? nqp : 1, sizeof(*w->sport));
+	if (!w->sport) {
+		snprintf(w->errmsg, sizeof(w->errmsg), "out of memory for %llu QPs",
+			 (unsigned long long)nqp);
+		return -1;
+	}
+	/* Source ports per QP, as the model's frame description chooses them. */
+	for (uint32_t i = 0; i < sc->n_flows; i++) {
+		if (i % w->nshards != w->shard)
+			continue;
+		for (uint32_t q = 0; q < sc->flows[i].qps; q++) {
+			struct gen_pkt pk;
+			struct rw_packet p;
+
+			memset(&pk, 0, sizeof(pk));
+			pk.flow = i;
+			pk.qp = q;
+			pk.dir = GEN_DIR_REQUEST;
+			pk.opcode = 0x11; /* any opcode: only the UDP port is read */
+			gen_pkt_describe(sc, &pk, NULL, &p);
+			w->sport[w->flow_qp0[i] + q] = p.udp.sport;
+		}
+	}
+	return 0;
+}
+
+void gen_worker_fini(struct gen_worker *w)
+{
+	gen_model_free(w->model);
+	free(w->cache);
+	free(w->flow_qp0);
+	free(w->sport);
+	free(w->snap);
+	free(w->times);
+	w->model = NULL;
+	w->cache = NULL;
+	w->flow_qp0 = NULL;
+	w->sport = NULL;
+	w->snap = NULL;
+	w->times = NULL;
+}
+
+static void take_snapshot(struct gen_worker *w)
+{
+	for (uint32_t i = w->shard; i < w->sc->n_flows; i += w->nshards)
+		w->snap[i] = *gen_model_stats(w->model, i);
+	__atomic_store_n(&w->snap_req, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->snap_done, 1, __ATOMIC_RELEASE);
+}
+
+static void record_times(struct gen_worker *w, const struct gen_pkt *pk, uint32_t n)
+{
+	if (w->times_failed)
+		return;
+	if (w->n_times + n > w->cap_times) {
+		uint64_t cap = w->cap_times ? w->cap_times * 2 : 65536;
+		uint64_t *t;
+
+		while (cap < w->n_times + n)
+			cap *= 2;
+		t = realloc(w->times, cap * sizeof(*t));
+		if (!t) {
+			w->times_failed = 1;
+			return;
+		}
+		w->times = t;
+		w->cap_times = cap;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		w->times[w->n_times++] = pk[i].t_ns;
+}
+
+#define GEN_BURST_MAX 512
+
+int gen_worker_run(void *arg)
+{
+	struct gen_worker *w = arg;
+	struct gen_pkt pk[GEN_BURST_MAX];
+	struct rte_mbuf *mb[GEN_BURST_MAX];
+	uint64_t hz = rte_get_tsc_hz();
+	uint64_t t0 = rte_rdtsc();
+	uint64_t made = 0;
+	uint32_t burst = w->burst > GEN_BURST_MAX ? GEN_BURST_MAX : w->burst;
+	struct rte_mempool *pool0 = w->pools[0];
+	int one_pool = 1;
+
+	for (uint32_t i = 0; i < w->sc->n_flows; i++)
+		if (w->flow_pool[i] != 0)
+			one_pool = 0;
+
+	while (!*w->stop) {
+		uint64_t until = UINT64_MAX;
+		uint32_t n = burst, got, sent;
+
+		if (__atomic_load_n(&w->snap_req, __ATOMIC_ACQUIRE))
+			take_snapshot(w);
+		if (w->packet_limit) {
+			if (made >= w->packet_limit)
+				break;
+			if (w->packet_limit - made < n)
+				n = (uint32_t)(w->packet_limit - made);
+		}
+		if (w->pace_real)
+			until = (uint64_t)((double)(rte_rdtsc() - t0) * 1e9 / (double)hz);
+		got = gen_model_next(w->model, pk, n, until);
+		if (got == 0) {
+			if (gen_model_done(w->model))
+				break;
+			rte_pause();
+			continue;
+		}
+		/* mbufs: the pool refills as the port frees what it sent */
+		for (;;) {
+			int rc = 0;
+
+			if (one_pool) {
+				rc = rte_pktmbuf_alloc_bulk(pool0, mb, got);
+			} else {
+				for (uint32_t i = 0; i < got; i++) {
+					mb[i] = rte_pktmbuf_alloc(w->pools[w->flow_pool[pk[i].flow]]);
+					if (!mb[i]) {
+						rte_pktmbuf_free_bulk(mb, i);
+						rc = -1;
+						break;
+					}
+				}
+			}
+			if (rc == 0)
+				break;
+			if (*w->stop)
+				goto out;
+			rte_pause();
+		}
+		for (uint32_t i = 0; i < got; i++) {
+			if (unlikely(put_frame(w, &pk[i], mb[i]) != 0)) {
+				snprintf(w->errmsg, sizeof(w->errmsg),
+					 "flow %u: opcode 0x%02x with %u bytes of payload cannot be built",
+					 pk[i].flow, pk[i].opcode, pk[i].payload_len);
+				rte_pktmbuf_free_bulk(mb, got);
+				w->error = 1;
+				goto out;
+			}
+		}
+		if (w->record_times)
+			record_times(w, pk, got);
+		/* Everything the model made goes out, even when stopping, so the
+		 * model's counters and the port's agree. */
+		uint64_t bytes = 0;
+		for (uint32_t i = 0; i < got; i++)
+			bytes += mb[i]->pkt_len;
+		sent = 0;
+		for (uint64_t spins = 0; sent < got;) {
+			uint16_t k = rte_eth_tx_burst(w->port, w->queue, mb + sent, (uint16_t)(got - sent));
+			if (k < got - sent)
+				w->ctr.tx_full++;
+			sent += k;
+			if (sent < got) {
+				/* a port that takes nothing for a second while stopping
+				 * (link down) does not hold the exit */
+				if (*w->stop && ++spins > 10000000) {
+					rte_pktmbuf_free_bulk(mb + sent, got - sent);
+					w->ctr.unsent += got - sent;
+					break;
+				}
+				rte_pause();
+			}
+		}
+		made += got;
+		{
+			__atomic_store_n(&w->ctr.packets, w->ctr.packets + got, __ATOMIC_RELAXED);
+			__atomic_store_n(&w->ctr.bytes, w->ctr.bytes + bytes, __ATOMIC_RELAXED);
+			__atomic_store_n(&w->ctr.bursts, w->ctr.bursts + 1, __ATOMIC_RELAXED);
+		}
+	}
+out:
+	take_snapshot(w);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return w->error ? -1 : 0;
+}

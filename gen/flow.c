@@ -1,0 +1,427 @@
+/* The flow model's clock: every QP of the shard in one binary heap keyed by
+ * the time of its next event (a packet from either end, a response arriving
+ * at the requester, a timer). The heap is lazy about pauses: a QP whose key
+ * turns out to be early is re-keyed when it reaches the top. Everything is
+ * allocated in gen_model_new(); gen_model_next() allocates nothing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow_int.h"
+
+/* splitmix64: a full-period generator whose seeds may be consecutive
+ * integers (flow and QP numbers) without correlated streams. */
+uint64_t gen_prng(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+struct gen_job *gen_jq(struct gen_model *m, struct gen_qp *q, uint32_t i)
+{
+	uint32_t cap = m->lf[q->lf].cap;
+	return &m->jobs[m->ring_base[q - m->qps] + ((q->jq_head + i) & (cap - 1))];
+}
+
+struct gen_wqe *gen_wq(struct gen_model *m, struct gen_qp *q, uint32_t i)
+{
+	uint32_t cap = m->lf[q->lf].cap;
+	return &m->wqes[m->ring_base[q - m->qps] + ((q->wq_head + i) & (cap - 1))];
+}
+
+uint64_t gen_pace(const struct gen_lflow *lf, const struct gen_qp *q, uint64_t t, uint32_t frame_len,
+		  double *frac)
+{
+	double gap;
+	if (q->rate_bps > 0)
+		gap = (double)(frame_len + GEN_WIRE_EXTRA) * 8.0 * 1e9 / q->rate_bps;
+	else if (lf->pps > 0)
+		gap = 1e9 / lf->pps;
+	else
+		gap = (double)(frame_len + GEN_WIRE_EXTRA) * 8.0 * 1e9 / lf->rate_bps;
+	gap += *frac;
+	uint64_t whole = (uint64_t)gap;
+	*frac = gap - (double)whole;
+	return t + whole;
+}
+
+void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk)
+{
+	struct gen_flow_stats *st = &m->stats[pk->flow];
+	unsigned d = pk->dir == GEN_DIR_RESPONSE;
+	if (st->packets[0] + st->packets[1] == 0)
+		st->first_ns = pk->t_ns;
+	st->last_ns = pk->t_ns;
+	st->packets[d]++;
+	st->bytes[d] += pk->frame_len;
+	if (pk->resend)
+		st->retransmissions++;
+	m->emitted++;
+}
+
+/* ---- heap ---- */
+
+static int heap_less(const struct gen_model *m, uint32_t a, uint32_t b)
+{
+	const struct gen_qp *x = &m->qps[a], *y = &m->qps[b];
+	return x->key < y->key || (x->key == y->key && a < b);
+}
+
+static void heap_set(struct gen_model *m, uint32_t pos, uint32_t qi)
+{
+	m->heap[pos] = qi;
+	m->qps[qi].heap_pos = pos;
+}
+
+static void heap_up(struct gen_model *m, uint32_t pos)
+{
+	uint32_t qi = m->heap[pos];
+	while (pos > 0) {
+		uint32_t parent = (pos - 1) / 2;
+		if (!heap_less(m, qi, m->heap[parent]))
+			break;
+		heap_set(m, pos, m->heap[parent]);
+		pos = parent;
+	}
+	heap_set(m, pos, qi);
+}
+
+static void heap_down(struct gen_model *m, uint32_t pos)
+{
+	uint32_t qi = m->heap[pos];
+	for (;;) {
+		uint32_t c = 2 * pos + 1;
+		if (c >= m->nheap)
+			break;
+		if (c + 1 < m->nheap && heap_less(m, m->heap[c + 1], m->heap[c]))
+			c++;
+		if (!heap_less(m, m->heap[c], qi))
+			break;
+		heap_set(m, pos, m->heap[c]);
+		pos = c;
+	}
+	heap_set(m, pos, qi);
+}
+
+static void heap_fix(struct gen_model *m, uint32_t pos)
+{
+	heap_up(m, pos);
+	heap_down(m, m->qps[m->heap[pos]].heap_pos);
+}
+
+static void heap_remove(struct gen_model *m, uint32_t pos)
+{
+	m->nheap--;
+	if (pos == m->nheap)
+		return;
+	heap_set(m, pos, m->heap[m->nheap]);
+	heap_fix(m, pos);
+}
+
+/* ---- one QP's next event ---- */
+
+enum act { ACT_NONE = 0, ACT_ARRIVE, ACT_TIMER, ACT_RSP, ACT_REQ };
+
+static uint64_t qp_next(struct gen_model *m, struct gen_qp *q, enum act *what)
+{
+	uint64_t best = GEN_NEVER, t;
+	*what = ACT_NONE;
+	/* At equal times arrivals and timers go first: the requester acts on
+	 * what it knows at that instant before anything leaves. */
+	if ((t = gen_req_arrival_time(m, q)) < best)
+		best = t, *what = ACT_ARRIVE;
+	if ((t = gen_req_timer_time(q)) < best)
+		best = t, *what = ACT_TIMER;
+	if ((t = gen_resp_send_time(m, q)) < best)
+		best = t, *what = ACT_RSP;
+	if ((t = gen_req_send_time(m, q)) < best)
+		best = t, *what = ACT_REQ;
+	return best;
+}
+
+/* ---- construction ---- */
+
+static uint32_t pow2_at_least(uint32_t v)
+{
+	uint32_t p = 1;
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* Ring size per QP: the READ/atomic window plus room for the ACKs of a few
+ * messages in flight. UC and UD have no responses and keep no messages. */
+static uint32_t ring_cap(const struct gen_flow *f)
+{
+	if (f->transport != GEN_RC || f->external_responder)
+		return 1;
+	uint32_t rd = f->max_rd_atomic ? f->max_rd_atomic : 1;
+	uint32_t cap = pow2_at_least(rd + 4);
+	return cap < 8 ? 8 : cap;
+}
+
+static double flow_rate_bps(const struct gen_scenario *sc, const struct gen_flow *f)
+{
+	double line = (sc->line_rate_gbps > 0 ? sc->line_rate_gbps : 100.0) * 1e9;
+	switch (f->rate.unit) {
+	case GEN_RATE_GBPS:
+		return f->rate.value > 0 ? f->rate.value * 1e9 : line;
+	case GEN_RATE_PCT:
+		return f->rate.value > 0 ? f->rate.value / 100.0 * line : line;
+	default:
+		return line;
+	}
+}
+
+static int lflow_init(struct gen_model *m, struct gen_lflow *lf, uint32_t index, uint32_t first_qp)
+{
+	const struct gen_flow *f = &m->sc->flows[index];
+	uint32_t nq = f->qps ? f->qps : 1;
+	memset(lf, 0, sizeof(*lf));
+	lf->f = f;
+	lf->index = index;
+	lf->first_qp = first_qp;
+	lf->cap = ring_cap(f);
+	lf->rate_bps = flow_rate_bps(m->sc, f) / nq;
+	if (f->rate.unit == GEN_RATE_PPS && f->rate.value > 0)
+		lf->pps = f->rate.value / nq;
+	/* IBA Table 44: the largest credit code not above the receive WQEs. */
+	lf->credit_code = 31;
+	if (f->recv_credits) {
+		lf->credit_code = 0;
+		for (uint8_t c = 0; c < 31; c++)
+			if (rw_aeth_credits(c) >= 0 && (uint32_t)rw_aeth_credits(c) <= f->recv_credits)
+				lf->credit_code = c;
+	}
+	lf->atomic_base = (f->va + 7) & ~7ull;
+	lf->nslots = GEN_ATOMIC_SLOTS;
+	if (f->remote_len && f->remote_len / 8 < lf->nslots)
+		lf->nslots = f->remote_len / 8 ? (uint32_t)(f->remote_len / 8) : 1;
+	return gen_frame_init(m, lf);
+}
+
+static void qp_init(struct gen_model *m, struct gen_qp *q, struct gen_lflow *lf, uint32_t lfi, uint32_t i)
+{
+	const struct gen_flow *f = lf->f;
+	memset(q, 0, sizeof(*q));
+	q->flow = lf->index;
+	q->qp = i;
+	q->lf = lfi;
+	uint64_t seed = m->sc->seed + ((uint64_t)lf->index << 24) + i;
+	q->rng = seed;
+	gen_prng(&q->rng);
+	q->frng = seed ^ 0xFA017FA017FA017Full;
+	gen_prng(&q->frng);
+	uint32_t stride = f->psn_stride;
+	uint32_t psn = (f->initial_psn + i * stride) & RW_PSN_MASK;
+	q->next_psn = q->snd_max = q->una = psn;
+	q->epsn = psn;
+	q->rsp_max = psn;
+	q->next_tx_ns = f->start_ns;
+	q->retries_left = f->retry_count;
+	q->rnr_left = f->rnr_retry;
+	gen_req_init(m, q);
+}
+
+static int model_alloc(struct gen_model *m)
+{
+	uint64_t slots = 0;
+	m->lf = calloc(m->nlf ? m->nlf : 1, sizeof(*m->lf));
+	m->qps = calloc(m->nqp ? m->nqp : 1, sizeof(*m->qps));
+	m->ring_base = calloc(m->nqp ? m->nqp : 1, sizeof(*m->ring_base));
+	m->heap = calloc(m->nqp ? m->nqp : 1, sizeof(*m->heap));
+	m->stats = calloc(m->sc->n_flows ? m->sc->n_flows : 1, sizeof(*m->stats));
+	m->fst = calloc(m->sc->n_faults ? m->sc->n_faults : 1, sizeof(*m->fst));
+	if (!m->lf || !m->qps || !m->ring_base || !m->heap || !m->stats || !m->fst)
+		return -1;
+	uint32_t lfi = 0, qi = 0;
+	for (uint32_t fi = m->shard; fi < m->sc->n_flows; fi += m->nshards) {
+		struct gen_lflow *lf = &m->lf[lfi];
+		if (lflow_init(m, lf, fi, qi) != 0)
+			return -1;
+		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+		for (uint32_t i = 0; i < nq; i++, qi++) {
+			m->ring_base[qi] = slots;
+			slots += lf->cap;
+		}
+		lfi++;
+	}
+	m->jobs = calloc(slots ? slots : 1, sizeof(*m->jobs));
+	m->wqes = calloc(slots ? slots : 1, sizeof(*m->wqes));
+	return m->jobs && m->wqes ? 0 : -1;
+}
+
+struct gen_model *gen_model_new(const struct gen_scenario *sc, uint32_t shard, uint32_t nshards)
+{
+	if (!sc || nshards == 0 || shard >= nshards)
+		return NULL;
+	struct gen_model *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->sc = sc;
+	m->shard = shard;
+	m->nshards = nshards;
+	for (uint32_t fi = shard; fi < sc->n_flows; fi += nshards) {
+		m->nlf++;
+		m->nqp += sc->flows[fi].qps ? sc->flows[fi].qps : 1;
+	}
+	if (model_alloc(m) != 0) {
+		gen_model_free(m);
+		return NULL;
+	}
+	/* The packet limit is shared out over the shards, the first ones
+	 * taking the remainder, so that all shards together send exactly it. */
+	if (sc->packets)
+		m->limit = sc->packets / nshards + (shard < sc->packets % nshards);
+	for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
+		struct gen_lflow *lf = &m->lf[lfi];
+		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+		for (uint32_t i = 0; i < nq; i++)
+			qp_init(m, &m->qps[lf->first_qp + i], lf, lfi, i);
+	}
+	for (uint32_t qi = 0; qi < m->nqp; qi++) {
+		enum act a;
+		m->qps[qi].key = qp_next(m, &m->qps[qi], &a);
+		heap_set(m, m->nheap++, qi);
+		heap_up(m, m->nheap - 1);
+	}
+	return m;
+}
+
+void gen_model_free(struct gen_model *m)
+{
+	if (!m)
+		return;
+	free(m->lf);
+	free(m->qps);
+	free(m->ring_base);
+	free(m->heap);
+	free(m->stats);
+	free(m->fst);
+	free(m->jobs);
+	free(m->wqes);
+	free(m);
+}
+
+/* ---- running ---- */
+
+static int run_limit_reached(struct gen_model *m, uint64_t t)
+{
+	if (m->limit && m->emitted >= m->limit)
+		return 1;
+	return m->sc->duration_ns && t >= m->sc->duration_ns;
+}
+
+uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, uint64_t until_ns)
+{
+	uint32_t got = 0;
+	while (got < n && m->nheap && !m->cut) {
+		uint32_t qi = m->heap[0];
+		struct gen_qp *q = &m->qps[qi];
+		if (q->key == GEN_NEVER) {
+			/* Nothing will ever happen again anywhere (a QP waiting on
+			 * a lost answer with no timer): the run is over. */
+			m->nheap = 0;
+			break;
+		}
+		if (q->key > until_ns)
+			break;
+		enum act what;
+		uint64_t t = qp_next(m, q, &what);
+		if (t != q->key) {
+			q->key = t;
+			heap_down(m, 0);
+			continue;
+		}
+		if (run_limit_reached(m, t)) {
+			m->cut = 1;
+			break;
+		}
+		switch (what) {
+		case ACT_ARRIVE:
+			gen_req_arrival(m, q, t);
+			break;
+		case ACT_TIMER:
+			gen_req_timer(m, q, t);
+			break;
+		case ACT_RSP:
+			got += (uint32_t)gen_resp_send(m, q, t, &out[got]);
+			break;
+		case ACT_REQ:
+			got += (uint32_t)gen_req_send(m, q, t, &out[got]);
+			break;
+		default:
+			break;
+		}
+		q->key = qp_next(m, q, &what);
+		if (q->key == GEN_NEVER && gen_req_idle(m, q))
+			heap_remove(m, 0);
+		else
+			heap_down(m, 0);
+	}
+	return got;
+}
+
+int gen_model_done(const struct gen_model *m)
+{
+	return m->cut || m->nheap == 0 || m->qps[m->heap[0]].key == GEN_NEVER;
+}
+
+uint64_t gen_model_peek_ns(const struct gen_model *m)
+{
+	if (gen_model_done(m))
+		return GEN_NEVER;
+	return m->qps[m->heap[0]].key;
+}
+
+const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow)
+{
+	static const struct gen_flow_stats none;
+	if (flow >= m->sc->n_flows)
+		return &none;
+	return &m->stats[flow];
+}
+
+static struct gen_qp *find_qp(struct gen_model *m, uint32_t flow, uint32_t qp)
+{
+	if (flow >= m->sc->n_flows || flow % m->nshards != m->shard)
+		return NULL;
+	struct gen_lflow *lf = &m->lf[flow / m->nshards];
+	uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+	return qp < nq ? &m->qps[lf->first_qp + qp] : NULL;
+}
+
+void gen_model_set_qp_rate(struct gen_model *m, uint32_t flow, uint32_t qp, double bps)
+{
+	struct gen_qp *q = find_qp(m, flow, qp);
+	if (!q)
+		return;
+	q->rate_bps = bps > 0 ? bps : 0;
+	/* A faster rate can only make the next send earlier than its key
+	 * says, which the lazy heap would miss: re-key it now. */
+	if (q->heap_pos < m->nheap && m->heap[q->heap_pos] == (uint32_t)(q - m->qps)) {
+		enum act a;
+		q->key = qp_next(m, q, &a);
+		heap_fix(m, q->heap_pos);
+	}
+}
+
+void gen_model_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns)
+{
+	if (prio > 7)
+		return;
+	uint64_t old = m->pause_until[prio];
+	m->pause_until[prio] = until_ns;
+	if (until_ns >= old)
+		return; /* later keys are found lazily when they reach the top */
+	/* A pause ended early: every key may be too late now. */
+	for (uint32_t i = 0; i < m->nheap; i++) {
+		enum act a;
+		struct gen_qp *q = &m->qps[m->heap[i]];
+		q->key = qp_next(m, q, &a);
+	}
+	for (uint32_t i = m->nheap / 2 + 1; i-- > 0;)
+		if (i < m->nheap)
+			heap_down(m, i);
+}

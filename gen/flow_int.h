@@ -1,0 +1,196 @@
+/* The flow model's private state, shared by flow.c (clock, heap, API),
+ * flow_req.c (requester), flow_resp.c (responder), flow_fault.c (faults)
+ * and flow_frame.c (frame descriptions).
+ *
+ * How the two ends meet without a queue of packets in flight: a request is
+ * handed to the responder the moment the requester emits it, and whatever
+ * the responder owes for it (an ACK, a NAK, READ responses, an atomic ACK)
+ * becomes a job stamped "ready at emission + link delay". Jobs live in one
+ * bounded ring per QP from that moment until the requester has received
+ * them (emission + link delay again), so the same ring is the responder's
+ * send queue and the responses in flight. The requester sends nothing while
+ * the ring is full: this is the window a real NIC's send queue imposes, and
+ * it is what bounds the memory per QP. The responder's state only ever
+ * depends on the order of requests, which the link keeps, so handling a
+ * request early changes nothing but when its effects are stamped. */
+#ifndef RWGEN_FLOW_INT_H
+#define RWGEN_FLOW_INT_H
+
+#include <stdint.h>
+#include "flow.h"
+#include "rocewire/bth.h"
+#include "rocewire/opcode.h"
+
+#define GEN_NEVER UINT64_MAX
+#define GEN_ATOMIC_SLOTS 8      /* 64-bit words the atomics of a flow cycle through */
+#define GEN_TXHIST 8            /* go-back-N episodes remembered for transmission numbers */
+#define GEN_BAD_RKEY_XOR 0x5A5A5A5Au /* what a bad_rkey fault does to the R_Key */
+#define GEN_WIRE_EXTRA 24       /* preamble + SFD + inter-frame gap (20) and FCS (4) */
+
+/* Message positions, the index of the opcode tables. */
+enum { POS_FIRST = 0, POS_MIDDLE, POS_LAST, POS_ONLY };
+
+/* What the responder owes the requester. */
+enum job_kind { JOB_ACK = 0, JOB_NAK_SEQ, JOB_NAK_RNR, JOB_NAK_ACCESS, JOB_READ, JOB_ATOMIC };
+
+#define JOB_LOST 0x1     /* its (only) packet was dropped or corrupted */
+#define JOB_GAP 0x2      /* READ: a response was lost and a later one delivered */
+#define JOB_HANDLED 0x4  /* READ: the requester acted on the gap already */
+#define JOB_TAIL 0x8     /* READ: a response was lost (gap_off says which first) */
+
+struct gen_job {
+	uint64_t ready_ns;   /* the request's arrival: the earliest the answer can leave */
+	uint64_t t_ns;       /* emission of its last packet, or of the first one after a gap */
+	uint64_t val;        /* READ: remote address of the first response; atomic: orig */
+	uint32_t psn;
+	uint32_t len;        /* READ: bytes */
+	uint32_t npkts, sent;
+	uint32_t msn;
+	uint32_t gap_off;    /* READ: offset of the first lost response */
+	uint8_t kind;
+	uint8_t flags;       /* JOB_* */
+};
+
+/* A message the requester has started and not yet seen completed. */
+struct gen_wqe {
+	uint64_t va;
+	uint64_t orig;       /* atomics: what the responder returned, for duplicate replay */
+	uint32_t psn;        /* first PSN (a resumed READ: the first missing one) */
+	uint32_t npsn;       /* PSNs it occupies (READ: its responses) */
+	uint32_t len;
+	uint8_t op;          /* enum gen_op */
+	uint8_t done;        /* READ/atomic: every response received */
+	uint8_t executed;    /* atomics: orig is valid */
+	uint8_t reissued;    /* READ/atomic: sent again since its last answer */
+};
+
+struct gen_txhist {
+	uint32_t start[GEN_TXHIST], end[GEN_TXHIST];
+	uint8_t n;
+};
+
+#define QF_FAILED 0x1
+#define QF_REQ_DONE 0x2   /* no more messages will start */
+#define QF_RSP_ERROR 0x4  /* the responder went to the error state */
+#define QF_NAK_SENT 0x8   /* a sequence/RNR NAK for the current hole is out */
+
+struct gen_qp {
+	uint32_t flow, qp, lf;    /* scenario flow, QP index in it, local flow */
+	uint32_t heap_pos;
+	uint64_t key;             /* its time in the heap */
+	uint32_t flags;           /* QF_* */
+
+	/* requester */
+	uint64_t rng;
+	uint64_t frng;            /* fault probabilities: apart, so faults do not change traffic */
+	uint64_t next_tx_ns;
+	double tx_frac;           /* sub-ns remainder of the pacing clock */
+	double rate_bps;          /* gen_model_set_qp_rate(); 0: the flow's share */
+	uint32_t next_psn;        /* first PSN of the next new message */
+	uint32_t snd_max;         /* one past the highest PSN sent */
+	uint32_t una;             /* oldest PSN not acknowledged */
+	uint32_t cur, cur_pkt;    /* next packet to send: WQE (from wq_head) and packet in it */
+	uint32_t wq_head, wq_n;
+	uint32_t jq_head, jq_n, jq_emit; /* jq_emit: jobs fully emitted, from jq_head */
+	uint64_t msgs_created;
+	uint64_t va_off;
+	uint32_t atomic_n;
+	uint32_t rd_out;          /* READ/atomic requests without their responses */
+	uint32_t since_ackreq;
+	uint64_t rto_ns, rnr_ns;  /* timers (0: off) */
+	uint8_t retries_left, rnr_left;
+	uint8_t next_op;          /* the next message, chosen ahead so limits can wait on it */
+	uint32_t next_len;
+	struct gen_txhist req_hist;
+
+	/* responder */
+	uint32_t epsn, msn;
+	uint32_t rsp_max;         /* one past the highest READ response PSN sent */
+	uint64_t rsp_next_ns;
+	double rsp_frac;
+	struct gen_txhist rsp_hist;
+};
+
+struct gen_lflow {
+	const struct gen_flow *f;
+	uint32_t index;           /* in the scenario */
+	uint32_t first_qp;        /* its QPs in m->qps */
+	uint32_t cap;             /* job and WQE ring size per QP (power of two) */
+	double rate_bps;          /* per QP */
+	double pps;               /* per QP, when the rate is in packets */
+	uint32_t wsum;            /* sum of usable op weights */
+	uint32_t weight[GEN_OP_COUNT];
+	uint8_t credit_code;      /* AETH credit code the responder advertises */
+	uint8_t opc[GEN_OP_COUNT][4]; /* request opcode by op and position */
+	uint8_t rsp_read[4], rsp_ack, rsp_atomic;
+	uint16_t base_len[32];    /* frame bytes besides payload and pad, by opcode & 31 */
+	uint64_t mem[GEN_ATOMIC_SLOTS]; /* the responder's memory under the atomics */
+	uint64_t atomic_base;
+	uint32_t nslots;
+};
+
+struct gen_fault_state {
+	uint64_t matched, applied;
+};
+
+struct gen_model {
+	const struct gen_scenario *sc;
+	uint32_t shard, nshards;
+	uint32_t nlf, nqp;
+	struct gen_lflow *lf;
+	struct gen_qp *qps;
+	struct gen_job *jobs;     /* rings, lf->cap per QP, at qp_ring_base[] */
+	struct gen_wqe *wqes;
+	uint64_t *ring_base;      /* per QP: first slot in jobs / wqes */
+	uint32_t *heap, nheap;
+	struct gen_flow_stats *stats; /* per scenario flow */
+	struct gen_fault_state *fst;
+	uint64_t pause_until[8];
+	uint64_t emitted, limit;  /* packets of this shard; limit 0: none */
+	uint8_t cut;              /* the duration or packet limit ended the run */
+	/* The packet being emitted, and whether it survives the faults. */
+	uint8_t pk_dropped, pk_lost, pk_rnr;
+};
+
+/* flow.c */
+struct gen_job *gen_jq(struct gen_model *m, struct gen_qp *q, uint32_t i); /* i-th from head */
+struct gen_wqe *gen_wq(struct gen_model *m, struct gen_qp *q, uint32_t i);
+static inline struct gen_lflow *gen_qlf(struct gen_model *m, const struct gen_qp *q)
+{
+	return &m->lf[q->lf];
+}
+uint64_t gen_prng(uint64_t *s);
+/* Pacing: the time after a frame of frame_len bytes leaves at t, on a clock
+ * with a fractional remainder. */
+uint64_t gen_pace(const struct gen_lflow *lf, const struct gen_qp *q, uint64_t t, uint32_t frame_len,
+		  double *frac);
+void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk);
+
+/* flow_frame.c */
+int gen_frame_init(struct gen_model *m, struct gen_lflow *lf);
+uint32_t gen_frame_len(const struct gen_lflow *lf, uint8_t opcode, uint32_t payload_len);
+uint16_t gen_qp_sport(const struct gen_flow *f, uint32_t qp);
+
+/* flow_req.c */
+void gen_req_init(struct gen_model *m, struct gen_qp *q);
+uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q);
+int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out);
+uint64_t gen_req_timer_time(const struct gen_qp *q);
+void gen_req_timer(struct gen_model *m, struct gen_qp *q, uint64_t t);
+uint64_t gen_req_arrival_time(struct gen_model *m, struct gen_qp *q);
+void gen_req_arrival(struct gen_model *m, struct gen_qp *q, uint64_t t);
+int gen_req_idle(struct gen_model *m, struct gen_qp *q);
+
+/* flow_resp.c */
+void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t_arrive);
+uint64_t gen_resp_send_time(struct gen_model *m, struct gen_qp *q);
+int gen_resp_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out);
+
+/* flow_fault.c: applies the scenario's faults to a packet about to leave;
+ * sets pk->flags and m->pk_dropped / pk_lost / pk_rnr, may change its R_Key.
+ * transmission: 1 for a first send. */
+void gen_fault_apply(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint32_t transmission);
+uint32_t gen_txhist_transmission(const struct gen_txhist *h, uint32_t psn, uint32_t max);
+void gen_txhist_add(struct gen_txhist *h, uint32_t start, uint32_t end, uint32_t pos, uint32_t done);
+
+#endif

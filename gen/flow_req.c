@@ -1,0 +1,566 @@
+/* The requester of each QP: chooses messages, segments them (IBA 9.2,
+ * 9.7.2), paces them, and keeps the go-back-N state of an RC send queue
+ * (IBA 9.7.5.1: resend from the NAKed PSN, from the oldest
+ * unacknowledged PSN after a timeout, re-issue a READ from its first
+ * missing response). */
+#include <string.h>
+
+#include "flow_int.h"
+
+static uint32_t mtu_of(const struct gen_flow *f)
+{
+	return f->mtu ? f->mtu : 1024;
+}
+
+static int has_responder(const struct gen_flow *f)
+{
+	return f->transport == GEN_RC && !f->external_responder;
+}
+
+static int is_rd_atomic(uint8_t op)
+{
+	return op == GEN_OP_READ || op == GEN_OP_CMP_SWAP || op == GEN_OP_FETCH_ADD;
+}
+
+static int is_atomic(uint8_t op)
+{
+	return op == GEN_OP_CMP_SWAP || op == GEN_OP_FETCH_ADD;
+}
+
+static uint32_t pick_size(struct gen_qp *q, const struct gen_size *s)
+{
+	switch (s->kind) {
+	case GEN_SIZE_UNIFORM:
+		if (s->max <= s->min)
+			return s->min;
+		return s->min + (uint32_t)(gen_prng(&q->rng) % ((uint64_t)s->max - s->min + 1));
+	case GEN_SIZE_CHOICE: {
+		uint64_t sum = 0;
+		uint32_t n = s->n < GEN_SIZE_CHOICES ? s->n : GEN_SIZE_CHOICES;
+		for (uint32_t i = 0; i < n; i++)
+			sum += s->weights[i];
+		if (!sum)
+			return n ? s->values[0] : s->min;
+		uint64_t r = gen_prng(&q->rng) % sum;
+		for (uint32_t i = 0; i < n; i++) {
+			if (r < s->weights[i])
+				return s->values[i];
+			r -= s->weights[i];
+		}
+		return s->values[n - 1];
+	}
+	default:
+		return s->min;
+	}
+}
+
+/* The next message is drawn ahead of time so that a READ waiting for the
+ * outstanding-READ limit blocks the queue, as a real send queue would. */
+static void choose_next(struct gen_model *m, struct gen_qp *q)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	if (!lf->wsum) {
+		q->next_op = 0xFF;
+		return;
+	}
+	uint64_t r = gen_prng(&q->rng) % lf->wsum;
+	uint8_t op = 0;
+	while (r >= lf->weight[op])
+		r -= lf->weight[op++];
+	q->next_op = op;
+	if (is_atomic(op)) {
+		q->next_len = 8;
+		return;
+	}
+	q->next_len = pick_size(q, &lf->f->size);
+	/* UD carries a message in one packet (IBA 9.8.3). */
+	if (lf->f->transport == GEN_UD && q->next_len > mtu_of(lf->f))
+		q->next_len = mtu_of(lf->f);
+}
+
+/* Which operations the transport allows (IBA Table 38). */
+static int op_allowed(enum gen_transport t, unsigned op)
+{
+	switch (t) {
+	case GEN_RC:
+		return 1;
+	case GEN_UC:
+		return op == GEN_OP_SEND || op == GEN_OP_SEND_IMM || op == GEN_OP_WRITE || op == GEN_OP_WRITE_IMM;
+	default:
+		return op == GEN_OP_SEND || op == GEN_OP_SEND_IMM;
+	}
+}
+
+void gen_req_init(struct gen_model *m, struct gen_qp *q)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	if (q->qp == 0) {
+		lf->wsum = 0;
+		for (unsigned op = 0; op < GEN_OP_COUNT; op++) {
+			lf->weight[op] = op_allowed(lf->f->transport, op) ? lf->f->op_weight[op] : 0;
+			lf->wsum += lf->weight[op];
+		}
+	}
+	choose_next(m, q);
+	if (q->next_op == 0xFF)
+		q->flags |= QF_REQ_DONE;
+}
+
+static uint32_t npsn_of(const struct gen_flow *f, uint8_t op, uint32_t len)
+{
+	if (is_atomic(op))
+		return 1;
+	uint32_t mtu = mtu_of(f);
+	uint32_t n = (uint32_t)(((uint64_t)len + mtu - 1) / mtu);
+	return n ? n : 1;
+}
+
+/* ---- completion and go-back-N ---- */
+
+static void fail_qp(struct gen_model *m, struct gen_qp *q)
+{
+	if (q->flags & QF_FAILED)
+		return;
+	q->flags |= QF_FAILED | QF_REQ_DONE;
+	m->stats[q->flow].qps_failed++;
+	/* The QP is in the error state on both ends: nothing more is sent
+	 * or answered on it. */
+	q->wq_n = q->cur = q->cur_pkt = 0;
+	q->jq_n = q->jq_emit = 0;
+	q->rd_out = 0;
+	q->rto_ns = q->rnr_ns = 0;
+}
+
+static int find_wqe(struct gen_model *m, struct gen_qp *q, uint32_t psn, uint32_t *idx)
+{
+	for (uint32_t i = 0; i < q->wq_n; i++) {
+		struct gen_wqe *w = gen_wq(m, q, i);
+		if (rw_psn_diff(psn, w->psn) >= 0 && rw_psn_diff(psn, (w->psn + w->npsn) & RW_PSN_MASK) < 0) {
+			*idx = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A READ resumes at its first missing response: the re-issued request asks
+ * for the rest only (IBA 9.7.5.1.4: PSN, VA and DMA length advanced by the
+ * responses that arrived). */
+static void read_resume(struct gen_model *m, struct gen_qp *q, struct gen_wqe *w, uint32_t psn)
+{
+	uint32_t off = (uint32_t)rw_psn_diff(psn, w->psn);
+	if (w->op != GEN_OP_READ || off == 0 || off >= w->npsn)
+		return;
+	uint64_t bytes = (uint64_t)off * mtu_of(gen_qlf(m, q)->f);
+	w->va += bytes;
+	w->len -= (uint32_t)bytes;
+	w->psn = psn;
+	w->npsn -= off;
+}
+
+/* Where the sender stands: the PSN of the next packet it would send. */
+static uint32_t send_pos(struct gen_model *m, struct gen_qp *q)
+{
+	if (q->cur >= q->wq_n)
+		return q->snd_max;
+	return (gen_wq(m, q, q->cur)->psn + q->cur_pkt) & RW_PSN_MASK;
+}
+
+static void go_back(struct gen_model *m, struct gen_qp *q, uint32_t psn)
+{
+	uint32_t i;
+	gen_txhist_add(&q->req_hist, psn, q->snd_max, send_pos(m, q), q->una);
+	if (!find_wqe(m, q, psn, &i)) {
+		q->cur = q->wq_n;
+		q->cur_pkt = 0;
+	} else {
+		struct gen_wqe *w = gen_wq(m, q, i);
+		read_resume(m, q, w, psn);
+		q->cur = i;
+		q->cur_pkt = (uint32_t)rw_psn_diff(psn, w->psn);
+		if (is_rd_atomic(w->op))
+			q->cur_pkt = 0;
+		/* Every READ and atomic from here on goes out again. */
+		for (uint32_t k = i; k < q->wq_n; k++)
+			if (is_rd_atomic(gen_wq(m, q, k)->op))
+				gen_wq(m, q, k)->reissued = 1;
+	}
+}
+
+static void progress(struct gen_model *m, struct gen_qp *q, uint64_t t)
+{
+	const struct gen_flow *f = gen_qlf(m, q)->f;
+	q->retries_left = f->retry_count;
+	q->rnr_left = f->rnr_retry;
+	q->rto_ns = (q->wq_n && f->retransmission_timeout_ns) ? t + f->retransmission_timeout_ns : 0;
+}
+
+/* Everything before psn_end is acknowledged, as far as the READs and
+ * atomics among it have their responses: an acknowledgement past a READ
+ * whose responses did not all come means they were lost (IBA 9.7.5.1.4),
+ * and the READ is re-issued once for that loss. */
+static void acknowledge(struct gen_model *m, struct gen_qp *q, uint32_t psn_end, uint64_t t)
+{
+	uint32_t target = psn_end & RW_PSN_MASK;
+	struct gen_wqe *implied = NULL;
+	if (rw_psn_diff(target, q->una) <= 0 || rw_psn_diff(q->snd_max, target) < 0)
+		return;
+	for (uint32_t i = 0; i < q->wq_n; i++) {
+		struct gen_wqe *w = gen_wq(m, q, i);
+		if (rw_psn_diff(w->psn, target) >= 0)
+			break;
+		if (is_rd_atomic(w->op) && !w->done) {
+			target = w->psn;
+			implied = w;
+			break;
+		}
+	}
+	if (rw_psn_diff(target, q->una) > 0) {
+		q->una = target;
+		while (q->wq_n && q->cur > 0) {
+			struct gen_wqe *w = gen_wq(m, q, 0);
+			if (rw_psn_diff((w->psn + w->npsn) & RW_PSN_MASK, q->una) > 0)
+				break;
+			m->stats[q->flow].messages[w->op]++;
+			q->wq_head = (q->wq_head + 1) & (gen_qlf(m, q)->cap - 1);
+			q->wq_n--;
+			q->cur--;
+		}
+		progress(m, q, t);
+	}
+	/* Once per loss: a request already sent again waits for its own
+	 * answer (or the timer), as rxe's started_retry does. */
+	if (implied && !implied->reissued)
+		go_back(m, q, implied->psn);
+}
+
+static void rd_done(struct gen_model *m, struct gen_qp *q, struct gen_wqe *w)
+{
+	w->done = 1;
+	if (q->rd_out)
+		q->rd_out--;
+	(void)m;
+}
+
+static struct gen_wqe *wqe_at(struct gen_model *m, struct gen_qp *q, uint32_t psn, uint8_t read)
+{
+	for (uint32_t i = 0; i < q->wq_n; i++) {
+		struct gen_wqe *w = gen_wq(m, q, i);
+		if (w->psn == psn && !w->done && (read ? w->op == GEN_OP_READ : is_atomic(w->op)))
+			return w;
+	}
+	return NULL;
+}
+
+static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j, uint64_t t)
+{
+	struct gen_wqe *w = wqe_at(m, q, j->psn, 1);
+	if (!w || w->npsn != j->npkts)
+		return; /* an answer to a request resent since: the newer one counts */
+	w->reissued = 0;
+	if (!(j->flags & JOB_TAIL)) {
+		rd_done(m, q, w);
+		acknowledge(m, q, j->psn + j->npkts, t);
+		return;
+	}
+	uint32_t miss = (j->psn + j->gap_off) & RW_PSN_MASK;
+	read_resume(m, q, w, miss);
+	acknowledge(m, q, miss, t);
+	/* A later response showed the gap: re-issue now. A lost tail shows
+	 * nothing: the timer finds it. */
+	if (j->flags & JOB_GAP)
+		go_back(m, q, miss);
+}
+
+static void nak_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j, uint64_t t)
+{
+	const struct gen_flow *f = gen_qlf(m, q)->f;
+	/* A NAK acknowledges everything before the PSN it names (IBA 9.7.5.1.2). */
+	acknowledge(m, q, j->psn, t);
+	if (j->kind == JOB_NAK_SEQ) {
+		go_back(m, q, j->psn);
+		return;
+	}
+	/* RNR NAK: wait the responder's timer (IBA Table 45), then resend. */
+	if (f->rnr_retry != 7) {
+		if (q->rnr_left == 0) {
+			fail_qp(m, q);
+			return;
+		}
+		q->rnr_left--;
+	}
+	q->rnr_ns = t + (uint64_t)rw_rnr_timer_us(f->min_rnr_timer) * 1000u;
+	q->rto_ns = 0;
+}
+
+uint64_t gen_req_arrival_time(struct gen_model *m, struct gen_qp *q)
+{
+	if (!q->jq_n)
+		return GEN_NEVER;
+	struct gen_job *j = gen_jq(m, q, 0);
+	if ((j->flags & JOB_GAP) && !(j->flags & JOB_HANDLED))
+		return j->t_ns + m->sc->link_delay_ns;
+	if (!q->jq_emit)
+		return GEN_NEVER;
+	return j->t_ns + m->sc->link_delay_ns;
+}
+
+static void job_pop(struct gen_model *m, struct gen_qp *q)
+{
+	q->jq_head = (q->jq_head + 1) & (gen_qlf(m, q)->cap - 1);
+	q->jq_n--;
+	q->jq_emit--;
+}
+
+void gen_req_arrival(struct gen_model *m, struct gen_qp *q, uint64_t t)
+{
+	struct gen_job *j = gen_jq(m, q, 0);
+	if (j->kind == JOB_READ && (j->flags & JOB_GAP) && !(j->flags & JOB_HANDLED)) {
+		j->flags |= JOB_HANDLED;
+		read_arrived(m, q, j, t);
+		if (!(q->flags & QF_FAILED) && q->jq_emit && j->sent == j->npkts)
+			job_pop(m, q);
+		return;
+	}
+	struct gen_job jc = *j;
+	job_pop(m, q);
+	if ((jc.flags & (JOB_LOST | JOB_HANDLED)) || (q->flags & QF_FAILED))
+		return;
+	switch (jc.kind) {
+	case JOB_ACK:
+		acknowledge(m, q, jc.psn + 1, t);
+		break;
+	case JOB_NAK_SEQ:
+	case JOB_NAK_RNR:
+		nak_arrived(m, q, &jc, t);
+		break;
+	case JOB_NAK_ACCESS:
+		fail_qp(m, q);
+		break;
+	case JOB_READ:
+		read_arrived(m, q, &jc, t);
+		break;
+	case JOB_ATOMIC: {
+		struct gen_wqe *w = wqe_at(m, q, jc.psn, 0);
+		if (w) {
+			rd_done(m, q, w);
+			acknowledge(m, q, jc.psn + 1, t);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+uint64_t gen_req_timer_time(const struct gen_qp *q)
+{
+	if (q->flags & QF_FAILED)
+		return GEN_NEVER;
+	if (q->rnr_ns)
+		return q->rnr_ns;
+	return q->rto_ns ? q->rto_ns : GEN_NEVER;
+}
+
+void gen_req_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
+{
+	const struct gen_flow *f = gen_qlf(m, q)->f;
+	if (q->rnr_ns) {
+		q->rnr_ns = 0;
+		go_back(m, q, q->una);
+		return;
+	}
+	if (!q->wq_n) {
+		q->rto_ns = 0;
+		return;
+	}
+	/* Local ACK timeout (IBA 9.7.6.1.3): resend from the oldest
+	 * unacknowledged PSN, until the retry count runs out. */
+	if (q->retries_left == 0) {
+		fail_qp(m, q);
+		return;
+	}
+	q->retries_left--;
+	m->stats[q->flow].timeouts++;
+	go_back(m, q, q->una);
+	q->rto_ns = t + f->retransmission_timeout_ns;
+}
+
+int gen_req_idle(struct gen_model *m, struct gen_qp *q)
+{
+	(void)m;
+	return (q->flags & (QF_REQ_DONE | QF_FAILED)) && q->wq_n == 0 && q->jq_n == 0;
+}
+
+/* ---- sending ---- */
+
+static int may_start(struct gen_model *m, struct gen_qp *q)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	const struct gen_flow *f = lf->f;
+	if (q->flags & QF_REQ_DONE)
+		return 0;
+	if (f->messages && q->msgs_created >= f->messages) {
+		q->flags |= QF_REQ_DONE;
+		return 0;
+	}
+	if (q->wq_n >= lf->cap)
+		return 0;
+	uint32_t rd = f->max_rd_atomic ? f->max_rd_atomic : 1;
+	return !(has_responder(f) && is_rd_atomic(q->next_op) && q->rd_out >= rd);
+}
+
+uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	const struct gen_flow *f = lf->f;
+	if (q->flags & QF_FAILED || q->rnr_ns)
+		return GEN_NEVER;
+	int resend = q->cur < q->wq_n;
+	if (!resend && !may_start(m, q))
+		return GEN_NEVER;
+	/* Every request may cost the responder a job (an ACK, a NAK, a
+	 * response): the ring must have room for it. */
+	if (has_responder(f) && q->jq_n >= lf->cap)
+		return GEN_NEVER;
+	uint64_t t = q->next_tx_ns;
+	uint64_t p = m->pause_until[m->sc->hosts[f->src].pcp & 7];
+	if (p > t)
+		t = p;
+	if (!resend && f->stop_ns && t >= f->stop_ns) {
+		q->flags |= QF_REQ_DONE;
+		return GEN_NEVER;
+	}
+	return t;
+}
+
+static uint64_t next_va(struct gen_lflow *lf, struct gen_qp *q, uint8_t op, uint32_t len)
+{
+	const struct gen_flow *f = lf->f;
+	if (is_atomic(op))
+		return lf->atomic_base + 8ull * (q->atomic_n++ % lf->nslots);
+	if (op != GEN_OP_WRITE && op != GEN_OP_WRITE_IMM && op != GEN_OP_READ)
+		return 0;
+	/* Messages are laid end to end in the remote buffer; one that would
+	 * run past its end starts again at its beginning. */
+	if (f->remote_len && q->va_off + len > f->remote_len)
+		q->va_off = 0;
+	uint64_t va = f->va + q->va_off;
+	q->va_off += len;
+	return va;
+}
+
+static void new_wqe(struct gen_model *m, struct gen_qp *q)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	struct gen_wqe *w = gen_wq(m, q, q->wq_n);
+	memset(w, 0, sizeof(*w));
+	w->op = q->next_op;
+	w->len = q->next_len;
+	w->npsn = npsn_of(lf->f, w->op, w->len);
+	w->psn = q->next_psn;
+	w->va = next_va(lf, q, w->op, w->len);
+	q->next_psn = (q->next_psn + w->npsn) & RW_PSN_MASK;
+	q->wq_n++;
+	q->msgs_created++;
+	m->stats[q->flow].messages_started[w->op]++;
+	if (is_rd_atomic(w->op) && has_responder(lf->f))
+		q->rd_out++;
+	choose_next(m, q);
+}
+
+static void fill_request(struct gen_lflow *lf, const struct gen_qp *q, const struct gen_wqe *w, uint32_t k,
+			 struct gen_pkt *pk)
+{
+	const struct gen_flow *f = lf->f;
+	uint32_t mtu = mtu_of(f);
+	unsigned pos = w->npsn == 1 ? POS_ONLY : k == 0 ? POS_FIRST : k + 1 == w->npsn ? POS_LAST : POS_MIDDLE;
+	if (is_rd_atomic(w->op))
+		pos = POS_ONLY;
+	pk->opcode = lf->opc[w->op][pos];
+	pk->psn = (w->psn + k) & RW_PSN_MASK;
+	pk->dqpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
+	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
+	if (!is_rd_atomic(w->op)) {
+		uint32_t off = k * mtu;
+		pk->payload_len = w->len - off < mtu ? w->len - off : mtu;
+	}
+	if (pk->hdrs & RW_HDR_RETH) {
+		pk->reth.va = w->va;
+		pk->reth.rkey = f->rkey;
+		pk->reth.dmalen = w->len;
+	}
+	if (pk->hdrs & RW_HDR_ATOMICETH) {
+		pk->atomic.va = w->va;
+		pk->atomic.rkey = f->rkey;
+		pk->atomic.swap_add = f->swap_add;
+		pk->atomic.compare = w->op == GEN_OP_CMP_SWAP ? f->compare : 0;
+	}
+	if (pk->hdrs & RW_HDR_DETH) {
+		pk->deth.qkey = f->qkey;
+		pk->deth.sqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
+	}
+	pk->immdt = f->immediate;
+	pk->ieth = f->invalidate_rkey;
+}
+
+int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	const struct gen_flow *f = lf->f;
+	if (q->cur == q->wq_n)
+		new_wqe(m, q);
+	struct gen_wqe *w = gen_wq(m, q, q->cur);
+	uint32_t k = q->cur_pkt;
+	struct gen_pkt pk;
+	memset(&pk, 0, sizeof(pk));
+	pk.t_ns = t;
+	pk.flow = q->flow;
+	pk.qp = q->qp;
+	pk.dir = GEN_DIR_REQUEST;
+	fill_request(lf, q, w, k, &pk);
+	pk.resend = rw_psn_diff(pk.psn, q->snd_max) < 0;
+	int last = is_rd_atomic(w->op) || k + 1 == w->npsn;
+	/* AckReq every ack_request_interval packets and on every message's
+	 * last packet: the responder answers those (RC only). */
+	if (f->transport == GEN_RC) {
+		q->since_ackreq++;
+		if (last || (f->ack_request_interval && q->since_ackreq >= f->ack_request_interval)) {
+			pk.ackreq = 1;
+			q->since_ackreq = 0;
+		}
+	}
+	pk.frame_len = gen_frame_len(lf, pk.opcode, pk.payload_len);
+
+	uint32_t end = (pk.psn + (w->op == GEN_OP_READ ? w->npsn : 1)) & RW_PSN_MASK;
+	uint32_t tx = pk.resend ? gen_txhist_transmission(&q->req_hist, pk.psn, q->snd_max) : 1;
+	if (rw_psn_diff(end, q->snd_max) > 0)
+		q->snd_max = end;
+	if (last) {
+		q->cur++;
+		q->cur_pkt = 0;
+	} else {
+		q->cur_pkt++;
+	}
+	q->next_tx_ns = gen_pace(lf, q, t, pk.frame_len, &q->tx_frac);
+
+	gen_fault_apply(m, q, &pk, tx);
+	if (has_responder(f)) {
+		if (!q->rto_ns && f->retransmission_timeout_ns)
+			q->rto_ns = t + f->retransmission_timeout_ns;
+		if (!m->pk_lost)
+			gen_resp_request(m, q, &pk, t + m->sc->link_delay_ns);
+	} else if (last) {
+		/* Unreliable, or a real responder we do not model: the message
+		 * is complete once it is sent. */
+		m->stats[q->flow].messages[w->op]++;
+		q->wq_head = (q->wq_head + 1) & (lf->cap - 1);
+		q->wq_n--;
+		q->cur--;
+	}
+	if (m->pk_dropped)
+		return 0;
+	gen_emit_count(m, &pk);
+	*out = pk;
+	return 1;
+}

@@ -1,0 +1,261 @@
+/* The responder of each RC QP (IBA 9.7.4, 9.7.5.1): checks the PSN of each
+ * request that reaches it, executes it, and queues what it owes the
+ * requester as a job; then sends the jobs in order, paced. UC and UD
+ * responders send nothing, so they are not modelled. */
+#include <string.h>
+
+#include "flow_int.h"
+
+static uint32_t mtu_of(const struct gen_flow *f)
+{
+	return f->mtu ? f->mtu : 1024;
+}
+
+static struct gen_job *push(struct gen_model *m, struct gen_qp *q, enum job_kind kind, uint32_t psn,
+			    uint64_t ready)
+{
+	/* The requester keeps a slot free for every request it sends, so
+	 * the ring cannot be full here; a full ring would mean a model bug,
+	 * and dropping the answer then is what a real responder out of
+	 * resources would do. */
+	if (q->jq_n >= gen_qlf(m, q)->cap)
+		return NULL;
+	struct gen_job *j = gen_jq(m, q, q->jq_n++);
+	memset(j, 0, sizeof(*j));
+	j->kind = (uint8_t)kind;
+	j->psn = psn & RW_PSN_MASK;
+	j->msn = q->msn;
+	j->ready_ns = ready;
+	return j;
+}
+
+static void push_read(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t ready)
+{
+	uint32_t mtu = mtu_of(gen_qlf(m, q)->f);
+	struct gen_job *j = push(m, q, JOB_READ, pk->psn, ready);
+	if (!j)
+		return;
+	j->val = pk->reth.va;
+	j->len = pk->reth.dmalen;
+	j->npkts = (uint32_t)(((uint64_t)j->len + mtu - 1) / mtu);
+	if (!j->npkts)
+		j->npkts = 1;
+}
+
+static struct gen_wqe *atomic_wqe(struct gen_model *m, struct gen_qp *q, uint32_t psn)
+{
+	for (uint32_t i = 0; i < q->wq_n; i++) {
+		struct gen_wqe *w = gen_wq(m, q, i);
+		if (w->psn == psn && (w->op == GEN_OP_CMP_SWAP || w->op == GEN_OP_FETCH_ADD))
+			return w;
+	}
+	return NULL;
+}
+
+/* IBA 9.4.5: the responder reads the 64-bit word, returns what it held,
+ * and writes the new value (compare-and-swap only when it was equal). */
+static uint64_t atomic_execute(struct gen_lflow *lf, const struct gen_pkt *pk)
+{
+	uint32_t slot = (uint32_t)(((pk->atomic.va - lf->atomic_base) / 8) % lf->nslots);
+	uint64_t orig = lf->mem[slot];
+	if (rw_opcode(pk->opcode)->op == RW_OP_CMP_SWAP) {
+		if (orig == pk->atomic.compare)
+			lf->mem[slot] = pk->atomic.swap_add;
+	} else {
+		lf->mem[slot] = orig + pk->atomic.swap_add;
+	}
+	return orig;
+}
+
+/* A request PSN behind the expected one (IBA 9.7.5.1.1): READs are
+ * answered again from the PSN, VA and length they carry; an atomic gets
+ * the result it had the first time (the responder's atomic replay
+ * resource is the requester's record of that atomic, which lives exactly
+ * as long as a duplicate can come); anything else asking for an ACK gets
+ * one for the last PSN received. */
+static void duplicate(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t ready)
+{
+	const struct rw_opcode_info *i = rw_opcode(pk->opcode);
+	if (i->op == RW_OP_READ_REQ) {
+		push_read(m, q, pk, ready);
+	} else if (i->op == RW_OP_CMP_SWAP || i->op == RW_OP_FETCH_ADD) {
+		struct gen_wqe *w = atomic_wqe(m, q, pk->psn);
+		struct gen_job *j;
+		if (w && w->executed && (j = push(m, q, JOB_ATOMIC, pk->psn, ready)))
+			j->val = w->orig;
+	} else if (pk->ackreq) {
+		push(m, q, JOB_ACK, q->epsn - 1, ready);
+	}
+}
+
+void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t_arrive)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	const struct rw_opcode_info *i = rw_opcode(pk->opcode);
+	if (q->flags & QF_RSP_ERROR)
+		return;
+	int32_t d = rw_psn_diff(pk->psn, q->epsn);
+	if (d > 0) {
+		/* Out of sequence: one NAK names the PSN expected; later
+		 * packets of the same hole are dropped silently until the
+		 * expected PSN comes (IBA 9.7.5). */
+		if (!(q->flags & QF_NAK_SENT)) {
+			push(m, q, JOB_NAK_SEQ, q->epsn, t_arrive);
+			q->flags |= QF_NAK_SENT;
+		}
+		return;
+	}
+	if (d < 0) {
+		duplicate(m, q, pk, t_arrive);
+		return;
+	}
+	if (m->pk_rnr) {
+		push(m, q, JOB_NAK_RNR, pk->psn, t_arrive);
+		q->flags |= QF_NAK_SENT;
+		return;
+	}
+	uint32_t rkey = (i->hdrs & RW_HDR_RETH) ? pk->reth.rkey : (i->hdrs & RW_HDR_ATOMICETH) ? pk->atomic.rkey : lf->f->rkey;
+	if (rkey != lf->f->rkey) {
+		/* A bad R_Key: NAK remote access error, and the QP goes to
+		 * the error state. */
+		push(m, q, JOB_NAK_ACCESS, pk->psn, t_arrive);
+		q->flags |= QF_RSP_ERROR;
+		return;
+	}
+	q->flags &= ~(uint32_t)QF_NAK_SENT;
+	switch (i->op) {
+	case RW_OP_READ_REQ: {
+		uint32_t mtu = mtu_of(lf->f);
+		uint32_t n = (uint32_t)(((uint64_t)pk->reth.dmalen + mtu - 1) / mtu);
+		q->epsn = (q->epsn + (n ? n : 1)) & RW_PSN_MASK;
+		q->msn = (q->msn + 1) & 0xFFFFFF;
+		push_read(m, q, pk, t_arrive);
+		break;
+	}
+	case RW_OP_CMP_SWAP:
+	case RW_OP_FETCH_ADD: {
+		q->epsn = (q->epsn + 1) & RW_PSN_MASK;
+		q->msn = (q->msn + 1) & 0xFFFFFF;
+		uint64_t orig = atomic_execute(lf, pk);
+		struct gen_wqe *w = atomic_wqe(m, q, pk->psn);
+		if (w) {
+			w->orig = orig;
+			w->executed = 1;
+		}
+		struct gen_job *j = push(m, q, JOB_ATOMIC, pk->psn, t_arrive);
+		if (j)
+			j->val = orig;
+		break;
+	}
+	default:
+		q->epsn = (q->epsn + 1) & RW_PSN_MASK;
+		if (i->flags & RW_OPF_LAST)
+			q->msn = (q->msn + 1) & 0xFFFFFF;
+		if (pk->ackreq)
+			push(m, q, JOB_ACK, pk->psn, t_arrive);
+		break;
+	}
+}
+
+uint64_t gen_resp_send_time(struct gen_model *m, struct gen_qp *q)
+{
+	if (q->jq_emit >= q->jq_n)
+		return GEN_NEVER;
+	const struct gen_job *j = gen_jq(m, q, q->jq_emit);
+	uint64_t t = j->ready_ns > q->rsp_next_ns ? j->ready_ns : q->rsp_next_ns;
+	uint64_t p = m->pause_until[m->sc->hosts[gen_qlf(m, q)->f->dst].pcp & 7];
+	return p > t ? p : t;
+}
+
+static uint8_t fill_response(struct gen_model *m, struct gen_qp *q, struct gen_job *j, struct gen_pkt *pk)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	struct gen_flow_stats *st = &m->stats[q->flow];
+	uint8_t ack = rw_aeth_syndrome(RW_AETH_ACK, lf->credit_code);
+	pk->psn = j->psn;
+	pk->aeth.msn = j->msn;
+	pk->aeth.syndrome = ack;
+	switch (j->kind) {
+	case JOB_NAK_SEQ:
+		st->naks_seq++;
+		pk->aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR);
+		return lf->rsp_ack;
+	case JOB_NAK_RNR:
+		st->naks_rnr++;
+		pk->aeth.syndrome = rw_aeth_syndrome(RW_AETH_RNR_NAK, lf->f->min_rnr_timer);
+		return lf->rsp_ack;
+	case JOB_NAK_ACCESS:
+		st->naks_access++;
+		pk->aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_REMOTE_ACCESS);
+		return lf->rsp_ack;
+	case JOB_ATOMIC:
+		pk->atomic_orig = j->val;
+		return lf->rsp_atomic;
+	case JOB_READ: {
+		uint32_t k = j->sent, mtu = mtu_of(lf->f);
+		unsigned pos = j->npkts == 1 ? POS_ONLY : k == 0 ? POS_FIRST : k + 1 == j->npkts ? POS_LAST : POS_MIDDLE;
+		uint32_t left = j->len - k * mtu;
+		pk->psn = (j->psn + k) & RW_PSN_MASK;
+		pk->payload_len = j->len > k * mtu ? (left < mtu ? left : mtu) : 0;
+		return lf->rsp_read[pos];
+	}
+	default:
+		return lf->rsp_ack;
+	}
+}
+
+int gen_resp_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	struct gen_job *j = gen_jq(m, q, q->jq_emit);
+	struct gen_pkt pk;
+	memset(&pk, 0, sizeof(pk));
+	pk.t_ns = t;
+	pk.flow = q->flow;
+	pk.qp = q->qp;
+	pk.dir = GEN_DIR_RESPONSE;
+	pk.dqpn = (lf->f->src_qpn + q->qp) & RW_QPN_MASK;
+	pk.opcode = fill_response(m, q, j, &pk);
+	pk.hdrs = rw_opcode(pk.opcode)->hdrs;
+	pk.frame_len = gen_frame_len(lf, pk.opcode, pk.payload_len);
+	q->rsp_next_ns = gen_pace(lf, q, t, pk.frame_len, &q->rsp_frac);
+
+	uint32_t tx = 1;
+	if (j->kind == JOB_READ) {
+		/* READ responses are the responder's own PSN stream: answering
+		 * a duplicate READ sends those PSNs again. */
+		if (j->sent == 0 && rw_psn_diff(j->psn, q->rsp_max) < 0)
+			gen_txhist_add(&q->rsp_hist, j->psn, q->rsp_max, q->rsp_max, j->psn);
+		pk.resend = rw_psn_diff(pk.psn, q->rsp_max) < 0;
+		if (pk.resend)
+			tx = gen_txhist_transmission(&q->rsp_hist, pk.psn, q->rsp_max);
+		else
+			q->rsp_max = (pk.psn + 1) & RW_PSN_MASK;
+	}
+	gen_fault_apply(m, q, &pk, tx);
+
+	if (j->kind == JOB_READ) {
+		if (m->pk_lost && !(j->flags & JOB_TAIL)) {
+			j->flags |= JOB_TAIL;
+			j->gap_off = j->sent;
+		} else if (!m->pk_lost && (j->flags & JOB_TAIL) && !(j->flags & JOB_GAP)) {
+			j->flags |= JOB_GAP;
+			j->t_ns = t; /* the requester sees the gap when this one arrives */
+		}
+		if (!(j->flags & JOB_GAP) || (j->flags & JOB_HANDLED))
+			j->t_ns = t;
+		if (++j->sent == j->npkts)
+			q->jq_emit++;
+	} else {
+		j->t_ns = t;
+		if (m->pk_lost)
+			j->flags |= JOB_LOST;
+		j->sent = 1;
+		q->jq_emit++;
+	}
+	if (m->pk_dropped)
+		return 0;
+	gen_emit_count(m, &pk);
+	*out = pk;
+	return 1;
+}

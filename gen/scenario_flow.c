@@ -596,6 +596,9 @@ static int uses(const struct gen_flow *f, unsigned op)
 
 static int check_sizes(struct sc_ctx *c, struct gen_flow *f, struct flow_src *src)
 {
+	/* UD's default size is one whole packet. */
+	if (f->transport == GEN_UD && !src->set[FK_SIZE])
+		f->size = (struct gen_size){ .kind = GEN_SIZE_FIXED, .min = f->mtu, .max = f->mtu };
 	uint32_t mx = f->size.max;
 	/* UD has no segmentation: a message is one packet (IBA 9.8.2). */
 	if (f->transport == GEN_UD && mx > f->mtu)

@@ -125,7 +125,8 @@ const char *sc_suggest(const char *word, const char *const *names)
 	unsigned bd = 3; /* more than two edits away is a different word */
 	for (; *names; names++) {
 		unsigned d = edit_distance(word, *names);
-		if (d < bd) {
+		/* ... and so is one where most letters changed ("x" for "w"). */
+		if (d < bd && 2 * d < strlen(word)) {
 			bd = d;
 			best = *names;
 		}

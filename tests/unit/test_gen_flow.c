@@ -874,6 +874,66 @@ static void test_analyzer_faulty(void **state)
 	free(w);
 }
 
+/* The congestion hooks: a paused priority sends nothing until the pause
+ * ends; a QP's rate replaces the flow's share. */
+static void test_pause_and_rate(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+	f->transport = GEN_UC;
+	f->op_weight[GEN_OP_WRITE] = 0;
+	f->op_weight[GEN_OP_SEND] = 1;
+	f->rate.unit = GEN_RATE_GBPS;
+	f->rate.value = 10;
+	f->messages = 20;
+	struct gen_model *m = gen_model_new(&w->sc, 0, 1);
+	assert_non_null(m);
+	gen_model_pause(m, w->hosts[0].pcp, 50000);
+	struct gen_pkt p[4];
+	assert_int_equal(gen_model_next(m, p, 1, UINT64_MAX), 1);
+	assert_int_equal(p[0].t_ns, 50000);
+	/* 1082-byte frames (see test_pacing) at 5 Gb/s: 1769.6 ns apart. */
+	gen_model_set_qp_rate(m, 0, 0, 5e9);
+	assert_int_equal(gen_model_next(m, p, 2, UINT64_MAX), 2);
+	assert_int_equal(p[0].t_ns, 50000 + 884);  /* the gap after the first was set at 10 Gb/s */
+	assert_true(p[1].t_ns - p[0].t_ns >= 1769 && p[1].t_ns - p[0].t_ns <= 1770);
+	/* A pause that ends early lets traffic resume at once. */
+	gen_model_pause(m, w->hosts[0].pcp, 1000000);
+	assert_int_equal(gen_model_next(m, p, 1, 500000), 0);
+	gen_model_pause(m, w->hosts[0].pcp, 0);
+	assert_int_equal(gen_model_next(m, p, 1, UINT64_MAX), 1);
+	assert_true(p[0].t_ns < 60000);
+	gen_model_free(m);
+	free(w);
+}
+
+/* CNPs (issue 10) already describe: BTH opcode 0x81, BECN, 16 zero bytes. */
+static void test_cnp_describe(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_pkt pk;
+	struct rw_packet p, d;
+	uint8_t frame[256];
+	size_t n;
+	memset(&pk, 0, sizeof(pk));
+	pk.dir = GEN_DIR_RESPONSE;
+	pk.opcode = 0x81;
+	pk.becn = 1;
+	pk.dqpn = 0x100;
+	gen_pkt_describe(&w->sc, &pk, NULL, &p);
+	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, frame, sizeof(frame), &n), RW_OK);
+	/* 14 + 20 + 8 + 12 (BTH) + 16 + 4 (ICRC) */
+	assert_int_equal(n, 74);
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, frame, n, n, &d), RW_OK);
+	assert_int_equal(d.bth.opcode, 0x81);
+	assert_int_equal(d.bth.becn, 1);
+	assert_int_equal(d.icrc_status, RW_CRC_OK);
+	assert_int_equal(d.cnp_nonzero, 0);
+	free(w);
+}
+
 static void test_payload_pattern(void **state)
 {
 	(void)state;
@@ -914,6 +974,8 @@ int main(void)
 		cmocka_unit_test(test_frames_decode),
 		cmocka_unit_test(test_analyzer_clean),
 		cmocka_unit_test(test_analyzer_faulty),
+		cmocka_unit_test(test_pause_and_rate),
+		cmocka_unit_test(test_cnp_describe),
 		cmocka_unit_test(test_payload_pattern),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

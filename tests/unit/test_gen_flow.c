@@ -874,6 +874,41 @@ static void test_analyzer_faulty(void **state)
 	free(w);
 }
 
+/* Shards split flows, not behaviour: each flow's packets are the same
+ * whichever shard runs it. */
+static void test_shards(void **state)
+{
+	(void)state;
+	struct world *w = mix_world();
+	struct run all;
+	run_model(&w->sc, &all);
+	size_t seen = 0;
+	for (uint32_t shard = 0; shard < 3; shard++) {
+		struct gen_model *m = gen_model_new(&w->sc, shard, 3);
+		assert_non_null(m);
+		struct gen_pkt p;
+		size_t k = 0;
+		while (gen_model_next(m, &p, 1, UINT64_MAX) == 1) {
+			assert_int_equal(p.flow % 3, shard);
+			/* the next packet of this flow in the one-shard run */
+			while (k < all.n && all.p[k].flow % 3 != shard)
+				k++;
+			assert_true(k < all.n);
+			assert_int_equal(p.flow, all.p[k].flow);
+			assert_int_equal(p.t_ns, all.p[k].t_ns);
+			assert_int_equal(p.psn, all.p[k].psn);
+			assert_int_equal(p.opcode, all.p[k].opcode);
+			k++;
+			seen++;
+		}
+		assert_true(gen_model_done(m));
+		gen_model_free(m);
+	}
+	assert_int_equal(seen, all.n);
+	run_free(&all);
+	free(w);
+}
+
 /* The congestion hooks: a paused priority sends nothing until the pause
  * ends; a QP's rate replaces the flow's share. */
 static void test_pause_and_rate(void **state)
@@ -974,6 +1009,7 @@ int main(void)
 		cmocka_unit_test(test_frames_decode),
 		cmocka_unit_test(test_analyzer_clean),
 		cmocka_unit_test(test_analyzer_faulty),
+		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_pause_and_rate),
 		cmocka_unit_test(test_cnp_describe),
 		cmocka_unit_test(test_payload_pattern),

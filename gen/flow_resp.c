@@ -114,7 +114,9 @@ void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 		q->flags |= QF_NAK_SENT;
 		return;
 	}
-	uint32_t rkey = (i->hdrs & RW_HDR_RETH) ? pk->reth.rkey : (i->hdrs & RW_HDR_ATOMICETH) ? pk->atomic.rkey : lf->f->rkey;
+	uint32_t rkey = (i->hdrs & RW_HDR_RETH)	       ? pk->reth.rkey
+			: (i->hdrs & RW_HDR_ATOMICETH) ? pk->atomic.rkey
+						       : lf->f->rkey;
 	if (rkey != lf->f->rkey) {
 		/* A bad R_Key: NAK remote access error, and the QP goes to
 		 * the error state. */

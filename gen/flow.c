@@ -137,7 +137,9 @@ static uint64_t qp_next(struct gen_model *m, struct gen_qp *q, enum act *what)
 		best = t, *what = ACT_RSP;
 	if ((t = gen_req_send_time(m, q)) < best)
 		best = t, *what = ACT_REQ;
-	return best;
+	/* A sender held back (window, READ limit) may find its pacing clock
+	 * in the past: it goes now, not then. */
+	return best != GEN_NEVER && best < q->now ? q->now : best;
 }
 
 /* ---- construction ---- */
@@ -338,6 +340,7 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 			m->cut = 1;
 			break;
 		}
+		q->now = t;
 		switch (what) {
 		case ACT_ARRIVE:
 			gen_req_arrival(m, q, t);

@@ -78,6 +78,7 @@ struct gen_qp {
 	uint32_t flow, qp, lf;    /* scenario flow, QP index in it, local flow */
 	uint32_t heap_pos;
 	uint64_t key;             /* its time in the heap */
+	uint64_t now;             /* time of its latest event: nothing of it happens earlier */
 	uint32_t flags;           /* QF_* */
 
 	/* requester */

@@ -140,6 +140,7 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
 void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
 struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
 			  uint8_t kind, uint64_t ts, uint64_t frame);
+void pend_clip_reads(struct rw_pend_ring *r, uint32_t psn);
 int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind);
 void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint64_t ts, uint64_t frame, struct rw_note *n);

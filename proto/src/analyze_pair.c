@@ -303,6 +303,20 @@ int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind)
 	return -1;
 }
 
+/* A new request at psn ends every READ still pending before it: a READ's
+ * responses take the PSNs up to the next request, so the range it was given
+ * with the MTU unknown (up to 256-byte segments) shrinks to what it is. */
+void pend_clip_reads(struct rw_pend_ring *r, uint32_t psn)
+{
+	for (unsigned k = 0; r && k < r->n; k++) {
+		struct rw_pend *e = PEND(r, k);
+		int32_t d = rw_psn_diff(psn, e->psn);
+
+		if (e->kind == PEND_READ && d > 0 && (uint32_t)d < e->npsn)
+			e->npsn = (uint32_t)d;
+	}
+}
+
 static void pend_remove(struct rw_pend_ring *r, unsigned k)
 {
 	PEND(r, k)->kind = PEND_DEAD;
@@ -399,6 +413,13 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			 * there. */
 			if (i >= 0 && p->bth.psn == PEND(q->pend, i)->psn)
 				f->rsp->synced = 1;
+			/* The PSNs between the last READ's responses and this
+			 * READ's first were requests that ACKs answered: no gap. */
+			if (i >= 0 && f->rsp->valid) {
+				int32_t d = rw_psn_diff(PEND(q->pend, i)->psn, f->rsp->high_psn);
+				if (d > 0)
+					seq_consume(f->rsp, (uint32_t)d);
+			}
 			fl = seq_track(f, f->rsp, p->bth.psn, 1, n);
 			n->flags |= fl;
 		}

@@ -32,10 +32,23 @@ static yaml_mark_t mark0(void)
 	return (yaml_mark_t){ 0 };
 }
 
-static int yaml_problem(struct sc_ctx *c, const yaml_parser_t *p)
+static int yaml_problem(struct sc_ctx *c, const yaml_parser_t *p, const char *text, size_t len)
 {
 	if (p->error == YAML_MEMORY_ERROR)
 		return sc_fail(c, mark0(), "out of memory");
+	/* Reader errors (bad UTF-8, control bytes) carry a byte offset, not a
+	 * mark: count the lines up to it. */
+	if (p->error == YAML_READER_ERROR) {
+		yaml_mark_t m = mark0();
+		for (size_t i = 0; i < p->problem_offset && i < len; i++) {
+			if (text[i] == '\n')
+				m.line++, m.column = 0;
+			else if (((unsigned char)text[i] & 0xC0) != 0x80)
+				m.column++;
+		}
+		return sc_fail(c, m, "YAML input: %s (byte 0x%02x)", p->problem ? p->problem : "unreadable",
+			       (unsigned)p->problem_value & 0xFF);
+	}
 	const char *problem = p->problem ? p->problem : "malformed";
 	if (p->context)
 		return sc_fail(c, p->problem_mark, "YAML syntax: %s (%s at line %zu)", problem, p->context,
@@ -56,7 +69,7 @@ static int prescan(struct sc_ctx *c, const char *text, size_t len)
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	while (!done && rc == 0) {
 		if (!yaml_parser_parse(&p, &ev)) {
-			rc = yaml_problem(c, &p);
+			rc = yaml_problem(c, &p, text, len);
 			break;
 		}
 		switch (ev.type) {
@@ -456,7 +469,7 @@ int gen_scenario_parse(const char *text, size_t len, const char *name, struct ge
 		return sc_fail(&c, mark0(), "out of memory");
 	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	if (!yaml_parser_load(&p, &doc)) {
-		yaml_problem(&c, &p);
+		yaml_problem(&c, &p, text, len);
 		yaml_parser_delete(&p);
 		return -1;
 	}

@@ -695,6 +695,8 @@ static void test_errors(void **state)
 		{ "", "t.yaml:1:1: empty scenario: expected a mapping with hosts and flows" },
 		{ "---\n...\n", "t.yaml:2:1: empty scenario: expected a mapping with hosts and flows" },
 		{ "just words\n", "t.yaml:1:1: expected a mapping with hosts and flows, got just words" },
+		{ "name: a\x01" "b\n", "t.yaml:1:8: YAML input: control characters are not allowed (byte 0x01)" },
+		{ "hosts:\n  - \xff\n", "t.yaml:2:5: YAML input: invalid leading UTF-8 octet (byte 0xff)" },
 		{ "a: &x 1\nb: *x\n", "t.yaml:2:4: YAML aliases (*x) are not supported: write the value out" },
 	};
 	int bad = 0;

@@ -565,6 +565,11 @@ static int check_ops(struct sc_ctx *c, struct gen_flow *f, struct flow_src *src)
 {
 	const char *tn = gen_transport_name(f->transport);
 	int any = 0;
+	/* UD has no WRITE: its default operation is SEND. */
+	if (f->transport == GEN_UD && !src->set[FK_OPS]) {
+		memset(f->op_weight, 0, sizeof(f->op_weight));
+		f->op_weight[GEN_OP_SEND] = 1;
+	}
 	for (unsigned op = 0; op < GEN_OP_COUNT; op++) {
 		if (!f->op_weight[op])
 			continue;

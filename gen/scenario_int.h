@@ -84,7 +84,6 @@ int sc_enum(struct sc_ctx *c, const char *key, const yaml_node_t *n, const char 
 int sc_name(struct sc_ctx *c, const char *key, const yaml_node_t *n, char *out, size_t cap);
 
 /* The flows and their defaults (scenario_flow.c). */
-struct sc_flow_src;
 int sc_flows(struct sc_ctx *c, const yaml_node_t *defaults, const yaml_node_t *flows, struct gen_scenario *s);
 
 #endif

@@ -576,6 +576,11 @@ static void test_flow_features(void **state)
 	assert_int_equal(f.ecn, 1);
 	assert_true(f.external_responder);
 	assert_int_equal(f.udp_sport, 65535);
+	/* UD without ops sends (it has no WRITE). */
+	f = one_flow(HOSTS "flows: [{from: a, to: b, transport: ud}]\n");
+	assert_int_equal(f.op_weight[GEN_OP_SEND], 1);
+	assert_int_equal(f.op_weight[GEN_OP_WRITE], 0);
+	assert_int_equal(f.size.min, 1024);
 	/* SEND with Invalidate names the flow's rkey unless told. */
 	f = one_flow(HOSTS "flows: [{from: a, to: b, ops: send_inv, rkey: 0x99}]\n");
 	assert_int_equal(f.invalidate_rkey, 0x99);

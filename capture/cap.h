@@ -14,9 +14,9 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <pcap/pcap.h>
 #include <rocewire.h>
 
+#include "pcap_lazy.h"
 #include "pcapfile.h"
 #include "readring.h"
 

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <jansson.h>
-#include <pcap/pcap.h>
 
 #include "cap.h"
 #include "pipeline.h"

@@ -14,8 +14,6 @@
 #include <strings.h>
 #include <time.h>
 
-#include <pcap/pcap.h>
-
 #include "cap.h"
 #include "fmt.h"
 

@@ -20,8 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <pcap/pcap.h>
-
 #include "cap.h"
 #include "readring.h"
 

@@ -45,6 +45,9 @@ file=$work/mix.pcap
 
 bench=bench_decode.sh
 . "$(dirname "$0")/lib.sh"
+# Wall times from fork to exit (bench-stages --wall), not with date around.
+wall_tool=
+[ -x "$build/bench/bench-stages" ] && wall_tool=$build/bench/bench-stages
 
 describe "$file"
 # A first read so that every contender starts with the file in the page cache.

@@ -60,6 +60,9 @@ file=$work/mix.pcap
 
 bench=bench_report.sh
 . "$(dirname "$0")/lib.sh"
+# Wall times from fork to exit (bench-stages --wall), not with date around.
+wall_tool=
+[ -x "$build/bench/bench-stages" ] && wall_tool=$build/bench/bench-stages
 
 describe "$file"
 cat "$file" >/dev/null # every contender starts with the file in the page cache

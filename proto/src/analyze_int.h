@@ -14,8 +14,11 @@
 #define FLOW_CHUNK 1024u /* flows per block: a flow never moves once made */
 
 /* Outstanding requests awaiting an ACK / READ response / atomic ACK, in the
- * order they were sent. Grows from a few entries to RW_PENDING. */
-#define RW_PENDING 64
+ * order they were sent, one per request packet. Grows from a few entries to
+ * RW_PENDING: enough for a requester with 16 READs outstanding and ACKs
+ * requested every 32 packets at a 256-byte MTU (a generator, a deep NIC
+ * pipeline); beyond it the oldest gives way. */
+#define RW_PENDING 1024
 #define PEND_SEND 0
 #define PEND_READ 1
 #define PEND_ATOMIC 2

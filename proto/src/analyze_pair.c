@@ -142,6 +142,12 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		    !pix_live(a, e))
 			continue;
 		struct rw_flow *q = flow_at(a, e->flow);
+		/* A READ response answers a READ, an atomic ACK an atomic: a
+		 * flow that sent that PSN as anything else is not the peer
+		 * (two QPs of one host pair often start at the same PSN). */
+		if ((how == RW_PAIR_READ_RESP && pend_find(q->pend, psn, PEND_READ) < 0) ||
+		    (how == RW_PAIR_ATOMIC_ACK && pend_find(q->pend, psn, PEND_ATOMIC) < 0))
+			continue;
 		if (found && found != q)
 			several = 1;
 		found = q;

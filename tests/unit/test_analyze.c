@@ -869,6 +869,83 @@ static void read_case(uint64_t va2, uint32_t len2, uint64_t want)
 	env_free(e);
 }
 
+/* A READ response from B to A's QP dqpn. */
+static struct rw_note read_resp(struct env *e, uint64_t ts, uint32_t dqpn, uint8_t opcode, uint32_t psn,
+				uint32_t msn, uint32_t len)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = B_IP;
+	p.ipv4.dst = A_IP;
+	p.bth.opcode = opcode;
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = dqpn;
+	p.bth.psn = psn;
+	p.aeth.syndrome = ACK_SYN;
+	p.aeth.msn = msn;
+	p.payload_len = len;
+	return feed_packet(e, ts, &p);
+}
+
+/* Several READs outstanding, a WRITE between them (IBA 9.4.4: a READ takes
+ * ceil(len / MTU) PSNs; the MTU is 1024 here, unknown to the engine until
+ * responses come): no READ is a re-issue of another, the responses of the
+ * second READ after the WRITE's ACK are no PSN gap, and each READ gets its
+ * own latency. */
+static void test_reads_outstanding(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 0, 0x10000, 4096);  /* PSNs 0..3 */
+	read_req(e, 1100, 4, 0x11000, 2048);  /* PSNs 4..5 */
+	req(e, 1200, RC_SEND_ONLY, 6, 64);
+	read_req(e, 1300, 7, 0x12000, 1024);  /* PSN 7 */
+	read_resp(e, 5000, QP_A, RC_READ_FIRST, 0, 1, 1024);
+	read_resp(e, 5100, QP_A, RC_READ_MIDDLE, 1, 0, 1024);
+	read_resp(e, 5200, QP_A, RC_READ_MIDDLE, 2, 0, 1024);
+	read_resp(e, 5300, QP_A, RC_READ_LAST, 3, 1, 1024);
+	read_resp(e, 5400, QP_A, RC_READ_FIRST, 4, 2, 1024);
+	read_resp(e, 5500, QP_A, RC_READ_LAST, 5, 2, 1024);
+	resp(e, 5600, B_IP, QP_A, 6, ACK_SYN, 3);
+	read_resp(e, 5700, QP_A, 0x10 /* READ_RESPONSE_ONLY */, 7, 4, 1024);
+	const struct rw_flow *f = flow_ab(e), *g = flow_ba(e);
+	assert_int_equal(f->conf ? f->conf->count[RW_V_READ_RESUME_WRONG] : 0, 0);
+	assert_int_equal(f->retransmissions, 0);
+	assert_int_equal(g->psn_gaps, 0);
+	assert_int_equal(g->missing_psns, 0);
+	assert_int_equal(f->read_lat.count, 3);
+	env_free(e);
+}
+
+/* Two QPs of one host pair start at the same PSN, one with a WRITE, one
+ * with a READ: the READ's responses pair only with the flow that sent a
+ * READ there, never with the WRITE's (IBA 9.7.5.1: a READ response
+ * answers a READ request). */
+static void test_pair_read_response_kind(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_WRITE_FIRST, 100, 1024);  /* A -> QP_B */
+	req(e, 1100, RC_WRITE_MIDDLE, 101, 1024);
+	req(e, 1150, RC_WRITE_MIDDLE, 102, 1024);
+	feed(e, 1200, A_IP, B_IP, RC_READ_REQ, 0x33, 100, 3072, 0); /* A -> 0x33: PSNs 100..102 */
+	/* The READ's responses go to A's QP 0x44: PSN 100 was sent by both
+	 * request flows, 101 and 102 only by the WRITE as request PSNs. */
+	read_resp(e, 3000, 0x44, RC_READ_FIRST, 100, 1, 1024);
+	read_resp(e, 3100, 0x44, RC_READ_MIDDLE, 101, 0, 1024);
+	read_resp(e, 3200, 0x44, RC_READ_LAST, 102, 1, 1024);
+	const struct rw_flow *w = flow_by(e, A_IP, QP_B, 1);
+	const struct rw_flow *r = flow_by(e, A_IP, 0x33, 1);
+	const struct rw_flow *rr = flow_by(e, B_IP, 0x44, 1);
+	assert_true(w->peer < 0);
+	assert_int_equal(rr->peer, r->index);
+	assert_int_equal(rr->pair_how, RW_PAIR_READ_RESP);
+	assert_int_equal(r->read_lat.count, 1);
+	env_free(e);
+}
+
 static void test_conform_read_resume(void **state)
 {
 	(void)state;
@@ -935,6 +1012,8 @@ int main(void)
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
 		cmocka_unit_test(test_conform_timeout_resend),
 		cmocka_unit_test(test_conform_read_resume),
+		cmocka_unit_test(test_reads_outstanding),
+		cmocka_unit_test(test_pair_read_response_kind),
 		cmocka_unit_test(test_conform_cnp_pacing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

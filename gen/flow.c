@@ -318,7 +318,7 @@ static int run_limit_reached(struct gen_model *m, uint64_t t)
 uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, uint64_t until_ns)
 {
 	uint32_t got = 0;
-	while (got < n && m->nheap && !m->cut) {
+	while (got < n && m->nheap) {
 		uint32_t qi = m->heap[0];
 		struct gen_qp *q = &m->qps[qi];
 		if (q->key == GEN_NEVER) {
@@ -336,9 +336,13 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 			heap_down(m, 0);
 			continue;
 		}
-		if (run_limit_reached(m, t)) {
-			m->cut = 1;
-			break;
+		if (!m->draining && run_limit_reached(m, t)) {
+			/* Stop starting messages; finish the ones under way, with
+			 * their responses and recoveries, so that the capture ends
+			 * on whole conversations. Keys are re-read lazily: a QP
+			 * with nothing left to finish goes idle at the top. */
+			m->draining = 1;
+			continue;
 		}
 		q->now = t;
 		switch (what) {
@@ -368,7 +372,7 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 
 int gen_model_done(const struct gen_model *m)
 {
-	return m->cut || m->nheap == 0 || m->qps[m->heap[0]].key == GEN_NEVER;
+	return m->nheap == 0 || m->qps[m->heap[0]].key == GEN_NEVER;
 }
 
 uint64_t gen_model_peek_ns(const struct gen_model *m)

@@ -20,7 +20,7 @@
 
 /* Fault flags on an emitted packet: the TX layer applies them to the bytes. */
 #define GEN_PF_CE 0x1        /* set IP ECN to CE */
-#define GEN_PF_CORRUPT 0x2   /* flip a covered bit after the ICRC is computed */
+#define GEN_PF_CORRUPT 0x2   /* send the ICRC XOR 1: a receiver must drop it */
 
 /* One packet to send. Everything the frame needs besides the flow's fixed
  * addresses (hosts, VLAN, DSCP/ECN, P_Key, UDP source port of the QP). */
@@ -73,10 +73,14 @@ void gen_model_free(struct gen_model *m);
 /* Fills up to n packets in time order, none later than until_ns (pass
  * UINT64_MAX for no bound). Returns how many; 0 with gen_model_done() true
  * when every flow has finished (stop time, message limit, or failed QPs),
- * 0 otherwise when the next packet is later than until_ns. */
+ * 0 otherwise when the next packet is later than until_ns. Once the
+ * scenario's duration or packet limit is passed no message starts, and the
+ * messages under way finish with their responses and recoveries: a run ends
+ * on whole conversations. */
 uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, uint64_t until_ns);
 int gen_model_done(const struct gen_model *m);
-/* The time of the next packet (UINT64_MAX when done). */
+/* The time of the next event (a lower bound on the next packet's; UINT64_MAX
+ * when done). */
 uint64_t gen_model_peek_ns(const struct gen_model *m);
 
 const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow);

@@ -148,7 +148,8 @@ struct gen_model {
 	struct gen_fault_state *fst;
 	uint64_t pause_until[8];
 	uint64_t emitted, limit;  /* packets of this shard; limit 0: none */
-	uint8_t cut;              /* the duration or packet limit ended the run */
+	uint8_t draining;         /* the duration or packet limit passed: no new messages,
+				     the ones under way finish (a capture of whole conversations) */
 	/* The packet being emitted, and whether it survives the faults. */
 	uint8_t pk_dropped, pk_lost, pk_rnr;
 };

@@ -400,7 +400,7 @@ static int may_start(struct gen_model *m, struct gen_qp *q)
 	const struct gen_flow *f = lf->f;
 	if (q->flags & QF_REQ_DONE)
 		return 0;
-	if (f->messages && q->msgs_created >= f->messages) {
+	if (m->draining || (f->messages && q->msgs_created >= f->messages)) {
 		q->flags |= QF_REQ_DONE;
 		return 0;
 	}

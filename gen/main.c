@@ -205,6 +205,7 @@ int main(int argc, char **argv)
 		eal_argv[eal_argc++] = "--no-shconf";
 		eal_argv[eal_argc++] = "-m";
 		eal_argv[eal_argc++] = "512";
+		eal_argv[eal_argc++] = "--no-telemetry";
 		eal_argv[eal_argc++] = "--log-level=*:warning";
 		eal_argv[eal_argc++] = vdev;
 	}
@@ -292,8 +293,6 @@ int main(int argc, char **argv)
 		x->pace_real = pace_real;
 		x->stop = &stop_flag;
 		x->record_times = pcap_mode && !pace_real;
-		if (sc.packets)
-			x->packet_limit = sc.packets / nq + (q < sc.packets % nq);
 		x->pools = calloc(pat.n, sizeof(*x->pools));
 		x->patterns = (const uint8_t **)pat.bytes;
 		x->flow_pool = pat.flow_pool;

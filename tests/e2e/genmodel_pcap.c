@@ -200,11 +200,18 @@ int main(int argc, char **argv)
 	char err[512];
 	int loaded = 0, rc = 1;
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s SCENARIO|- OUT.pcap\n", prog);
+		fprintf(stderr, "usage: %s SCENARIO|-|default OUT.pcap\n", prog);
 		return 2;
 	}
 	if (strcmp(argv[1], "-") == 0) {
 		builtin(&sc);
+	} else if (strcmp(argv[1], "default") == 0) {
+		/* rocewire-gen's own default, for comparing its output */
+		if (gen_scenario_default(&sc) != 0) {
+			fprintf(stderr, "%s: no memory for the default scenario\n", prog);
+			return 1;
+		}
+		loaded = 1;
 	} else {
 		if (gen_scenario_load(argv[1], &sc, err, sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Checks one rocewire-gen run against the slow reference and rocewire-cap.
+
+usage: gen_check.py GEN.pcap REF.pcap MODEL.json SUMMARY.json REPORT.json
+
+GEN.pcap      what rocewire-gen sent through DPDK (templates, patched ICRCs)
+REF.pcap      rocewire-genmodel's file for the same scenario: every frame
+              built whole by proto's builder (ICRC over every byte)
+MODEL.json    rocewire-genmodel's per-flow counters and QP numbers
+SUMMARY.json  rocewire-gen --summary-json
+REPORT.json   rocewire-cap --report --json of GEN.pcap
+
+The TX path must give the reference's bytes frame for frame and the model's
+times; rocewire-cap, reading the capture on its own, must count per flow
+what the generator's summary says it sent, find every ICRC good but the
+corrupted ones, and no gap, resend or incomplete message on a flow with no
+fault.
+"""
+import json
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import pcaprec  # noqa: E402
+
+fails = []
+
+
+def fail(msg):
+    fails.append(msg)
+
+
+def times_and_frames(path):
+    hdr, lt, recs = pcaprec.split(path)
+    if hdr is None:
+        fail("%s: not a classic pcap file" % path)
+        return [], []
+    e = "<" if hdr[:4] in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1") else ">"
+    nano = hdr[:4] in (b"\x4d\x3c\xb2\xa1", b"\xa1\xb2\x3c\x4d")
+    ts, frames = [], []
+    for r in recs:
+        sec, frac, incl, orig = struct.unpack(e + "IIII", r[:16])
+        ts.append(sec * 10**9 + (frac if nano else frac * 1000))
+        frames.append(r[16:16 + incl])
+        if incl != orig:
+            fail("%s: a record cut to %d of %d bytes" % (path, incl, orig))
+    return ts, frames
+
+
+def main():
+    gen_pcap, ref_pcap, model_p, summary_p, report_p = sys.argv[1:6]
+    gt, gf = times_and_frames(gen_pcap)
+    rt, rf = times_and_frames(ref_pcap)
+    if len(gf) != len(rf):
+        fail("%d frames sent, the reference has %d" % (len(gf), len(rf)))
+    for i, (a, b) in enumerate(zip(gf, rf)):
+        if a != b:
+            at = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
+            fail("frame %d differs from the reference at byte %d (%d vs %d bytes)" %
+                 (i + 1, at, len(a), len(b)))
+            break
+    if gt and rt:
+        for i in range(min(len(gt), len(rt))):
+            if gt[i] - gt[0] != rt[i] - rt[0]:
+                fail("frame %d at %+d ns from the first, the model says %+d" %
+                     (i + 1, gt[i] - gt[0], rt[i] - rt[0]))
+                break
+
+    model = json.load(open(model_p))["flows"]
+    summary = json.load(open(summary_p))
+    report = json.load(open(report_p))
+
+    # The summary against the model (same scenario, same seed).
+    sflows = {f["name"]: f for f in summary["flows"]}
+    for m in model:
+        s = sflows.get(m["name"])
+        if s is None:
+            fail("summary: no flow %s" % m["name"])
+            continue
+        for sk, mk in (("request_packets", "requests"), ("response_packets", "responses"),
+                       ("request_bytes", "request_bytes"), ("response_bytes", "response_bytes"),
+                       ("messages_total", "messages"), ("retransmissions", "retransmissions")):
+            if s[sk] != m[mk]:
+                fail("summary flow %s: %s %d, the model %d" % (m["name"], sk, s[sk], m[mk]))
+    if summary["packets"] != len(gf):
+        fail("summary: %d packets, the file holds %d" % (summary["packets"], len(gf)))
+    if summary["bytes"] != sum(len(f) for f in gf):
+        fail("summary: %d bytes, the file holds %d" % (summary["bytes"], sum(len(f) for f in gf)))
+
+    # rocewire-cap on the capture against the summary.
+    by_dqpn = {}
+    for m in model:
+        for q in range(m["qps"]):
+            by_dqpn[(m["dst_qpn"] + q) & 0xFFFFFF] = (m["name"], "req")
+            if m["transport"] == "rc":
+                by_dqpn[(m["src_qpn"] + q) & 0xFFFFFF] = (m["name"], "rsp")
+    sums = {}
+    rec = {}  # per flow: resent packets and NAKs by kind, as rocewire-cap sees them
+    for q in report["qps"]:
+        name, side = by_dqpn.get(q["dqpn"], (None, None))
+        if name is None:
+            fail("rocewire-cap: a flow to QP 0x%x that no scenario flow has" % q["dqpn"])
+            continue
+        p, b = sums.get((name, side), (0, 0))
+        sums[(name, side)] = (p + q["packets"], b + q["bytes"])
+        r = rec.setdefault(name, {"retransmissions": 0, "sequence": 0, "rnr": 0, "remote_access": 0})
+        r["retransmissions"] += q["retransmissions"]
+        r["sequence"] += q["naks"]["psn_seq"]
+        r["rnr"] += q["naks"]["rnr"]
+        r["remote_access"] += q["naks"]["remote_access"]
+        s = sflows[name]
+        clean = sum(s["faults"].values()) == 0
+        if clean and (q["psn_gaps"] or q["retransmissions"] or q["incomplete_messages"] or
+                      q["orphan_packets"] or q["icrc_bad"] or q["messages_cut_by_capture_end"]):
+            fail("rocewire-cap: QP 0x%x of fault-free flow %s: gaps %d, resends %d, incomplete %d, "
+                 "orphans %d, bad ICRC %d, cut by the end %d" %
+                 (q["dqpn"], name, q["psn_gaps"], q["retransmissions"], q["incomplete_messages"],
+                  q["orphan_packets"], q["icrc_bad"], q["messages_cut_by_capture_end"]))
+        if q["messages_cut_by_capture_start"] or q["first_seen_mid_message"]:
+            fail("rocewire-cap: QP 0x%x of flow %s: the capture starts inside a message" % (q["dqpn"], name))
+    for name, s in sflows.items():
+        for side, pk, by in (("req", "request_packets", "request_bytes"),
+                             ("rsp", "response_packets", "response_bytes")):
+            got = sums.get((name, side), (0, 0))
+            if got != (s[pk], s[by]):
+                fail("flow %s: rocewire-cap counts %d packets / %d bytes of %s, the summary %d / %d" %
+                     (name, got[0], got[1], pk.split("_")[0], s[pk], s[by]))
+    # Recoveries: the NAKs the generator says its responders sent are the
+    # ones the capture shows, by kind. Resent packets are compared only where
+    # the counts mean the same: the generator counts the resend of a packet
+    # it dropped before the capture point as a resend, while in the capture
+    # that resend is the first copy (a resend only when a NAK asked for it).
+    for name, s in sflows.items():
+        r = rec.get(name, {"retransmissions": 0, "sequence": 0, "rnr": 0, "remote_access": 0})
+        if s["faults"]["drop"] == 0 and r["retransmissions"] != s["retransmissions"]:
+            fail("flow %s: rocewire-cap counts %d resent packets, the summary %d" %
+                 (name, r["retransmissions"], s["retransmissions"]))
+        for k in ("sequence", "rnr", "remote_access"):
+            if r[k] != s["naks"][k]:
+                fail("flow %s: rocewire-cap counts %d %s NAKs, the summary %d" % (name, r[k], k, s["naks"][k]))
+    corrupt = sum(f["faults"]["corrupt"] for f in summary["flows"])
+    if report["icrc"]["bad"] != corrupt:
+        fail("rocewire-cap: %d bad ICRCs, %d packets corrupted on purpose" % (report["icrc"]["bad"], corrupt))
+    if report["decode_errors"]:
+        fail("rocewire-cap: %d decode errors" % report["decode_errors"])
+
+    for m in fails:
+        print("FAIL: " + m, file=sys.stderr)
+    if fails:
+        return 1
+    print("ok: %d frames equal the reference; %d flows as the summary says; %d bad ICRCs, all injected" %
+          (len(gf), len(sflows), corrupt))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,7 +2,7 @@
 # rxe-vm.sh: run command files inside a throw-away qemu VM with two Soft-RoCE
 # (rdma_rxe) devices on a veth pair, and bring back what they wrote.
 #
-#   rxe-vm.sh --out DIR [--bin PROGRAM]... [options] COMMAND-FILE...
+#   rxe-vm.sh --out DIR [--bin PROGRAM]... [--file SRC[:DEST]]... [options] COMMAND-FILE...
 #
 # Sets itself up from a clean Debian 12 machine: installs the packages it needs
 # (when root), downloads Debian's kernel image package (the one
@@ -17,6 +17,11 @@
 #                        one of an earlier run)
 #   -b, --bin PROGRAM    copy PROGRAM and its ldd libraries into the guest's
 #                        /usr/local/bin (repeatable)
+#   -f, --file SRC[:DEST]
+#                        copy the file SRC to DEST in the guest (default
+#                        /usr/local/lib/NAME), with its ldd libraries if it is
+#                        a shared object (repeatable): plugins that ldd does
+#                        not list, such as DPDK's PMDs
 #   --cache DIR          cache (default ${XDG_CACHE_HOME:-~/.cache}/rocewire-vm)
 #   --timeout S          limit for one boot attempt, boot to power-off (300)
 #   --file-timeout S     limit for one command file inside the VM (150)
@@ -39,6 +44,7 @@ me=rxe-vm
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=
 bins=()
+files=()
 cmds=()
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/rocewire-vm
 timeout_s=300
@@ -61,6 +67,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	-o | --out) out=$2; shift 2 ;;
 	-b | --bin) bins+=("$2"); shift 2 ;;
+	-f | --file) files+=("$2"); shift 2 ;;
 	--cache) cache=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--file-timeout) file_timeout=$2; shift 2 ;;
@@ -79,6 +86,7 @@ if [ $prepare_only -eq 0 ]; then
 	[ ${#cmds[@]} -gt 0 ] || die "no command file given"
 	for f in "${cmds[@]}"; do [ -r "$f" ] || die "$f: cannot read command file"; done
 	for f in "${bins[@]}"; do [ -x "$f" ] || die "$f: not an executable (--bin)"; done
+	for f in "${files[@]}"; do [ -r "${f%%:*}" ] || die "${f%%:*}: cannot read it (--file)"; done
 	# Emptied first, but only if it is empty or a results directory of ours.
 	if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.rxe-vm-results" ]; then
 		die "$out: not empty and not a results directory of rxe-vm.sh; refusing to empty it"
@@ -271,6 +279,12 @@ add_file "$here/guest/lib.sh" /rw/lib.sh
 printf 'RW_FILE_TIMEOUT=%s\nRW_TIMEOUT=%s\n' "$file_timeout" "$cmd_timeout" >"$root/rw/config"
 for b in "${bins[@]}"; do
 	add_prog "$b" "/usr/local/bin/$(basename "$b")" || die "$b: cannot copy it or its libraries into the initramfs"
+done
+for f in "${files[@]}"; do
+	src=${f%%:*}
+	dst=/usr/local/lib/$(basename "$src")
+	case "$f" in *:*) dst=${f#*:} ;; esac
+	add_prog "$src" "$dst" || die "$src: cannot copy it or its libraries into the initramfs"
 done
 for f in "${cmds[@]}"; do
 	n=$(basename "$f")

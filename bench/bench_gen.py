@@ -46,17 +46,20 @@ flows:
 def run_timed(cmd, seconds, start_marker):
     """Runs cmd, sends SIGINT `seconds` after start_marker appears on its
     output, returns (output, sending_seconds)."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                         text=True, errors="replace")
-    out = []
+    # stdin open and silent: testpmd stops at end of file on it
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     t_start = None
-    os.set_blocking(p.stdout.fileno(), False)
+    fd = p.stdout.fileno()
+    os.set_blocking(fd, False)
     deadline = time.monotonic() + 60
     buf = ""
     while True:
-        chunk = p.stdout.read()
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            chunk = b""
         if chunk:
-            buf += chunk
+            buf += chunk.decode("utf-8", "replace")
             if t_start is None and start_marker in buf:
                 t_start = time.monotonic()
         if t_start is not None and time.monotonic() - t_start >= seconds:
@@ -69,14 +72,15 @@ def run_timed(cmd, seconds, start_marker):
         time.sleep(0.01)
     t_stop = time.monotonic()
     p.send_signal(signal.SIGINT)
+    os.set_blocking(fd, True)
     rest, _ = p.communicate(timeout=60)
-    buf += rest or ""
+    buf += (rest or b"").decode("utf-8", "replace")
     return buf, (t_stop - t_start) if t_start else None
 
 
 def testpmd(frame, vdev, seconds):
     mbuf = max(2176, frame + 256)
-    cmd = ["dpdk-testpmd", *EAL, vdev, "--", "--forward-mode=txonly",
+    cmd = ["stdbuf", "-oL", "dpdk-testpmd", *EAL, vdev, "--", "--forward-mode=txonly",
            f"--txpkts={frame}", f"--mbuf-size={mbuf}", "--burst=32"]
     out, dt = run_timed(cmd, seconds, "txonly packet forwarding packets/burst")
     m = re.findall(r"TX-packets:\s+(\d+)", out.replace("\r", "\n"))

@@ -1,29 +1,33 @@
 #!/usr/bin/env bash
-# The main job on built-in defaults: decode every sample capture, show its
-# first packets one line each, then its summary (packets per carrier and
-# opcode, ICRC/VCRC results, decode errors). samples/bad-icrc.pcap is made
-# of broken packets on purpose, so its errors are the expected answer.
+# The main job on built-in defaults: rocewire-gen runs its default scenario
+# (a clean RC mix of RDMA WRITE, READ and SEND between two hosts, both ends
+# of every conversation, every ICRC valid) through DPDK's net_pcap into a
+# pcap, then rocewire-cap analyses that capture per queue pair: the report
+# on the terminal and as an HTML page.
+#   OUT_DIR   where the files go (default: demo-out)
+#   BUILD_DIR the build (default: build)
+# Without the generator (DPDK not built) it decodes the sample captures
+# instead (scripts/demo-samples.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
+OUT_DIR=${OUT_DIR:-demo-out}
+GEN="$BUILD_DIR/gen/rocewire-gen"
 CAP="$BUILD_DIR/capture/rocewire-cap"
-LINES=${LINES_PER_FILE:-6}
-# Good captures first, the broken ones last.
-files=$(ls samples/*.pcap samples/softroce/*.pcap 2>/dev/null | grep -v bad-icrc)
-for f in $files samples/bad-icrc.pcap; do
-	[ -e "$f" ] || continue
-	echo "=== $f"
-	"$CAP" -r "$f" 2>/dev/null | head -n "$LINES" || true
-	echo "..."
-	# The summary goes to stderr; exit status 1 means the file held bad
-	# packets, which the listing above and the summary explain.
-	"$CAP" -q -r "$f" 2>&1 || true
-	echo
-done
-
-# The per-QP analysis of a real Soft-RoCE run with 10% loss on the wire.
-f=samples/softroce/rc_write_loss.pcap
-if [ -e "$f" ]; then
-	echo "=== per-QP report of $f"
-	"$CAP" -q -r "$f" --report 2>/dev/null || true
+if [ ! -x "$GEN" ]; then
+	echo "demo: $GEN is not built (DPDK off); decoding the sample captures instead" >&2
+	exec scripts/demo-samples.sh
 fi
+mkdir -p "$OUT_DIR"
+pcap="$OUT_DIR/rocewire-gen.pcap"
+echo "=== rocewire-gen: the default scenario into $pcap"
+"$GEN" -w "$pcap" --summary-json "$OUT_DIR/summary.json"
+echo
+echo "=== rocewire-cap --report $pcap"
+# Exit status 1 would mean a bad ICRC or a packet it could not decode: the
+# default scenario has none, so any such status is an error here.
+"$CAP" -q -r "$pcap" --report
+"$CAP" -q -r "$pcap" --html "$OUT_DIR/report.html"
+echo
+echo "files: $pcap (the capture), $OUT_DIR/summary.json (what the generator sent),"
+echo "       $OUT_DIR/report.html (the per-QP report: open it in a browser)"

@@ -201,7 +201,8 @@ def check_acks(args, srv, reqs, resps):
     k = segments(args.size)
     for n, (a, r) in enumerate(zip(resps, acked)):
         ae = a.get("aeth")
-        msn = (reqs.index(r) // k + 1) % PSN_MOD
+        # the messages complete up to and with this packet
+        msn = ((reqs.index(r) + 1) // k) % PSN_MOD
         if a["bth"]["opcode"] != ACK or ae is None or ae["syndrome"] >> 5 != 0:
             fail("response %d (frame %d): %s syndrome %s, expected an ACK" % (
                 n, a["frame"], a["bth"]["name"], ae and hex(ae["syndrome"])))

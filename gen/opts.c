@@ -73,31 +73,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-int gen_parse_time(const char *s, uint64_t *ns)
-{
-	static const struct {
-		const char *suffix;
-		double mult;
-	} units[] = {{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"", 1e9}};
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno != 0 || v < 0)
-		return -1;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].suffix) == 0) {
-			double t = v * units[i].mult;
-			if (t >= 1.8e19)
-				return -1;
-			*ns = (uint64_t)(t + 0.5);
-			return 0;
-		}
-	}
-	return -1;
-}
-
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	char *end;
@@ -169,7 +144,7 @@ int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t 
 			o->queues = (uint32_t)v;
 			break;
 		case 'd':
-			if (gen_parse_time(optarg, &o->duration_ns) != 0 || o->duration_ns == 0)
+			if (gen_parse_duration(optarg, 0, &o->duration_ns) != 0 || o->duration_ns == 0)
 				return fail(err, errlen,
 					    "--duration: expected a time above 0 such as 10ms, 2s or 500us, got '%s'",
 					    optarg);

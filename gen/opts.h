@@ -36,7 +36,4 @@ struct gen_opts {
 int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t errlen);
 void gen_usage(FILE *f);
 
-/* "10ms", "1.5s", "250us", "100ns", a bare number is seconds. */
-int gen_parse_time(const char *s, uint64_t *ns);
-
 #endif

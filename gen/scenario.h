@@ -181,6 +181,12 @@ int gen_scenario_default(struct gen_scenario *out);
 void gen_flow_defaults(struct gen_flow *f);
 void gen_scenario_free(struct gen_scenario *s);
 
+/* A duration as scenario files write it ("10ms", "1.5us", "2s"): 0, -1
+ * malformed (a bare number is taken as bare_ns units, or refused when
+ * bare_ns is 0, except 0 itself), -2 not a whole number of nanoseconds,
+ * -3 too large. */
+int gen_parse_duration(const char *s, uint64_t bare_ns, uint64_t *out);
+
 const char *gen_op_name(enum gen_op op);          /* "send", "write_imm", ... as in YAML */
 const char *gen_transport_name(enum gen_transport t); /* "rc", "uc", "ud" */
 const char *gen_fault_action_name(enum gen_fault_action a); /* "drop", "ecn_mark", ... */

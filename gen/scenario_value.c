@@ -324,37 +324,47 @@ static const struct unit *find_unit(const struct unit *u, const char *s)
 	return NULL;
 }
 
-int sc_duration(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t bare_ns, uint64_t *out)
+int gen_parse_duration(const char *s, uint64_t bare_ns, uint64_t *out)
 {
 	static const struct unit units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 }, { "ms", 1000000 }, { "s", 1000000000 }, { NULL, 0 },
 	};
-	const char *expect = bare_ns ? "a duration (a number of milliseconds, or with ns, us, ms or s)"
-				     : "a duration with a unit (ns, us, ms or s), e.g. 10ms";
-	const char *s = sc_text(c, key, n, expect);
-	if (!s)
-		return -1;
 	struct decimal d;
 	if (parse_decimal(s, &d))
-		return sc_expected(c, key, n, "%s", expect);
+		return -1;
 	uint64_t mult;
 	if (!*d.unit) {
 		if (!bare_ns && (d.ip || d.fp))
-			return sc_expected(c, key, n, "%s", expect);
+			return -1;
 		mult = bare_ns ? bare_ns : 1;
 	} else {
 		const struct unit *u = find_unit(units, d.unit);
 		/* Case matters for time: "Ms" or "NS" is a typo, not a unit. */
 		if (!u || strcmp(u->name, d.unit) != 0)
-			return sc_expected(c, key, n, "%s", expect);
+			return -1;
 		mult = u->mult;
 	}
 	int r = scale_decimal(&d, mult, out);
-	if (r == -1)
+	return r == -1 ? -2 : r == -2 ? -3 : 0;
+}
+
+int sc_duration(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t bare_ns, uint64_t *out)
+{
+	const char *expect = bare_ns ? "a duration (a number of milliseconds, or with ns, us, ms or s)"
+				     : "a duration with a unit (ns, us, ms or s), e.g. 10ms";
+	const char *s = sc_text(c, key, n, expect);
+	if (!s)
+		return -1;
+	switch (gen_parse_duration(s, bare_ns, out)) {
+	case 0:
+		return 0;
+	case -2:
 		return sc_expected(c, key, n, "a whole number of nanoseconds");
-	if (r == -2)
+	case -3:
 		return sc_expected(c, key, n, "a duration below 584 years");
-	return 0;
+	default:
+		return sc_expected(c, key, n, "%s", expect);
+	}
 }
 
 int sc_bytes(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max, uint64_t *out)

@@ -79,6 +79,32 @@ for s in default "$src"/samples/scenarios/*.yaml; do
 		fi
 	fi
 done
+# Two TX queues on two worker lcores (net_null, lcores mapped onto the CPUs
+# there are): each lcore runs its own shard of the flows, and every flow
+# sends exactly what the one-shard reference model sends.
+s="$src/samples/scenarios/ud-uc.yaml"
+if "$gen" --no-huge --no-pci --no-shconf -m 512 --no-telemetry --log-level='*:error' \
+	--lcores '0@0,1@0,2@0' --vdev=net_null0 -- -q 2 -Q --no-status \
+	--summary-json "$work/q2.json" "$s" 2>"$work/q2.err"; then
+	"$py" - "$work/q2.json" "$work/ud-uc.model.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+s = json.load(open(sys.argv[1]))
+m = {f["name"]: f for f in json.load(open(sys.argv[2]))["flows"]}
+bad = [f["name"] for f in s["flows"]
+       if (f["request_packets"], f["request_bytes"], f["messages_total"]) !=
+          (m[f["name"]]["requests"], m[f["name"]]["request_bytes"], m[f["name"]]["messages"])]
+if s["queues"] != 2 or bad:
+    print("FAIL: two queues: %d queues, flows differing from the model: %s" % (s["queues"], bad),
+          file=sys.stderr)
+    sys.exit(1)
+print("two queues: every flow as the one-shard model")
+PY
+else
+	echo "FAIL: rocewire-gen on two queues:" >&2
+	cat "$work/q2.err" >&2
+	fails=$((fails + 1))
+fi
+
 [ "$have_tshark" = 1 ] || echo "note: tshark not installed: the Wireshark check was left out"
 if [ "$fails" -ne 0 ]; then
 	echo "FAIL: $fails check(s) failed" >&2

@@ -96,6 +96,14 @@ static int patterns_make(const struct gen_scenario *sc, struct patterns *p)
 	return 0;
 }
 
+static void patterns_free(struct patterns *p)
+{
+	for (uint32_t k = 0; p->bytes && k < p->n; k++)
+		free(p->bytes[k]);
+	free(p->bytes);
+	free(p->flow_pool);
+}
+
 static void merge_stats(struct gen_flow_stats *out, struct gen_worker *w, uint32_t nw, uint32_t nflows)
 {
 	/* each flow lives in exactly one worker: copy from its owner */
@@ -147,8 +155,11 @@ int main(int argc, char **argv)
 	for (int i = split < 0 ? 1 : split + 1; i < argc; i++)
 		my_argv[my_argc++] = argv[i];
 	rc = gen_opts_parse(my_argc, my_argv, &o, err, sizeof(err));
-	if (rc == 1)
+	if (rc == 1) {
+		free(my_argv);
+		free(eal_argv);
 		return 0;
+	}
 	if (rc < 0)
 		die(EXIT_USAGE, "%s", err);
 
@@ -173,6 +184,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)qps, sc.n_faults, (double)sc.duration_ns / 1e9,
 		       (unsigned long long)sc.packets);
 		gen_scenario_free(&sc);
+		free(my_argv);
+		free(eal_argv);
 		return 0;
 	}
 	if (sc.duration_ns == 0 && sc.packets == 0 && isatty(STDERR_FILENO) == 0 && o.status != 1)
@@ -421,9 +434,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rocewire-gen: %s: %s\n", o.summary_json, strerror(errno));
 		exit_status = EXIT_RUNTIME;
 	}
-	for (uint32_t q = 0; q < nq; q++)
+	for (uint32_t q = 0; q < nq; q++) {
 		gen_worker_fini(&w[q]);
+		free(w[q].pools);
+	}
 	rte_eal_cleanup();
+	free(w);
+	free(cur);
+	free(prev);
+	patterns_free(&pat);
+	free(tmp_pcap);
+	free(my_argv);
+	free(eal_argv);
 	gen_scenario_free(&sc);
 	return exit_status;
 }

@@ -42,7 +42,7 @@ gen_ready_field() {
 # it is stopped with SIGTERM a second after the generator ended (READ, a
 # run that cannot complete).
 gen_case() {
-	local n=$1 op=$2 size=$3 msgs=$4 psn=$5 selfend=$6 g0 mac0 mac1 spid i=0 gop
+	local n="$1" op="$2" size="$3" msgs="$4" psn="$5" selfend="$6" g0 mac0 mac1 spid i=0 gop a
 	local qpn epsn rkey addr len l
 	shift 6
 	g0=$(rw_gid rxe0)
@@ -51,7 +51,7 @@ gen_case() {
 	rw_log "gen $n: server --op $op --size $size --iters $msgs, expects PSN $psn from QPN $GEN_QPN"
 	rocewire-verbs server --fixed-peer --device rxe0 --gid-index "$g0" --op "$op" \
 		--size "$size" --iters "$msgs" --mtu 1024 --remote-qpn $GEN_QPN --remote-psn "$psn" \
-		--remote-gid $RW_B --remote-mac "$mac1" --expect-pattern $GEN_PAT \
+		--remote-gid "$RW_B" --remote-mac "$mac1" --expect-pattern $GEN_PAT \
 		--record "$n.server.json" --timeout 30 >"$n.server.out" 2>"$n.server.log" &
 	spid=$!
 	until [ -s "$n.server.out" ]; do

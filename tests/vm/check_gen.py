@@ -51,6 +51,7 @@ import os
 import subprocess
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check as vm  # noqa: E402  (the VM checker's pcap reader and ICRC)
 

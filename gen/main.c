@@ -188,8 +188,16 @@ int main(int argc, char **argv)
 		free(eal_argv);
 		return 0;
 	}
-	if (sc.duration_ns == 0 && sc.packets == 0 && isatty(STDERR_FILENO) == 0 && o.status != 1)
-		fprintf(stderr, "rocewire-gen: no duration and no packet limit: running until SIGINT\n");
+	if (sc.duration_ns == 0 && sc.packets == 0) {
+		/* say so when nothing but a signal will end the run */
+		int bounded = sc.n_flows > 0;
+		for (uint32_t i = 0; i < sc.n_flows; i++)
+			if (!sc.flows[i].messages && !sc.flows[i].stop_ns)
+				bounded = 0;
+		if (!bounded)
+			fprintf(stderr, "rocewire-gen: no duration, packet, message or stop limit: running "
+					"until SIGINT\n");
+	}
 
 	/* EAL: the user's options, or the defaults for this kind of machine
 	 * (no hugepages, no PCI, no shared files) and a pcap port. */

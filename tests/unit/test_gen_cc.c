@@ -295,11 +295,11 @@ static void run_np(const struct cc_np_params *p, uint64_t announced, int expect_
 	memset(last_cnp, 0xFF, sizeof(last_cnp));
 	memset(last_ce, 0xFF, sizeof(last_ce));
 	memset(due, 0xFF, sizeof(due));
-	uint64_t seed = 7, t = 0, violations = 0, cnps = 0;
+	uint64_t seed = 7, t = 0, violations = 0, cnps = 0, min_due = UINT64_MAX;
 	for (long i = 0; i < NCE; i++) {
 		t += lcg(&seed) % 400;
 		/* deferred CNPs due by now go first */
-		for (uint32_t q = 0; q < NKEYS; q++) {
+		for (uint32_t q = 0; t >= min_due && q < NKEYS; q++) {
 			if (due[q] != UINT64_MAX && due[q] <= t) {
 				struct cc_np_key k = key_of(q, 0x100 + q);
 				if (cc_np_fire(np, &k, due[q])) {
@@ -310,6 +310,11 @@ static void run_np(const struct cc_np_params *p, uint64_t announced, int expect_
 					cnps++;
 				}
 				due[q] = UINT64_MAX;
+			}
+			if (q == NKEYS - 1) {
+				min_due = UINT64_MAX;
+				for (uint32_t j = 0; j < NKEYS; j++)
+					min_due = due[j] < min_due ? due[j] : min_due;
 			}
 		}
 		uint32_t q = (uint32_t)(lcg(&seed) % NKEYS);
@@ -325,12 +330,12 @@ static void run_np(const struct cc_np_params *p, uint64_t announced, int expect_
 		} else if (v == CC_NP_DEFER) {
 			assert_true(d > t && d - t <= announced);
 			due[q] = d;
+			min_due = d < min_due ? d : min_due;
 		}
 		/* every CE is answered within one interval: by a CNP already sent
 		 * no longer than an interval ago, now, or one owed */
 		if (expect_compliant)
-			assert_true(due[q] != UINT64_MAX || (last_cnp[q] != UINT64_MAX && t - last_cnp[q] < announced) ||
-				    !p->defer);
+			assert_true(due[q] != UINT64_MAX || (last_cnp[q] != UINT64_MAX && t - last_cnp[q] < announced));
 	}
 	const struct cc_np_stats *st = cc_np_stats(np);
 	assert_int_equal(st->ce, NCE);
@@ -487,7 +492,7 @@ static uint32_t drain(struct cc_sw *sw, uint64_t until)
 static void test_sw_overload_qlen(void **state)
 {
 	(void)state;
-	struct cc_sw *sw = one_port(100e9, 100000000, 0, 0, 0, 0xFFFF);
+	struct cc_sw *sw = one_port(100e9, 10000000, 0, 0, 0, 0xFFFF);
 	for (uint64_t k = 0; k <= 2000; k++) {
 		uint64_t t = 40 * k;
 		struct cc_sw_verdict v = cc_sw_enqueue(sw, t, 3, 1000, 0, k);
@@ -621,7 +626,7 @@ static void test_sw_marking_curve(void **state)
 {
 	(void)state;
 	struct cc_sw_params p;
-	cc_sw_defaults(&p, 100e9, 100000000, 1);
+	cc_sw_defaults(&p, 100e9, 10000000, 1);
 	p.prio[0].kmin = 100000;
 	p.prio[0].kmax = 400000;
 	p.prio[0].pmax = 0.2;
@@ -650,8 +655,8 @@ static void test_sw_marking_curve(void **state)
 			marked += v.ce;
 			drain(sw, 1000 + 80 * (uint64_t)j);
 		}
-		double mean = n * want[i], sd = sqrt(n * want[i] * (1 - want[i]));
-		if (fabs(marked - mean) > 5 * sd + 0.5)
+		double mean = (double)n * want[i], sd = sqrt((double)n * want[i] * (1 - want[i]));
+		if (fabs((double)marked - mean) > 5 * sd + 0.5)
 			fail_msg("q %lu: %ld of %ld marked, want %.0f +- %.0f", (unsigned long)qs[i], marked, n,
 				 mean, 5 * sd);
 		assert_int_equal(cc_sw_stats(sw, 0)->marked, marked);

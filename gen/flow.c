@@ -1,7 +1,7 @@
-/* The flow model's clock: every QP of the shard in one binary heap keyed by
- * the time of its next event (a packet from either end, a response arriving
- * at the requester, a timer). The heap is lazy about pauses: a QP whose key
- * turns out to be early is re-keyed when it reaches the top. Everything is
+/* The flow model's clock: every QP of the shard in one tournament tree keyed
+ * by the time of its next event (a packet from either end, a response
+ * arriving at the requester, a timer). The clock is lazy about pauses: a QP
+ * whose key turns out to be early is re-keyed when it comes first. Everything is
  * allocated in gen_model_new(); gen_model_next() allocates nothing. */
 #include <stdlib.h>
 #include <string.h>
@@ -30,20 +30,13 @@ struct gen_wqe *gen_wq(struct gen_model *m, struct gen_qp *q, uint32_t i)
 	return &m->wqes[m->ring_base[q - m->qps] + ((q->wq_head + i) & (cap - 1))];
 }
 
-uint64_t gen_pace(const struct gen_lflow *lf, const struct gen_qp *q, uint64_t t, uint32_t frame_len,
-		  double *frac)
+double gen_pace_gap(const struct gen_lflow *lf, const struct gen_qp *q, uint32_t frame_len)
 {
-	double gap;
 	if (q->rate_bps > 0)
-		gap = (double)(frame_len + GEN_WIRE_EXTRA) * 8.0 * 1e9 / q->rate_bps;
-	else if (lf->pps > 0)
-		gap = 1e9 / lf->pps;
-	else
-		gap = (double)(frame_len + GEN_WIRE_EXTRA) * 8.0 * 1e9 / lf->rate_bps;
-	gap += *frac;
-	uint64_t whole = (uint64_t)gap;
-	*frac = gap - (double)whole;
-	return t + whole;
+		return (double)(frame_len + GEN_WIRE_EXTRA) * 8.0 * 1e9 / q->rate_bps;
+	if (lf->pps > 0)
+		return 1e9 / lf->pps;
+	return (double)(frame_len + GEN_WIRE_EXTRA) * 8.0 * 1e9 / lf->rate_bps;
 }
 
 void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk)
@@ -60,86 +53,84 @@ void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk)
 	m->emitted++;
 }
 
-/* ---- heap ---- */
+/* ---- clock ----
+ * A tournament tree over the QPs: leaf i holds QP i's (key, index), each
+ * inner node the smaller of its two children, the root the next QP to act.
+ * Ties go to the lower QP index: (key, index) is a strict order, so the
+ * order of events is fixed whatever the tree's shape. When a QP's key
+ * changes, its path to the root is replayed against the siblings' winners,
+ * which did not change: their loads do not wait on the comparisons, so a
+ * level costs a compare and a select (a binary heap's sift waits on each
+ * level's loads). */
 
-static int heap_less(const struct gen_model *m, uint32_t a, uint32_t b)
+static inline int clock_less(const struct gen_hent *a, const struct gen_hent *b)
 {
-	const struct gen_qp *x = &m->qps[a], *y = &m->qps[b];
-	return x->key < y->key || (x->key == y->key && a < b);
+	/* one 96-bit comparison (cmp, sbb), no branch */
+	__extension__ typedef unsigned __int128 u128;
+	return ((u128)a->key << 32 | a->qi) < ((u128)b->key << 32 | b->qi);
 }
 
-static void heap_set(struct gen_model *m, uint32_t pos, uint32_t qi)
+static inline void clock_set(struct gen_model *m, uint32_t qi, uint64_t key)
 {
-	m->heap[pos] = qi;
-	m->qps[qi].heap_pos = pos;
-}
-
-static void heap_up(struct gen_model *m, uint32_t pos)
-{
-	uint32_t qi = m->heap[pos];
-	while (pos > 0) {
-		uint32_t parent = (pos - 1) / 2;
-		if (!heap_less(m, qi, m->heap[parent]))
-			break;
-		heap_set(m, pos, m->heap[parent]);
-		pos = parent;
+	struct gen_hent *t = m->tree;
+	uint32_t i = m->tsize + qi;
+	struct gen_hent e = { .key = key, .qi = qi };
+	t[i] = e;
+	while (i > 1) {
+		const struct gen_hent *s = &t[i ^ 1];
+		int lt = clock_less(s, &e);
+		e.key = lt ? s->key : e.key;
+		e.qi = lt ? s->qi : e.qi;
+		i >>= 1;
+		t[i] = e;
 	}
-	heap_set(m, pos, qi);
 }
 
-static void heap_down(struct gen_model *m, uint32_t pos)
+static void clock_build(struct gen_model *m)
 {
-	uint32_t qi = m->heap[pos];
-	for (;;) {
-		uint32_t c = 2 * pos + 1;
-		if (c >= m->nheap)
-			break;
-		if (c + 1 < m->nheap && heap_less(m, m->heap[c + 1], m->heap[c]))
-			c++;
-		if (!heap_less(m, m->heap[c], qi))
-			break;
-		heap_set(m, pos, m->heap[c]);
-		pos = c;
-	}
-	heap_set(m, pos, qi);
-}
-
-static void heap_fix(struct gen_model *m, uint32_t pos)
-{
-	heap_up(m, pos);
-	heap_down(m, m->qps[m->heap[pos]].heap_pos);
-}
-
-static void heap_remove(struct gen_model *m, uint32_t pos)
-{
-	m->nheap--;
-	if (pos == m->nheap)
-		return;
-	heap_set(m, pos, m->heap[m->nheap]);
-	heap_fix(m, pos);
+	for (uint32_t i = m->tsize; i-- > 1;)
+		m->tree[i] = clock_less(&m->tree[2 * i + 1], &m->tree[2 * i]) ? m->tree[2 * i + 1] : m->tree[2 * i];
 }
 
 /* ---- one QP's next event ---- */
 
 enum act { ACT_NONE = 0, ACT_ARRIVE, ACT_TIMER, ACT_RSP, ACT_REQ };
 
-static uint64_t qp_next(struct gen_model *m, struct gen_qp *q, enum act *what)
+static inline uint64_t qp_next(struct gen_model *m, struct gen_qp *q, enum act *what)
 {
 	uint64_t best = GEN_NEVER, t;
 	*what = ACT_NONE;
 	/* At equal times arrivals and timers go first: the requester acts on
-	 * what it knows at that instant before anything leaves. */
-	if ((t = gen_req_arrival_time(m, q)) < best)
-		best = t, *what = ACT_ARRIVE;
-	if ((t = gen_req_timer_time(q)) < best)
-		best = t, *what = ACT_TIMER;
-	if ((t = gen_resp_send_time(m, q)) < best)
-		best = t, *what = ACT_RSP;
+	 * what it knows at that instant before anything leaves. A QP with no
+	 * job and no timer (UC, UD, RC between ACKs) only sends. */
+	if (q->jq_n) {
+		if ((t = gen_req_arrival_time(m, q)) < best)
+			best = t, *what = ACT_ARRIVE;
+	}
+	if (q->rnr_ns | q->rto_ns) {
+		if ((t = gen_req_timer_time(q)) < best)
+			best = t, *what = ACT_TIMER;
+	}
+	if (q->jq_emit < q->jq_n) {
+		if ((t = gen_resp_send_time(m, q)) < best)
+			best = t, *what = ACT_RSP;
+	}
 	if ((t = gen_req_send_time(m, q)) < best)
 		best = t, *what = ACT_REQ;
 	/* A sender held back (window, READ limit) may find its pacing clock
 	 * in the past: it goes now, not then. */
 	return best != GEN_NEVER && best < q->now ? q->now : best;
+}
+
+/* Computes the QP's clock key, remembering for which epoch
+ * and action. */
+static inline uint64_t qp_key(struct gen_model *m, struct gen_qp *q)
+{
+	enum act a;
+	uint64_t t = qp_next(m, q, &a);
+	q->kwhat = (uint8_t)a;
+	q->kepoch = m->epoch;
+	return t;
 }
 
 /* ---- construction ---- */
@@ -196,6 +187,15 @@ static int lflow_init(struct gen_model *m, struct gen_lflow *lf, uint32_t index,
 			if (rw_aeth_credits(c) >= 0 && (uint32_t)rw_aeth_credits(c) <= f->recv_credits)
 				lf->credit_code = c;
 	}
+	lf->mtu = f->mtu ? f->mtu : 1024;
+	while ((1u << lf->mtu_shift) < lf->mtu)
+		lf->mtu_shift++;
+	lf->responder = f->transport == GEN_RC && !f->external_responder;
+	lf->src_prio = m->sc->hosts[f->src].pcp & 7;
+	lf->dst_prio = m->sc->hosts[f->dst].pcp & 7;
+	for (uint32_t i = 0; i < m->sc->n_faults; i++)
+		if (m->sc->faults[i].flow < 0 || (uint32_t)m->sc->faults[i].flow == index)
+			lf->faulty = 1;
 	lf->atomic_base = (f->va + 7) & ~7ull;
 	lf->nslots = GEN_ATOMIC_SLOTS;
 	if (f->remote_len && f->remote_len / 8 < lf->nslots)
@@ -232,10 +232,11 @@ static int model_alloc(struct gen_model *m)
 	m->lf = calloc(m->nlf ? m->nlf : 1, sizeof(*m->lf));
 	m->qps = calloc(m->nqp ? m->nqp : 1, sizeof(*m->qps));
 	m->ring_base = calloc(m->nqp ? m->nqp : 1, sizeof(*m->ring_base));
-	m->heap = calloc(m->nqp ? m->nqp : 1, sizeof(*m->heap));
+	m->tsize = pow2_at_least(m->nqp ? m->nqp : 1);
+	m->tree = calloc(2 * (size_t)m->tsize, sizeof(*m->tree));
 	m->stats = calloc(m->sc->n_flows ? m->sc->n_flows : 1, sizeof(*m->stats));
 	m->fst = calloc(m->sc->n_faults ? m->sc->n_faults : 1, sizeof(*m->fst));
-	if (!m->lf || !m->qps || !m->ring_base || !m->heap || !m->stats || !m->fst)
+	if (!m->lf || !m->qps || !m->ring_base || !m->tree || !m->stats || !m->fst)
 		return -1;
 	uint32_t lfi = 0, qi = 0;
 	for (uint32_t fi = m->shard; fi < m->sc->n_flows; fi += m->nshards) {
@@ -282,12 +283,13 @@ struct gen_model *gen_model_new(const struct gen_scenario *sc, uint32_t shard, u
 		for (uint32_t i = 0; i < nq; i++)
 			qp_init(m, &m->qps[lf->first_qp + i], lf, lfi, i);
 	}
-	for (uint32_t qi = 0; qi < m->nqp; qi++) {
-		enum act a;
-		m->qps[qi].key = qp_next(m, &m->qps[qi], &a);
-		heap_set(m, m->nheap++, qi);
-		heap_up(m, m->nheap - 1);
+	for (uint32_t i = 0; i < m->tsize; i++) {
+		struct gen_hent e = { .key = GEN_NEVER, .qi = UINT32_MAX };
+		if (i < m->nqp)
+			e = (struct gen_hent){ .key = qp_key(m, &m->qps[i]), .qi = i };
+		m->tree[m->tsize + i] = e;
 	}
+	clock_build(m);
 	return m;
 }
 
@@ -298,7 +300,7 @@ void gen_model_free(struct gen_model *m)
 	free(m->lf);
 	free(m->qps);
 	free(m->ring_base);
-	free(m->heap);
+	free(m->tree);
 	free(m->stats);
 	free(m->fst);
 	free(m->jobs);
@@ -318,34 +320,40 @@ static int run_limit_reached(struct gen_model *m, uint64_t t)
 uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, uint64_t until_ns)
 {
 	uint32_t got = 0;
-	while (got < n && m->nheap) {
-		uint32_t qi = m->heap[0];
+	while (got < n && !m->over) {
+		uint64_t t = m->tree[1].key;
+		uint32_t qi = m->tree[1].qi;
 		struct gen_qp *q = &m->qps[qi];
-		if (q->key == GEN_NEVER) {
+		if (t == GEN_NEVER) {
 			/* Nothing will ever happen again anywhere (a QP waiting on
 			 * a lost answer with no timer): the run is over. */
-			m->nheap = 0;
+			m->over = 1;
 			break;
 		}
-		if (q->key > until_ns)
+		if (t > until_ns)
 			break;
-		enum act what;
-		uint64_t t = qp_next(m, q, &what);
-		if (t != q->key) {
-			q->key = t;
-			heap_down(m, 0);
-			continue;
+		/* A key computed before a pause or the drain may be early: the
+		 * clock is lazy, and checks it when it comes first. A QP's own
+		 * events change only its own key, which is recomputed after
+		 * each. */
+		if (q->kepoch != m->epoch) {
+			uint64_t k = qp_key(m, q);
+			if (k != t) {
+				clock_set(m, qi, k);
+				continue;
+			}
 		}
 		if (!m->draining && run_limit_reached(m, t)) {
 			/* Stop starting messages; finish the ones under way, with
 			 * their responses and recoveries, so that the capture ends
 			 * on whole conversations. Keys are re-read lazily: a QP
-			 * with nothing left to finish goes idle at the top. */
+			 * with nothing left to finish goes idle when it comes up. */
 			m->draining = 1;
+			m->epoch++;
 			continue;
 		}
 		q->now = t;
-		switch (what) {
+		switch ((enum act)q->kwhat) {
 		case ACT_ARRIVE:
 			gen_req_arrival(m, q, t);
 			break;
@@ -361,25 +369,24 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 		default:
 			break;
 		}
-		q->key = qp_next(m, q, &what);
-		if (q->key == GEN_NEVER && gen_req_idle(m, q))
-			heap_remove(m, 0);
-		else
-			heap_down(m, 0);
+		uint64_t k = qp_key(m, q);
+		if (k == GEN_NEVER && gen_req_idle(m, q))
+			q->flags |= QF_GONE;
+		clock_set(m, qi, k);
 	}
 	return got;
 }
 
 int gen_model_done(const struct gen_model *m)
 {
-	return m->nheap == 0 || m->qps[m->heap[0]].key == GEN_NEVER;
+	return m->over || m->tree[1].key == GEN_NEVER;
 }
 
 uint64_t gen_model_peek_ns(const struct gen_model *m)
 {
 	if (gen_model_done(m))
 		return GEN_NEVER;
-	return m->qps[m->heap[0]].key;
+	return m->tree[1].key;
 }
 
 const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow)
@@ -406,12 +413,10 @@ void gen_model_set_qp_rate(struct gen_model *m, uint32_t flow, uint32_t qp, doub
 		return;
 	q->rate_bps = bps > 0 ? bps : 0;
 	/* A faster rate can only make the next send earlier than its key
-	 * says, which the lazy heap would miss: re-key it now. */
-	if (q->heap_pos < m->nheap && m->heap[q->heap_pos] == (uint32_t)(q - m->qps)) {
-		enum act a;
-		q->key = qp_next(m, q, &a);
-		heap_fix(m, q->heap_pos);
-	}
+	 * says, which the lazy clock would miss: re-key it now. */
+	q->tx_len = q->rsp_len = 0; /* the gaps change with the rate */
+	if (!m->over && !(q->flags & QF_GONE))
+		clock_set(m, (uint32_t)(q - m->qps), qp_key(m, q));
 }
 
 void gen_model_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns)
@@ -420,15 +425,14 @@ void gen_model_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns)
 		return;
 	uint64_t old = m->pause_until[prio];
 	m->pause_until[prio] = until_ns;
+	m->epoch++;
 	if (until_ns >= old)
 		return; /* later keys are found lazily when they reach the top */
 	/* A pause ended early: every key may be too late now. */
-	for (uint32_t i = 0; i < m->nheap; i++) {
-		enum act a;
-		struct gen_qp *q = &m->qps[m->heap[i]];
-		q->key = qp_next(m, q, &a);
-	}
-	for (uint32_t i = m->nheap / 2 + 1; i-- > 0;)
-		if (i < m->nheap)
-			heap_down(m, i);
+	if (m->over)
+		return;
+	for (uint32_t i = 0; i < m->nqp; i++)
+		if (!(m->qps[i].flags & QF_GONE))
+			m->tree[m->tsize + i].key = qp_key(m, &m->qps[i]);
+	clock_build(m);
 }

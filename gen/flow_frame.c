@@ -59,6 +59,9 @@ static void opcode_tables(struct gen_lflow *lf)
 			lf->opc[op][pos] = find_opcode(tr, (enum rw_op)rwop[op], pos, imm && tail, inv && tail);
 		}
 	}
+	for (unsigned op = 0; op < GEN_OP_COUNT; op++)
+		for (unsigned pos = 0; pos < 4; pos++)
+			lf->opc_hdrs[op][pos] = rw_opcode(lf->opc[op][pos])->hdrs;
 	for (unsigned pos = 0; pos < 4; pos++)
 		lf->rsp_read[pos] = find_opcode(tr, RW_OP_READ_RESP, pos, 0, 0);
 	lf->rsp_ack = find_opcode(tr, RW_OP_ACK, POS_ONLY, 0, 0);

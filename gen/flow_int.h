@@ -1,4 +1,4 @@
-/* The flow model's private state, shared by flow.c (clock, heap, API),
+/* The flow model's private state, shared by flow.c (clock, API),
  * flow_req.c (requester), flow_resp.c (responder), flow_fault.c (faults)
  * and flow_frame.c (frame descriptions).
  *
@@ -73,42 +73,51 @@ struct gen_txhist {
 #define QF_REQ_DONE 0x2   /* no more messages will start */
 #define QF_RSP_ERROR 0x4  /* the responder went to the error state */
 #define QF_NAK_SENT 0x8   /* a sequence/RNR NAK for the current hole is out */
+#define QF_GONE 0x10      /* idle for good: its key stays GEN_NEVER */
 
+/* The fields the steady state touches per packet come first: one or two
+ * cache lines per QP. */
 struct gen_qp {
 	uint32_t flow, qp, lf;    /* scenario flow, QP index in it, local flow */
-	uint32_t heap_pos;
-	uint64_t key;             /* its time in the heap */
+	uint32_t unused;
 	uint64_t now;             /* time of its latest event: nothing of it happens earlier */
 	uint32_t flags;           /* QF_* */
+	uint32_t kepoch;          /* m->epoch when its clock key was computed */
+	uint8_t kwhat;            /* the action its key is for (enum in flow.c) */
 
 	/* requester */
+	uint8_t retries_left, rnr_left;
+	uint8_t next_op;          /* the next message, chosen ahead so limits can wait on it */
+	uint32_t next_len;
 	uint64_t rng;
-	uint64_t frng;            /* fault probabilities: apart, so faults do not change traffic */
 	uint64_t next_tx_ns;
 	double tx_frac;           /* sub-ns remainder of the pacing clock */
-	double rate_bps;          /* gen_model_set_qp_rate(); 0: the flow's share */
+	double tx_gap;            /* the gap after a frame of tx_len bytes (0: not known) */
+	uint32_t tx_len;
 	uint32_t next_psn;        /* first PSN of the next new message */
 	uint32_t snd_max;         /* one past the highest PSN sent */
 	uint32_t una;             /* oldest PSN not acknowledged */
 	uint32_t cur, cur_pkt;    /* next packet to send: WQE (from wq_head) and packet in it */
 	uint32_t wq_head, wq_n;
 	uint32_t jq_head, jq_n, jq_emit; /* jq_emit: jobs fully emitted, from jq_head */
-	uint64_t msgs_created;
-	uint64_t va_off;
-	uint32_t atomic_n;
-	uint32_t rd_out;          /* READ/atomic requests without their responses */
 	uint32_t since_ackreq;
 	uint64_t rto_ns, rnr_ns;  /* timers (0: off) */
-	uint8_t retries_left, rnr_left;
-	uint8_t next_op;          /* the next message, chosen ahead so limits can wait on it */
-	uint32_t next_len;
+	uint64_t msgs_created;
+	uint64_t va_off;
+
+	uint64_t frng;            /* fault probabilities: apart, so faults do not change traffic */
+	double rate_bps;          /* gen_model_set_qp_rate(); 0: the flow's share */
+	uint32_t atomic_n;
+	uint32_t rd_out;          /* READ/atomic requests without their responses */
 	struct gen_txhist req_hist;
 
 	/* responder */
 	uint32_t epsn, msn;
 	uint32_t rsp_max;         /* one past the highest READ response PSN sent */
+	uint32_t rsp_len;         /* the frame length rsp_gap is for */
 	uint64_t rsp_next_ns;
 	double rsp_frac;
+	double rsp_gap;
 	struct gen_txhist rsp_hist;
 };
 
@@ -128,6 +137,20 @@ struct gen_lflow {
 	uint64_t mem[GEN_ATOMIC_SLOTS]; /* the responder's memory under the atomics */
 	uint64_t atomic_base;
 	uint32_t nslots;
+	/* Derived once, for the per-packet path. */
+	uint32_t mtu;
+	uint8_t mtu_shift;        /* log2(mtu): IBA MTUs are powers of two */
+	uint8_t responder;        /* RC with the responder modelled */
+	uint8_t src_prio, dst_prio; /* pause classes of the two ends */
+	uint8_t faulty;           /* some fault of the scenario may hit this flow */
+	uint8_t only_op;          /* the one usable op, or 0xFF when several */
+	uint16_t opc_hdrs[GEN_OP_COUNT][4]; /* rw_opcode(opc[op][pos])->hdrs */
+};
+
+struct gen_hent {
+	uint64_t key;             /* the QP's next event time */
+	uint32_t qi;
+	uint32_t unused;
 };
 
 struct gen_fault_state {
@@ -143,7 +166,10 @@ struct gen_model {
 	struct gen_job *jobs;     /* rings, lf->cap per QP, at qp_ring_base[] */
 	struct gen_wqe *wqes;
 	uint64_t *ring_base;      /* per QP: first slot in jobs / wqes */
-	uint32_t *heap, nheap;
+	struct gen_hent *tree;    /* the clock: a tournament tree, 2 * tsize nodes */
+	uint32_t tsize;           /* leaves: a power of two, at least nqp */
+	uint8_t over;             /* nothing can happen any more */
+	uint32_t epoch;           /* bumped when a pause or the drain may change any key */
 	struct gen_flow_stats *stats; /* per scenario flow */
 	struct gen_fault_state *fst;
 	uint64_t pause_until[8];
@@ -162,10 +188,24 @@ static inline struct gen_lflow *gen_qlf(struct gen_model *m, const struct gen_qp
 	return &m->lf[q->lf];
 }
 uint64_t gen_prng(uint64_t *s);
-/* Pacing: the time after a frame of frame_len bytes leaves at t, on a clock
- * with a fractional remainder. */
-uint64_t gen_pace(const struct gen_lflow *lf, const struct gen_qp *q, uint64_t t, uint32_t frame_len,
-		  double *frac);
+/* Pacing: the gap after a frame of frame_len bytes, in ns with a fraction. */
+double gen_pace_gap(const struct gen_lflow *lf, const struct gen_qp *q, uint32_t frame_len);
+/* The time after a frame of frame_len bytes leaves at t, on a clock with a
+ * fractional remainder. The gap of the last frame length is kept (*len,
+ * *gap): a QP sends frames of one length in the steady state, and the
+ * division is done once. */
+static inline uint64_t gen_pace(const struct gen_lflow *lf, const struct gen_qp *q, uint64_t t,
+				uint32_t frame_len, double *frac, uint32_t *len, double *gap)
+{
+	if (*len != frame_len) {
+		*gap = gen_pace_gap(lf, q, frame_len);
+		*len = frame_len;
+	}
+	double g = *gap + *frac;
+	uint64_t whole = (uint64_t)g;
+	*frac = g - (double)whole;
+	return t + whole;
+}
 void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk);
 
 /* flow_frame.c */
@@ -175,13 +215,67 @@ uint16_t gen_qp_sport(const struct gen_flow *f, uint32_t qp);
 
 /* flow_req.c */
 void gen_req_init(struct gen_model *m, struct gen_qp *q);
-uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q);
 int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out);
-uint64_t gen_req_timer_time(const struct gen_qp *q);
 void gen_req_timer(struct gen_model *m, struct gen_qp *q, uint64_t t);
 uint64_t gen_req_arrival_time(struct gen_model *m, struct gen_qp *q);
 void gen_req_arrival(struct gen_model *m, struct gen_qp *q, uint64_t t);
 int gen_req_idle(struct gen_model *m, struct gen_qp *q);
+
+static inline int gen_is_rd_atomic(uint8_t op)
+{
+	return op == GEN_OP_READ || op == GEN_OP_CMP_SWAP || op == GEN_OP_FETCH_ADD;
+}
+
+static inline uint64_t gen_req_timer_time(const struct gen_qp *q)
+{
+	if (q->flags & QF_FAILED)
+		return GEN_NEVER;
+	if (q->rnr_ns)
+		return q->rnr_ns;
+	return q->rto_ns ? q->rto_ns : GEN_NEVER;
+}
+
+/* Whether the requester may start its next message now (and marks it done
+ * for good when the run or the flow's message count is over). */
+static inline int gen_req_may_start(struct gen_model *m, struct gen_qp *q, const struct gen_lflow *lf)
+{
+	const struct gen_flow *f = lf->f;
+	if (q->flags & QF_REQ_DONE)
+		return 0;
+	if (m->draining || (f->messages && q->msgs_created >= f->messages)) {
+		q->flags |= QF_REQ_DONE;
+		return 0;
+	}
+	if (q->wq_n >= lf->cap)
+		return 0;
+	uint32_t rd = f->max_rd_atomic ? f->max_rd_atomic : 1;
+	return !(lf->responder && gen_is_rd_atomic(q->next_op) && q->rd_out >= rd);
+}
+
+/* When the requester sends next (GEN_NEVER: not before something else
+ * happens). */
+static inline uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q)
+{
+	const struct gen_lflow *lf = gen_qlf(m, q);
+	if ((q->flags & QF_FAILED) || q->rnr_ns)
+		return GEN_NEVER;
+	int resend = q->cur < q->wq_n;
+	if (!resend && !gen_req_may_start(m, q, lf))
+		return GEN_NEVER;
+	/* Every request may cost the responder a job (an ACK, a NAK, a
+	 * response): the ring must have room for it. */
+	if (lf->responder && q->jq_n >= lf->cap)
+		return GEN_NEVER;
+	uint64_t t = q->next_tx_ns;
+	uint64_t p = m->pause_until[lf->src_prio];
+	if (p > t)
+		t = p;
+	if (!resend && lf->f->stop_ns && t >= lf->f->stop_ns) {
+		q->flags |= QF_REQ_DONE;
+		return GEN_NEVER;
+	}
+	return t;
+}
 
 /* flow_resp.c */
 void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t_arrive);

@@ -3,24 +3,12 @@
  * (IBA 9.7.5.1: resend from the NAKed PSN, from the oldest
  * unacknowledged PSN after a timeout, re-issue a READ from its first
  * missing response). */
+#include <stddef.h>
 #include <string.h>
 
 #include "flow_int.h"
 
-static uint32_t mtu_of(const struct gen_flow *f)
-{
-	return f->mtu ? f->mtu : 1024;
-}
-
-static int has_responder(const struct gen_flow *f)
-{
-	return f->transport == GEN_RC && !f->external_responder;
-}
-
-static int is_rd_atomic(uint8_t op)
-{
-	return op == GEN_OP_READ || op == GEN_OP_CMP_SWAP || op == GEN_OP_FETCH_ADD;
-}
+#define is_rd_atomic gen_is_rd_atomic
 
 static int is_atomic(uint8_t op)
 {
@@ -63,19 +51,25 @@ static void choose_next(struct gen_model *m, struct gen_qp *q)
 		q->next_op = 0xFF;
 		return;
 	}
-	uint64_t r = gen_prng(&q->rng) % lf->wsum;
-	uint8_t op = 0;
-	while (r >= lf->weight[op])
-		r -= lf->weight[op++];
+	uint64_t rnd = gen_prng(&q->rng);
+	uint8_t op = lf->only_op;
+	if (op == 0xFF) {
+		/* (the draw is made even with one op, so that the sizes drawn
+		 * after it do not depend on how many ops there are) */
+		uint64_t r = (lf->wsum & (lf->wsum - 1)) ? rnd % lf->wsum : rnd & (lf->wsum - 1);
+		op = 0;
+		while (r >= lf->weight[op])
+			r -= lf->weight[op++];
+	}
 	q->next_op = op;
 	if (is_atomic(op)) {
 		q->next_len = 8;
 		return;
 	}
-	q->next_len = pick_size(q, &lf->f->size);
+	q->next_len = lf->f->size.kind == GEN_SIZE_FIXED ? lf->f->size.min : pick_size(q, &lf->f->size);
 	/* UD carries a message in one packet (IBA 9.8.3). */
-	if (lf->f->transport == GEN_UD && q->next_len > mtu_of(lf->f))
-		q->next_len = mtu_of(lf->f);
+	if (lf->f->transport == GEN_UD && q->next_len > lf->mtu)
+		q->next_len = lf->mtu;
 }
 
 /* Which operations the transport allows (IBA Table 38). */
@@ -95,23 +89,30 @@ void gen_req_init(struct gen_model *m, struct gen_qp *q)
 {
 	struct gen_lflow *lf = gen_qlf(m, q);
 	if (q->qp == 0) {
+		unsigned used = 0;
 		lf->wsum = 0;
+		lf->only_op = 0xFF;
 		for (unsigned op = 0; op < GEN_OP_COUNT; op++) {
 			lf->weight[op] = op_allowed(lf->f->transport, op) ? lf->f->op_weight[op] : 0;
 			lf->wsum += lf->weight[op];
+			if (lf->weight[op]) {
+				used++;
+				lf->only_op = (uint8_t)op;
+			}
 		}
+		if (used != 1)
+			lf->only_op = 0xFF;
 	}
 	choose_next(m, q);
 	if (q->next_op == 0xFF)
 		q->flags |= QF_REQ_DONE;
 }
 
-static uint32_t npsn_of(const struct gen_flow *f, uint8_t op, uint32_t len)
+static uint32_t npsn_of(const struct gen_lflow *lf, uint8_t op, uint32_t len)
 {
 	if (is_atomic(op))
 		return 1;
-	uint32_t mtu = mtu_of(f);
-	uint32_t n = (uint32_t)(((uint64_t)len + mtu - 1) / mtu);
+	uint32_t n = (uint32_t)(((uint64_t)len + lf->mtu - 1) >> lf->mtu_shift);
 	return n ? n : 1;
 }
 
@@ -151,7 +152,7 @@ static void read_resume(struct gen_model *m, struct gen_qp *q, struct gen_wqe *w
 	uint32_t off = (uint32_t)rw_psn_diff(psn, w->psn);
 	if (w->op != GEN_OP_READ || off == 0 || off >= w->npsn)
 		return;
-	uint64_t bytes = (uint64_t)off * mtu_of(gen_qlf(m, q)->f);
+	uint64_t bytes = (uint64_t)off * gen_qlf(m, q)->mtu;
 	w->va += bytes;
 	w->len -= (uint32_t)bytes;
 	w->psn = psn;
@@ -353,15 +354,6 @@ void gen_req_arrival(struct gen_model *m, struct gen_qp *q, uint64_t t)
 	}
 }
 
-uint64_t gen_req_timer_time(const struct gen_qp *q)
-{
-	if (q->flags & QF_FAILED)
-		return GEN_NEVER;
-	if (q->rnr_ns)
-		return q->rnr_ns;
-	return q->rto_ns ? q->rto_ns : GEN_NEVER;
-}
-
 void gen_req_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
 {
 	const struct gen_flow *f = gen_qlf(m, q)->f;
@@ -394,46 +386,6 @@ int gen_req_idle(struct gen_model *m, struct gen_qp *q)
 
 /* ---- sending ---- */
 
-static int may_start(struct gen_model *m, struct gen_qp *q)
-{
-	struct gen_lflow *lf = gen_qlf(m, q);
-	const struct gen_flow *f = lf->f;
-	if (q->flags & QF_REQ_DONE)
-		return 0;
-	if (m->draining || (f->messages && q->msgs_created >= f->messages)) {
-		q->flags |= QF_REQ_DONE;
-		return 0;
-	}
-	if (q->wq_n >= lf->cap)
-		return 0;
-	uint32_t rd = f->max_rd_atomic ? f->max_rd_atomic : 1;
-	return !(has_responder(f) && is_rd_atomic(q->next_op) && q->rd_out >= rd);
-}
-
-uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q)
-{
-	struct gen_lflow *lf = gen_qlf(m, q);
-	const struct gen_flow *f = lf->f;
-	if (q->flags & QF_FAILED || q->rnr_ns)
-		return GEN_NEVER;
-	int resend = q->cur < q->wq_n;
-	if (!resend && !may_start(m, q))
-		return GEN_NEVER;
-	/* Every request may cost the responder a job (an ACK, a NAK, a
-	 * response): the ring must have room for it. */
-	if (has_responder(f) && q->jq_n >= lf->cap)
-		return GEN_NEVER;
-	uint64_t t = q->next_tx_ns;
-	uint64_t p = m->pause_until[m->sc->hosts[f->src].pcp & 7];
-	if (p > t)
-		t = p;
-	if (!resend && f->stop_ns && t >= f->stop_ns) {
-		q->flags |= QF_REQ_DONE;
-		return GEN_NEVER;
-	}
-	return t;
-}
-
 static uint64_t next_va(struct gen_lflow *lf, struct gen_qp *q, uint8_t op, uint32_t len)
 {
 	const struct gen_flow *f = lf->f;
@@ -457,34 +409,43 @@ static void new_wqe(struct gen_model *m, struct gen_qp *q)
 	memset(w, 0, sizeof(*w));
 	w->op = q->next_op;
 	w->len = q->next_len;
-	w->npsn = npsn_of(lf->f, w->op, w->len);
+	w->npsn = npsn_of(lf, w->op, w->len);
 	w->psn = q->next_psn;
 	w->va = next_va(lf, q, w->op, w->len);
 	q->next_psn = (q->next_psn + w->npsn) & RW_PSN_MASK;
 	q->wq_n++;
 	q->msgs_created++;
 	m->stats[q->flow].messages_started[w->op]++;
-	if (is_rd_atomic(w->op) && has_responder(lf->f))
+	if (is_rd_atomic(w->op) && lf->responder)
 		q->rd_out++;
 	choose_next(m, q);
 }
 
-static void fill_request(struct gen_lflow *lf, const struct gen_qp *q, const struct gen_wqe *w, uint32_t k,
-			 struct gen_pkt *pk)
+/* Writes every field of pk but t_ns, dir, ackreq, flags, resend and
+ * frame_len; the extension headers the opcode does not carry are zero. */
+static inline void fill_request(struct gen_lflow *lf, const struct gen_qp *q, const struct gen_wqe *w,
+				uint32_t k, struct gen_pkt *pk)
 {
 	const struct gen_flow *f = lf->f;
-	uint32_t mtu = mtu_of(f);
 	unsigned pos = w->npsn == 1 ? POS_ONLY : k == 0 ? POS_FIRST : k + 1 == w->npsn ? POS_LAST : POS_MIDDLE;
 	if (is_rd_atomic(w->op))
 		pos = POS_ONLY;
+	pk->flow = q->flow;
+	pk->qp = q->qp;
 	pk->opcode = lf->opc[w->op][pos];
+	pk->se = 0;
+	pk->becn = 0;
 	pk->psn = (w->psn + k) & RW_PSN_MASK;
 	pk->dqpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
-	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
+	pk->hdrs = lf->opc_hdrs[w->op][pos];
+	pk->payload_len = 0;
 	if (!is_rd_atomic(w->op)) {
-		uint32_t off = k * mtu;
-		pk->payload_len = w->len - off < mtu ? w->len - off : mtu;
+		uint32_t off = k << lf->mtu_shift;
+		pk->payload_len = w->len - off < lf->mtu ? w->len - off : lf->mtu;
 	}
+	/* The extension headers as one block: zero, then what the opcode
+	 * carries (a message's middle packets carry none). */
+	memset(&pk->reth, 0, sizeof(*pk) - offsetof(struct gen_pkt, reth));
 	if (pk->hdrs & RW_HDR_RETH) {
 		pk->reth.va = w->va;
 		pk->reth.rkey = f->rkey;
@@ -512,28 +473,29 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 		new_wqe(m, q);
 	struct gen_wqe *w = gen_wq(m, q, q->cur);
 	uint32_t k = q->cur_pkt;
-	struct gen_pkt pk;
-	memset(&pk, 0, sizeof(pk));
-	pk.t_ns = t;
-	pk.flow = q->flow;
-	pk.qp = q->qp;
-	pk.dir = GEN_DIR_REQUEST;
-	fill_request(lf, q, w, k, &pk);
-	pk.resend = rw_psn_diff(pk.psn, q->snd_max) < 0;
+	/* Written in place: a packet the faults drop is overwritten by the
+	 * next one. */
+	struct gen_pkt *pk = out;
+	pk->t_ns = t;
+	pk->dir = GEN_DIR_REQUEST;
+	pk->ackreq = 0;
+	pk->flags = 0;
+	fill_request(lf, q, w, k, pk);
+	pk->resend = rw_psn_diff(pk->psn, q->snd_max) < 0;
 	int last = is_rd_atomic(w->op) || k + 1 == w->npsn;
 	/* AckReq every ack_request_interval packets and on every message's
 	 * last packet: the responder answers those (RC only). */
 	if (f->transport == GEN_RC) {
 		q->since_ackreq++;
 		if (last || (f->ack_request_interval && q->since_ackreq >= f->ack_request_interval)) {
-			pk.ackreq = 1;
+			pk->ackreq = 1;
 			q->since_ackreq = 0;
 		}
 	}
-	pk.frame_len = gen_frame_len(lf, pk.opcode, pk.payload_len);
+	pk->frame_len = gen_frame_len(lf, pk->opcode, pk->payload_len);
 
-	uint32_t end = (pk.psn + (w->op == GEN_OP_READ ? w->npsn : 1)) & RW_PSN_MASK;
-	uint32_t tx = pk.resend ? gen_txhist_transmission(&q->req_hist, pk.psn, q->snd_max) : 1;
+	uint32_t end = (pk->psn + (w->op == GEN_OP_READ ? w->npsn : 1)) & RW_PSN_MASK;
+	uint32_t tx = pk->resend ? gen_txhist_transmission(&q->req_hist, pk->psn, q->snd_max) : 1;
 	if (rw_psn_diff(end, q->snd_max) > 0)
 		q->snd_max = end;
 	if (last) {
@@ -542,14 +504,17 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 	} else {
 		q->cur_pkt++;
 	}
-	q->next_tx_ns = gen_pace(lf, q, t, pk.frame_len, &q->tx_frac);
+	q->next_tx_ns = gen_pace(lf, q, t, pk->frame_len, &q->tx_frac, &q->tx_len, &q->tx_gap);
 
-	gen_fault_apply(m, q, &pk, tx);
-	if (has_responder(f)) {
+	/* A flow no fault can hit pays nothing for faults. */
+	m->pk_dropped = m->pk_lost = m->pk_rnr = 0;
+	if (lf->faulty)
+		gen_fault_apply(m, q, pk, tx);
+	if (lf->responder) {
 		if (!q->rto_ns && f->retransmission_timeout_ns)
 			q->rto_ns = t + f->retransmission_timeout_ns;
 		if (!m->pk_lost)
-			gen_resp_request(m, q, &pk, t + m->sc->link_delay_ns);
+			gen_resp_request(m, q, pk, t + m->sc->link_delay_ns);
 	} else if (last) {
 		/* Unreliable, or a real responder we do not model: the message
 		 * is complete once it is sent. */
@@ -560,7 +525,6 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 	}
 	if (m->pk_dropped)
 		return 0;
-	gen_emit_count(m, &pk);
-	*out = pk;
+	gen_emit_count(m, pk);
 	return 1;
 }

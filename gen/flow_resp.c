@@ -6,10 +6,6 @@
 
 #include "flow_int.h"
 
-static uint32_t mtu_of(const struct gen_flow *f)
-{
-	return f->mtu ? f->mtu : 1024;
-}
 
 static struct gen_job *push(struct gen_model *m, struct gen_qp *q, enum job_kind kind, uint32_t psn,
 			    uint64_t ready)
@@ -31,13 +27,13 @@ static struct gen_job *push(struct gen_model *m, struct gen_qp *q, enum job_kind
 
 static void push_read(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t ready)
 {
-	uint32_t mtu = mtu_of(gen_qlf(m, q)->f);
+	const struct gen_lflow *lf = gen_qlf(m, q);
 	struct gen_job *j = push(m, q, JOB_READ, pk->psn, ready);
 	if (!j)
 		return;
 	j->val = pk->reth.va;
 	j->len = pk->reth.dmalen;
-	j->npkts = (uint32_t)(((uint64_t)j->len + mtu - 1) / mtu);
+	j->npkts = (uint32_t)(((uint64_t)j->len + lf->mtu - 1) >> lf->mtu_shift);
 	if (!j->npkts)
 		j->npkts = 1;
 }
@@ -127,8 +123,7 @@ void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 	q->flags &= ~(uint32_t)QF_NAK_SENT;
 	switch (i->op) {
 	case RW_OP_READ_REQ: {
-		uint32_t mtu = mtu_of(lf->f);
-		uint32_t n = (uint32_t)(((uint64_t)pk->reth.dmalen + mtu - 1) / mtu);
+		uint32_t n = (uint32_t)(((uint64_t)pk->reth.dmalen + lf->mtu - 1) >> lf->mtu_shift);
 		q->epsn = (q->epsn + (n ? n : 1)) & RW_PSN_MASK;
 		q->msn = (q->msn + 1) & 0xFFFFFF;
 		push_read(m, q, pk, t_arrive);
@@ -165,7 +160,7 @@ uint64_t gen_resp_send_time(struct gen_model *m, struct gen_qp *q)
 		return GEN_NEVER;
 	const struct gen_job *j = gen_jq(m, q, q->jq_emit);
 	uint64_t t = j->ready_ns > q->rsp_next_ns ? j->ready_ns : q->rsp_next_ns;
-	uint64_t p = m->pause_until[m->sc->hosts[gen_qlf(m, q)->f->dst].pcp & 7];
+	uint64_t p = m->pause_until[gen_qlf(m, q)->dst_prio];
 	return p > t ? p : t;
 }
 
@@ -194,7 +189,7 @@ static uint8_t fill_response(struct gen_model *m, struct gen_qp *q, struct gen_j
 		pk->atomic_orig = j->val;
 		return lf->rsp_atomic;
 	case JOB_READ: {
-		uint32_t k = j->sent, mtu = mtu_of(lf->f);
+		uint32_t k = j->sent, mtu = lf->mtu;
 		unsigned pos = j->npkts == 1 ? POS_ONLY : k == 0 ? POS_FIRST : k + 1 == j->npkts ? POS_LAST : POS_MIDDLE;
 		uint32_t left = j->len - k * mtu;
 		pk->psn = (j->psn + k) & RW_PSN_MASK;
@@ -220,7 +215,7 @@ int gen_resp_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_
 	pk.opcode = fill_response(m, q, j, &pk);
 	pk.hdrs = rw_opcode(pk.opcode)->hdrs;
 	pk.frame_len = gen_frame_len(lf, pk.opcode, pk.payload_len);
-	q->rsp_next_ns = gen_pace(lf, q, t, pk.frame_len, &q->rsp_frac);
+	q->rsp_next_ns = gen_pace(lf, q, t, pk.frame_len, &q->rsp_frac, &q->rsp_len, &q->rsp_gap);
 
 	uint32_t tx = 1;
 	if (j->kind == JOB_READ) {
@@ -234,7 +229,9 @@ int gen_resp_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_
 		else
 			q->rsp_max = (pk.psn + 1) & RW_PSN_MASK;
 	}
-	gen_fault_apply(m, q, &pk, tx);
+	m->pk_dropped = m->pk_lost = m->pk_rnr = 0;
+	if (lf->faulty)
+		gen_fault_apply(m, q, &pk, tx);
 
 	if (j->kind == JOB_READ) {
 		if (m->pk_lost && !(j->flags & JOB_TAIL)) {

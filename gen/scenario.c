@@ -395,7 +395,7 @@ static int read_faults(struct sc_ctx *c, const yaml_node_t *n, struct gen_scenar
 
 static const char *const top_keys[] = { "name",  "duration", "packets",  "line_rate", "link_delay",
 					"seed",  "hosts",    "defaults", "flows",     "faults",
-					NULL };
+					"congestion", NULL };
 
 /* The scenario's name when the file gives none: the file's, without
  * directories and extension. */
@@ -442,7 +442,7 @@ static int read_root(struct sc_ctx *c, const yaml_node_t *root, struct gen_scena
 		return -1;
 	if ((v = sc_get(c, root, "faults")) && read_faults(c, v, s))
 		return -1;
-	return 0;
+	return sc_congestion(c, root, s);
 }
 
 int gen_scenario_parse(const char *text, size_t len, const char *name, struct gen_scenario *out, char *err,

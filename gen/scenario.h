@@ -2,8 +2,8 @@
  *
  * scenario.c turns a YAML file (libyaml) into this description and checks
  * it; nothing here knows DPDK or wire offsets. The flow model (flow.h) runs
- * a checked description; the congestion model (issue 10) adds its own
- * section later. Names of parameters follow the open traffic-generator
+ * a checked description; the congestion model (issue 10) reads its own
+ * section, `cc`. Names of parameters follow the open traffic-generator
  * RoCEv2 model (open-traffic-generator/models, port/rocev2.yaml) where it has
  * one, so that a user of commercial RoCE testers recognises them. */
 #ifndef RWGEN_SCENARIO_H
@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "cc.h"
 
 #define GEN_NAME_MAX 32
 #define GEN_SIZE_CHOICES 16
@@ -120,6 +122,8 @@ struct gen_flow {
 					     every packet of a message carries the same bytes */
 	uint16_t pattern_len;
 	uint32_t line;                 /* where it was defined in the file, for messages */
+	uint8_t cc_exempt;             /* `congestion: false`: the flow bypasses the congestion
+					  model (no bottleneck, no DCQCN, no CNPs) */
 };
 
 /* A fault: what to do to the packets that match every given criterion. */
@@ -152,6 +156,56 @@ struct gen_fault {
 	uint32_t line;
 };
 
+/* The `congestion:` section (README-congestion.md, "Scenario keys"): the
+ * models' own parameter structs of cc.h, filled from their presets and the
+ * file's overrides, so the flow model passes them on unchanged. */
+enum gen_cc_mode {
+	GEN_CC_OFF = 0,          /* no section, or mode: off: nothing changes */
+	GEN_CC_SIMULATED,        /* the switch model between the flows (cc_sw_*) */
+	GEN_CC_CLOSED_LOOP,      /* a real network: RP and NP only, no switch model */
+};
+
+enum gen_cc_format {
+	GEN_CC_CSV = 0,          /* a header line, then one record per line */
+	GEN_CC_JSONL,            /* one JSON object per line */
+};
+
+#define GEN_CC_STORMS 64
+#define GEN_PATH_MAX 256
+
+/* A stuck receiver behind the switch port (cc_sw_storm). */
+struct gen_cc_storm {
+	uint8_t prio;
+	uint64_t start_ns, duration_ns;
+	uint32_t line;
+};
+
+/* Files the simulated run writes beside its capture; "" is not written. */
+struct gen_congestion_outputs {
+	char fct[GEN_PATH_MAX];
+	char pfc[GEN_PATH_MAX];
+	char qlen[GEN_PATH_MAX];
+	uint64_t qlen_interval_ns;   /* qlen sample period (default 1 us) */
+	enum gen_cc_format format;
+};
+
+struct gen_congestion {
+	enum gen_cc_mode mode;
+	/* The bottleneck (simulated mode; read but unused when off). nprio is
+	 * always 8 so that every PCP has its queue; response_ns is pfc_response_ns. */
+	struct cc_sw_params sw;
+	uint32_t n_storms;
+	struct gen_cc_storm storms[GEN_CC_STORMS];
+	struct cc_dcqcn_params dcqcn;    /* every requester QP's reaction point */
+	char dcqcn_preset[16];           /* the preset it started from */
+	struct cc_np_params np;          /* every responder's notification point */
+	char np_preset[16];
+	uint64_t pfc_response_ns;        /* a compliant sender stops this long after XOFF */
+	uint8_t pfc_ignore;              /* senders keep sending while paused ("ignored pause") */
+	struct gen_congestion_outputs out;
+	uint32_t line;                   /* where the section starts (0: absent) */
+};
+
 struct gen_scenario {
 	char name[64];
 	uint64_t duration_ns;    /* run length on the model's clock; 0: until packets */
@@ -164,6 +218,7 @@ struct gen_scenario {
 	struct gen_host *hosts;
 	struct gen_flow *flows;
 	struct gen_fault *faults;
+	struct gen_congestion cc;  /* mode GEN_CC_OFF without a `congestion:` section */
 };
 
 /* Loads and checks a scenario file. Returns 0, or -1 with one line in err:

@@ -22,7 +22,7 @@ enum fk {
 	FK_MESSAGES, FK_QPS, FK_SRC_QPN, FK_DST_QPN, FK_INITIAL_PSN, FK_PSN_STRIDE, FK_UDP_SPORT, FK_DSCP,
 	FK_ECN, FK_PKEY, FK_QKEY, FK_MAX_RD_ATOMIC, FK_ACK_REQ, FK_RTO, FK_RETRY, FK_RNR_RETRY,
 	FK_MIN_RNR_TIMER, FK_RKEY, FK_VA, FK_REMOTE_LEN, FK_RECV_CREDITS, FK_IMMEDIATE, FK_INV_RKEY,
-	FK_COMPARE, FK_SWAP_ADD, FK_RESPONDER, FK_PATTERN,
+	FK_COMPARE, FK_SWAP_ADD, FK_RESPONDER, FK_PATTERN, FK_CONGESTION,
 	/* The open traffic-generator model's names for the same settings. */
 	FK_OTG_RTO, FK_OTG_RETRY, FK_OTG_RNR_RETRY,
 	FK_COUNT
@@ -429,6 +429,17 @@ static int rd_pattern(struct sc_ctx *c, const char *key, const yaml_node_t *n, s
 	return sc_pattern(c, key, n, f->pattern, &f->pattern_len);
 }
 
+static int rd_congestion(struct sc_ctx *c, const char *key, const yaml_node_t *n, struct gen_flow *f,
+			 struct flow_src *src)
+{
+	uint8_t on;
+	(void)src;
+	if (sc_bool(c, key, n, &on))
+		return -1;
+	f->cc_exempt = !on;
+	return 0;
+}
+
 #define K(id, nm, tm, fn) [id] = { .name = nm, .tmask = tm, .canon = id, .read = fn }
 #define A(id, nm, tm, cn, fn) [id] = { .name = nm, .tmask = tm, .canon = cn, .read = fn }
 static const struct fkey fkeys[FK_COUNT] = {
@@ -469,6 +480,7 @@ static const struct fkey fkeys[FK_COUNT] = {
 	K(FK_SWAP_ADD, "swap_add", T_RC, rd_swap_add),
 	K(FK_RESPONDER, "responder", T_ALL, rd_responder),
 	K(FK_PATTERN, "pattern", T_ALL, rd_pattern),
+	K(FK_CONGESTION, "congestion", T_ALL, rd_congestion),
 	A(FK_OTG_RTO, "retransmission_timeout_value", T_RC, FK_RTO, rd_rto),
 	A(FK_OTG_RETRY, "retransmission_retry_count", T_RC, FK_RETRY, rd_retry),
 	A(FK_OTG_RNR_RETRY, "rnr_nak_retry_count", T_RC, FK_RNR_RETRY, rd_rnr_retry),

@@ -70,6 +70,15 @@ int sc_parse_uint(const char *s, uint64_t *out); /* 0, or -1 malformed, -2 overf
 int sc_duration(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t bare_ns, uint64_t *out);
 /* Bytes: a number, optionally with B, KiB, MiB or GiB. */
 int sc_bytes(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max, uint64_t *out);
+/* The same with decimal KB, MB, GB as well (the congestion section). */
+int sc_bytes_si(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max, uint64_t *out);
+/* A bit rate in b/s, exact for its text; 0 (bare or with a unit) only with zero_ok. */
+int sc_bps(struct sc_ctx *c, const char *key, const yaml_node_t *n, int zero_ok, double *bps);
+/* A number in [0, 1] or a percentage: shares, gains, marking probabilities. */
+int sc_fraction(struct sc_ctx *c, const char *key, const yaml_node_t *n, double *out);
+int sc_bool(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint8_t *out);
+/* A file name to write (at most cap - 1 bytes, no control bytes). */
+int sc_path(struct sc_ctx *c, const char *key, const yaml_node_t *n, char *out, size_t cap);
 /* A bit rate with bps, Kbps, Mbps, Gbps or Tbps, in Gb/s. */
 int sc_bitrate(struct sc_ctx *c, const char *key, const yaml_node_t *n, double *gbps);
 int sc_rate(struct sc_ctx *c, const char *key, const yaml_node_t *n, struct gen_rate *out);
@@ -85,5 +94,9 @@ int sc_name(struct sc_ctx *c, const char *key, const yaml_node_t *n, char *out, 
 
 /* The flows and their defaults (scenario_flow.c). */
 int sc_flows(struct sc_ctx *c, const yaml_node_t *defaults, const yaml_node_t *flows, struct gen_scenario *s);
+/* The root's `congestion:` section (scenario_cc.c) onto s->cc: the models'
+ * defaults and mode off when the file has none. Needs line_rate and seed
+ * read first. */
+int sc_congestion(struct sc_ctx *c, const yaml_node_t *root, struct gen_scenario *s);
 
 #endif

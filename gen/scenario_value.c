@@ -367,24 +367,20 @@ int sc_duration(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_
 	}
 }
 
-int sc_bytes(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max, uint64_t *out)
+static int bytes_with(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max,
+		      const struct unit *units, const char *expect, uint64_t *out)
 {
-	/* Binary prefixes only: "4KB" is 4000 to some and 4096 to others, so
-	 * the file must say which. */
-	static const struct unit units[] = {
-		{ "B", 1 }, { "KiB", 1ull << 10 }, { "MiB", 1ull << 20 }, { "GiB", 1ull << 30 }, { NULL, 0 },
-	};
 	char lo[24], hi[24];
 	fmt_bound(lo, sizeof(lo), min, 0);
 	fmt_bound(hi, sizeof(hi), max, 0);
-	const char *s = sc_text(c, key, n, "a size in bytes (optionally B, KiB, MiB or GiB)");
+	const char *s = sc_text(c, key, n, expect);
 	if (!s)
 		return -1;
 	uint64_t v;
 	/* Hex sizes (0x1000) are common for buffer lengths. */
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		if (sc_parse_uint(s, &v) == -1)
-			return sc_expected(c, key, n, "a size in bytes (optionally B, KiB, MiB or GiB)");
+			return sc_expected(c, key, n, "%s", expect);
 		if (sc_parse_uint(s, &v) == -2 || v < min || v > max)
 			return sc_expected(c, key, n, "%s..%s bytes", lo, hi);
 		*out = v;
@@ -393,7 +389,7 @@ int sc_bytes(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t m
 	struct decimal d;
 	const struct unit *u = NULL;
 	if (parse_decimal(s, &d) || (*d.unit && !(u = find_unit(units, d.unit))))
-		return sc_expected(c, key, n, "a size in bytes (optionally B, KiB, MiB or GiB)");
+		return sc_expected(c, key, n, "%s", expect);
 	int r = scale_decimal(&d, u ? u->mult : 1, &v);
 	if (r == -1)
 		return sc_expected(c, key, n, "a whole number of bytes");
@@ -403,10 +399,61 @@ int sc_bytes(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t m
 	return 0;
 }
 
+int sc_bytes(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max, uint64_t *out)
+{
+	/* Binary prefixes only: "4KB" is 4000 to some and 4096 to others, so
+	 * the file must say which. */
+	static const struct unit units[] = {
+		{ "B", 1 }, { "KiB", 1ull << 10 }, { "MiB", 1ull << 20 }, { "GiB", 1ull << 30 }, { NULL, 0 },
+	};
+	return bytes_with(c, key, n, min, max, units, "a size in bytes (optionally B, KiB, MiB or GiB)", out);
+}
+
+int sc_bytes_si(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max, uint64_t *out)
+{
+	/* Switch buffers and DCQCN's thresholds are given in decimal units
+	 * (the paper's Kmin 5 KB is 5000 bytes, its B of 10 MB 10^7), so the
+	 * congestion section takes both kinds, each meaning what it says. */
+	static const struct unit units[] = {
+		{ "B", 1 },	       { "KB", 1000 },	       { "MB", 1000000 },	    { "GB", 1000000000 },
+		{ "KiB", 1ull << 10 }, { "MiB", 1ull << 20 }, { "GiB", 1ull << 30 }, { NULL, 0 },
+	};
+	return bytes_with(c, key, n, min, max, units, "a size in bytes (optionally B, KB, MB, GB, KiB, MiB or GiB)",
+			  out);
+}
+
 static const struct unit bit_units[] = {
 	{ "bps", 1 }, { "Kbps", 1000 }, { "Mbps", 1000000 }, { "Gbps", 1000000000 }, { "Tbps", 1000000000000ull },
 	{ NULL, 0 },
 };
+
+/* A bit rate in b/s, exact for the decimal text (40Mbps is 4e7, not
+ * 0.04 * 1e9); above 0, or at least 0 with zero_ok. */
+int sc_bps(struct sc_ctx *c, const char *key, const yaml_node_t *n, int zero_ok, double *bps)
+{
+	const char *expect = "a bit rate with bps, Kbps, Mbps, Gbps or Tbps, e.g. 100Gbps";
+	const char *s = sc_text(c, key, n, expect);
+	if (!s)
+		return -1;
+	struct decimal d;
+	const struct unit *u;
+	if (parse_decimal(s, &d)) {
+		return sc_expected(c, key, n, "%s", expect);
+	}
+	if (!(u = find_unit(bit_units, d.unit))) {
+		/* A bare 0 needs no unit. */
+		if (!(zero_ok && !*d.unit && d.ip == 0 && d.fp == 0))
+			return sc_expected(c, key, n, "%s", expect);
+		*bps = 0;
+		return 0;
+	}
+	double v = (double)d.ip * (double)u->mult + (double)d.fp * (double)u->mult / (double)pow10_u64[d.fd];
+	/* 1.6 Tb/s is the fastest Ethernet port defined today. */
+	if ((zero_ok ? !(v >= 0) : !(v > 0)) || v > 1600e9)
+		return sc_expected(c, key, n, zero_ok ? "a bit rate of at most 1600Gbps" : "a bit rate above 0 and at most 1600Gbps");
+	*bps = v;
+	return 0;
+}
 
 int sc_bitrate(struct sc_ctx *c, const char *key, const yaml_node_t *n, double *gbps)
 {
@@ -480,6 +527,54 @@ int sc_probability(struct sc_ctx *c, const char *key, const yaml_node_t *n, doub
 	if (!(v > 0) || v > 1)
 		return sc_expected(c, key, n, "%s", expect);
 	*out = v;
+	return 0;
+}
+
+int sc_fraction(struct sc_ctx *c, const char *key, const yaml_node_t *n, double *out)
+{
+	const char *expect = "a number from 0 to 1 (0.5 or 50%)";
+	const char *s = sc_text(c, key, n, expect);
+	if (!s)
+		return -1;
+	struct decimal d;
+	if (parse_decimal(s, &d) || (*d.unit && strcmp(d.unit, "%") != 0))
+		return sc_expected(c, key, n, "%s", expect);
+	double v = decimal_double(&d);
+	if (*d.unit)
+		v /= 100;
+	if (!(v >= 0) || v > 1)
+		return sc_expected(c, key, n, "%s", expect);
+	*out = v;
+	return 0;
+}
+
+int sc_bool(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint8_t *out)
+{
+	static const char *const names[] = { "false", "true", NULL };
+	unsigned i;
+	if (sc_enum(c, key, n, names, "true or false", &i))
+		return -1;
+	*out = (uint8_t)i;
+	return 0;
+}
+
+int sc_path(struct sc_ctx *c, const char *key, const yaml_node_t *n, char *out, size_t cap)
+{
+	const char *expect = "a file name";
+	const char *s = sc_text(c, key, n, expect);
+	if (!s)
+		return -1;
+	size_t len = strlen(s);
+	if (len >= cap)
+		return sc_expected(c, key, n, "a file name of at most %zu bytes", cap - 1);
+	/* The name goes into error lines and rename(2): one line, no
+	 * control bytes, not a directory. */
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return sc_expected(c, key, n, "a file name without control characters");
+	if (s[len - 1] == '/')
+		return sc_expected(c, key, n, "a file name, not a directory");
+	memcpy(out, s, len + 1);
 	return 0;
 }
 

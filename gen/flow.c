@@ -18,18 +18,6 @@ uint64_t gen_prng(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-struct gen_job *gen_jq(struct gen_model *m, struct gen_qp *q, uint32_t i)
-{
-	uint32_t cap = m->lf[q->lf].cap;
-	return &m->jobs[m->ring_base[q - m->qps] + ((q->jq_head + i) & (cap - 1))];
-}
-
-struct gen_wqe *gen_wq(struct gen_model *m, struct gen_qp *q, uint32_t i)
-{
-	uint32_t cap = m->lf[q->lf].cap;
-	return &m->wqes[m->ring_base[q - m->qps] + ((q->wq_head + i) & (cap - 1))];
-}
-
 double gen_pace_gap(const struct gen_lflow *lf, const struct gen_qp *q, uint32_t frame_len)
 {
 	if (q->rate_bps > 0)
@@ -37,20 +25,6 @@ double gen_pace_gap(const struct gen_lflow *lf, const struct gen_qp *q, uint32_t
 	if (lf->pps > 0)
 		return 1e9 / lf->pps;
 	return (double)(frame_len + GEN_WIRE_EXTRA) * 8.0 * 1e9 / lf->rate_bps;
-}
-
-void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk)
-{
-	struct gen_flow_stats *st = &m->stats[pk->flow];
-	unsigned d = pk->dir == GEN_DIR_RESPONSE;
-	if (st->packets[0] + st->packets[1] == 0)
-		st->first_ns = pk->t_ns;
-	st->last_ns = pk->t_ns;
-	st->packets[d]++;
-	st->bytes[d] += pk->frame_len;
-	if (pk->resend)
-		st->retransmissions++;
-	m->emitted++;
 }
 
 /* ---- clock ----

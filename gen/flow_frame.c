@@ -108,13 +108,6 @@ int gen_frame_init(struct gen_model *m, struct gen_lflow *lf)
 	return 0;
 }
 
-uint32_t gen_frame_len(const struct gen_lflow *lf, uint8_t opcode, uint32_t payload_len)
-{
-	/* IBA 9.2: PadCnt rounds the payload to a multiple of four bytes. */
-	uint32_t n = lf->base_len[opcode & 31] + payload_len + (4 - payload_len % 4) % 4;
-	return n < RW_ETH_MIN_FRAME ? RW_ETH_MIN_FRAME : n;
-}
-
 /* With no configured port, the port comes from both QP numbers, as NICs
  * derive it for ECMP entropy, kept in the dynamic range 0xC000-0xFFFF
  * (RFC 6335) so that no middlebox takes it for a well-known service. Both

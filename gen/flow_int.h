@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include "flow.h"
 #include "rocewire/bth.h"
+#include "rocewire/eth.h"
 #include "rocewire/opcode.h"
 
 #define GEN_NEVER UINT64_MAX
@@ -181,11 +182,20 @@ struct gen_model {
 };
 
 /* flow.c */
-struct gen_job *gen_jq(struct gen_model *m, struct gen_qp *q, uint32_t i); /* i-th from head */
-struct gen_wqe *gen_wq(struct gen_model *m, struct gen_qp *q, uint32_t i);
 static inline struct gen_lflow *gen_qlf(struct gen_model *m, const struct gen_qp *q)
 {
 	return &m->lf[q->lf];
+}
+/* The i-th job and WQE from the head of a QP's rings. */
+static inline struct gen_job *gen_jq(struct gen_model *m, struct gen_qp *q, uint32_t i)
+{
+	uint32_t cap = m->lf[q->lf].cap;
+	return &m->jobs[m->ring_base[q - m->qps] + ((q->jq_head + i) & (cap - 1))];
+}
+static inline struct gen_wqe *gen_wq(struct gen_model *m, struct gen_qp *q, uint32_t i)
+{
+	uint32_t cap = m->lf[q->lf].cap;
+	return &m->wqes[m->ring_base[q - m->qps] + ((q->wq_head + i) & (cap - 1))];
 }
 uint64_t gen_prng(uint64_t *s);
 /* Pacing: the gap after a frame of frame_len bytes, in ns with a fraction. */
@@ -206,11 +216,28 @@ static inline uint64_t gen_pace(const struct gen_lflow *lf, const struct gen_qp 
 	*frac = g - (double)whole;
 	return t + whole;
 }
-void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk);
+static inline void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk)
+{
+	struct gen_flow_stats *st = &m->stats[pk->flow];
+	unsigned d = pk->dir == GEN_DIR_RESPONSE;
+	if (st->packets[0] + st->packets[1] == 0)
+		st->first_ns = pk->t_ns;
+	st->last_ns = pk->t_ns;
+	st->packets[d]++;
+	st->bytes[d] += pk->frame_len;
+	if (pk->resend)
+		st->retransmissions++;
+	m->emitted++;
+}
 
 /* flow_frame.c */
 int gen_frame_init(struct gen_model *m, struct gen_lflow *lf);
-uint32_t gen_frame_len(const struct gen_lflow *lf, uint8_t opcode, uint32_t payload_len);
+static inline uint32_t gen_frame_len(const struct gen_lflow *lf, uint8_t opcode, uint32_t payload_len)
+{
+	/* IBA 9.2: PadCnt rounds the payload to a multiple of four bytes. */
+	uint32_t n = lf->base_len[opcode & 31] + ((payload_len + 3u) & ~3u);
+	return n < RW_ETH_MIN_FRAME ? RW_ETH_MIN_FRAME : n;
+}
 uint16_t gen_qp_sport(const struct gen_flow *f, uint32_t qp);
 
 /* flow_req.c */

@@ -3,7 +3,6 @@
  * (IBA 9.7.5.1: resend from the NAKed PSN, from the oldest
  * unacknowledged PSN after a timeout, re-issue a READ from its first
  * missing response). */
-#include <stddef.h>
 #include <string.h>
 
 #include "flow_int.h"
@@ -445,7 +444,11 @@ static inline void fill_request(struct gen_lflow *lf, const struct gen_qp *q, co
 	}
 	/* The extension headers as one block: zero, then what the opcode
 	 * carries (a message's middle packets carry none). */
-	memset(&pk->reth, 0, sizeof(*pk) - offsetof(struct gen_pkt, reth));
+	pk->reth = (struct rw_reth){ 0 };
+	pk->aeth = (struct rw_aeth){ 0 };
+	pk->atomic = (struct rw_atomiceth){ 0 };
+	pk->atomic_orig = 0;
+	pk->deth = (struct rw_deth){ 0 };
 	if (pk->hdrs & RW_HDR_RETH) {
 		pk->reth.va = w->va;
 		pk->reth.rkey = f->rkey;

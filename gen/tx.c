@@ -17,6 +17,7 @@
 #include "rocewire/link.h"
 #include "rocewire/packet.h"
 #include "rocewire/tmpl.h"
+#include "tx_frame.h"
 
 /* Each mbuf remembers where its last tail was written (the bytes of the
  * pattern it overwrote), in its private area: [0] offset from the payload
@@ -47,97 +48,26 @@ struct rte_mempool *gen_pool_create(const char *name, unsigned n, int socket, co
 	return mp;
 }
 
-/* Templates, keyed by (flow, direction, opcode, payload length): an open
- * table where a collision replaces the older entry (a miss only costs one
- * build with a full ICRC). */
-#define CACHE_SLOTS 4096u
-
-struct gen_tx_slot {
-	uint64_t key;
-	struct rw_tmpl t;
-};
-
-struct gen_tx_cache {
-	struct gen_tx_slot slot[CACHE_SLOTS];
-	uint8_t scratch[GEN_PAYLOAD_MAX + 1024];
-	uint64_t builds;
-};
-
-static inline uint64_t tmpl_key(const struct gen_pkt *pk)
-{
-	return 1ull << 63 | (uint64_t)pk->flow << 24 | (uint64_t)(pk->dir == GEN_DIR_RESPONSE) << 21 |
-	       (uint64_t)pk->opcode << 13 | pk->payload_len;
-}
-
-static const struct rw_tmpl *tmpl_get(struct gen_worker *w, const struct gen_pkt *pk)
-{
-	uint64_t key = tmpl_key(pk);
-	struct gen_tx_slot *s = &w->cache->slot[(key * 0x9E3779B97F4A7C15ull) >> 52];
-	struct rw_packet p;
-	struct gen_pkt proto;
-
-	if (likely(s->key == key))
-		return &s->t;
-	/* The template's own varying fields do not matter: every packet
-	 * writes its own. */
-	proto = *pk;
-	proto.flags = 0;
-	gen_pkt_describe(w->sc, &proto, w->patterns[w->flow_pool[pk->flow]], &p);
-	if (rw_tmpl_init(&s->t, &p, w->cache->scratch, sizeof(w->cache->scratch)) != RW_OK) {
-		s->key = 0;
-		return NULL;
-	}
-	s->key = key;
-	w->cache->builds++;
-	return &s->t;
-}
-
-static inline void fields_of(const struct gen_worker *w, const struct gen_pkt *pk,
-			     struct rw_tmpl_fields *f)
-{
-	const struct gen_flow *fl = &w->sc->flows[pk->flow];
-
-	f->dqpn = pk->dqpn;
-	f->psn = pk->psn;
-	f->ackreq = pk->ackreq;
-	f->se = pk->se;
-	f->becn = pk->becn;
-	f->ecn = (pk->flags & GEN_PF_CE) ? 3 : fl->ecn;
-	f->udp_sport = w->sport[w->flow_qp0[pk->flow] + pk->qp];
-	f->reth = pk->reth;
-	f->aeth = pk->aeth;
-	f->atomic = pk->atomic;
-	f->atomic_orig = pk->atomic_orig;
-	f->deth = pk->deth;
-	f->immdt = pk->immdt;
-	f->ieth = pk->ieth;
-}
-
 /* Writes the frame of pk into m: header before the pattern, tail after its
  * first payload_len bytes. */
 static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, struct rte_mbuf *m)
 {
-	const struct rw_tmpl *t = tmpl_get(w, pk);
+	const struct gen_fr_slot *s = gen_frames_get(w->frames, pk);
 	struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
-	const uint8_t *pat = w->patterns[w->flow_pool[pk->flow]];
 	uint8_t *pay = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT;
-	struct rw_tmpl_fields f;
-	uint32_t icrc;
-	uint16_t tail_len;
+	const struct rw_tmpl *t;
 
-	if (unlikely(t == NULL))
+	if (unlikely(s == NULL))
 		return -1;
+	t = &s->t;
 	/* Put back the pattern bytes this mbuf's previous tail covered. */
-	if (pv->tail_len)
+	if (pv->tail_len) {
+		const uint8_t *pat = w->patterns[w->flow_pool[pk->flow]];
 		memcpy(pay + pv->tail_at, pat + pv->tail_at, pv->tail_len);
-	fields_of(w, pk, &f);
-	icrc = rw_tmpl_write(t, &f, pay - t->hdr_len);
-	if (unlikely(pk->flags & GEN_PF_CORRUPT))
-		icrc ^= 1u; /* the only way a bad ICRC leaves the generator */
-	rw_tmpl_write_tail(t, icrc, pay + t->payload_len);
-	tail_len = (uint16_t)(t->frame_len - t->hdr_len - t->payload_len);
+	}
+	gen_frames_put(w->frames, s, pk, pay);
 	pv->tail_at = (uint16_t)t->payload_len;
-	pv->tail_len = tail_len;
+	pv->tail_len = (uint16_t)(t->frame_len - t->hdr_len - t->payload_len);
 	m->data_off = (uint16_t)(GEN_PAYLOAD_AT - t->hdr_len);
 	m->data_len = (uint16_t)t->frame_len;
 	m->pkt_len = t->frame_len;
@@ -147,44 +77,15 @@ static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, stru
 int gen_worker_init(struct gen_worker *w)
 {
 	const struct gen_scenario *sc = w->sc;
-	uint64_t nqp = 0;
 
 	w->model = gen_model_new(sc, w->shard, w->nshards);
-	w->cache = calloc(1, sizeof(*w->cache));
-	w->flow_qp0 = calloc(sc->n_flows + 1, sizeof(*w->flow_qp0));
+	w->frames = gen_frames_new(sc, w->shard, w->nshards, (const uint8_t *const *)w->patterns,
+				   w->flow_pool);
 	w->snap = calloc(sc->n_flows ? sc->n_flows : 1, sizeof(*w->snap));
-	if (!w->model || !w->cache || !w->flow_qp0 || !w->snap) {
+	if (!w->model || !w->frames || !w->snap) {
 		snprintf(w->errmsg, sizeof(w->errmsg), "out of memory for the flow model of queue %u",
 			 w->queue);
 		return -1;
-	}
-	for (uint32_t i = 0; i < sc->n_flows; i++) {
-		w->flow_qp0[i] = nqp;
-		if (i % w->nshards == w->shard)
-			nqp += sc->flows[i].qps;
-	}
-	w->sport = calloc(nqp ? nqp : 1, sizeof(*w->sport));
-	if (!w->sport) {
-		snprintf(w->errmsg, sizeof(w->errmsg), "out of memory for %llu QPs",
-			 (unsigned long long)nqp);
-		return -1;
-	}
-	/* Source ports per QP, as the model's frame description chooses them. */
-	for (uint32_t i = 0; i < sc->n_flows; i++) {
-		if (i % w->nshards != w->shard)
-			continue;
-		for (uint32_t q = 0; q < sc->flows[i].qps; q++) {
-			struct gen_pkt pk;
-			struct rw_packet p;
-
-			memset(&pk, 0, sizeof(pk));
-			pk.flow = i;
-			pk.qp = q;
-			pk.dir = GEN_DIR_REQUEST;
-			pk.opcode = 0x11; /* any opcode: only the UDP port is read */
-			gen_pkt_describe(sc, &pk, NULL, &p);
-			w->sport[w->flow_qp0[i] + q] = p.udp.sport;
-		}
 	}
 	return 0;
 }
@@ -192,15 +93,11 @@ int gen_worker_init(struct gen_worker *w)
 void gen_worker_fini(struct gen_worker *w)
 {
 	gen_model_free(w->model);
-	free(w->cache);
-	free(w->flow_qp0);
-	free(w->sport);
+	gen_frames_free(w->frames);
 	free(w->snap);
 	free(w->times);
 	w->model = NULL;
-	w->cache = NULL;
-	w->flow_qp0 = NULL;
-	w->sport = NULL;
+	w->frames = NULL;
 	w->snap = NULL;
 	w->times = NULL;
 }

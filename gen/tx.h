@@ -15,7 +15,7 @@
 #include "flow.h"
 
 struct rte_mempool;
-struct gen_tx_cache;
+struct gen_frames;
 
 /* What the main lcore reads from a worker (written only by the worker,
  * with atomic stores). */
@@ -41,9 +41,7 @@ struct gen_worker {
 
 	/* the worker's own */
 	struct gen_model *model;
-	struct gen_tx_cache *cache;
-	uint16_t *sport;             /* per (flow, qp), offset by flow_qp0[flow] */
-	uint64_t *flow_qp0;
+	struct gen_frames *frames;   /* templates (tx_frame.h) */
 	struct gen_tx_counters ctr;
 	uint64_t *times;
 	uint64_t n_times, cap_times;

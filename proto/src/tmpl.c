@@ -89,16 +89,14 @@ static void ipv4_tos_set(uint8_t *ip, uint8_t tos)
 	rw_put_be16(ip + 10, (uint16_t)~sum);
 }
 
-uint32_t rw_tmpl_write(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
+/* Copies the template's headers to out and writes the fields the ICRC
+ * covers. */
+static inline void put_fields(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
 {
 	uint8_t *bth = out + t->bth_off;
-	uint8_t *ip = out + t->l3_off;
 	size_t w;
-	uint32_t icrc;
 
 	memcpy(out, t->hdr, t->hdr_len);
-
-	/* Covered by the ICRC. */
 	rw_put_be16(out + t->l4_off, f->udp_sport);
 	bth[BTH_FLAGS] = (uint8_t)((bth[BTH_FLAGS] & 0x7Fu) | (f->se ? 0x80u : 0));
 	rw_put_be24(bth + BTH_DQPN, f->dqpn & 0xFFFFFFu);
@@ -119,20 +117,116 @@ uint32_t rw_tmpl_write(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, 
 		rw_put_be32(ext(t, out, RW_HDR_IMMDT), f->immdt);
 	if (has(t, RW_HDR_IETH))
 		rw_put_be32(ext(t, out, RW_HDR_IETH), f->ieth);
+}
 
-	/* Every byte from the UDP header to the payload may have changed; the
-	 * masked ones (UDP checksum, BTH byte 4) are still the template's here,
-	 * so they add nothing to the difference. */
-	icrc = rw_crc32_patch_shift(t->icrc, t->hdr + t->l4_off, out + t->l4_off,
-				    (size_t)t->hdr_len - t->l4_off, t->shift);
+/* Writes the fields the ICRC masks: BECN, and the ECN bits (IPv4 TOS with
+ * its header checksum, IPv6 traffic class). */
+static inline void put_masked(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
+{
+	uint8_t *bth = out + t->bth_off;
+	uint8_t *ip = out + t->l3_off;
 
-	/* Masked by the ICRC: BECN, and the ECN bits (IPv4 TOS with its header
-	 * checksum, IPv6 traffic class). */
 	bth[BTH_FECN_BECN] = (uint8_t)((bth[BTH_FECN_BECN] & 0xBFu) | (f->becn ? 0x40u : 0));
 	if (t->ipv == 4)
 		ipv4_tos_set(ip, (uint8_t)((ip[1] & 0xFCu) | (f->ecn & 3u)));
 	else
 		ip[1] = (uint8_t)((ip[1] & 0xCFu) | (uint8_t)((f->ecn & 3u) << 4));
+}
+
+uint32_t rw_tmpl_write(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
+{
+	uint32_t icrc;
+
+	put_fields(t, f, out);
+	/* Every byte from the UDP header to the payload may have changed; the
+	 * masked ones (UDP checksum, BTH byte 4) are still the template's here,
+	 * so they add nothing to the difference. */
+	icrc = rw_crc32_patch_shift(t->icrc, t->hdr + t->l4_off, out + t->l4_off,
+				    (size_t)t->hdr_len - t->l4_off, t->shift);
+	put_masked(t, f, out);
+	return icrc;
+}
+
+/* Tracks the bytes [o, o + n) of the template, as far as there is room. */
+static void track(struct rw_tmpl_fast *fs, int o, unsigned n)
+{
+	for (unsigned i = 0; o >= 0 && i < n && fs->n < RW_TMPL_FAST_BYTES; i++)
+		fs->off[fs->n++] = (uint16_t)(o + (int)i);
+}
+
+enum rw_err rw_tmpl_fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs)
+{
+	unsigned span = (unsigned)t->hdr_len - t->l4_off;
+	uint8_t other[RW_TMPL_FAST_SPAN];
+
+	if (span > RW_TMPL_FAST_SPAN)
+		return RW_ERR_UNSUPPORTED;
+	memset(fs, 0, sizeof(*fs));
+	track(fs, t->l4_off, 2);                  /* UDP source port */
+	track(fs, t->bth_off + BTH_FLAGS, 1);     /* SE */
+	track(fs, t->bth_off + BTH_DQPN, 4);      /* destination QP, AckReq */
+	track(fs, t->bth_off + BTH_PSN, 3);
+	track(fs, t->ext_off[HDR_IDX(RW_HDR_RETH)], 8);       /* virtual address */
+	track(fs, t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)], 8);  /* virtual address */
+	track(fs, t->ext_off[HDR_IDX(RW_HDR_AETH)], 4);       /* syndrome, MSN */
+	track(fs, t->ext_off[HDR_IDX(RW_HDR_ATOMICACKETH)], 8);
+	memset(other, 0xFF, sizeof(other));
+	memset(other + span, 0, sizeof(other) - span);
+	for (unsigned i = 0; i < fs->n; i++) {
+		/* Bytes after this one up to the ICRC: the rest of the headers,
+		 * the payload and the pad. */
+		size_t tail = (size_t)t->hdr_len - fs->off[i] - 1 + t->payload_len + t->pad;
+		uint32_t bit[8], shift = rw_crc32_shift(tail);
+		const uint8_t zero = 0;
+
+		for (unsigned b = 0; b < 8; b++) {
+			uint8_t v = (uint8_t)(1u << b);
+			bit[b] = rw_crc32_patch_shift(0, &zero, &v, 1, shift);
+		}
+		for (unsigned v = 1; v < 256; v++)
+			fs->tab[i][v] = fs->tab[i][v & (v - 1)] ^ bit[__builtin_ctz(v)];
+		other[fs->off[i] - t->l4_off] = 0;
+	}
+	fs->words = (uint8_t)((span + 7) / 8);
+	for (unsigned w = 0; w < fs->words; w++)
+		memcpy(&fs->other[w], other + 8 * w, 8);
+	return RW_OK;
+}
+
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+uint32_t rw_tmpl_write_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *fs,
+			    const struct rw_tmpl_fields *f, uint8_t *out)
+{
+	const uint8_t *old = t->hdr + t->l4_off, *now = out + t->l4_off;
+	uint32_t icrc = t->icrc;
+	uint64_t rest = 0;
+
+	put_fields(t, f, out);
+	for (unsigned i = 0; i < fs->n; i++)
+		icrc ^= fs->tab[i][out[fs->off[i]] ^ t->hdr[fs->off[i]]];
+	/* Any other byte that changed (an R_Key, a DMA length, a Q_Key): the
+	 * general patch, over those bytes only. The words may read past the
+	 * headers (into the payload, or the template's spare room): the mask
+	 * is zero there. */
+	for (unsigned w = 0; w < fs->words; w++)
+		rest |= (load64(old + 8 * w) ^ load64(now + 8 * w)) & fs->other[w];
+	if (rest) {
+		uint8_t a[RW_TMPL_FAST_SPAN], b[RW_TMPL_FAST_SPAN];
+		for (unsigned w = 0; w < fs->words; w++) {
+			uint64_t x = load64(old + 8 * w), d = (x ^ load64(now + 8 * w)) & fs->other[w];
+			memcpy(a + 8 * w, &x, 8);
+			x ^= d;
+			memcpy(b + 8 * w, &x, 8);
+		}
+		icrc = rw_crc32_patch_shift(icrc, a, b, (size_t)t->hdr_len - t->l4_off, t->shift);
+	}
+	put_masked(t, f, out);
 	return icrc;
 }
 

@@ -74,4 +74,36 @@ void rw_tmpl_write_tail(const struct rw_tmpl *t, uint32_t icrc, uint8_t *tail);
 /* The fields of the template itself (what rw_tmpl_write reproduces it with). */
 void rw_tmpl_fields_of(const struct rw_packet *p, struct rw_tmpl_fields *f);
 
+/* ---- the fast ICRC of a generator's steady state ----
+ *
+ * The ICRC is linear in the frame's bits, so what a changed byte adds to it
+ * depends only on the XOR of its old and new values and on how many bytes
+ * follow it: one 256-entry table per byte position turns a changed byte
+ * into one load. Tables are kept for the bytes a generator changes packet
+ * by packet (UDP source port, the BTH's SE, destination QP, AckReq and PSN,
+ * and the first extension bytes that vary per message: the RETH or
+ * AtomicETH virtual address, the AETH, the original value of an atomic
+ * ACK); any other byte that differs from the template is patched the
+ * general way, so every field may still change. */
+#define RW_TMPL_FAST_BYTES 22
+#define RW_TMPL_FAST_SPAN 64 /* bytes from the UDP header to the payload it handles */
+
+struct rw_tmpl_fast {
+	uint32_t tab[RW_TMPL_FAST_BYTES][256]; /* ICRC change by (old XOR new) of tracked byte i */
+	uint16_t off[RW_TMPL_FAST_BYTES];      /* frame offset of tracked byte i */
+	uint8_t n;                             /* tracked bytes */
+	uint8_t words;                         /* 8-byte words from l4_off to the payload */
+	uint64_t other[RW_TMPL_FAST_SPAN / 8]; /* 0xFF on the bytes not tracked, in that span */
+};
+
+/* Fills fs for template t: a few microseconds, for a template that will
+ * send many packets. RW_ERR_UNSUPPORTED when its headers from UDP on exceed
+ * RW_TMPL_FAST_SPAN. */
+enum rw_err rw_tmpl_fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs);
+
+/* rw_tmpl_write() with the ICRC from fs's tables: the same bytes and the
+ * same ICRC. */
+uint32_t rw_tmpl_write_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *fs,
+			    const struct rw_tmpl_fields *f, uint8_t *out);
+
 #endif

@@ -1,0 +1,109 @@
+/* Frames of model packets from proto's templates, with no DPDK type: the
+ * part of the TX layer that writes bytes, shared by tx.c (into mbufs) and
+ * bench/bench_genmodel.c (into plain buffers, to time it alone).
+ *
+ * One template per (flow, direction, opcode, payload length), in an open
+ * table where a collision replaces the older entry (a miss costs one build
+ * with a full ICRC). A template that keeps being used gets ICRC tables
+ * (rw_tmpl_fast): its packets then cost a few loads for the ICRC, whatever
+ * changed. The tables live in a small pool; a template that loses its set
+ * to a newer hot one goes back to the general patch. */
+#ifndef RWGEN_TX_FRAME_H
+#define RWGEN_TX_FRAME_H
+
+#include <stdint.h>
+
+#include "flow.h"
+#include "rocewire/tmpl.h"
+
+#define GEN_FR_SLOTS 4096u
+#define GEN_FR_FAST 64u   /* templates with tables at a time */
+#define GEN_FR_HOT 32u    /* packets of a template before it gets its tables */
+#define GEN_FR_SCRATCH (4096u + 1024u)
+
+struct gen_fr_fast {
+	struct rw_tmpl_fast fs;
+	uint32_t owner;       /* slot index, or UINT32_MAX */
+};
+
+struct gen_fr_slot {
+	uint64_t key;
+	const struct rw_tmpl_fast *fs; /* NULL: not hot (yet) */
+	uint32_t uses;
+	uint32_t fast;        /* its set in the pool, when fs */
+	struct rw_tmpl t;
+};
+
+struct gen_frames {
+	const struct gen_scenario *sc;
+	const uint8_t *const *patterns; /* pattern bytes by pool */
+	const uint32_t *flow_pool;      /* flow -> patterns[] */
+	uint16_t *sport;                /* UDP source port per (flow, QP), from flow_qp0[flow] */
+	uint64_t *flow_qp0;
+	struct gen_fr_fast *fast;
+	uint32_t fast_next;
+	uint64_t builds, fast_builds;
+	struct gen_fr_slot slot[GEN_FR_SLOTS];
+	uint8_t scratch[GEN_FR_SCRATCH];
+};
+
+/* NULL when out of memory. The scenario and the patterns must outlive it.
+ * Only the flows of shard (flow % nshards == shard) are written. */
+struct gen_frames *gen_frames_new(const struct gen_scenario *sc, uint32_t shard, uint32_t nshards,
+				  const uint8_t *const *patterns, const uint32_t *flow_pool);
+void gen_frames_free(struct gen_frames *fr);
+
+/* The slow path of gen_frames_get: builds the template, or gives a hot one
+ * its tables. NULL when the packet cannot be built. */
+const struct gen_fr_slot *gen_frames_miss(struct gen_frames *fr, const struct gen_pkt *pk, uint64_t key);
+
+static inline uint64_t gen_frames_key(const struct gen_pkt *pk)
+{
+	return 1ull << 63 | (uint64_t)pk->flow << 24 | (uint64_t)(pk->dir == GEN_DIR_RESPONSE) << 21 |
+	       (uint64_t)pk->opcode << 13 | pk->payload_len;
+}
+
+static inline const struct gen_fr_slot *gen_frames_get(struct gen_frames *fr, const struct gen_pkt *pk)
+{
+	uint64_t key = gen_frames_key(pk);
+	const struct gen_fr_slot *s = &fr->slot[(key * 0x9E3779B97F4A7C15ull) >> 52];
+
+	if (__builtin_expect(s->key == key && s->fs != NULL, 1))
+		return s;
+	return gen_frames_miss(fr, pk, key);
+}
+
+/* Writes pk's frame around its payload: the headers in the s->t.hdr_len
+ * bytes before pay, the tail (pad, ICRC, Ethernet padding) from
+ * pay + s->t.payload_len on. The payload bytes are not touched. */
+static inline void gen_frames_put(const struct gen_frames *fr, const struct gen_fr_slot *s,
+				  const struct gen_pkt *pk, uint8_t *pay)
+{
+	const struct gen_flow *fl = &fr->sc->flows[pk->flow];
+	struct rw_tmpl_fields f;
+	uint32_t icrc;
+
+	f.dqpn = pk->dqpn;
+	f.psn = pk->psn;
+	f.ackreq = pk->ackreq;
+	f.se = pk->se;
+	f.becn = pk->becn;
+	f.ecn = (pk->flags & GEN_PF_CE) ? 3 : fl->ecn;
+	f.udp_sport = fr->sport[fr->flow_qp0[pk->flow] + pk->qp];
+	f.reth = pk->reth;
+	f.aeth = pk->aeth;
+	f.atomic = pk->atomic;
+	f.atomic_orig = pk->atomic_orig;
+	f.deth = pk->deth;
+	f.immdt = pk->immdt;
+	f.ieth = pk->ieth;
+	if (s->fs)
+		icrc = rw_tmpl_write_fast(&s->t, s->fs, &f, pay - s->t.hdr_len);
+	else
+		icrc = rw_tmpl_write(&s->t, &f, pay - s->t.hdr_len);
+	if (__builtin_expect(pk->flags & GEN_PF_CORRUPT, 0))
+		icrc ^= 1u; /* the only way a bad ICRC leaves the generator */
+	rw_tmpl_write_tail(&s->t, icrc, pay + s->t.payload_len);
+}
+
+#endif

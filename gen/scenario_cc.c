@@ -386,7 +386,7 @@ int sc_congestion(struct sc_ctx *c, const yaml_node_t *root, struct gen_scenario
 	cc_defaults(s);
 	if (!n)
 		return 0;
-	cc->line = (uint32_t)n->start_mark.line + 1;
+	cc->line = (uint32_t)key_of(c, root, "congestion")->start_mark.line + 1;
 	if (sc_check_map(c, n, "congestion", cc_keys))
 		return -1;
 	/* A section without a mode asks for the one that needs no network. */

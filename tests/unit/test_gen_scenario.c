@@ -791,6 +791,340 @@ static void test_limits(void **state)
 	free(y);
 }
 
+/* ---- the congestion: section ------------------------------------------ */
+
+static void load_ok(const char *yaml, struct gen_scenario *s)
+{
+	char err[512];
+	if (parse(yaml, s, err, sizeof(err)))
+		fail_msg("unexpected error: %s", err);
+}
+
+/* The paper's marking (README-congestion.md) on a priority nobody set. */
+static void assert_default_prio(const struct cc_sw_prio *p)
+{
+	assert_int_equal(p->lossless, 0);
+	assert_int_equal(p->ecn, 1);
+	assert_int_equal(p->kmin, 5000);
+	assert_int_equal(p->kmax, 200000);
+	assert_true(p->pmax == 0.01);
+	assert_int_equal(p->xoff, 0);
+	assert_int_equal(p->xon, 0);
+}
+
+/* Without the section: mode off, and the models' defaults as the README's
+ * preset tables give them (paper), so that nothing changes for old files. */
+static void test_cc_absent(void **state)
+{
+	(void)state;
+	struct gen_scenario s;
+	load_ok(HOSTS "flows: [{from: a, to: b}]\n", &s);
+	const struct gen_congestion *cc = &s.cc;
+	assert_int_equal(cc->mode, GEN_CC_OFF);
+	assert_int_equal(cc->line, 0);
+	assert_int_equal(s.flows[0].cc_exempt, 0);
+	assert_true(cc->sw.link_bps == 100e9);
+	assert_int_equal(cc->sw.buffer, 12000000);
+	assert_int_equal(cc->sw.nprio, 8);
+	assert_int_equal(cc->sw.sched, CC_SW_STRICT);
+	assert_int_equal(cc->sw.pause_quanta, 0xFFFF);
+	assert_int_equal(cc->sw.seed, 1);
+	assert_int_equal(cc->sw.response_ns, 0);
+	for (int p = 0; p < 8; p++)
+		assert_default_prio(&cc->sw.prio[p]);
+	assert_int_equal(cc->n_storms, 0);
+	assert_string_equal(cc->dcqcn_preset, "paper");
+	assert_true(cc->dcqcn.g == 1.0 / 256);
+	assert_true(cc->dcqcn.alpha_init == 1);
+	assert_int_equal(cc->dcqcn.alpha_period_ns, 55000);
+	assert_int_equal(cc->dcqcn.timer_ns, 55000);
+	assert_int_equal(cc->dcqcn.byte_counter, 10000000);
+	assert_int_equal(cc->dcqcn.fast_recovery, 5);
+	assert_true(cc->dcqcn.rai_bps == 40e6);
+	assert_true(cc->dcqcn.rhai_bps == 100e6);
+	assert_true(cc->dcqcn.rmin_bps == 100e6);
+	assert_true(cc->dcqcn.min_dec_factor == 0);
+	assert_int_equal(cc->dcqcn.reduce_period_ns, 0);
+	assert_string_equal(cc->np_preset, "paper");
+	assert_int_equal(cc->np.interval_ns, 50000);
+	assert_int_equal(cc->np.mode, CC_NP_PER_QP);
+	assert_int_equal(cc->np.behaviour, CC_NP_COMPLIANT);
+	assert_int_equal(cc->np.defer, 1);
+	assert_int_equal(cc->np.max_keys, 100000);
+	assert_int_equal(cc->pfc_response_ns, 0);
+	assert_int_equal(cc->pfc_ignore, 0);
+	assert_string_equal(cc->out.fct, "");
+	assert_string_equal(cc->out.pfc, "");
+	assert_string_equal(cc->out.qlen, "");
+	assert_int_equal(cc->out.qlen_interval_ns, 1000);
+	assert_int_equal(cc->out.format, GEN_CC_CSV);
+	gen_scenario_free(&s);
+	/* The built-in default has none either. */
+	assert_int_equal(gen_scenario_default(&s), 0);
+	assert_int_equal(s.cc.mode, GEN_CC_OFF);
+	gen_scenario_free(&s);
+	/* An empty section is the simulated mode; the port runs at line_rate
+	 * and the marking PRNG takes the scenario's seed. */
+	load_ok("line_rate: 25Gbps\nseed: 9\n" HOSTS "flows: [{from: a, to: b}]\ncongestion: {}\n", &s);
+	assert_int_equal(s.cc.mode, GEN_CC_SIMULATED);
+	assert_int_equal(s.cc.line, 7);
+	assert_true(s.cc.sw.link_bps == 25e9);
+	assert_int_equal(s.cc.sw.seed, 9);
+	gen_scenario_free(&s);
+}
+
+static void test_cc_full(void **state)
+{
+	(void)state;
+	struct gen_scenario s;
+	load_ok(HOSTS "flows: [{name: w, from: a, to: b}, {name: bg, from: b, to: a, congestion: false}]\n"
+		"congestion:\n"
+		"  mode: simulated\n"
+		"  switch:\n"
+		"    link_rate: 25Gbps\n"
+		"    buffer: 12MB\n"
+		"    scheduler: round_robin\n"
+		"    pause_quanta: computed\n"
+		"    pause_refresh: 10us\n"
+		"    storm_refresh: 100us\n"
+		"    max_packets: 100000\n"
+		"    seed: 7\n"
+		"    priorities:\n"
+		"      3: {lossless: true, ecn: true, kmin: 5KB, kmax: 200KB, pmax: 1%, xoff: 300KiB, xon: 0x10000}\n"
+		"      0: {ecn: false}\n"
+		"      1: {kmin: 0, kmax: 0, pmax: 0}\n"
+		"    storms:\n"
+		"      - {priority: 3, start: 2ms, duration: 5ms}\n"
+		"      - {priority: 1, duration: 1.5us}\n"
+		"  dcqcn:\n"
+		"    g: 0.00390625\n"
+		"    alpha_init: 0.5\n"
+		"    alpha_period: 50us\n"
+		"    timer: 1.5us\n"
+		"    byte_counter: 1MiB\n"
+		"    fast_recovery: 3\n"
+		"    rate_ai: 40Mbps\n"
+		"    rate_hai: 2.5Gbps\n"
+		"    min_rate: 0\n"
+		"    min_dec_factor: 50%\n"
+		"    reduce_period: 4us\n"
+		"  np:\n"
+		"    interval: 20us\n"
+		"    mode: ip_pair\n"
+		"    defer: false\n"
+		"    behaviour: fast\n"
+		"    fast_interval: 5us\n"
+		"    max_keys: 1000\n"
+		"  pfc: {response: 500ns, ignore: true}\n"
+		"  outputs: {fct: fct.csv, pfc: out/pfc.jsonl, qlen: qlen.csv, qlen_interval: 2us, format: jsonl}\n",
+		&s);
+	const struct gen_congestion *cc = &s.cc;
+	assert_int_equal(s.flows[0].cc_exempt, 0);
+	assert_int_equal(s.flows[1].cc_exempt, 1);
+	assert_int_equal(cc->mode, GEN_CC_SIMULATED);
+	assert_int_equal(cc->line, 5);
+	assert_true(cc->sw.link_bps == 25e9);
+	assert_int_equal(cc->sw.buffer, 12000000);
+	assert_int_equal(cc->sw.sched, CC_SW_ROUND_ROBIN);
+	assert_int_equal(cc->sw.pause_quanta, 0);
+	assert_int_equal(cc->sw.refresh_ns, 10000);
+	assert_int_equal(cc->sw.storm_refresh_ns, 100000);
+	assert_int_equal(cc->sw.max_packets, 100000);
+	assert_int_equal(cc->sw.seed, 7);
+	assert_int_equal(cc->sw.nprio, 8);
+	const struct cc_sw_prio *p3 = &cc->sw.prio[3], *p0 = &cc->sw.prio[0], *p1 = &cc->sw.prio[1];
+	assert_int_equal(p3->lossless, 1);
+	assert_int_equal(p3->ecn, 1);
+	assert_int_equal(p3->kmin, 5000);
+	assert_int_equal(p3->kmax, 200000);
+	assert_true(p3->pmax == 0.01);
+	assert_int_equal(p3->xoff, 300 * 1024);
+	assert_int_equal(p3->xon, 0x10000);
+	assert_int_equal(p0->ecn, 0);
+	assert_int_equal(p0->lossless, 0);
+	assert_int_equal(p1->ecn, 1);
+	assert_int_equal(p1->kmin, 0);
+	assert_int_equal(p1->kmax, 0);
+	assert_true(p1->pmax == 0);
+	for (int p = 2; p < 8; p++)
+		if (p != 3)
+			assert_default_prio(&cc->sw.prio[p]);
+	assert_int_equal(cc->n_storms, 2);
+	assert_int_equal(cc->storms[0].prio, 3);
+	assert_int_equal(cc->storms[0].start_ns, 2000000);
+	assert_int_equal(cc->storms[0].duration_ns, 5000000);
+	assert_int_equal(cc->storms[0].line, 21);
+	assert_int_equal(cc->storms[1].prio, 1);
+	assert_int_equal(cc->storms[1].start_ns, 0);
+	assert_int_equal(cc->storms[1].duration_ns, 1500);
+	assert_string_equal(cc->dcqcn_preset, "paper");
+	assert_true(cc->dcqcn.g == 0.00390625);
+	assert_true(cc->dcqcn.alpha_init == 0.5);
+	assert_int_equal(cc->dcqcn.alpha_period_ns, 50000);
+	assert_int_equal(cc->dcqcn.timer_ns, 1500);
+	assert_int_equal(cc->dcqcn.byte_counter, 1048576);
+	assert_int_equal(cc->dcqcn.fast_recovery, 3);
+	assert_true(cc->dcqcn.rai_bps == 40e6);
+	assert_true(cc->dcqcn.rhai_bps == 2.5e9);
+	assert_true(cc->dcqcn.rmin_bps == 0);
+	assert_true(cc->dcqcn.min_dec_factor == 0.5);
+	assert_int_equal(cc->dcqcn.reduce_period_ns, 4000);
+	assert_int_equal(cc->np.interval_ns, 20000);
+	assert_int_equal(cc->np.mode, CC_NP_PER_IP_PAIR);
+	assert_int_equal(cc->np.defer, 0);
+	assert_int_equal(cc->np.behaviour, CC_NP_FAST);
+	assert_int_equal(cc->np.fast_interval_ns, 5000);
+	assert_int_equal(cc->np.max_keys, 1000);
+	assert_int_equal(cc->pfc_response_ns, 500);
+	assert_int_equal(cc->sw.response_ns, 500);
+	assert_int_equal(cc->pfc_ignore, 1);
+	assert_string_equal(cc->out.fct, "fct.csv");
+	assert_string_equal(cc->out.pfc, "out/pfc.jsonl");
+	assert_string_equal(cc->out.qlen, "qlen.csv");
+	assert_int_equal(cc->out.qlen_interval_ns, 2000);
+	assert_int_equal(cc->out.format, GEN_CC_JSONL);
+	gen_scenario_free(&s);
+}
+
+/* NVIDIA's preset (README-congestion.md's mlx5 column) under a few
+ * overrides; closed loop keeps the switch at its defaults. */
+static void test_cc_presets(void **state)
+{
+	(void)state;
+	struct gen_scenario s;
+	load_ok(HOSTS "flows: [{from: a, to: b}]\n"
+		"defaults: {congestion: false}\n"
+		"congestion:\n"
+		"  mode: closed_loop\n"
+		"  dcqcn: {preset: mlx5, timer: 100us, rate_ai: 10Mbps}\n"
+		"  np: {preset: mlx5, defer: true}\n"
+		"  outputs: {fct: f.csv, pfc: p.csv}\n",
+		&s);
+	const struct gen_congestion *cc = &s.cc;
+	assert_int_equal(s.flows[0].cc_exempt, 1);
+	assert_int_equal(cc->mode, GEN_CC_CLOSED_LOOP);
+	assert_string_equal(cc->dcqcn_preset, "mlx5");
+	assert_true(cc->dcqcn.g == 1019.0 / 1024);
+	assert_true(cc->dcqcn.alpha_init == 1023.0 / 1024);
+	assert_int_equal(cc->dcqcn.alpha_period_ns, 55000);
+	assert_int_equal(cc->dcqcn.timer_ns, 100000);
+	assert_int_equal(cc->dcqcn.byte_counter, 32767);
+	assert_int_equal(cc->dcqcn.fast_recovery, 5);
+	assert_true(cc->dcqcn.rai_bps == 10e6);
+	assert_true(cc->dcqcn.rhai_bps == 50e6);
+	assert_true(cc->dcqcn.rmin_bps == 100e6);
+	assert_true(cc->dcqcn.min_dec_factor == 0.5);
+	assert_int_equal(cc->dcqcn.reduce_period_ns, 4000);
+	assert_string_equal(cc->np_preset, "mlx5");
+	assert_int_equal(cc->np.interval_ns, 4000);
+	assert_int_equal(cc->np.mode, CC_NP_PER_QP);
+	assert_int_equal(cc->np.defer, 1);
+	assert_int_equal(cc->np.behaviour, CC_NP_COMPLIANT);
+	assert_int_equal(cc->np.max_keys, 100000);
+	assert_string_equal(cc->out.fct, "f.csv");
+	assert_string_equal(cc->out.pfc, "p.csv");
+	assert_string_equal(cc->out.qlen, "");
+	gen_scenario_free(&s);
+	/* mode: off still reads and checks everything. */
+	load_ok(HOSTS "flows: [{from: a, to: b}]\n"
+		"congestion: {mode: off, switch: {buffer: 1MiB}, np: {mode: dest_ip, behaviour: every_ce}}\n",
+		&s);
+	assert_int_equal(s.cc.mode, GEN_CC_OFF);
+	assert_int_equal(s.cc.sw.buffer, 1 << 20);
+	assert_int_equal(s.cc.np.mode, CC_NP_PER_DEST_IP);
+	assert_int_equal(s.cc.np.behaviour, CC_NP_EVERY_CE);
+	gen_scenario_free(&s);
+}
+
+/* Each class of mistake in the section, with its exact message. */
+static void test_cc_errors(void **state)
+{
+	(void)state;
+#define CC HOSTS "flows: [{from: a, to: b}]\ncongestion: "
+	static const struct {
+		const char *yaml, *msg;
+	} cases[] = {
+		{ CC "true\n", "t.yaml:5:13: congestion: expected a mapping, got true" },
+		{ CC "{mode: sim}\n", "t.yaml:5:20: mode: expected off, simulated or closed_loop, got sim" },
+		{ CC "{modes: off}\n", "t.yaml:5:14: congestion: unknown key 'modes' (did you mean 'mode'?)" },
+		{ CC "{mode: closed_loop, switch: {}}\n",
+		  "t.yaml:5:33: switch: applies to mode simulated only (closed_loop's bottleneck is the real network)" },
+		{ CC "{switch: {buffer: 4KBytes}}\n",
+		  "t.yaml:5:31: buffer: expected a size in bytes (optionally B, KB, MB, GB, KiB, MiB or GiB), got 4KBytes" },
+		{ CC "{switch: {buffer: 2GB}}\n", "t.yaml:5:31: buffer: expected 1..1073741824 bytes, got 2GB" },
+		{ CC "{switch: {link_rate: 0Gbps}}\n",
+		  "t.yaml:5:34: link_rate: expected a bit rate above 0 and at most 1600Gbps, got 0Gbps" },
+		{ CC "{switch: {pause_quanta: 0}}\n", "t.yaml:5:37: pause_quanta: expected computed or 1..0xffff, got 0" },
+		{ CC "{switch: {scheduler: wfq}}\n", "t.yaml:5:34: scheduler: expected strict or round_robin, got wfq" },
+		{ CC "{switch: {max_packets: 0}}\n", "t.yaml:5:36: max_packets: expected 1..67108864, got 0" },
+		{ CC "{switch: {priorities: [3]}}\n",
+		  "t.yaml:5:35: priorities: expected a mapping of priority (0..7) to its settings, got a sequence" },
+		{ CC "{switch: {priorities: {8: {ecn: false}}}}\n", "t.yaml:5:36: priorities: expected 0..7, got 8" },
+		{ CC "{switch: {priorities: {3: {}, 0x3: {}}}}\n",
+		  "t.yaml:5:43: priorities: duplicate priority 3 (first given at line 5)" },
+		{ CC "{switch: {priorities: {3: {kmn: 1KB}}}}\n",
+		  "t.yaml:5:40: priority 3: unknown key 'kmn' (did you mean 'kmin'?)" },
+		{ CC "{switch: {priorities: {3: {kmin: 10KB, kmax: 5KB}}}}\n",
+		  "t.yaml:5:58: kmax: expected at least kmin (10000 bytes), got 5000 bytes" },
+		{ CC "{switch: {priorities: {3: {kmin: 300KB}}}}\n",
+		  "t.yaml:5:46: kmin: expected at most kmax (200000 bytes), got 300000 bytes" },
+		{ CC "{switch: {priorities: {3: {lossless: true, xoff: 100KB, xon: 100KB}}}}\n",
+		  "t.yaml:5:74: xon: expected less than xoff (100000 bytes), got 100000 bytes" },
+		{ CC "{switch: {priorities: {3: {lossless: true, xoff: 100KB}}}}\n",
+		  "t.yaml:5:39: priority 3: lossless needs xoff and xon (bytes of its queue)" },
+		{ CC "{switch: {priorities: {3: {xoff: 100KB}}}}\n",
+		  "t.yaml:5:40: xoff: applies to lossless priorities only (priority 3 is lossy)" },
+		{ CC "{switch: {priorities: {3: {ecn: false, kmin: 1KB}}}}\n",
+		  "t.yaml:5:52: kmin: applies when ecn is true (priority 3 has ecn: false)" },
+		{ CC "{switch: {priorities: {3: {pmax: 1.5}}}}\n",
+		  "t.yaml:5:46: pmax: expected a number from 0 to 1 (0.5 or 50%), got 1.5" },
+		{ CC "{switch: {storms: {priority: 1}}}\n",
+		  "t.yaml:5:31: storms: expected a sequence of storms ({priority, start, duration}), got a mapping" },
+		{ CC "{switch: {storms: [{priority: 3}]}}\n", "t.yaml:5:32: storm: expected priority and duration" },
+		{ CC "{switch: {storms: [{priority: 3, duration: 0}]}}\n",
+		  "t.yaml:5:56: duration: expected a duration above 0, got 0" },
+		{ CC "{switch: {storms: [{priority: 9, duration: 1ms}]}}\n", "t.yaml:5:43: priority: expected 0..7, got 9" },
+		{ CC "{dcqcn: {preset: cx6}}\n", "t.yaml:5:30: preset: expected paper or mlx5, got cx6" },
+		{ CC "{dcqcn: {g: 2}}\n", "t.yaml:5:25: g: expected a number from 0 to 1 (0.5 or 50%), got 2" },
+		{ CC "{dcqcn: {rate_ai: 40}}\n",
+		  "t.yaml:5:31: rate_ai: expected a bit rate with bps, Kbps, Mbps, Gbps or Tbps, e.g. 100Gbps, got 40" },
+		{ CC "{dcqcn: {timer: 55}}\n",
+		  "t.yaml:5:29: timer: expected a duration with a unit (ns, us, ms or s), e.g. 10ms, got 55" },
+		{ CC "{dcqcn: {rate_hal: 1Gbps}}\n", "t.yaml:5:22: dcqcn: unknown key 'rate_hal' (did you mean 'rate_hai'?)" },
+		{ CC "{np: {behaviour: fast}}\n",
+		  "t.yaml:5:30: behaviour: fast needs fast_interval (the pacing it really applies)" },
+		{ CC "{np: {fast_interval: 1us}}\n", "t.yaml:5:19: fast_interval: applies to behaviour: fast only" },
+		{ CC "{np: {behaviour: fast, interval: 10us, fast_interval: 10us}}\n",
+		  "t.yaml:5:67: fast_interval: expected less than interval (10000 ns), got 10000 ns" },
+		{ CC "{np: {mode: per_qp}}\n", "t.yaml:5:25: mode: expected qp, ip_pair or dest_ip, got per_qp" },
+		{ CC "{np: {max_keys: 0}}\n", "t.yaml:5:29: max_keys: expected 1..1048576, got 0" },
+		{ CC "{np: {defer: yes}}\n", "t.yaml:5:26: defer: expected true or false, got yes" },
+		{ CC "{pfc: {ignore: 1}}\n", "t.yaml:5:28: ignore: expected true or false, got 1" },
+		{ CC "{outputs: {fct: a.csv, pfc: a.csv}}\n", "t.yaml:5:41: pfc: 'a.csv' is already the fct file" },
+		{ CC "{mode: closed_loop, outputs: {qlen: q.csv}}\n",
+		  "t.yaml:5:43: qlen: needs mode simulated (a closed loop has no model queue to sample)" },
+		{ CC "{outputs: {qlen_interval: 1us}}\n", "t.yaml:5:24: qlen_interval: applies when qlen names a file" },
+		{ CC "{outputs: {qlen: q, qlen_interval: 0}}\n", "t.yaml:5:48: qlen_interval: expected a duration above 0, got 0" },
+		{ CC "{outputs: {format: csvs}}\n", "t.yaml:5:32: format: expected csv or jsonl, got csvs" },
+		{ CC "{outputs: {fct: out/}}\n", "t.yaml:5:29: fct: expected a file name, not a directory, got out/" },
+		{ HOSTS "flows: [{from: a, to: b, congestion: no}]\n", "t.yaml:4:38: congestion: expected true or false, got no" },
+	};
+#undef CC
+	int bad = 0;
+	for (size_t i = 0; i < RW_ARRAY_LEN(cases); i++) {
+		struct gen_scenario s;
+		char err[512];
+		memset(&s, 0xA5, sizeof(s));
+		struct gen_scenario before = s;
+		int rc = parse(cases[i].yaml, &s, err, sizeof(err));
+		if (rc != -1 || strcmp(err, cases[i].msg) != 0 || memcmp(&s, &before, sizeof(s)) != 0) {
+			print_error("case %zu:\n  want %s\n  got  %s\n", i, cases[i].msg, rc ? err : "(loaded)");
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* The bad files for the end-to-end test: each says on its first line
  * "# expect: LINE:COL: message" and must fail with exactly that. */
 static void test_bad_scenarios(void **state)
@@ -846,6 +1180,10 @@ int main(void)
 		cmocka_unit_test(test_flow_features),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_cc_absent),
+		cmocka_unit_test(test_cc_full),
+		cmocka_unit_test(test_cc_presets),
+		cmocka_unit_test(test_cc_errors),
 		cmocka_unit_test(test_bad_scenarios),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,11 +90,17 @@ static inline void gen_frames_put(const struct gen_frames *fr, const struct gen_
 	f.becn = pk->becn;
 	f.ecn = (pk->flags & GEN_PF_CE) ? 3 : fl->ecn;
 	f.udp_sport = fr->sport[fr->flow_qp0[pk->flow] + pk->qp];
-	f.reth = pk->reth;
-	f.aeth = pk->aeth;
-	f.atomic = pk->atomic;
-	f.atomic_orig = pk->atomic_orig;
-	f.deth = pk->deth;
+	/* the template reads only the headers its opcode carries */
+	if (pk->hdrs & RW_HDR_RETH)
+		f.reth = pk->reth;
+	if (pk->hdrs & RW_HDR_AETH)
+		f.aeth = pk->aeth;
+	if (pk->hdrs & RW_HDR_ATOMICETH)
+		f.atomic = pk->atomic;
+	if (pk->hdrs & RW_HDR_ATOMICACKETH)
+		f.atomic_orig = pk->atomic_orig;
+	if (pk->hdrs & RW_HDR_DETH)
+		f.deth = pk->deth;
 	f.immdt = pk->immdt;
 	f.ieth = pk->ieth;
 	if (s->fs)

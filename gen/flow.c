@@ -70,7 +70,8 @@ static void clock_build(struct gen_model *m)
 
 enum act { ACT_NONE = 0, ACT_ARRIVE, ACT_TIMER, ACT_RSP, ACT_REQ };
 
-static inline uint64_t qp_next(struct gen_model *m, struct gen_qp *q, enum act *what)
+static inline __attribute__((always_inline)) uint64_t qp_next(struct gen_model *m, struct gen_qp *q,
+								 enum act *what)
 {
 	uint64_t best = GEN_NEVER, t;
 	*what = ACT_NONE;
@@ -98,7 +99,7 @@ static inline uint64_t qp_next(struct gen_model *m, struct gen_qp *q, enum act *
 
 /* Computes the QP's clock key, remembering for which epoch
  * and action. */
-static inline uint64_t qp_key(struct gen_model *m, struct gen_qp *q)
+static inline __attribute__((always_inline)) uint64_t qp_key(struct gen_model *m, struct gen_qp *q)
 {
 	enum act a;
 	uint64_t t = qp_next(m, q, &a);

@@ -145,6 +145,8 @@ struct gen_lflow {
 	uint8_t src_prio, dst_prio; /* pause classes of the two ends */
 	uint8_t faulty;           /* some fault of the scenario may hit this flow */
 	uint8_t only_op;          /* the one usable op, or 0xFF when several */
+	uint8_t no_draw;          /* one op, one size: the message stream draws nothing */
+	uint8_t simple;           /* UC or UD, no fault: a one-packet message is sent and done */
 	uint16_t opc_hdrs[GEN_OP_COUNT][4]; /* rw_opcode(opc[op][pos])->hdrs */
 };
 

@@ -50,11 +50,12 @@ static void choose_next(struct gen_model *m, struct gen_qp *q)
 		q->next_op = 0xFF;
 		return;
 	}
-	uint64_t rnd = gen_prng(&q->rng);
+	/* The draw is made even with one op, so that the sizes drawn after
+	 * it do not depend on how many ops there are; with one op and one
+	 * size nothing reads the stream, and it is not drawn. */
+	uint64_t rnd = lf->no_draw ? 0 : gen_prng(&q->rng);
 	uint8_t op = lf->only_op;
 	if (op == 0xFF) {
-		/* (the draw is made even with one op, so that the sizes drawn
-		 * after it do not depend on how many ops there are) */
 		uint64_t r = (lf->wsum & (lf->wsum - 1)) ? rnd % lf->wsum : rnd & (lf->wsum - 1);
 		op = 0;
 		while (r >= lf->weight[op])
@@ -101,6 +102,8 @@ void gen_req_init(struct gen_model *m, struct gen_qp *q)
 		}
 		if (used != 1)
 			lf->only_op = 0xFF;
+		lf->no_draw = lf->only_op != 0xFF && lf->f->size.kind == GEN_SIZE_FIXED;
+		lf->simple = lf->f->transport != GEN_RC && !lf->faulty;
 	}
 	choose_next(m, q);
 	if (q->next_op == 0xFF)
@@ -468,12 +471,71 @@ static inline void fill_request(struct gen_lflow *lf, const struct gen_qp *q, co
 	pk->ieth = f->invalidate_rkey;
 }
 
+/* The steady state of an unreliable flow no fault can hit: a message of
+ * one packet, complete once sent. What new_wqe(), fill_request() and
+ * gen_req_send() do for it, without the WQE ring. */
+static int send_single(struct gen_model *m, struct gen_qp *q, struct gen_lflow *lf, uint64_t t,
+		       struct gen_pkt *pk)
+{
+	const struct gen_flow *f = lf->f;
+	struct gen_flow_stats *st = &m->stats[q->flow];
+	uint8_t op = q->next_op;
+	uint32_t len = q->next_len, psn = q->next_psn;
+	uint64_t va = next_va(lf, q, op, len);
+
+	q->next_psn = (psn + 1) & RW_PSN_MASK;
+	q->msgs_created++;
+	st->messages_started[op]++;
+	if (!lf->no_draw) /* else the next message is this one again */
+		choose_next(m, q);
+	pk->t_ns = t;
+	pk->flow = q->flow;
+	pk->qp = q->qp;
+	pk->dir = GEN_DIR_REQUEST;
+	pk->opcode = lf->opc[op][POS_ONLY];
+	pk->ackreq = 0;
+	pk->se = 0;
+	pk->flags = 0;
+	pk->becn = 0;
+	pk->dqpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
+	pk->psn = psn;
+	pk->payload_len = len;
+	pk->hdrs = lf->opc_hdrs[op][POS_ONLY];
+	pk->reth = (struct rw_reth){ 0 };
+	pk->aeth = (struct rw_aeth){ 0 };
+	pk->atomic = (struct rw_atomiceth){ 0 };
+	pk->atomic_orig = 0;
+	pk->deth = (struct rw_deth){ 0 };
+	if (pk->hdrs & RW_HDR_RETH) {
+		pk->reth.va = va;
+		pk->reth.rkey = f->rkey;
+		pk->reth.dmalen = len;
+	}
+	if (pk->hdrs & RW_HDR_DETH) {
+		pk->deth.qkey = f->qkey;
+		pk->deth.sqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
+	}
+	pk->immdt = f->immediate;
+	pk->ieth = f->invalidate_rkey;
+	pk->resend = rw_psn_diff(psn, q->snd_max) < 0;
+	pk->frame_len = gen_frame_len(lf, pk->opcode, len);
+	if (rw_psn_diff(q->next_psn, q->snd_max) > 0)
+		q->snd_max = q->next_psn;
+	q->next_tx_ns = gen_pace(lf, q, t, pk->frame_len, &q->tx_frac, &q->tx_len, &q->tx_gap);
+	st->messages[op]++;
+	gen_emit_count(m, pk);
+	return 1;
+}
+
 int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out)
 {
 	struct gen_lflow *lf = gen_qlf(m, q);
 	const struct gen_flow *f = lf->f;
-	if (q->cur == q->wq_n)
+	if (q->cur == q->wq_n) {
+		if (lf->simple && q->next_len <= lf->mtu)
+			return send_single(m, q, lf, t, out);
 		new_wqe(m, q);
+	}
 	struct gen_wqe *w = gen_wq(m, q, q->cur);
 	uint32_t k = q->cur_pkt;
 	/* Written in place: a packet the faults drop is overwritten by the

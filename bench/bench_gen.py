@@ -114,6 +114,7 @@ def main():
     if not os.access(gen_bin, os.X_OK):
         print(f"bench_gen: {gen_bin} not built (DPDK off?)", file=sys.stderr)
         return 1
+    load0 = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="rw-bench-gen.") as tmp:
         cases = [("62 B frames (UC SEND 4 B)", 62, "send", "4"),
                  ("4170 B frames (UC WRITE 4 KiB)", 4170, "write", "4KiB")]
@@ -136,6 +137,10 @@ def main():
         print("| --- | --- | --- | --- | --- |")
         for label, port, tp, g in rows:
             print(f"| {label} | {port} | {tp / 1e6:.2f} Mpps | {g / 1e6:.2f} Mpps | {g / tp:.2f}x |")
+        # the machine's load, since a shared machine moves both columns
+        load1 = os.getloadavg()
+        print(f"\n{os.cpu_count()} CPUs; load average {load0[0]:.2f} at the start, "
+              f"{load1[0]:.2f} at the end; best of {rounds} rounds of {seconds:g} s")
     return 0
 
 

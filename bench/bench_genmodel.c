@@ -76,7 +76,7 @@ static uint8_t *put(struct gen_frames *fr, const uint8_t *pat, const struct gen_
 	if (!s)
 		return NULL;
 	if (b->tail_len)
-		memcpy(pay + b->tail_at, pat + b->tail_at, b->tail_len);
+		gen_frames_restore(pay + b->tail_at, pat + b->tail_at, b->tail_len);
 	gen_frames_put(fr, s, pk, pay);
 	b->tail_at = (uint16_t)s->t.payload_len;
 	b->tail_len = (uint16_t)(s->t.frame_len - s->t.hdr_len - s->t.payload_len);

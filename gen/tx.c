@@ -63,7 +63,7 @@ static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, stru
 	/* Put back the pattern bytes this mbuf's previous tail covered. */
 	if (pv->tail_len) {
 		const uint8_t *pat = w->patterns[w->flow_pool[pk->flow]];
-		memcpy(pay + pv->tail_at, pat + pv->tail_at, pv->tail_len);
+		gen_frames_restore(pay + pv->tail_at, pat + pv->tail_at, pv->tail_len);
 	}
 	gen_frames_put(w->frames, s, pk, pay);
 	pv->tail_at = (uint16_t)t->payload_len;

@@ -12,6 +12,7 @@
 #define RWGEN_TX_FRAME_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "flow.h"
 #include "rocewire/tmpl.h"
@@ -71,6 +72,23 @@ static inline const struct gen_fr_slot *gen_frames_get(struct gen_frames *fr, co
 	if (__builtin_expect(s->key == key && s->fs != NULL, 1))
 		return s;
 	return gen_frames_miss(fr, pk, key);
+}
+
+/* Puts back the n pattern bytes (4 to GEN_TAIL_MAX: a tail) at pay: 8 or 4
+ * bytes at a time, the last copy ending exactly at n, so that nothing past
+ * the tail is written. */
+static inline void gen_frames_restore(uint8_t *pay, const uint8_t *pat, uint32_t n)
+{
+	if (n >= 8) {
+		for (uint32_t i = 0; i + 8 < n; i += 8)
+			memcpy(pay + i, pat + i, 8);
+		memcpy(pay + n - 8, pat + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(pay, pat, 4);
+		memcpy(pay + n - 4, pat + n - 4, 4);
+	} else {
+		memcpy(pay, pat, n);
+	}
 }
 
 /* Writes pk's frame around its payload: the headers in the s->t.hdr_len

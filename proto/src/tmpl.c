@@ -185,7 +185,8 @@ enum rw_err rw_tmpl_fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs)
 		}
 		for (unsigned v = 1; v < 256; v++)
 			fs->tab[i][v] = fs->tab[i][v & (v - 1)] ^ bit[__builtin_ctz(v)];
-		other[fs->off[i] - t->l4_off] = 0;
+		fs->pos[i] = (uint8_t)(fs->off[i] - t->l4_off);
+		other[fs->pos[i]] = 0;
 	}
 	fs->words = (uint8_t)((span + 7) / 8);
 	for (unsigned w = 0; w < fs->words; w++)
@@ -252,18 +253,23 @@ uint32_t rw_tmpl_write_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *
 			    const struct rw_tmpl_fields *f, uint8_t *out)
 {
 	const uint8_t *old = t->hdr + t->l4_off, *now = out + t->l4_off;
+	uint64_t diff[RW_TMPL_FAST_SPAN / 8];
+	const uint8_t *d = (const uint8_t *)diff;
 	uint32_t icrc = t->icrc;
 	uint64_t rest = 0;
 
 	put_fields_fast(t, f, out);
+	/* What changed, 8 bytes at a time; the words may read past the
+	 * headers (into the payload, or the template's spare room), where
+	 * nothing is tracked and the mask is zero. */
+	for (unsigned w = 0; w < fs->words; w++) {
+		diff[w] = load64(old + 8 * w) ^ load64(now + 8 * w);
+		rest |= diff[w] & fs->other[w];
+	}
 	for (unsigned i = 0; i < fs->n; i++)
-		icrc ^= fs->tab[i][out[fs->off[i]] ^ t->hdr[fs->off[i]]];
+		icrc ^= fs->tab[i][d[fs->pos[i]]];
 	/* Any other byte that changed (an R_Key, a DMA length, a Q_Key): the
-	 * general patch, over those bytes only. The words may read past the
-	 * headers (into the payload, or the template's spare room): the mask
-	 * is zero there. */
-	for (unsigned w = 0; w < fs->words; w++)
-		rest |= (load64(old + 8 * w) ^ load64(now + 8 * w)) & fs->other[w];
+	 * general patch, over those bytes only. */
 	if (rest) {
 		uint8_t a[RW_TMPL_FAST_SPAN], b[RW_TMPL_FAST_SPAN];
 		for (unsigned w = 0; w < fs->words; w++) {

@@ -91,6 +91,7 @@ void rw_tmpl_fields_of(const struct rw_packet *p, struct rw_tmpl_fields *f);
 struct rw_tmpl_fast {
 	uint32_t tab[RW_TMPL_FAST_BYTES][256]; /* ICRC change by (old XOR new) of tracked byte i */
 	uint16_t off[RW_TMPL_FAST_BYTES];      /* frame offset of tracked byte i */
+	uint8_t pos[RW_TMPL_FAST_BYTES];       /* its offset from the UDP header */
 	uint8_t n;                             /* tracked bytes */
 	uint8_t words;                         /* 8-byte words from l4_off to the payload */
 	uint64_t other[RW_TMPL_FAST_SPAN / 8]; /* 0xFF on the bytes not tracked, in that span */

@@ -368,7 +368,7 @@ int sc_duration(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_
 }
 
 static int bytes_with(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max,
-		      const struct unit *units, const char *expect, uint64_t *out)
+		      const struct unit *units, int exact, const char *expect, uint64_t *out)
 {
 	char lo[24], hi[24];
 	fmt_bound(lo, sizeof(lo), min, 0);
@@ -390,6 +390,10 @@ static int bytes_with(struct sc_ctx *c, const char *key, const yaml_node_t *n, u
 	const struct unit *u = NULL;
 	if (parse_decimal(s, &d) || (*d.unit && !(u = find_unit(units, d.unit))))
 		return sc_expected(c, key, n, "%s", expect);
+	/* With decimal units in the table, "Mb" is megabits to many: the
+	 * case must be as written (and SI's own "kB"). */
+	if (exact && u && strcmp(u->name, d.unit) != 0 && strcmp(d.unit, "kB") != 0)
+		return sc_expected(c, key, n, "%s", expect);
 	int r = scale_decimal(&d, u ? u->mult : 1, &v);
 	if (r == -1)
 		return sc_expected(c, key, n, "a whole number of bytes");
@@ -406,7 +410,7 @@ int sc_bytes(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t m
 	static const struct unit units[] = {
 		{ "B", 1 }, { "KiB", 1ull << 10 }, { "MiB", 1ull << 20 }, { "GiB", 1ull << 30 }, { NULL, 0 },
 	};
-	return bytes_with(c, key, n, min, max, units, "a size in bytes (optionally B, KiB, MiB or GiB)", out);
+	return bytes_with(c, key, n, min, max, units, 0, "a size in bytes (optionally B, KiB, MiB or GiB)", out);
 }
 
 int sc_bytes_si(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_t min, uint64_t max, uint64_t *out)
@@ -418,7 +422,7 @@ int sc_bytes_si(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint64_
 		{ "B", 1 },	       { "KB", 1000 },	       { "MB", 1000000 },	    { "GB", 1000000000 },
 		{ "KiB", 1ull << 10 }, { "MiB", 1ull << 20 }, { "GiB", 1ull << 30 }, { NULL, 0 },
 	};
-	return bytes_with(c, key, n, min, max, units, "a size in bytes (optionally B, KB, MB, GB, KiB, MiB or GiB)",
+	return bytes_with(c, key, n, min, max, units, 1, "a size in bytes (optionally B, KB, MB, GB, KiB, MiB or GiB)",
 			  out);
 }
 
@@ -426,6 +430,16 @@ static const struct unit bit_units[] = {
 	{ "bps", 1 }, { "Kbps", 1000 }, { "Mbps", 1000000 }, { "Gbps", 1000000000 }, { "Tbps", 1000000000000ull },
 	{ NULL, 0 },
 };
+
+/* Any case but a capital B before "ps": 10GBps is bytes per second,
+ * eight times what the unit would be taken for. */
+static const struct unit *bit_unit(const char *s)
+{
+	size_t len = strlen(s);
+	if (len >= 3 && s[len - 3] == 'B')
+		return NULL;
+	return find_unit(bit_units, s);
+}
 
 /* A bit rate in b/s, exact for the decimal text (40Mbps is 4e7, not
  * 0.04 * 1e9); above 0, or at least 0 with zero_ok. */
@@ -437,10 +451,9 @@ int sc_bps(struct sc_ctx *c, const char *key, const yaml_node_t *n, int zero_ok,
 		return -1;
 	struct decimal d;
 	const struct unit *u;
-	if (parse_decimal(s, &d)) {
+	if (parse_decimal(s, &d))
 		return sc_expected(c, key, n, "%s", expect);
-	}
-	if (!(u = find_unit(bit_units, d.unit))) {
+	if (!(u = bit_unit(d.unit))) {
 		/* A bare 0 needs no unit. */
 		if (!(zero_ok && !*d.unit && d.ip == 0 && d.fp == 0))
 			return sc_expected(c, key, n, "%s", expect);
@@ -463,7 +476,7 @@ int sc_bitrate(struct sc_ctx *c, const char *key, const yaml_node_t *n, double *
 		return -1;
 	struct decimal d;
 	const struct unit *u;
-	if (parse_decimal(s, &d) || !(u = find_unit(bit_units, d.unit)))
+	if (parse_decimal(s, &d) || !(u = bit_unit(d.unit)))
 		return sc_expected(c, key, n, "%s", expect);
 	double v = decimal_double(&d) * (double)u->mult / 1e9;
 	/* 1.6 Tb/s is the fastest Ethernet port defined today. */
@@ -495,7 +508,7 @@ int sc_rate(struct sc_ctx *c, const char *key, const yaml_node_t *n, struct gen_
 		if (!(v > 0) || v > 100)
 			return sc_expected(c, key, n, "a percentage above 0 and at most 100%%");
 		*out = (struct gen_rate){ .unit = GEN_RATE_PCT, .value = v };
-	} else if ((u = find_unit(bit_units, d.unit))) {
+	} else if ((u = bit_unit(d.unit))) {
 		v = v * (double)u->mult / 1e9;
 		if (!(v > 0) || v > 1600)
 			return sc_expected(c, key, n, "a bit rate above 0 and at most 1600Gbps");

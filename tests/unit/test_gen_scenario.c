@@ -474,6 +474,14 @@ static void test_units_rate(void **state)
 	assert_true(r.value == 100);
 	expect_error(HOSTS "flows: [{from: a, to: b, rate: 0Gbps}]\n",
 		     "t.yaml:4:32: rate: expected a bit rate above 0 and at most 1600Gbps, got 0Gbps");
+	/* Bytes per second are not a bit rate. */
+	expect_error(HOSTS "flows: [{from: a, to: b, rate: 10GBps}]\n",
+		     "t.yaml:4:32: rate: expected a rate: line, a percentage (50%), a bit rate (10Gbps) or a packet rate "
+		     "(2Mpps), got 10GBps");
+	expect_error("line_rate: 100GBps\n" HOSTS "flows: [{from: a, to: b}]\n",
+		     "t.yaml:1:12: line_rate: expected a bit rate with bps, Kbps, Mbps, Gbps or Tbps, e.g. 100Gbps, got 100GBps");
+	r = rate_of("10gbps");
+	assert_true(r.value == 10);
 	expect_error(HOSTS "flows: [{from: a, to: b, rate: 101%}]\n",
 		     "t.yaml:4:32: rate: expected a percentage above 0 and at most 100%, got 101%");
 	expect_error(HOSTS "flows: [{from: a, to: b, rate: inf}]\n",
@@ -882,7 +890,7 @@ static void test_cc_full(void **state)
 		"  mode: simulated\n"
 		"  switch:\n"
 		"    link_rate: 25Gbps\n"
-		"    buffer: 12MB\n"
+		"    buffer: 11.5MB\n"
 		"    scheduler: round_robin\n"
 		"    pause_quanta: computed\n"
 		"    pause_refresh: 10us\n"
@@ -924,7 +932,7 @@ static void test_cc_full(void **state)
 	assert_int_equal(cc->mode, GEN_CC_SIMULATED);
 	assert_int_equal(cc->line, 5);
 	assert_true(cc->sw.link_bps == 25e9);
-	assert_int_equal(cc->sw.buffer, 12000000);
+	assert_int_equal(cc->sw.buffer, 11500000);
 	assert_int_equal(cc->sw.sched, CC_SW_ROUND_ROBIN);
 	assert_int_equal(cc->sw.pause_quanta, 0);
 	assert_int_equal(cc->sw.refresh_ns, 10000);
@@ -1027,10 +1035,12 @@ static void test_cc_presets(void **state)
 	gen_scenario_free(&s);
 	/* mode: off still reads and checks everything. */
 	load_ok(HOSTS "flows: [{from: a, to: b}]\n"
-		"congestion: {mode: off, switch: {buffer: 1MiB}, np: {mode: dest_ip, behaviour: every_ce}}\n",
+		"congestion: {mode: off, switch: {buffer: 1MiB, priorities: {0: {kmin: 2kB, kmax: 1MB}}}, np: {mode: dest_ip, behaviour: every_ce}}\n",
 		&s);
 	assert_int_equal(s.cc.mode, GEN_CC_OFF);
 	assert_int_equal(s.cc.sw.buffer, 1 << 20);
+	assert_int_equal(s.cc.sw.prio[0].kmin, 2000);
+	assert_int_equal(s.cc.sw.prio[0].kmax, 1000000);
 	assert_int_equal(s.cc.np.mode, CC_NP_PER_DEST_IP);
 	assert_int_equal(s.cc.np.behaviour, CC_NP_EVERY_CE);
 	gen_scenario_free(&s);
@@ -1051,6 +1061,10 @@ static void test_cc_errors(void **state)
 		  "t.yaml:5:33: switch: applies to mode simulated only (closed_loop's bottleneck is the real network)" },
 		{ CC "{switch: {buffer: 4KBytes}}\n",
 		  "t.yaml:5:31: buffer: expected a size in bytes (optionally B, KB, MB, GB, KiB, MiB or GiB), got 4KBytes" },
+		{ CC "{switch: {buffer: 12Mb}}\n",
+		  "t.yaml:5:31: buffer: expected a size in bytes (optionally B, KB, MB, GB, KiB, MiB or GiB), got 12Mb" },
+		{ CC "{dcqcn: {rate_hai: 1GBps}}\n",
+		  "t.yaml:5:32: rate_hai: expected a bit rate with bps, Kbps, Mbps, Gbps or Tbps, e.g. 100Gbps, got 1GBps" },
 		{ CC "{switch: {buffer: 2GB}}\n", "t.yaml:5:31: buffer: expected 1..1073741824 bytes, got 2GB" },
 		{ CC "{switch: {link_rate: 0Gbps}}\n",
 		  "t.yaml:5:34: link_rate: expected a bit rate above 0 and at most 1600Gbps, got 0Gbps" },

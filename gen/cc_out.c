@@ -53,7 +53,8 @@ int cc_out_open(struct cc_out *o, const struct gen_congestion_outputs *cfg, char
 		if (!o->fp[i]) {
 			int e = errno;
 			drop_all(o);
-			snprintf(err, errcap, "%s: cannot create the %s file (written as %s.XXXXXX.part until complete): %s",
+			snprintf(err, errcap,
+				 "%s: cannot create the %s file (written as %s.XXXXXX.part until complete): %s",
 				 names[i], file_keys[i], names[i], strerror(e));
 			return -1;
 		}

@@ -108,7 +108,8 @@ static int read_prio(struct sc_ctx *c, const yaml_node_t *n, uint8_t p, struct c
 	    opt_bytes(c, n, "xon", 0, CC_MAX_BUFFER, &pr->xon))
 		return -1;
 	snprintf(why, sizeof(why), "applies when ecn is true (priority %u has ecn: false)", p);
-	if (needs(c, n, "kmin", pr->ecn, why) || needs(c, n, "kmax", pr->ecn, why) || needs(c, n, "pmax", pr->ecn, why))
+	if (needs(c, n, "kmin", pr->ecn, why) || needs(c, n, "kmax", pr->ecn, why) ||
+	    needs(c, n, "pmax", pr->ecn, why))
 		return -1;
 	snprintf(why, sizeof(why), "applies to lossless priorities only (priority %u is lossy)", p);
 	if (needs(c, n, "xoff", pr->lossless, why) || needs(c, n, "xon", pr->lossless, why))
@@ -128,8 +129,9 @@ static int read_prio(struct sc_ctx *c, const yaml_node_t *n, uint8_t p, struct c
 			       (unsigned long long)pr->kmin);
 	}
 	if (pr->lossless && pr->xon >= pr->xoff)
-		return sc_fail(c, sc_get(c, n, "xon")->start_mark, "xon: expected less than xoff (%llu bytes), got %llu bytes",
-			       (unsigned long long)pr->xoff, (unsigned long long)pr->xon);
+		return sc_fail(c, sc_get(c, n, "xon")->start_mark,
+			       "xon: expected less than xoff (%llu bytes), got %llu bytes", (unsigned long long)pr->xoff,
+			       (unsigned long long)pr->xon);
 	return 0;
 }
 
@@ -304,7 +306,8 @@ static int read_np(struct sc_ctx *c, const yaml_node_t *n, struct gen_congestion
 			return sc_fail(c, sc_get(c, n, "behaviour")->start_mark,
 				       "behaviour: fast needs fast_interval (the pacing it really applies)");
 		if (p->fast_interval_ns >= p->interval_ns)
-			return sc_fail(c, v->start_mark, "fast_interval: expected less than interval (%llu ns), got %llu ns",
+			return sc_fail(c, v->start_mark,
+				       "fast_interval: expected less than interval (%llu ns), got %llu ns",
 				       (unsigned long long)p->interval_ns, (unsigned long long)p->fast_interval_ns);
 	}
 	return 0;
@@ -401,9 +404,12 @@ int sc_congestion(struct sc_ctx *c, const yaml_node_t *root, struct gen_scenario
 	if (needs(c, n, "switch", cc->mode != GEN_CC_CLOSED_LOOP,
 		  "applies to mode simulated only (closed_loop's bottleneck is the real network)"))
 		return -1;
-	if (((v = sc_get(c, n, "switch")) && read_switch(c, v, cc)) || ((v = sc_get(c, n, "dcqcn")) && read_dcqcn(c, v, cc)) ||
-	    ((v = sc_get(c, n, "np")) && read_np(c, v, cc)) || ((v = sc_get(c, n, "pfc")) && read_pfc(c, v, cc)) ||
-	    ((v = sc_get(c, n, "outputs")) && read_outputs(c, v, cc)))
-		return -1;
+	static int (*const readers[])(struct sc_ctx *, const yaml_node_t *, struct gen_congestion *) = {
+		read_switch, read_dcqcn, read_np, read_pfc, read_outputs,
+	};
+	static const char *const sections[] = { "switch", "dcqcn", "np", "pfc", "outputs" };
+	for (unsigned i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+		if ((v = sc_get(c, n, sections[i])) && readers[i](c, v, cc))
+			return -1;
 	return 0;
 }

@@ -463,7 +463,8 @@ int sc_bps(struct sc_ctx *c, const char *key, const yaml_node_t *n, int zero_ok,
 	double v = (double)d.ip * (double)u->mult + (double)d.fp * (double)u->mult / (double)pow10_u64[d.fd];
 	/* 1.6 Tb/s is the fastest Ethernet port defined today. */
 	if ((zero_ok ? !(v >= 0) : !(v > 0)) || v > 1600e9)
-		return sc_expected(c, key, n, zero_ok ? "a bit rate of at most 1600Gbps" : "a bit rate above 0 and at most 1600Gbps");
+		return sc_expected(c, key, n, "%s",
+				   zero_ok ? "a bit rate of at most 1600Gbps" : "a bit rate above 0 and at most 1600Gbps");
 	*bps = v;
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* bench-genmodel: the per-packet cost of rocewire-gen's stages without DPDK.
  *
- *   bench-genmodel [-n PACKETS] [-r ROUNDS] [--check N] SCENARIO...
+ *   bench-genmodel [-n PACKETS] [-r ROUNDS] [--general] [--check N] SCENARIO...
  *
  * For each scenario (run with no duration, PACKETS packets, default 5M):
  *   model   gen_model_next() alone, 32 packets a call, as the TX worker
@@ -13,6 +13,9 @@
  * the best of ROUNDS (default 5): the machine may be shared, and a round
  * that lost the CPU counts no time. rocewire-gen on net_null adds the port:
  * bench/bench_gen.py.
+ *
+ * --general: no ICRC tables (every ICRC by the general patch, as before
+ * rw_tmpl_fast), to see what they save.
  *
  * --check N: before timing, builds the first N frames of each scenario the
  * slow, obvious way too (gen_pkt_describe + rw_packet_build, a full ICRC)
@@ -134,6 +137,8 @@ static void rig_free(struct rig *r)
 	free(r->next);
 }
 
+static int general;
+
 static uint64_t run_frames(const struct gen_scenario *sc, struct rig *r, uint64_t n, uint64_t check,
 			   double *secs, int *bad)
 {
@@ -147,6 +152,7 @@ static uint64_t run_frames(const struct gen_scenario *sc, struct rig *r, uint64_
 	*bad = 0;
 	if (!m || !fr)
 		return 0;
+	fr->general_only = general;
 	while (got < n) {
 		uint32_t k = gen_model_next(m, pk, BURST, UINT64_MAX);
 		if (k == 0 && gen_model_done(m))
@@ -192,6 +198,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "check", required_argument, NULL, 'c' },
+		{ "general", no_argument, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t n = 5000000, check = 0;
@@ -208,13 +215,16 @@ int main(int argc, char **argv)
 		case 'c':
 			check = strtoull(optarg, NULL, 0);
 			break;
+		case 'g':
+			general = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: bench-genmodel [-n PACKETS] [-r ROUNDS] [--check N] SCENARIO...\n");
+			fprintf(stderr, "usage: bench-genmodel [-n PACKETS] [-r ROUNDS] [--general] [--check N] SCENARIO...\n");
 			return 2;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "usage: bench-genmodel [-n PACKETS] [-r ROUNDS] [--check N] SCENARIO...\n");
+		fprintf(stderr, "usage: bench-genmodel [-n PACKETS] [-r ROUNDS] [--general] [--check N] SCENARIO...\n");
 		return 2;
 	}
 	printf("| scenario | packets | model ns/pkt | model + frames ns/pkt | frames ns/pkt |\n");

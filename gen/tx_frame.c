@@ -19,7 +19,8 @@ struct gen_frames *gen_frames_new(const struct gen_scenario *sc, uint32_t shard,
 	fr->flow_pool = flow_pool;
 	fr->flow_qp0 = calloc(sc->n_flows + 1, sizeof(*fr->flow_qp0));
 	fr->fast = calloc(GEN_FR_FAST, sizeof(*fr->fast));
-	if (!fr->flow_qp0 || !fr->fast)
+	fr->lay = calloc(GEN_FR_LAYOUTS, sizeof(*fr->lay));
+	if (!fr->flow_qp0 || !fr->fast || !fr->lay)
 		goto fail;
 	for (uint32_t i = 0; i < GEN_FR_FAST; i++)
 		fr->fast[i].owner = UINT32_MAX;
@@ -59,6 +60,7 @@ void gen_frames_free(struct gen_frames *fr)
 	free(fr->flow_qp0);
 	free(fr->sport);
 	free(fr->fast);
+	free(fr->lay);
 	free(fr);
 }
 
@@ -93,7 +95,7 @@ const struct gen_fr_slot *gen_frames_miss(struct gen_frames *fr, const struct ge
 	struct gen_pkt proto;
 
 	if (s->key == key) {
-		if (++s->uses == GEN_FR_HOT)
+		if (++s->uses == GEN_FR_HOT && !fr->general_only)
 			make_hot(fr, s, si);
 		return s;
 	}
@@ -114,4 +116,22 @@ const struct gen_fr_slot *gen_frames_miss(struct gen_frames *fr, const struct ge
 	s->key = key;
 	fr->builds++;
 	return s;
+}
+
+const struct rw_tmpl_fast *gen_frames_layout(struct gen_frames *fr, const struct gen_fr_slot *s)
+{
+	uint64_t key = s->key & ~((1ull << GEN_FR_LEN_BITS) - 1);
+	struct gen_fr_lay *l = &fr->lay[(key * 0x9E3779B97F4A7C15ull) >> 58];
+
+	if (fr->general_only)
+		return NULL;
+	if (l->key == key)
+		return &l->fs;
+	if (rw_tmpl_fast_init_any(&s->t, &l->fs) != RW_OK) {
+		l->key = 0;
+		return NULL;
+	}
+	l->key = key;
+	fr->lay_builds++;
+	return &l->fs;
 }

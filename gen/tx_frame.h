@@ -6,8 +6,10 @@
  * table where a collision replaces the older entry (a miss costs one build
  * with a full ICRC). A template that keeps being used gets ICRC tables
  * (rw_tmpl_fast): its packets then cost a few loads for the ICRC, whatever
- * changed. The tables live in a small pool; a template that loses its set
- * to a newer hot one goes back to the general patch. */
+ * changed. The tables live in a small pool; until a template has its own
+ * (or after it lost them to a newer hot one), it uses the tables of its
+ * (flow, direction, opcode), made for any payload length, at the cost of
+ * one carry-less multiply more. */
 #ifndef RWGEN_TX_FRAME_H
 #define RWGEN_TX_FRAME_H
 
@@ -19,12 +21,18 @@
 
 #define GEN_FR_SLOTS 4096u
 #define GEN_FR_FAST 64u   /* templates with tables at a time */
-#define GEN_FR_HOT 32u    /* packets of a template before it gets its tables */
+#define GEN_FR_HOT 4096u  /* packets of a template before it gets tables of its own (a few us to make) */
+#define GEN_FR_LAYOUTS 64u /* tables for any payload length, by (flow, direction, opcode) */
 #define GEN_FR_SCRATCH (4096u + 1024u)
 
 struct gen_fr_fast {
 	struct rw_tmpl_fast fs;
 	uint32_t owner;       /* slot index, or UINT32_MAX */
+};
+
+struct gen_fr_lay {
+	uint64_t key;         /* a template key without the payload length; 0: none */
+	struct rw_tmpl_fast fs;
 };
 
 struct gen_fr_slot {
@@ -42,8 +50,10 @@ struct gen_frames {
 	uint16_t *sport;                /* UDP source port per (flow, QP), from flow_qp0[flow] */
 	uint64_t *flow_qp0;
 	struct gen_fr_fast *fast;
+	struct gen_fr_lay *lay;
 	uint32_t fast_next;
-	uint64_t builds, fast_builds;
+	int general_only;               /* no tables: every ICRC by the general patch (benchmarks) */
+	uint64_t builds, fast_builds, lay_builds;
 	struct gen_fr_slot slot[GEN_FR_SLOTS];
 	uint8_t scratch[GEN_FR_SCRATCH];
 };
@@ -57,11 +67,16 @@ void gen_frames_free(struct gen_frames *fr);
 /* The slow path of gen_frames_get: builds the template, or gives a hot one
  * its tables. NULL when the packet cannot be built. */
 const struct gen_fr_slot *gen_frames_miss(struct gen_frames *fr, const struct gen_pkt *pk, uint64_t key);
+/* Tables for a template that has none of its own yet: those of its
+ * (flow, direction, opcode), made on first use. NULL: none. */
+const struct rw_tmpl_fast *gen_frames_layout(struct gen_frames *fr, const struct gen_fr_slot *s);
+
+#define GEN_FR_LEN_BITS 13 /* the payload length's bits in a key */
 
 static inline uint64_t gen_frames_key(const struct gen_pkt *pk)
 {
 	return 1ull << 63 | (uint64_t)pk->flow << 24 | (uint64_t)(pk->dir == GEN_DIR_RESPONSE) << 21 |
-	       (uint64_t)pk->opcode << 13 | pk->payload_len;
+	       (uint64_t)pk->opcode << GEN_FR_LEN_BITS | pk->payload_len;
 }
 
 static inline const struct gen_fr_slot *gen_frames_get(struct gen_frames *fr, const struct gen_pkt *pk)
@@ -94,10 +109,11 @@ static inline void gen_frames_restore(uint8_t *pay, const uint8_t *pat, uint32_t
 /* Writes pk's frame around its payload: the headers in the s->t.hdr_len
  * bytes before pay, the tail (pad, ICRC, Ethernet padding) from
  * pay + s->t.payload_len on. The payload bytes are not touched. */
-static inline void gen_frames_put(const struct gen_frames *fr, const struct gen_fr_slot *s,
+static inline void gen_frames_put(struct gen_frames *fr, const struct gen_fr_slot *s,
 				  const struct gen_pkt *pk, uint8_t *pay)
 {
 	const struct gen_flow *fl = &fr->sc->flows[pk->flow];
+	const struct rw_tmpl_fast *fs = s->fs;
 	struct rw_tmpl_fields f;
 	uint32_t icrc;
 
@@ -121,8 +137,10 @@ static inline void gen_frames_put(const struct gen_frames *fr, const struct gen_
 		f.deth = pk->deth;
 	f.immdt = pk->immdt;
 	f.ieth = pk->ieth;
-	if (s->fs)
-		icrc = rw_tmpl_write_fast(&s->t, s->fs, &f, pay - s->t.hdr_len);
+	if (__builtin_expect(fs == NULL, 0))
+		fs = gen_frames_layout(fr, s);
+	if (fs)
+		icrc = rw_tmpl_write_fast(&s->t, fs, &f, pay - s->t.hdr_len);
 	else
 		icrc = rw_tmpl_write(&s->t, &f, pay - s->t.hdr_len);
 	if (__builtin_expect(pk->flags & GEN_PF_CORRUPT, 0))

@@ -581,6 +581,11 @@ uint32_t rw_crc32_patch_shift(uint32_t crc, const void *old_bytes, const void *n
 	return crc ^ impl->mulmod(diff_crc(impl, old_bytes, new_bytes, len), shift);
 }
 
+uint32_t rw_crc32_shift_delta(uint32_t delta, uint32_t shift)
+{
+	return crc32_get()->mulmod(delta, shift);
+}
+
 uint32_t rw_crc32_patch(uint32_t crc, const void *old_bytes, const void *new_bytes, size_t len,
 			size_t tail)
 {

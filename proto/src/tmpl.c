@@ -154,7 +154,7 @@ static void track(struct rw_tmpl_fast *fs, int o, unsigned n)
 		fs->off[fs->n++] = (uint16_t)(o + (int)i);
 }
 
-enum rw_err rw_tmpl_fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs)
+static enum rw_err fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs, int any_len)
 {
 	unsigned span = (unsigned)t->hdr_len - t->l4_off;
 	uint8_t other[RW_TMPL_FAST_SPAN];
@@ -175,7 +175,7 @@ enum rw_err rw_tmpl_fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs)
 	for (unsigned i = 0; i < fs->n; i++) {
 		/* Bytes after this one up to the ICRC: the rest of the headers,
 		 * the payload and the pad. */
-		size_t tail = (size_t)t->hdr_len - fs->off[i] - 1 + t->payload_len + t->pad;
+		size_t tail = (size_t)t->hdr_len - fs->off[i] - 1 + (any_len ? 0 : t->payload_len + t->pad);
 		uint32_t bit[8], shift = rw_crc32_shift(tail);
 		const uint8_t zero = 0;
 
@@ -191,7 +191,18 @@ enum rw_err rw_tmpl_fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs)
 	fs->words = (uint8_t)((span + 7) / 8);
 	for (unsigned w = 0; w < fs->words; w++)
 		memcpy(&fs->other[w], other + 8 * w, 8);
+	fs->any_len = (uint8_t)any_len;
 	return RW_OK;
+}
+
+enum rw_err rw_tmpl_fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs)
+{
+	return fast_init(t, fs, 0);
+}
+
+enum rw_err rw_tmpl_fast_init_any(const struct rw_tmpl *t, struct rw_tmpl_fast *fs)
+{
+	return fast_init(t, fs, 1);
 }
 
 static inline uint64_t load64(const uint8_t *p)
@@ -266,8 +277,15 @@ uint32_t rw_tmpl_write_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *
 		diff[w] = load64(old + 8 * w) ^ load64(now + 8 * w);
 		rest |= diff[w] & fs->other[w];
 	}
-	for (unsigned i = 0; i < fs->n; i++)
-		icrc ^= fs->tab[i][d[fs->pos[i]]];
+	if (!fs->any_len) {
+		for (unsigned i = 0; i < fs->n; i++)
+			icrc ^= fs->tab[i][d[fs->pos[i]]];
+	} else {
+		uint32_t delta = 0;
+		for (unsigned i = 0; i < fs->n; i++)
+			delta ^= fs->tab[i][d[fs->pos[i]]];
+		icrc ^= rw_crc32_shift_delta(delta, t->shift);
+	}
 	/* Any other byte that changed (an R_Key, a DMA length, a Q_Key): the
 	 * general patch, over those bytes only. */
 	if (rest) {

@@ -28,6 +28,11 @@ uint32_t rw_crc32_patch(uint32_t crc, const void *old_bytes, const void *new_byt
 uint32_t rw_crc32_shift(size_t tail);
 uint32_t rw_crc32_patch_shift(uint32_t crc, const void *old_bytes, const void *new_bytes,
 			      size_t len, uint32_t shift);
+/* A CRC change (what some changed bytes add to the CRC of a message they
+ * end) moved over the bytes `shift` was made for (rw_crc32_shift): the
+ * change they make to a message with that many bytes after them. One
+ * carry-less multiply. */
+uint32_t rw_crc32_shift_delta(uint32_t delta, uint32_t shift);
 
 /* Name of the implementation rw_crc32() uses on this CPU ("vpclmulqdq",
  * "pclmulqdq", "slice8"), for benchmarks and diagnostics. */

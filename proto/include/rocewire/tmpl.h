@@ -94,6 +94,7 @@ struct rw_tmpl_fast {
 	uint8_t pos[RW_TMPL_FAST_BYTES];       /* its offset from the UDP header */
 	uint8_t n;                             /* tracked bytes */
 	uint8_t words;                         /* 8-byte words from l4_off to the payload */
+	uint8_t any_len;                       /* rw_tmpl_fast_init_any: times t->shift per packet */
 	uint64_t other[RW_TMPL_FAST_SPAN / 8]; /* 0xFF on the bytes not tracked, in that span */
 };
 
@@ -101,9 +102,16 @@ struct rw_tmpl_fast {
  * send many packets. RW_ERR_UNSUPPORTED when its headers from UDP on exceed
  * RW_TMPL_FAST_SPAN. */
 enum rw_err rw_tmpl_fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs);
+/* Tables that serve every template with t's headers (the same carrier and
+ * opcode) whatever its payload length: they stop at the end of the headers,
+ * and rw_tmpl_write_fast moves their sum over the payload by one multiply
+ * per packet. For traffic whose templates are each used too rarely to get
+ * tables of their own (a spread of message sizes). */
+enum rw_err rw_tmpl_fast_init_any(const struct rw_tmpl *t, struct rw_tmpl_fast *fs);
 
 /* rw_tmpl_write() with the ICRC from fs's tables: the same bytes and the
- * same ICRC. */
+ * same ICRC. fs comes from rw_tmpl_fast_init(t), or from
+ * rw_tmpl_fast_init_any() on a template with the same headers as t. */
 uint32_t rw_tmpl_write_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *fs,
 			    const struct rw_tmpl_fields *f, uint8_t *out);
 

@@ -192,6 +192,9 @@ static enum rw_err fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs, i
 	for (unsigned w = 0; w < fs->words; w++)
 		memcpy(&fs->other[w], other + 8 * w, 8);
 	fs->any_len = (uint8_t)any_len;
+	for (unsigned i = 0; i < RW_HDR_COUNT; i++)
+		if (t->ext_off[i] >= 0)
+			fs->hdrs |= (uint16_t)(1u << i);
 	return RW_OK;
 }
 
@@ -226,9 +229,11 @@ static inline void copy_hdr(uint8_t *out, const uint8_t *hdr, size_t n)
 
 /* put_fields() for the fast path: the same bytes, with the headers every
  * data packet of a message carries written in place. */
-static inline void put_fields_fast(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
+static inline void put_fields_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *fs,
+				   const struct rw_tmpl_fields *f, uint8_t *out)
 {
 	uint8_t *bth = out + t->bth_off;
+	unsigned h = fs->hdrs;
 	size_t w;
 
 	copy_hdr(out, t->hdr, t->hdr_len);
@@ -239,24 +244,26 @@ static inline void put_fields_fast(const struct rw_tmpl *t, const struct rw_tmpl
 	rw_put_be32(bth + BTH_DQPN - 1, (uint32_t)bth[BTH_DQPN - 1] << 24 | (f->dqpn & 0xFFFFFFu));
 	rw_put_be32(bth + BTH_ACKREQ, (uint32_t)(bth[BTH_ACKREQ] & 0x7Fu) << 24 | (f->ackreq ? 0x80000000u : 0) |
 					      (f->psn & 0xFFFFFFu));
-	if (t->ext_off[HDR_IDX(RW_HDR_RETH)] >= 0) {
+	if (!h)
+		return; /* a middle packet, a plain SEND: the BTH only */
+	if (h & RW_HDR_RETH) {
 		/* IBA 9.3.3.1: VA, R_Key, DMA length */
 		uint8_t *r = ext(t, out, RW_HDR_RETH);
 		rw_put_be64(r, f->reth.va);
 		rw_put_be32(r + 8, f->reth.rkey);
 		rw_put_be32(r + 12, f->reth.dmalen);
 	}
-	if (has(t, RW_HDR_DETH))
+	if (h & RW_HDR_DETH)
 		(void)rw_deth_encode(&f->deth, ext(t, out, RW_HDR_DETH), 8, &w);
-	if (has(t, RW_HDR_ATOMICETH))
+	if (h & RW_HDR_ATOMICETH)
 		(void)rw_atomiceth_encode(&f->atomic, ext(t, out, RW_HDR_ATOMICETH), 28, &w);
-	if (has(t, RW_HDR_AETH))
+	if (h & RW_HDR_AETH)
 		(void)rw_aeth_encode(&f->aeth, ext(t, out, RW_HDR_AETH), 4, &w);
-	if (has(t, RW_HDR_ATOMICACKETH))
+	if (h & RW_HDR_ATOMICACKETH)
 		rw_put_be64(ext(t, out, RW_HDR_ATOMICACKETH), f->atomic_orig);
-	if (has(t, RW_HDR_IMMDT))
+	if (h & RW_HDR_IMMDT)
 		rw_put_be32(ext(t, out, RW_HDR_IMMDT), f->immdt);
-	if (has(t, RW_HDR_IETH))
+	if (h & RW_HDR_IETH)
 		rw_put_be32(ext(t, out, RW_HDR_IETH), f->ieth);
 }
 
@@ -269,7 +276,7 @@ uint32_t rw_tmpl_write_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *
 	uint32_t icrc = t->icrc;
 	uint64_t rest = 0;
 
-	put_fields_fast(t, f, out);
+	put_fields_fast(t, fs, f, out);
 	/* What changed, 8 bytes at a time; the words may read past the
 	 * headers (into the payload, or the template's spare room), where
 	 * nothing is tracked and the mask is zero. */

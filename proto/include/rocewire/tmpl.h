@@ -95,6 +95,7 @@ struct rw_tmpl_fast {
 	uint8_t n;                             /* tracked bytes */
 	uint8_t words;                         /* 8-byte words from l4_off to the payload */
 	uint8_t any_len;                       /* rw_tmpl_fast_init_any: times t->shift per packet */
+	uint16_t hdrs;                         /* the template's extension headers (enum rw_hdr mask) */
 	uint64_t other[RW_TMPL_FAST_SPAN / 8]; /* 0xFF on the bytes not tracked, in that span */
 };
 

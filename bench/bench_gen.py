@@ -80,9 +80,14 @@ def run_timed(cmd, seconds, start_marker):
 
 def testpmd(frame, vdev, seconds):
     mbuf = max(2176, frame + 256)
+    # --mbuf-size before --txpkts: testpmd checks the packet length against
+    # the mbuf size known when it parses --txpkts, and falls back to 64-byte
+    # packets ("give up") when that is still the default 2176
     cmd = ["stdbuf", "-oL", "dpdk-testpmd", *EAL, vdev, "--", "--forward-mode=txonly",
-           f"--txpkts={frame}", f"--mbuf-size={mbuf}", "--burst=32"]
+           f"--mbuf-size={mbuf}", f"--txpkts={frame}", "--burst=32"]
     out, dt = run_timed(cmd, seconds, "txonly packet forwarding packets/burst")
+    if "give up" in out or f"packet len={frame}" not in out:
+        raise RuntimeError(f"testpmd did not take --txpkts={frame}:\n" + out[-2000:])
     m = re.findall(r"TX-packets:\s+(\d+)", out.replace("\r", "\n"))
     if not m or not dt:
         raise RuntimeError("testpmd: no TX count:\n" + out[-2000:])

@@ -18,6 +18,7 @@
 
 #include "flow.h"
 #include "rocewire/tmpl.h"
+#include "rocewire/wire.h"
 
 #define GEN_FR_SLOTS 4096u
 #define GEN_FR_FAST 64u   /* templates with tables at a time */
@@ -145,7 +146,10 @@ static inline void gen_frames_put(struct gen_frames *fr, const struct gen_fr_slo
 		icrc = rw_tmpl_write(&s->t, &f, pay - s->t.hdr_len);
 	if (__builtin_expect(pk->flags & GEN_PF_CORRUPT, 0))
 		icrc ^= 1u; /* the only way a bad ICRC leaves the generator */
-	rw_tmpl_write_tail(&s->t, icrc, pay + s->t.payload_len);
+	if (s->t.pad == 0 && s->t.eth_pad == 0) /* the ICRC alone: one store */
+		rw_put_le32(pay + s->t.payload_len, icrc);
+	else
+		rw_tmpl_write_tail(&s->t, icrc, pay + s->t.payload_len);
 }
 
 #endif

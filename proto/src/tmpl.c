@@ -127,9 +127,10 @@ static inline void put_masked(const struct rw_tmpl *t, const struct rw_tmpl_fiel
 	uint8_t *ip = out + t->l3_off;
 
 	bth[BTH_FECN_BECN] = (uint8_t)((bth[BTH_FECN_BECN] & 0xBFu) | (f->becn ? 0x40u : 0));
-	if (t->ipv == 4)
-		ipv4_tos_set(ip, (uint8_t)((ip[1] & 0xFCu) | (f->ecn & 3u)));
-	else
+	if (t->ipv == 4) {
+		if ((ip[1] & 3u) != (f->ecn & 3u)) /* the template's, mostly */
+			ipv4_tos_set(ip, (uint8_t)((ip[1] & 0xFCu) | (f->ecn & 3u)));
+	} else
 		ip[1] = (uint8_t)((ip[1] & 0xCFu) | (uint8_t)((f->ecn & 3u) << 4));
 }
 

@@ -21,7 +21,8 @@
 #  - per packet, on one thread, by CPU time (bench-stages, and rocewire-cap
 #    with ROCEWIRE_CAP_THREADS=1): read, + decode with the ICRC, + the
 #    analysis engine, + the report (time series, counters, tables, start-up);
-#    the baseline's read is libpcap's (bench-stages --libpcap);
+#    the baseline's read is libpcap's (bench-stages --libpcap); and the CPU
+#    work of the reader thread's hand-over (packing and unpacking);
 #  - packets/s and the ratio to tshark of rocewire-cap --report (as it
 #    chooses, then forced on one thread and with the reader thread), -q,
 #    --report --json and --html, by wall time.
@@ -82,8 +83,10 @@ cpu_ns() {
 	echo "$best"
 }
 
-# stages DIR [--libpcap]: "read decode engine report" ns/packet, cumulative,
-# one thread; empty when DIR has no bench-stages.
+# stages DIR [--libpcap]: "read decode engine report pack" ns/packet, the
+# first four cumulative, one thread; pack (decode, then packing for the
+# reader thread's hand-over and unpacking) is "-" where bench-stages does not
+# measure it; empty when DIR has no bench-stages.
 stages() {
 	dir=$1
 	shift
@@ -91,9 +94,11 @@ stages() {
 		echo ""
 		return
 	fi
-	s=$("$dir/bench/bench-stages" --runs "$runs" "$@" "$file" | awk '{ printf "%s ", $2 }')
+	s=$("$dir/bench/bench-stages" --runs "$runs" "$@" "$file" |
+		awk '{ v[$1] = $2 } END { printf "%s %s %s ", v["read"], v["decode"], v["engine"]; p = v["pack"] }
+		     END { pack = p == "" ? "-" : p; print pack }')
 	one=$(cpu_ns "$dir" env ROCEWIRE_CAP_THREADS=1 "$dir/capture/rocewire-cap" -r "$file" --report)
-	echo "$s$(awk -v ns="$one" -v n="$n" 'BEGIN { printf "%.1f", ns / n }')"
+	echo "$s" | awk -v ns="$one" -v n="$n" '{ printf "%s %s %s %.1f %s", $1, $2, $3, ns / n, $4 }'
 }
 
 tshark_ns=
@@ -142,6 +147,12 @@ if [ -n "$after_st" ]; then
 	b=-
 	[ -n "$before_st" ] && b=$(echo "$before_st" | awk '{ printf "%.0f", $4 }')
 	printf '%-44s %10s %10s\n' "total on one thread" "$b" "$(echo "$after_st" | awk '{ printf "%.0f", $4 }')"
+	# The reader thread's hand-over, as CPU work on one thread (without the
+	# moves between cores): decode + pack + unpack, less decode.
+	a=$(echo "$after_st" | awk '$5 == "-" { print "-"; next } { printf "%.0f", $5 - $2 }')
+	b=-
+	[ -n "$before_st" ] && b=$(echo "$before_st" | awk '$5 == "-" { print "-"; next } { printf "%.0f", $5 - $2 }')
+	printf '%-44s %10s %10s\n' "(hand-over to the engine's thread: pack+unpack)" "$b" "$a"
 	[ -z "$before_st" ] && [ -n "$base" ] && echo "(the baseline has no bench-stages)"
 fi
 

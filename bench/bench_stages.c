@@ -14,6 +14,10 @@
  *           before, without its read-ahead thread)
  *   decode  + rw_packet_decode(), ICRC verified
  *   engine  + rw_analyzer_packet() (the analysis engine alone, no report)
+ *   pack    decode, then the hand-over of the reader thread (capture/packed.h:
+ *           each packet packed into its slot and unpacked again), on one
+ *           thread: its CPU work without the moves between cores; printed
+ *           last, after engine, of which it is not a part
  * Prints one line per stage: "STAGE NS_PER_PACKET PACKETS". The report's
  * own cost (time series, tables) is rocewire-cap --report on one thread
  * (ROCEWIRE_CAP_THREADS=1) less the engine stage: the script does that,
@@ -38,13 +42,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "packed.h"
 #include "pcapfile.h"
 #include "readring.h"
 #include "rocewire.h"
 #include "rocewire/analyze.h"
 
-enum stage { ST_READ, ST_DECODE, ST_ENGINE, ST_COUNT };
-static const char *const stage_name[ST_COUNT] = {"read", "decode", "engine"};
+enum stage { ST_READ, ST_DECODE, ST_ENGINE, ST_PACK, ST_COUNT };
+static const char *const stage_name[ST_COUNT] = {"read", "decode", "engine", "pack"};
 
 static double cpu_s(void)
 {
@@ -65,6 +70,7 @@ struct run {
 	enum stage st;
 	struct rw_analyzer *an;
 	struct rw_packet pkt;
+	struct rw_packet out; /* unpacked */
 	uint64_t packets, sink;
 };
 
@@ -78,6 +84,14 @@ static void one(struct run *r, int linktype, const uint8_t *d, uint32_t caplen, 
 	}
 	rw_packet_decode(NULL, linktype, d, caplen, len, &r->pkt);
 	r->sink += r->pkt.icrc_status;
+	if (r->st == ST_PACK) {
+		/* a ring's worth of slots, as the pipeline writes them */
+		static struct cap_packed ring[8192];
+		struct cap_packed *k = &ring[r->packets % 8192];
+		if (!cap_packed_pack(k, &r->pkt, caplen, ts, (int64_t)r->packets))
+			cap_packed_unpack(k, &r->out);
+		r->sink += r->out.bth.psn;
+	}
 	if (r->st == ST_ENGINE)
 		rw_analyzer_packet(r->an, &r->pkt, ts, r->packets, NULL);
 }

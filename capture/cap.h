@@ -273,6 +273,9 @@ void cap_dissect_decoded(struct cap_ctx *c, const struct cap_record *r, const st
 /* The same for a record already decoded and counted (the offline pipeline
  * counts on its reader thread: c->stats.packets must include it). */
 void cap_dissect_counted(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
+/* The same with the record's time in nanoseconds since 1970 already known. */
+void cap_dissect_at(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p,
+		    uint64_t ts_ns);
 /* A one-line message on stderr, after flushing what stdout has pending so the
  * two streams stay in order on a terminal. */
 void cap_ctx_error(struct cap_ctx *c, const char *line);

@@ -115,6 +115,12 @@ void cap_dissect_decoded(struct cap_ctx *c, const struct cap_record *r, const st
 void cap_dissect_counted(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
 {
 	uint64_t ts = r->ts_sec > 0 ? (uint64_t)r->ts_sec * 1000000000u + r->ts_nsec : r->ts_nsec;
+	cap_dissect_at(c, r, p, ts);
+}
+
+void cap_dissect_at(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p,
+		    uint64_t ts)
+{
 	c->last_ts_ns = ts;
 	/* Frame numbers count over all inputs: unique in a report made of
 	 * several (rotated) files. */

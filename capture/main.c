@@ -689,16 +689,35 @@ static int finish_output(struct cap_ctx *c)
 
 /* ---- files ---------------------------------------------------------------- */
 
-/* Whether to read files on one thread: with a single CPU, or when
- * ROCEWIRE_CAP_THREADS=1 (=2 forces the reader thread; for measurements). */
-static int one_thread(void)
+/* Files smaller than this are read on one thread: starting the reader and
+ * faulting in its ring cost about what it saves on a few thousand packets
+ * (measured on the project's 2-core machine: --report on 5,000 packets of
+ * 390 bytes, 1.9 MB, ran 0.8 ms faster on one thread, 20,000 packets 2.8 ms
+ * slower). */
+#define READER_MIN_BYTES ((long)4 << 20)
+
+/* Whether to read a file on a reader thread: when ROCEWIRE_CAP_THREADS=2
+ * (=1: never; both for measurements), else when there are two CPUs, the
+ * file is not small, and this thread has work that keeps a core busy while
+ * the reader decodes: the engine and the report, verbose or JSON lines.
+ * Measured on the project's 2-core machine, 200k packets of 390 bytes
+ * (bench/README.md): --report 1.2x faster with the reader, --html and
+ * --report --json 1.1x, -v and per-packet JSON 1.15-1.25x; one line per
+ * packet 1.2-1.4x slower (printing a line costs less than handing over the
+ * whole decoded packet it prints), -q 1.1-1.4x slower (nothing to overlap
+ * with the reader). With one core taken by other work the two were even;
+ * with both taken, the reader thread won (two threads get more of the
+ * machine). */
+static int use_reader(const struct cap_opts *o, const struct cap_source *src)
 {
 	const char *v = getenv("ROCEWIRE_CAP_THREADS");
 	if (v && strcmp(v, "1") == 0)
-		return 1;
-	if (v && strcmp(v, "2") == 0)
 		return 0;
-	return cap_pipe_cpus() < 2;
+	if (v && strcmp(v, "2") == 0)
+		return 1;
+	if (cap_pipe_cpus() < 2 || (src->size >= 0 && src->size < READER_MIN_BYTES))
+		return 0;
+	return o->keep_report || (!o->quiet && o->format != CAP_FMT_LINE);
 }
 
 /* A file pcapfile.c reads: a reader thread decodes while this one runs the engine and
@@ -710,17 +729,24 @@ static int read_pipelined(struct cap_ctx *ctx, const struct cap_opts *opts,
 	uint64_t limit = opts->count ? opts->count - ctx->stats.packets : 0;
 	/* Per-packet printers may read a record's bytes; the engine, the
 	 * report and the counters read only what was decoded. */
-	struct cap_pipe *pipe = one_thread() ? NULL : cap_pipe_start(src, &opts->cfg, limit, !opts->quiet);
-	struct cap_pipe_slot *s;
+	struct cap_pipe *pipe =
+		use_reader(opts, src) ? cap_pipe_start(src, &opts->cfg, limit, !opts->quiet) : NULL;
+	const struct rw_packet *pkt;
+	const struct cap_record *rec;
+	uint64_t ts;
 	int rc = 1;
 
 	if (!pipe)
 		return 1;
-	while ((s = cap_pipe_next(pipe, &rc))) {
-		ctx->stats.packets++; /* the rest is counted by the reader */
-		cap_dissect_counted(ctx, &s->rec, &s->pkt);
+	int counted = cap_pipe_counts(pipe);
+	while ((pkt = cap_pipe_next(pipe, &rec, &ts, &rc))) {
+		if (counted)
+			ctx->stats.packets++; /* the rest is counted by the reader */
+		else
+			cap_stats_add(&ctx->stats, pkt, rec);
+		cap_dissect_at(ctx, rec, pkt, ts);
 		if (prog)
-			cap_progress_update(prog, s->rec.offset, ctx->stats.packets);
+			cap_progress_update(prog, rec->offset, ctx->stats.packets);
 	}
 	cap_pipe_stop(pipe, &ctx->stats);
 	return rc;

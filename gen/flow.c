@@ -39,9 +39,13 @@ double gen_pace_gap(const struct gen_lflow *lf, const struct gen_qp *q, uint32_t
 
 static inline int clock_less(const struct gen_hent *a, const struct gen_hent *b)
 {
+#ifdef __SIZEOF_INT128__
 	/* one 96-bit comparison (cmp, sbb), no branch */
 	__extension__ typedef unsigned __int128 u128;
 	return ((u128)a->key << 32 | a->qi) < ((u128)b->key << 32 | b->qi);
+#else
+	return (a->key < b->key) | ((a->key == b->key) & (a->qi < b->qi));
+#endif
 }
 
 static inline void clock_set(struct gen_model *m, uint32_t qi, uint64_t key)

@@ -214,9 +214,11 @@ static inline uint64_t gen_pace(const struct gen_lflow *lf, const struct gen_qp 
 		*len = frame_len;
 	}
 	double g = *gap + *frac;
-	uint64_t whole = (uint64_t)g;
+	/* through int64_t: one instruction each way (a gap is far below
+	 * 2^63 ns), and the same values as through uint64_t */
+	int64_t whole = (int64_t)g;
 	*frac = g - (double)whole;
-	return t + whole;
+	return t + (uint64_t)whole;
 }
 static inline void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk)
 {

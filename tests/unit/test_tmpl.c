@@ -103,7 +103,12 @@ static void vary(uint64_t *s, const struct rw_packet *a, struct rw_packet *b)
 
 static uint8_t payload[4096];
 
-static void check_one(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_t plen)
+/* How a packet's header and ICRC are made from the template. */
+enum way { W_GENERAL, W_FAST, W_FAST_ANY };
+
+static struct rw_tmpl_fast fast; /* 40+ KB of tables: not on the stack */
+
+static void check_one_way(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_t plen, enum way way)
 {
 	static uint8_t scratch[8192], want[8192], got[8192];
 	struct rw_packet a, b, d;
@@ -113,6 +118,17 @@ static void check_one(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_t pl
 
 	describe(s, &a, opcode, v6, vlan, payload, plen);
 	assert_int_equal(rw_tmpl_init(&t, &a, scratch, sizeof(scratch)), RW_OK);
+	if (way == W_FAST) {
+		assert_int_equal(rw_tmpl_fast_init(&t, &fast), RW_OK);
+	} else if (way == W_FAST_ANY) {
+		/* tables made on a template of another payload length serve this one */
+		static uint8_t other_scratch[8192];
+		struct rw_packet o;
+		struct rw_tmpl ot;
+		describe(s, &o, opcode, v6, vlan, payload, plen ? plen - 1 : 7);
+		assert_int_equal(rw_tmpl_init(&ot, &o, other_scratch, sizeof(other_scratch)), RW_OK);
+		assert_int_equal(rw_tmpl_fast_init_any(&ot, &fast), RW_OK);
+	}
 	for (int k = 0; k < 8; k++) {
 		vary(s, &a, &b);
 		assert_int_equal(rw_packet_build(&b, RW_LINKTYPE_ETHERNET, 0, want, sizeof(want), &wn),
@@ -123,13 +139,14 @@ static void check_one(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_t pl
 		/* The payload stays where the template put it: only the header and
 		 * the tail are written per packet. */
 		memcpy(got + t.hdr_len, scratch + t.hdr_len, t.payload_len);
-		uint32_t icrc = rw_tmpl_write(&t, &f, got);
+		uint32_t icrc = way == W_GENERAL ? rw_tmpl_write(&t, &f, got)
+						 : rw_tmpl_write_fast(&t, &fast, &f, got);
 		rw_tmpl_write_tail(&t, icrc, got + t.hdr_len + t.payload_len);
 		if (memcmp(got, want, wn) != 0) {
 			for (size_t i = 0; i < wn; i++)
 				if (got[i] != want[i])
-					fail_msg("opcode 0x%02x v%d vlan %d len %u: byte %zu is %02x, want %02x",
-						 opcode, v6 ? 6 : 4, vlan, plen, i, got[i], want[i]);
+					fail_msg("way %d opcode 0x%02x v%d vlan %d len %u: byte %zu is %02x, want %02x",
+						 (int)way, opcode, v6 ? 6 : 4, vlan, plen, i, got[i], want[i]);
 		}
 		/* Independent of the builder: the spec's ICRC and checksum. */
 		assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, got, wn, wn, &d), RW_OK);
@@ -139,6 +156,13 @@ static void check_one(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_t pl
 		if (!v6)
 			assert_int_equal(rw_ref_inet_cksum(got + d.l3_off, 20), 0);
 	}
+}
+
+static void check_one(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_t plen)
+{
+	check_one_way(s, opcode, v6, vlan, plen, W_GENERAL);
+	check_one_way(s, opcode, v6, vlan, plen, W_FAST);
+	check_one_way(s, opcode, v6, vlan, plen, W_FAST_ANY);
 }
 
 static void test_every_opcode_and_carrier(void **state)

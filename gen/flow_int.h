@@ -59,6 +59,7 @@ struct gen_wqe {
 	uint32_t psn;        /* first PSN (a resumed READ: the first missing one) */
 	uint32_t npsn;       /* PSNs it occupies (READ: its responses) */
 	uint32_t len;
+	uint32_t seq;        /* the message's number on its QP (immediate: sequence) */
 	uint8_t op;          /* enum gen_op */
 	uint8_t done;        /* READ/atomic: every response received */
 	uint8_t executed;    /* atomics: orig is valid */

@@ -414,6 +414,7 @@ static void new_wqe(struct gen_model *m, struct gen_qp *q)
 	w->npsn = npsn_of(lf, w->op, w->len);
 	w->psn = q->next_psn;
 	w->va = next_va(lf, q, w->op, w->len);
+	w->seq = (uint32_t)q->msgs_created;
 	q->next_psn = (q->next_psn + w->npsn) & RW_PSN_MASK;
 	q->wq_n++;
 	q->msgs_created++;
@@ -467,7 +468,7 @@ static inline void fill_request(struct gen_lflow *lf, const struct gen_qp *q, co
 		pk->deth.qkey = f->qkey;
 		pk->deth.sqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
 	}
-	pk->immdt = f->immediate;
+	pk->immdt = f->immediate_sequence ? w->seq : f->immediate;
 	pk->ieth = f->invalidate_rkey;
 }
 
@@ -484,6 +485,7 @@ static int send_single(struct gen_model *m, struct gen_qp *q, struct gen_lflow *
 	uint64_t va = next_va(lf, q, op, len);
 
 	q->next_psn = (psn + 1) & RW_PSN_MASK;
+	uint32_t seq = (uint32_t)q->msgs_created;
 	q->msgs_created++;
 	st->messages_started[op]++;
 	if (!lf->no_draw) /* else the next message is this one again */
@@ -515,7 +517,7 @@ static int send_single(struct gen_model *m, struct gen_qp *q, struct gen_lflow *
 		pk->deth.qkey = f->qkey;
 		pk->deth.sqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
 	}
-	pk->immdt = f->immediate;
+	pk->immdt = f->immediate_sequence ? seq : f->immediate;
 	pk->ieth = f->invalidate_rkey;
 	pk->resend = rw_psn_diff(psn, q->snd_max) < 0;
 	pk->frame_len = gen_frame_len(lf, pk->opcode, len);

@@ -112,6 +112,9 @@ struct gen_flow {
 	uint32_t recv_credits;         /* receive WQEs the responder advertises (0: no
 					  credit limit, AETH credit code 31) */
 	uint32_t immediate;            /* ImmDt of *_IMM operations */
+	uint8_t immediate_sequence;    /* `immediate: sequence`: ImmDt is the message's number on
+					  its QP (0, 1, ...), as a receiver that names messages by
+					  their immediate data expects */
 	uint32_t invalidate_rkey;      /* IETH of SEND_INV */
 	uint64_t compare, swap_add;    /* AtomicETH operands: CMP_SWAP compares with compare and
 					  swaps in swap_add; FETCH_ADD adds swap_add */

@@ -146,7 +146,28 @@ READ_UINT(rd_rkey, rkey, 0, 0xFFFFFFFF, 1)
 READ_UINT(rd_va, va, 0, UINT64_MAX, 1)
 /* The AETH credit code tops out at 32768 receive WQEs (IBA table 44). */
 READ_UINT(rd_recv_credits, recv_credits, 0, 32768, 0)
-READ_UINT(rd_immediate, immediate, 0, 0xFFFFFFFF, 1)
+
+/* A number, or "sequence": each message's number on its QP. */
+static int rd_immediate(struct sc_ctx *c, const char *key, const yaml_node_t *n, struct gen_flow *f,
+			struct flow_src *src)
+{
+	uint64_t v;
+	(void)src;
+	if (n->type == YAML_SCALAR_NODE) {
+		const char *t = (const char *)n->data.scalar.value;
+		if (strcmp(t, "sequence") == 0) {
+			f->immediate_sequence = 1;
+			return 0;
+		}
+		if (sc_parse_uint(t, &v) == -1)
+			return sc_expected(c, key, n, "an integer 0..0xffffffff or sequence");
+	}
+	if (sc_uint(c, key, n, 0, 0xFFFFFFFF, 1, &v))
+		return -1;
+	f->immediate = (uint32_t)v;
+	f->immediate_sequence = 0;
+	return 0;
+}
 READ_UINT(rd_inv_rkey, invalidate_rkey, 0, 0xFFFFFFFF, 1)
 READ_UINT(rd_compare, compare, 0, UINT64_MAX, 1)
 READ_UINT(rd_swap_add, swap_add, 0, UINT64_MAX, 1)

@@ -618,6 +618,44 @@ static void test_pps_start_stop(void **state)
 	free(w);
 }
 
+/* immediate: sequence: the ImmDt of message i on a QP is i, on the packet
+ * that carries it (the LAST or ONLY, IBA 9.2), on RC (the general path) and
+ * UC one-packet messages (the steady-state path), per QP. */
+static void imm_case(enum gen_transport tr, uint32_t size, uint32_t qps)
+{
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+	f->transport = tr;
+	f->op_weight[GEN_OP_WRITE] = 0;
+	f->op_weight[GEN_OP_WRITE_IMM] = 1;
+	f->size.min = f->size.max = size;
+	f->messages = 5;
+	f->qps = qps;
+	f->immediate_sequence = 1;
+	struct run r;
+	run_model(&w->sc, &r);
+	uint32_t next[4] = {0, 0, 0, 0};
+	for (size_t i = 0; i < r.n; i++) {
+		const struct gen_pkt *p = &r.p[i];
+		if (p->dir != GEN_DIR_REQUEST || !(p->hdrs & RW_HDR_IMMDT))
+			continue;
+		assert_true(p->qp < qps);
+		assert_int_equal(p->immdt, next[p->qp]);
+		next[p->qp]++;
+	}
+	for (uint32_t q = 0; q < qps; q++)
+		assert_int_equal(next[q], 5);
+	run_free(&r);
+	free(w);
+}
+
+static void test_immediate_sequence(void **state)
+{
+	(void)state;
+	imm_case(GEN_RC, 3000, 2); /* FIRST, MIDDLE, LAST_WITH_IMMEDIATE */
+	imm_case(GEN_UC, 64, 3);   /* ONLY_WITH_IMMEDIATE */
+}
+
 /* Requests that start a message (FIRST, ONLY, READ, atomics) and that end
  * one, from the opcode table. */
 static void count_starts_ends(const struct run *r, uint32_t from, uint32_t *starts, uint32_t *ends)
@@ -1032,6 +1070,7 @@ int main(void)
 		cmocka_unit_test(test_pacing),
 		cmocka_unit_test(test_pps_start_stop),
 		cmocka_unit_test(test_scenario_limits),
+		cmocka_unit_test(test_immediate_sequence),
 		cmocka_unit_test(test_100k_qps),
 		cmocka_unit_test(test_frames_decode),
 		cmocka_unit_test(test_analyzer_clean),

@@ -281,6 +281,19 @@ static void test_sample_atomics(void **state)
 	gen_scenario_free(&s);
 }
 
+/* immediate: a number, or "sequence" (each message's number on its QP). */
+static void test_immediate_sequence(void **state)
+{
+	(void)state;
+	struct gen_flow f = one_flow(HOSTS "flows:\n  - {name: w, from: a, to: b, ops: write_imm, immediate: sequence}\n");
+	assert_int_equal(f.immediate_sequence, 1);
+	f = one_flow(HOSTS "flows:\n  - {name: w, from: a, to: b, ops: write_imm, immediate: 0x7}\n");
+	assert_int_equal(f.immediate_sequence, 0);
+	assert_int_equal(f.immediate, 7);
+	expect_error(HOSTS "flows:\n  - {name: w, from: a, to: b, ops: write_imm, immediate: sequenze}\n",
+		     "t.yaml:5:58: immediate: expected an integer 0..0xffffffff or sequence, got sequenze");
+}
+
 static void test_default(void **state)
 {
 	(void)state;
@@ -1185,6 +1198,7 @@ int main(void)
 		cmocka_unit_test(test_sample_ipv6_vlan),
 		cmocka_unit_test(test_sample_atomics),
 		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_immediate_sequence),
 		cmocka_unit_test(test_flow_defaults),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_units_duration),

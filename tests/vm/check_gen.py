@@ -163,8 +163,9 @@ def check_requests(args, srv, reqs):
             if not j["_good"]:
                 bad.append(i)
             data += j["_payload"]
-            if args.op == "write_imm" and seg == k - 1 and j.get("immdt") != args.imm:
-                fail("request %d (frame %d): ImmDt %s, expected %d" % (i, j["frame"], j.get("immdt"), args.imm))
+            want_imm = msg if args.imm == "sequence" else int(args.imm, 0)
+            if args.op == "write_imm" and seg == k - 1 and j.get("immdt") != want_imm:
+                fail("request %d (frame %d): ImmDt %s, expected %d" % (i, j["frame"], j.get("immdt"), want_imm))
             i += 1
         if first is None:
             break
@@ -382,7 +383,7 @@ def main():
     ap.add_argument("--size", type=int, required=True)
     ap.add_argument("--messages", type=int, required=True)
     ap.add_argument("--pattern", required=True)
-    ap.add_argument("--imm", type=int, default=0)
+    ap.add_argument("--imm", default="0", help="the ImmDt of every WRITE_IMM, or 'sequence' (message i carries i)")
     ap.add_argument("--corrupt", type=int, help="index of the request sent with a bad ICRC")
     args = ap.parse_args()
 

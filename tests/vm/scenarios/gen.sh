@@ -133,9 +133,9 @@ gen_case() {
 status=0
 # RDMA WRITE: 8 x 4 packets, the PSN wrapping through 0 after 6 packets.
 gen_case gen_write write 4096 8 16777210 1 || status=1
-# RDMA WRITE with immediate: one message (the flow's ImmDt is fixed, the
-# server identifies a WRITE_IMM by its ImmDt = iteration 0).
-gen_case gen_write_imm write_imm 1500 1 4194304 1 "immediate: 0" || status=1
+# RDMA WRITE with immediate: 4 messages, ImmDt = each message's number on
+# the QP (immediate: sequence), which is how the server names a WRITE_IMM.
+gen_case gen_write_imm write_imm 1500 4 4194304 1 "immediate: sequence" || status=1
 # SEND: 16 x 3001 bytes (3 packets, the last with 3 pad bytes) into posted
 # receives.
 gen_case gen_send send 3001 16 8388600 1 || status=1

@@ -157,6 +157,21 @@ static int pcap_next(struct cap_pcapfile *f, struct cap_pf_record *r)
 	return CAP_PF_RECORD;
 }
 
+void cap_pcapfile_ts_bytes(const struct cap_pcapfile *f, uint64_t ns, uint8_t out[8])
+{
+	uint32_t sec = (uint32_t)(ns / 1000000000u);
+	uint32_t frac = (uint32_t)(ns % 1000000000u);
+	if (!f->nsec)
+		frac /= 1000u;
+	if (f->big_endian) {
+		rw_put_be32(out, sec);
+		rw_put_be32(out + 4, frac);
+	} else {
+		rw_put_le32(out, sec);
+		rw_put_le32(out + 4, frac);
+	}
+}
+
 /* ---- pcapng -------------------------------------------------------------- */
 
 enum blk { BLK_OK, BLK_END, BLK_CUT, BLK_ODD };

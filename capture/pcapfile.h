@@ -77,6 +77,10 @@ int cap_pcapfile_open(struct cap_pcapfile *f, struct cap_readring *rr);
  * to the offset of the oldest record still in use before calling. */
 int cap_pcapfile_next(struct cap_pcapfile *f, struct cap_pf_record *r);
 void cap_pcapfile_close(struct cap_pcapfile *f);
+/* Classic pcap: the 8 timestamp bytes that start a record header of this
+ * file (its byte order and resolution) for ns nanoseconds since 1970, for a
+ * writer that retimes records in place (rocewire-gen's restamp). */
+void cap_pcapfile_ts_bytes(const struct cap_pcapfile *f, uint64_t ns, uint8_t out[8]);
 
 /* Seconds and nanoseconds from a raw time in units of 1/tsresol plus an
  * offset in seconds; 0, or -1 when the time is outside 1970 .. 2554 (what

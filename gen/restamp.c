@@ -49,18 +49,9 @@ int gen_restamp(const char *path, const uint64_t *t_ns, uint64_t n, uint64_t bas
 	}
 	while ((rc = cap_pcapfile_next(&pf, &r)) == CAP_PF_RECORD) {
 		uint64_t t = base_ns + (i < n ? t_ns[i] : t_ns[n ? n - 1 : 0]);
-		uint32_t sec = (uint32_t)(t / 1000000000u);
-		uint32_t frac = (uint32_t)(t % 1000000000u);
 		uint8_t b[8];
 
-		if (!pf.nsec)
-			frac /= 1000u;
-		if (pf.big_endian) {
-			sec = __builtin_bswap32(sec);
-			frac = __builtin_bswap32(frac);
-		}
-		memcpy(b, &sec, 4);
-		memcpy(b + 4, &frac, 4);
+		cap_pcapfile_ts_bytes(&pf, t, b);
 		if (pwrite(fd, b, 8, (off_t)r.offset) != 8) {
 			snprintf(err, errlen, "%s: %s", path, strerror(errno));
 			goto out;

@@ -526,9 +526,10 @@ int sc_rate(struct sc_ctx *c, const char *key, const yaml_node_t *n, struct gen_
 	return 0;
 }
 
-int sc_probability(struct sc_ctx *c, const char *key, const yaml_node_t *n, double *out)
+/* A number or a percentage in [0, 1]; zero_ok says whether 0 is allowed. */
+static int read_unit_interval(struct sc_ctx *c, const char *key, const yaml_node_t *n, int zero_ok,
+			      const char *expect, double *out)
 {
-	const char *expect = "a probability above 0 and at most 1 (0.01 or 1%)";
 	const char *s = sc_text(c, key, n, expect);
 	if (!s)
 		return -1;
@@ -538,28 +539,20 @@ int sc_probability(struct sc_ctx *c, const char *key, const yaml_node_t *n, doub
 	double v = decimal_double(&d);
 	if (*d.unit)
 		v /= 100;
-	if (!(v > 0) || v > 1)
+	if (!(zero_ok ? v >= 0 : v > 0) || v > 1)
 		return sc_expected(c, key, n, "%s", expect);
 	*out = v;
 	return 0;
 }
 
+int sc_probability(struct sc_ctx *c, const char *key, const yaml_node_t *n, double *out)
+{
+	return read_unit_interval(c, key, n, 0, "a probability above 0 and at most 1 (0.01 or 1%)", out);
+}
+
 int sc_fraction(struct sc_ctx *c, const char *key, const yaml_node_t *n, double *out)
 {
-	const char *expect = "a number from 0 to 1 (0.5 or 50%)";
-	const char *s = sc_text(c, key, n, expect);
-	if (!s)
-		return -1;
-	struct decimal d;
-	if (parse_decimal(s, &d) || (*d.unit && strcmp(d.unit, "%") != 0))
-		return sc_expected(c, key, n, "%s", expect);
-	double v = decimal_double(&d);
-	if (*d.unit)
-		v /= 100;
-	if (!(v >= 0) || v > 1)
-		return sc_expected(c, key, n, "%s", expect);
-	*out = v;
-	return 0;
+	return read_unit_interval(c, key, n, 1, "a number from 0 to 1 (0.5 or 50%)", out);
 }
 
 int sc_bool(struct sc_ctx *c, const char *key, const yaml_node_t *n, uint8_t *out)

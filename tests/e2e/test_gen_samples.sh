@@ -33,11 +33,8 @@ command -v tshark >/dev/null 2>&1 || have_tshark=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-gen.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export HOME="$work" XDG_CONFIG_HOME="$work/.config"
-noheur=""
-for h in rpcrdma_infiniband eth_over_ib fc_infiniband sdp_infiniband iser_infiniband lnet_ib \
-	smb_direct_infiniband smcr_infiniband nvme_rdma; do
-	noheur="$noheur --disable-heuristic $h"
-done
+# shellcheck source=tshark_noheur.sh
+. "$(dirname "$0")/tshark_noheur.sh"
 
 fails=0
 for s in default "$src"/samples/scenarios/*.yaml; do

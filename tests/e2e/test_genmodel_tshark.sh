@@ -30,13 +30,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rw-genmodel.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # A clean profile: no user preference changes decoding.
 export HOME="$work" XDG_CONFIG_HOME="$work/.config"
-# The heuristics Wireshark 4.0 registers on infiniband.payload take RoCE
-# payloads for other protocols (as in tshark_xcheck.py).
-noheur=""
-for h in rpcrdma_infiniband eth_over_ib fc_infiniband sdp_infiniband iser_infiniband lnet_ib \
-	smb_direct_infiniband smcr_infiniband nvme_rdma; do
-	noheur="$noheur --disable-heuristic $h"
-done
+# shellcheck source=tshark_noheur.sh
+. "$(dirname "$0")/tshark_noheur.sh"
 
 set -e
 "$gm" - "$work/gen.pcap" >"$work/model.json"

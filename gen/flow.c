@@ -361,13 +361,6 @@ int gen_model_done(const struct gen_model *m)
 	return m->over || m->tree[1].key == GEN_NEVER;
 }
 
-uint64_t gen_model_peek_ns(const struct gen_model *m)
-{
-	if (gen_model_done(m))
-		return GEN_NEVER;
-	return m->tree[1].key;
-}
-
 const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow)
 {
 	static const struct gen_flow_stats none;

@@ -79,10 +79,6 @@ void gen_model_free(struct gen_model *m);
  * on whole conversations. */
 uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, uint64_t until_ns);
 int gen_model_done(const struct gen_model *m);
-/* The time of the next event (a lower bound on the next packet's; UINT64_MAX
- * when done). */
-uint64_t gen_model_peek_ns(const struct gen_model *m);
-
 const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow);
 
 /* Congestion hooks (issue 10): the rate a QP's requester may send at, in

@@ -141,7 +141,6 @@ int gen_worker_run(void *arg)
 	struct rte_mbuf *mb[GEN_BURST_MAX];
 	uint64_t hz = rte_get_tsc_hz();
 	uint64_t t0 = rte_rdtsc();
-	uint64_t made = 0;
 	uint32_t burst = w->burst > GEN_BURST_MAX ? GEN_BURST_MAX : w->burst;
 	struct rte_mempool *pool0 = w->pools[0];
 	int one_pool = 1;
@@ -156,12 +155,6 @@ int gen_worker_run(void *arg)
 
 		if (__atomic_load_n(&w->snap_req, __ATOMIC_ACQUIRE))
 			take_snapshot(w);
-		if (w->packet_limit) {
-			if (made >= w->packet_limit)
-				break;
-			if (w->packet_limit - made < n)
-				n = (uint32_t)(w->packet_limit - made);
-		}
 		if (w->pace_real)
 			until = (uint64_t)((double)(rte_rdtsc() - t0) * 1e9 / (double)hz);
 		got = gen_model_next(w->model, pk, n, until);
@@ -227,7 +220,6 @@ int gen_worker_run(void *arg)
 				rte_pause();
 			}
 		}
-		made += got;
 		{
 			__atomic_store_n(&w->ctr.packets, w->ctr.packets + got, __ATOMIC_RELAXED);
 			__atomic_store_n(&w->ctr.bytes, w->ctr.bytes + bytes, __ATOMIC_RELAXED);

@@ -32,7 +32,6 @@ struct gen_worker {
 	uint16_t port, queue;
 	uint32_t burst;
 	int pace_real;
-	uint64_t packet_limit;       /* this shard's share; 0: none */
 	int record_times;            /* keep each packet's model time (pcap restamping) */
 	volatile int *stop;
 	struct rte_mempool **pools;  /* one per distinct payload pattern */

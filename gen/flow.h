@@ -58,7 +58,7 @@ struct gen_flow_stats {
 	uint64_t retransmissions;       /* packets resent */
 	uint64_t naks_seq, naks_rnr, naks_access; /* NAKs the responder sent */
 	uint64_t timeouts;              /* requester timeouts that led to resends */
-	uint64_t faults[5];             /* applied, by enum gen_fault_action */
+	uint64_t faults[GEN_FAULT_COUNT]; /* applied, by enum gen_fault_action */
 	uint64_t qps_failed;            /* retries exhausted or remote access error */
 	uint64_t first_ns, last_ns;     /* first and last packet of the flow */
 };

@@ -137,6 +137,7 @@ enum gen_fault_action {
 	GEN_FAULT_RNR,           /* the responder answers this SEND with an RNR NAK */
 	GEN_FAULT_BAD_RKEY,      /* the request carries a wrong R_Key: remote access error NAK */
 };
+#define GEN_FAULT_COUNT 5
 
 enum gen_dir {
 	GEN_DIR_ANY = 0,

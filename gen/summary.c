@@ -15,7 +15,6 @@
  * carry no FCS). */
 #define WIRE_EXTRA 24u
 
-static const char *const fault_names[5] = {"drop", "ecn_mark", "corrupt", "rnr", "bad_rkey"};
 
 static uint64_t sum_messages(const struct gen_flow_stats *s)
 {
@@ -30,7 +29,7 @@ static uint64_t sum_faults(const struct gen_flow_stats *s)
 {
 	uint64_t n = 0;
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < GEN_FAULT_COUNT; i++)
 		n += s->faults[i];
 	return n;
 }
@@ -101,9 +100,9 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 				(unsigned long long)s->naks_rnr, (unsigned long long)s->naks_access);
 		if (s->timeouts)
 			fprintf(f, ", %llu timeouts", (unsigned long long)s->timeouts);
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < GEN_FAULT_COUNT; k++)
 			if (s->faults[k])
-				fprintf(f, ", %llu %s", (unsigned long long)s->faults[k], fault_names[k]);
+				fprintf(f, ", %llu %s", (unsigned long long)s->faults[k], gen_fault_action_name((enum gen_fault_action)k));
 		if (s->qps_failed)
 			fprintf(f, ", %llu QPs failed", (unsigned long long)s->qps_failed);
 		fputc('\n', f);
@@ -148,8 +147,8 @@ static json_t *flow_json(const struct gen_flow *fl, const struct gen_flow_stats 
 	SET(naks, "remote_access", u64(s->naks_access));
 	SET(o, "naks", naks);
 	SET(o, "timeouts", u64(s->timeouts));
-	for (int k = 0; k < 5; k++)
-		SET(faults, fault_names[k], u64(s->faults[k]));
+	for (int k = 0; k < GEN_FAULT_COUNT; k++)
+		SET(faults, gen_fault_action_name((enum gen_fault_action)k), u64(s->faults[k]));
 	SET(o, "faults", faults);
 	SET(o, "qps_failed", u64(s->qps_failed));
 	SET(o, "first_ns", u64(s->first_ns));
@@ -194,7 +193,7 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 		}
 		for (int k = 0; k < GEN_OP_COUNT; k++)
 			t.messages[k] += s->messages[k];
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < GEN_FAULT_COUNT; k++)
 			t.faults[k] += s->faults[k];
 		t.retransmissions += s->retransmissions;
 		t.naks_seq += s->naks_seq;

@@ -438,7 +438,12 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 	if (n->flags & RW_N_CE)
 		conf_on_ce(a, f, ts, frame);
 	if (reliable) {
-		conf_on_request(a, f, p, fl, ts, frame);
+		/* A new request ends the range of every READ pending before it,
+		 * unless it is a READ re-issuing one of them. */
+		int reissue = op->op == RW_OP_READ_REQ && pend_read_reissue(f, p->bth.psn, fl);
+		if (!reissue && (fl & RW_N_NEW))
+			pend_clip_reads(f->pend, p->bth.psn);
+		conf_on_request(a, f, p, fl, reissue, ts, frame);
 		struct rw_pend *e = pend_push(a, f, p->bth.psn, k + slack,
 					      op->op == RW_OP_READ_REQ ? PEND_READ
 					      : atomic		      ? PEND_ATOMIC

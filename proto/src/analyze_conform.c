@@ -164,34 +164,14 @@ static void read_reissue_check(struct rw_analyzer *a, struct rw_flow *f, const s
 		conf_violation(a, f, RW_V_READ_RESUME_WRONG, frame);
 }
 
-/* Whether a READ request re-issues a READ still pending: it goes back (is
- * not new), or it lies inside the PSNs a pending READ takes at the MTU its
- * responses showed. A new PSN with the MTU unknown is another READ: several
- * may be outstanding, and a re-issue resumes where responses stopped. */
-static int read_is_reissue(const struct rw_flow *f, const struct rw_packet *p, uint32_t flags)
-{
-	if (!(flags & RW_N_NEW))
-		return 1;
-	if (!f->cs.read_mtu)
-		return 0;
-	int i = pend_find(f->pend, p->bth.psn, PEND_READ);
-	if (i < 0)
-		return 0;
-	const struct rw_pend *e = PEND(f->pend, i);
-	uint32_t k = e->len ? (uint32_t)((e->len + f->cs.read_mtu - 1) / f->cs.read_mtu) : 1;
-	return (uint32_t)rw_psn_diff(p->bth.psn, e->psn) < k;
-}
-
 /* A request on f, classified (flags from the PSN sequence), before it is
  * added to the outstanding ring. */
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
-		     uint32_t flags, uint64_t ts, uint64_t frame)
+		     uint32_t flags, int reissue, uint64_t ts, uint64_t frame)
 {
 	uint32_t psn = p->bth.psn;
-	if (p->op->op == RW_OP_READ_REQ && read_is_reissue(f, p, flags))
+	if (reissue)
 		read_reissue_check(a, f, p, frame);
-	else if (flags & RW_N_NEW)
-		pend_clip_reads(f->pend, psn);
 	if (!(flags & RW_N_RETRANS))
 		return;
 	struct rw_pend_ring *r = f->pend;

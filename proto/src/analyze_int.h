@@ -144,6 +144,7 @@ void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
 struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
 			  uint8_t kind, uint64_t ts, uint64_t frame);
 void pend_clip_reads(struct rw_pend_ring *r, uint32_t psn);
+int pend_read_reissue(const struct rw_flow *f, uint32_t psn, uint32_t flags);
 int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind);
 void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint64_t ts, uint64_t frame, struct rw_note *n);
@@ -153,8 +154,9 @@ void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation 
 void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_t frame);
 void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint8_t kind,
 		 uint32_t psn, uint64_t ts, uint64_t frame);
+/* reissue: the request is a READ re-issuing one still pending (pend_read_reissue). */
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
-		     uint32_t flags, uint64_t ts, uint64_t frame);
+		     uint32_t flags, int reissue, uint64_t ts, uint64_t frame);
 void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e);
 void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame);
 void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint64_t ts,

@@ -323,6 +323,24 @@ void pend_clip_reads(struct rw_pend_ring *r, uint32_t psn)
 	}
 }
 
+/* Whether a READ request re-issues a READ still pending: it goes back (is
+ * not new), or it lies inside the PSNs a pending READ takes at the MTU its
+ * responses showed. A new PSN with the MTU unknown is another READ: several
+ * may be outstanding, and a re-issue resumes where responses stopped. */
+int pend_read_reissue(const struct rw_flow *f, uint32_t psn, uint32_t flags)
+{
+	if (!(flags & RW_N_NEW))
+		return 1;
+	if (!f->cs.read_mtu)
+		return 0;
+	int i = pend_find(f->pend, psn, PEND_READ);
+	if (i < 0)
+		return 0;
+	const struct rw_pend *e = PEND(f->pend, i);
+	uint32_t k = e->len ? (uint32_t)((e->len + f->cs.read_mtu - 1) / f->cs.read_mtu) : 1;
+	return (uint32_t)rw_psn_diff(psn, e->psn) < k;
+}
+
 static void pend_remove(struct rw_pend_ring *r, unsigned k)
 {
 	PEND(r, k)->kind = PEND_DEAD;

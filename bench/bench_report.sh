@@ -108,8 +108,21 @@ fi
 
 after_st=$(stages "$build")
 before_st=
+before_coarse=0
 if [ -n "$base" ]; then
 	before_st=$(stages "$base" --libpcap)
+	if [ -z "$before_st" ] && [ -x "$build/bench/bench-stages" ]; then
+		# A baseline older than bench-stages: its stages measured from
+		# outside, by CPU time on one thread: libpcap's read (what it used),
+		# then its `-q` (read, decode with the ICRC, summary), then its
+		# --report; the engine and the report cannot be told apart there.
+		rd=$("$build/bench/bench-stages" --runs "$runs" --libpcap "$file" | awk '$1 == "read" { print $2 }')
+		q=$(cpu_ns "$build" "$base/capture/rocewire-cap" -q -r "$file")
+		r=$(cpu_ns "$build" "$base/capture/rocewire-cap" -r "$file" --report)
+		before_st=$(awk -v rd="$rd" -v q="$q" -v r="$r" -v n="$n" \
+			'BEGIN { printf "%s %.1f - %.1f -", rd, q / n, r / n }')
+		before_coarse=1
+	fi
 fi
 
 # Wall times, the two builds interleaved run by run.
@@ -140,7 +153,10 @@ if [ -n "$after_st" ]; then
 		a=$(echo "$after_st" | awk -v k="$k" '{ prev = k > 1 ? $(k - 1) : 0; printf "%.0f", $k - prev }')
 		b=-
 		if [ -n "$before_st" ]; then
-			b=$(echo "$before_st" | awk -v k="$k" '{ prev = k > 1 ? $(k - 1) : 0; printf "%.0f", $k - prev }')
+			b=$(echo "$before_st" | awk -v k="$k" '
+				$k == "-" { print "-"; next }
+				{ prev = 0; for (j = k - 1; j >= 1; j--) if ($j != "-") { prev = $j; break }
+				  printf "%.0f", $k - prev }')
 		fi
 		printf '%-44s %10s %10s\n' "$name" "$b" "$a"
 	done
@@ -154,6 +170,7 @@ if [ -n "$after_st" ]; then
 	[ -n "$before_st" ] && b=$(echo "$before_st" | awk '$5 == "-" { print "-"; next } { printf "%.0f", $5 - $2 }')
 	printf '%-44s %10s %10s\n' "(hand-over to the engine's thread: pack+unpack)" "$b" "$a"
 	[ -z "$before_st" ] && [ -n "$base" ] && echo "(the baseline has no bench-stages)"
+	[ "$before_coarse" = 1 ] && echo "(before: measured from outside, its decode row with -q's summary, its report row with the engine)"
 fi
 
 echo

@@ -1,0 +1,142 @@
+/* Header rewrites of a decoded frame, in place, with the RoCE ICRC patched
+ * incrementally (rw_icrc_update) only when a byte it covers changed, the
+ * IPv4 header checksum recomputed, and a non-zero UDP checksum updated.
+ *
+ * The rules are plain data filled by a tool (rocewire-replay parses them
+ * from its options); rw_rewrite_apply() is the fast path: no allocation, a
+ * copy of the covered headers (at most RW_RW_HDR_MAX bytes) and one CRC
+ * patch over the span of bytes that changed, whatever the number of rules. */
+#ifndef ROCEWIRE_REWRITE_H
+#define ROCEWIRE_REWRITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rocewire/error.h"
+#include "rocewire/packet.h"
+
+#define RW_RW_MAX_MAP 16
+
+/* Which rewrites changed a frame (struct rw_rewrite_result.applied). */
+enum rw_rw_kind {
+	RW_RW_MAC = 0,
+	RW_RW_IP,
+	RW_RW_UDP_SPORT,
+	RW_RW_DSCP,
+	RW_RW_ECN,
+	RW_RW_TTL,
+	RW_RW_UDP_CSUM,
+	RW_RW_VLAN,
+	RW_RW_QPN,
+	RW_RW_PSN,
+	RW_RW_PKEY,
+	RW_RW_RKEY,
+	RW_RW_VA,
+	RW_RW_CONVERT,     /* RoCEv1 <-> RoCEv2 */
+	RW_RW_KIND_COUNT,
+};
+
+/* addr & mask == from  ->  (to & mask) | (addr & ~mask): CIDR to CIDR of the
+ * same prefix length (host bits kept). */
+struct rw_rw_ip4map {
+	uint32_t from, to, mask;
+};
+struct rw_rw_ip6map {
+	uint8_t from[16], to[16];
+	uint8_t plen;
+};
+struct rw_rw_map32 {
+	uint32_t from, to;
+};
+/* va in [from, from + len) -> to + (va - from) */
+struct rw_rw_vamap {
+	uint64_t from, len, to;
+};
+/* PSN + offset (mod 2^24) for packets whose original destination QP is qpn
+ * (any QP when all is set). */
+struct rw_rw_psnoff {
+	uint32_t qpn, offset;
+	uint8_t all;
+};
+
+enum rw_rw_vlan_op {
+	RW_RW_VLAN_KEEP = 0,
+	RW_RW_VLAN_ADD,    /* push a C-tag (outermost) */
+	RW_RW_VLAN_STRIP,  /* remove the outermost tag */
+	RW_RW_VLAN_RETAG,  /* change the outermost tag's VID and PCP (or add one if untagged) */
+};
+
+enum rw_rw_udp_csum {
+	RW_RW_CSUM_KEEP = 0, /* updated incrementally when non-zero and covered bytes changed */
+	RW_RW_CSUM_ZERO,     /* 0: "no checksum", what RoCE NICs send */
+	RW_RW_CSUM_FULL,     /* computed over the whole datagram */
+};
+
+enum rw_rw_convert {
+	RW_RW_CONV_NONE = 0,
+	RW_RW_CONV_TO_V2,  /* RoCEv1 (GRH) -> RoCEv2 (IPv4 for IPv4-mapped GIDs, else IPv6) */
+	RW_RW_CONV_TO_V1,  /* RoCEv2 -> RoCEv1 (GIDs from the IP addresses) */
+};
+
+struct rw_rewrite {
+	uint8_t set_src_mac, set_dst_mac;
+	uint8_t src_mac[6], dst_mac[6];
+	uint8_t n_ip4, n_ip6, n_qpn, n_psn, n_rkey, n_va;
+	struct rw_rw_ip4map ip4[RW_RW_MAX_MAP];
+	struct rw_rw_ip6map ip6[RW_RW_MAX_MAP];
+	struct rw_rw_map32 qpn[RW_RW_MAX_MAP];   /* destination QPN */
+	struct rw_rw_psnoff psn[RW_RW_MAX_MAP];
+	struct rw_rw_map32 rkey[RW_RW_MAX_MAP];  /* RETH and AtomicETH */
+	struct rw_rw_vamap va[RW_RW_MAX_MAP];    /* RETH and AtomicETH */
+	int32_t udp_sport;  /* -1 keep */
+	int16_t dscp;       /* -1 keep; IPv4 TOS / IPv6 traffic class, masked by the ICRC */
+	int16_t ecn;        /* -1 keep */
+	int16_t ttl;        /* -1 keep; IPv4 TTL / IPv6 hop limit, masked */
+	int32_t pkey;       /* -1 keep */
+	enum rw_rw_udp_csum udp_csum;
+	enum rw_rw_vlan_op vlan_op;
+	uint16_t vlan_vid;
+	uint8_t vlan_pcp;
+	enum rw_rw_convert convert;
+	uint16_t conv_sport;   /* UDP source port of converted v1 frames; 0: from the flow label */
+	uint8_t fix_icrc;      /* recompute the ICRC in full, a bad one included */
+};
+
+struct rw_rewrite_result {
+	uint32_t applied;       /* 1u << enum rw_rw_kind, for each rewrite that changed a byte */
+	uint8_t icrc_updated;   /* the ICRC was patched or recomputed */
+	uint8_t icrc_fixed;     /* a bad ICRC was replaced by the right one (fix_icrc) */
+	uint8_t ipv4_csum;      /* the IPv4 header checksum was recomputed */
+	uint32_t icrc_off;      /* frame offset of the ICRC after the rewrite; 0 if none */
+};
+
+/* Every field unchanged (-1 / KEEP / none). */
+void rw_rewrite_init(struct rw_rewrite *rw);
+
+/* Applies rw to one Ethernet frame (link type Ethernet) that p is the
+ * decode of (rw_packet_decode over the same bytes), in place. *len is the
+ * frame's length and may grow or shrink (VLAN push/strip, conversion) up to
+ * cap. A frame that is not RoCE gets only the Ethernet and VLAN rewrites. A
+ * frame whose decode did not end well (p->err) or whose ICRC was not
+ * captured is refused with RW_ERR_TRUNCATED / p->err, untouched. The ICRC
+ * keeps a capture's error: a bad ICRC stays bad by the same difference
+ * unless fix_icrc. */
+enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *frame,
+			     size_t *len, size_t cap, struct rw_rewrite_result *res);
+
+/* An Ethernet frame from a capture's frame of another link type: Linux SLL
+ * and SLL2 (an Ethernet header is made from the link-layer address and
+ * protocol, the destination from dst, or zero), ERF Ethernet records (the
+ * ERF header and pad dropped). Native InfiniBand has no Ethernet form:
+ * RW_ERR_UNSUPPORTED. Writes into out (cap bytes), *out_len the length. */
+enum rw_err rw_rewrite_to_ethernet(int linktype, const struct rw_packet *p, const uint8_t *frame,
+				   size_t len, const uint8_t *dst, uint8_t *out, size_t cap,
+				   size_t *out_len);
+
+/* The UDP checksum (RFC 768) of a RoCEv2 datagram of an IPv4 or IPv6
+ * packet: ip is the IP header, len the bytes from it through the end of
+ * the UDP datagram. 0 is returned as 0xFFFF. */
+uint16_t rw_udp_checksum(const uint8_t *ip, size_t len);
+
+const char *rw_rw_kind_name(enum rw_rw_kind k); /* "mac", "ip", "qpn", ... */
+
+#endif

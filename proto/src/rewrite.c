@@ -1,0 +1,621 @@
+/* Header rewrites in place, re-signed with the ICRC patched incrementally.
+ *
+ * The ICRC (IBA A17.3.3 for RoCEv2, A16 for RoCEv1) covers the IP or GRH
+ * header, the UDP header and the whole IB transport packet, with the
+ * variant fields masked to ones: IPv4 TOS/TTL/checksum, IPv6 traffic
+ * class/flow label/hop limit (the GRH's the same), the UDP checksum and BTH
+ * byte 4. A rewrite of a masked field therefore leaves the ICRC as it is;
+ * any other covered byte changes it. CRC-32 is linear, so the new ICRC is
+ * the old one plus the CRC of (old XOR new) moved over the bytes after the
+ * change (rw_icrc_update): one patch over the span that changed costs the
+ * same for a 64-byte frame and a 4 KiB one, and keeps a capture's bad
+ * ICRC bad by the same difference. */
+#include <string.h>
+
+#include "codec.h"
+#include "rocewire/crc.h"
+#include "rocewire/icrc.h"
+#include "rocewire/rewrite.h"
+#include "rocewire/wire.h"
+
+/* Covered header bytes copied before the rewrite: IPv4 with options (60),
+ * UDP (8), BTH and the longest extension headers, with room to spare. */
+#define RW_RW_HDR_MAX 192
+
+static const char *const kind_names[RW_RW_KIND_COUNT] = {
+	[RW_RW_MAC] = "mac",         [RW_RW_IP] = "ip",       [RW_RW_UDP_SPORT] = "udp_sport",
+	[RW_RW_DSCP] = "dscp",       [RW_RW_ECN] = "ecn",     [RW_RW_TTL] = "ttl",
+	[RW_RW_UDP_CSUM] = "udp_csum", [RW_RW_VLAN] = "vlan", [RW_RW_QPN] = "qpn",
+	[RW_RW_PSN] = "psn",         [RW_RW_PKEY] = "pkey",   [RW_RW_RKEY] = "rkey",
+	[RW_RW_VA] = "va",           [RW_RW_CONVERT] = "convert",
+};
+
+const char *rw_rw_kind_name(enum rw_rw_kind k)
+{
+	return (unsigned)k < RW_RW_KIND_COUNT ? kind_names[k] : "?";
+}
+
+void rw_rewrite_init(struct rw_rewrite *rw)
+{
+	memset(rw, 0, sizeof(*rw));
+	rw->udp_sport = -1;
+	rw->dscp = -1;
+	rw->ecn = -1;
+	rw->ttl = -1;
+	rw->pkey = -1;
+}
+
+/* One frame being rewritten: the covered bytes as they were, and the span
+ * of covered, unmasked bytes that changed (offsets from the ICRC's start). */
+struct edit {
+	uint8_t *f;
+	size_t start;           /* frame offset of the first covered byte */
+	size_t hdr_len;         /* covered header bytes saved in old[] */
+	size_t lo, hi;
+	uint32_t applied;
+	uint8_t old[RW_RW_HDR_MAX];
+};
+
+/* Writes n bytes at frame offset off; a covered, unmasked change widens the
+ * span the ICRC patch will cover. */
+static void put(struct edit *e, size_t off, const uint8_t *v, size_t n, enum rw_rw_kind k, int covered)
+{
+	if (memcmp(e->f + off, v, n) == 0)
+		return;
+	memcpy(e->f + off, v, n);
+	e->applied |= 1u << k;
+	if (!covered)
+		return;
+	size_t r = off - e->start;
+	if (r < e->lo)
+		e->lo = r;
+	if (r + n > e->hi)
+		e->hi = r + n;
+}
+
+static void put16(struct edit *e, size_t off, uint16_t v, enum rw_rw_kind k, int covered)
+{
+	uint8_t b[2];
+	rw_put_be16(b, v);
+	put(e, off, b, 2, k, covered);
+}
+
+static void put32(struct edit *e, size_t off, uint32_t v, enum rw_rw_kind k)
+{
+	uint8_t b[4];
+	rw_put_be32(b, v);
+	put(e, off, b, 4, k, 1);
+}
+
+static void map_ip4(const struct rw_rewrite *rw, struct edit *e, size_t off)
+{
+	uint32_t a = rw_get_be32(e->f + off);
+	for (unsigned i = 0; i < rw->n_ip4; i++) {
+		const struct rw_rw_ip4map *m = &rw->ip4[i];
+		if ((a & m->mask) == m->from) {
+			put32(e, off, (m->to & m->mask) | (a & ~m->mask), RW_RW_IP);
+			return;
+		}
+	}
+}
+
+static int prefix_match(const uint8_t *a, const uint8_t *b, unsigned plen)
+{
+	unsigned full = plen / 8, bits = plen % 8;
+	if (memcmp(a, b, full) != 0)
+		return 0;
+	if (!bits)
+		return 1;
+	uint8_t m = (uint8_t)(0xFF00u >> bits);
+	return (a[full] & m) == (b[full] & m);
+}
+
+/* An IPv6 address or a GID: the IPv6 maps, and for an IPv4-mapped GID
+ * (::ffff:a.b.c.d, what RoCE uses for IPv4 peers) the IPv4 maps too. */
+static void map_ip6(const struct rw_rewrite *rw, struct edit *e, size_t off)
+{
+	static const uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+	uint8_t *a = e->f + off;
+	for (unsigned i = 0; i < rw->n_ip6; i++) {
+		const struct rw_rw_ip6map *m = &rw->ip6[i];
+		if (prefix_match(a, m->from, m->plen)) {
+			uint8_t v[16];
+			for (unsigned b = 0; b < 16; b++) {
+				unsigned bits = m->plen > b * 8 ? m->plen - b * 8 : 0;
+				uint8_t mask = bits >= 8 ? 0xFF : (uint8_t)(0xFF00u >> bits);
+				v[b] = (uint8_t)((m->to[b] & mask) | (a[b] & ~mask));
+			}
+			put(e, off, v, 16, RW_RW_IP, 1);
+			return;
+		}
+	}
+	if (memcmp(a, v4mapped, 12) == 0)
+		map_ip4(rw, e, off + 12);
+}
+
+static uint32_t map32(const struct rw_rw_map32 *m, unsigned n, uint32_t v, int *hit)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (m[i].from == v) {
+			*hit = 1;
+			return m[i].to;
+		}
+	*hit = 0;
+	return v;
+}
+
+/* The BTH's P_Key, destination QP and PSN (IBA 9.3.1). The PSN offset is
+ * chosen by the original destination QP, before any QPN map. */
+static void rewrite_bth(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
+{
+	size_t b = p->bth_off;
+	int hit;
+
+	if (rw->pkey >= 0)
+		put16(e, b + 2, (uint16_t)rw->pkey, RW_RW_PKEY, 1);
+	for (unsigned i = 0; i < rw->n_psn; i++) {
+		const struct rw_rw_psnoff *o = &rw->psn[i];
+		if (o->all || o->qpn == p->bth.dqpn) {
+			uint32_t psn = (p->bth.psn + o->offset) & RW_PSN_MASK;
+			uint8_t v[3];
+			rw_put_be24(v, psn);
+			put(e, b + 9, v, 3, RW_RW_PSN, 1);
+			break;
+		}
+	}
+	uint32_t q = map32(rw->qpn, rw->n_qpn, p->bth.dqpn, &hit);
+	if (hit) {
+		uint8_t v[3];
+		rw_put_be24(v, q & RW_QPN_MASK);
+		put(e, b + 5, v, 3, RW_RW_QPN, 1);
+	}
+}
+
+/* RETH and AtomicETH both start with VA (8 bytes) then R_Key (4). */
+static void rewrite_rdma(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
+{
+	int off = -1;
+	if (p->hdrs & RW_HDR_RETH)
+		off = rw_hdr_offset(p->bth.opcode, RW_HDR_RETH);
+	else if (p->hdrs & RW_HDR_ATOMICETH)
+		off = rw_hdr_offset(p->bth.opcode, RW_HDR_ATOMICETH);
+	if (off < 0)
+		return;
+	size_t h = p->bth_off + (size_t)off;
+	uint64_t va = rw_get_be64(e->f + h);
+	for (unsigned i = 0; i < rw->n_va; i++) {
+		const struct rw_rw_vamap *m = &rw->va[i];
+		if (va >= m->from && va - m->from < m->len) {
+			uint8_t v[8];
+			rw_put_be64(v, m->to + (va - m->from));
+			put(e, h, v, 8, RW_RW_VA, 1);
+			break;
+		}
+	}
+	int hit;
+	uint32_t k = map32(rw->rkey, rw->n_rkey, rw_get_be32(e->f + h + 8), &hit);
+	if (hit)
+		put32(e, h + 8, k, RW_RW_RKEY);
+}
+
+/* The traffic class of an IPv6 header or a GRH: bits 4..11 of its first
+ * 32-bit word (masked by the ICRC). */
+static void rewrite_tclass6(const struct rw_rewrite *rw, struct edit *e, size_t l3)
+{
+	uint32_t w = rw_get_be32(e->f + l3);
+	uint8_t tc = (uint8_t)(w >> 20);
+	if (rw->dscp >= 0)
+		tc = (uint8_t)((tc & 0x03) | (rw->dscp << 2));
+	if (rw->ecn >= 0)
+		tc = (uint8_t)((tc & 0xFC) | rw->ecn);
+	uint8_t v[4];
+	rw_put_be32(v, (w & 0xF00FFFFFu) | ((uint32_t)tc << 20));
+	uint8_t before = (uint8_t)(w >> 20);
+	if ((before >> 2) != (tc >> 2))
+		e->applied |= 1u << RW_RW_DSCP;
+	if ((before & 3) != (tc & 3))
+		e->applied |= 1u << RW_RW_ECN;
+	memcpy(e->f + l3, v, 4);
+}
+
+static void rewrite_ipv4(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
+{
+	size_t l3 = p->l3_off;
+	uint8_t tos = e->f[l3 + 1];
+	if (rw->dscp >= 0)
+		tos = (uint8_t)((tos & 0x03) | (rw->dscp << 2));
+	if (rw->ecn >= 0)
+		tos = (uint8_t)((tos & 0xFC) | rw->ecn);
+	if ((tos >> 2) != (e->f[l3 + 1] >> 2))
+		e->applied |= 1u << RW_RW_DSCP;
+	if ((tos & 3) != (e->f[l3 + 1] & 3))
+		e->applied |= 1u << RW_RW_ECN;
+	e->f[l3 + 1] = tos;
+	if (rw->ttl >= 0)
+		put(e, l3 + 8, (const uint8_t[]){(uint8_t)rw->ttl}, 1, RW_RW_TTL, 0);
+	map_ip4(rw, e, l3 + 12);
+	map_ip4(rw, e, l3 + 16);
+}
+
+static void rewrite_l3(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
+{
+	size_t l3 = p->l3_off;
+	if (p->present & RW_P_IPV4) {
+		rewrite_ipv4(rw, p, e);
+		return;
+	}
+	/* IPv6 and the GRH of RoCEv1 share the layout (IBA 8.3) */
+	if (rw->dscp >= 0 || rw->ecn >= 0)
+		rewrite_tclass6(rw, e, l3);
+	if (rw->ttl >= 0)
+		put(e, l3 + 7, (const uint8_t[]){(uint8_t)rw->ttl}, 1, RW_RW_TTL, 0);
+	map_ip6(rw, e, l3 + 8);
+	map_ip6(rw, e, l3 + 24);
+}
+
+/* The saved copy gets the new values of the masked bytes, so that the
+ * patch sees only the unmasked changes. */
+static void unmask_old(const struct rw_packet *p, struct edit *e)
+{
+	uint8_t *o = e->old;
+	const uint8_t *n = e->f + e->start;
+	if (p->present & RW_P_IPV4) {
+		o[1] = n[1];
+		o[8] = n[8];
+		o[10] = n[10];
+		o[11] = n[11];
+	} else {
+		o[0] = (uint8_t)((o[0] & 0xF0) | (n[0] & 0x0F));
+		memcpy(o + 1, n + 1, 3);
+		o[7] = n[7];
+	}
+	if (p->present & RW_P_UDP)
+		memcpy(o + (p->l4_off - e->start) + 6, n + (p->l4_off - e->start) + 6, 2);
+	o[p->bth_off - e->start + 4] = n[p->bth_off - e->start + 4];
+}
+
+static uint32_t sum16(const uint8_t *b, size_t n)
+{
+	uint32_t s = 0;
+	for (size_t i = 0; i + 1 < n; i += 2)
+		s += rw_get_be16(b + i);
+	if (n & 1)
+		s += (uint32_t)b[n - 1] << 8;
+	return s;
+}
+
+static uint16_t fold(uint32_t s)
+{
+	while (s >> 16)
+		s = (s & 0xFFFF) + (s >> 16);
+	return (uint16_t)s;
+}
+
+uint16_t rw_udp_checksum(const uint8_t *ip, size_t len)
+{
+	uint32_t s;
+	size_t hl;
+	if ((ip[0] >> 4) == 4) {
+		hl = (size_t)(ip[0] & 0x0F) * 4;
+		s = sum16(ip + 12, 8) + RW_IPPROTO_UDP;
+	} else {
+		hl = RW_IPV6_HLEN;
+		s = sum16(ip + 8, 32) + RW_IPPROTO_UDP;
+	}
+	if (len < hl + RW_UDP_HLEN)
+		return 0;
+	const uint8_t *u = ip + hl;
+	size_t ulen = len - hl;
+	s += (uint32_t)ulen;
+	s += sum16(u, 6) + sum16(u + 8, ulen - 8);
+	uint16_t c = (uint16_t)~fold(s);
+	return c ? c : 0xFFFF;
+}
+
+/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m') over the 16-bit words that
+ * changed: the pseudo-header addresses, the UDP datagram's saved headers,
+ * and the ICRC, which the datagram carries (its offset from the UDP header
+ * is even: the IB packet is a multiple of 4 bytes). */
+static uint16_t udp_csum_update(const struct rw_packet *p, const struct edit *e, uint16_t c,
+				uint32_t icrc_old, uint32_t icrc_new)
+{
+	size_t l4 = p->l4_off - e->start;
+	size_t a0 = (p->present & RW_P_IPV4) ? 12 : 8, a1 = (p->present & RW_P_IPV4) ? 20 : 40;
+	const uint8_t *n = e->f + e->start;
+	uint32_t s = (uint16_t)~c;
+	for (size_t i = 0; i + 1 < e->hdr_len; i += 2) {
+		int in = (i >= a0 && i < a1) || (i >= l4 && i != l4 + 6);
+		uint16_t ow = rw_get_be16(e->old + i), nw = rw_get_be16(n + i);
+		if (in && ow != nw)
+			s += (uint16_t)~ow + (uint32_t)nw;
+	}
+	uint8_t io[4], in[4];
+	rw_put_le32(io, icrc_old);
+	rw_put_le32(in, icrc_new);
+	for (int i = 0; i < 4; i += 2)
+		s += (uint16_t)~rw_get_be16(io + i) + (uint32_t)rw_get_be16(in + i);
+	uint16_t r = (uint16_t)~fold(s);
+	return r ? r : 0xFFFF;
+}
+
+static uint32_t icrc_full(const struct rw_packet *p, const uint8_t *f, size_t start, size_t icrc_off)
+{
+	if (p->carrier == RW_CARRIER_ROCEV1)
+		return rw_icrc_rocev1(f + start, icrc_off - start);
+	return rw_icrc_rocev2(f + start, icrc_off - start);
+}
+
+/* 802.1Q (IEEE 802.1Q-2018 9.6): the outermost tag sits after the MAC
+ * addresses; the ICRC does not cover Ethernet, so only offsets move. */
+static enum rw_err rewrite_vlan(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *f,
+				size_t *len, size_t cap, struct rw_rewrite_result *res)
+{
+	size_t l2 = p->l2_off;
+	enum rw_rw_vlan_op op = rw->vlan_op;
+	uint16_t tci = (uint16_t)((rw->vlan_pcp & 7) << 13 | (rw->vlan_vid & 0x0FFF));
+
+	if (op == RW_RW_VLAN_RETAG && p->n_vlan == 0)
+		op = RW_RW_VLAN_ADD;
+	if (op == RW_RW_VLAN_ADD) {
+		RW_ROOM(cap, *len + RW_VLAN_HLEN);
+		memmove(f + l2 + 16, f + l2 + 12, *len - l2 - 12);
+		rw_put_be16(f + l2 + 12, RW_ETHERTYPE_VLAN);
+		rw_put_be16(f + l2 + 14, tci);
+		*len += RW_VLAN_HLEN;
+		if (res->icrc_off)
+			res->icrc_off += RW_VLAN_HLEN;
+	} else if (op == RW_RW_VLAN_STRIP) {
+		if (p->n_vlan == 0)
+			return RW_OK;
+		memmove(f + l2 + 12, f + l2 + 16, *len - l2 - 16);
+		*len -= RW_VLAN_HLEN;
+		if (res->icrc_off)
+			res->icrc_off -= RW_VLAN_HLEN;
+	} else if (op == RW_RW_VLAN_RETAG) {
+		uint16_t old = rw_get_be16(f + l2 + 14);
+		tci |= old & 0x1000; /* DEI kept */
+		if (old == tci)
+			return RW_OK;
+		rw_put_be16(f + l2 + 14, tci);
+	} else {
+		return RW_OK;
+	}
+	res->applied |= 1u << RW_RW_VLAN;
+	return RW_OK;
+}
+
+static int gid_v4mapped(const uint8_t *g)
+{
+	static const uint8_t pre[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+	return memcmp(g, pre, 12) == 0;
+}
+
+/* RoCEv1 (Ethernet, GRH, BTH...) <-> RoCEv2 (Ethernet, IP, UDP, BTH...):
+ * the carrier headers are replaced, the transport kept byte for byte, and
+ * the ICRC computed in full over the new headers; a capture's bad ICRC
+ * keeps its difference (err) unless fix_icrc. */
+static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *f,
+			   size_t *len, size_t cap, uint32_t err, struct rw_rewrite_result *res)
+{
+	uint8_t hdr[RW_IPV6_HLEN + RW_UDP_HLEN];
+	size_t hl = 0, w;
+	const uint8_t *l3 = f + p->l3_off;
+	uint16_t ethertype;
+	int to_v2 = rw->convert == RW_RW_CONV_TO_V2;
+
+	if (to_v2 == (p->carrier == RW_CARRIER_ROCEV2))
+		return RW_OK;
+	if (to_v2) {
+		struct rw_grh g;
+		rw_grh_decode(l3, RW_GRH_LEN, &g);
+		struct rw_udp u = {.sport = rw->conv_sport ? rw->conv_sport
+							   : (uint16_t)(0xC000 | (g.flow_label & 0x3FFF)),
+				   .dport = RW_ROCEV2_PORT,
+				   .len = (uint16_t)(RW_UDP_HLEN + p->ib_len)};
+		if (gid_v4mapped(g.sgid) && gid_v4mapped(g.dgid)) {
+			struct rw_ipv4 ip = {.ihl = 5, .dscp = g.tclass >> 2, .ecn = g.tclass & 3,
+					     .total_len = (uint16_t)(RW_IPV4_MIN_HLEN + u.len),
+					     .flags = RW_IPV4_DF, .ttl = g.hoplmt,
+					     .protocol = RW_IPPROTO_UDP, .src = rw_get_be32(g.sgid + 12),
+					     .dst = rw_get_be32(g.dgid + 12)};
+			if (rw_ipv4_encode(&ip, 0, hdr, sizeof(hdr), &w) != RW_OK)
+				return RW_ERR_INVALID;
+			ethertype = RW_ETHERTYPE_IPV4;
+		} else {
+			struct rw_ipv6 ip = {.dscp = g.tclass >> 2, .ecn = g.tclass & 3,
+					     .flow_label = g.flow_label, .payload_len = u.len,
+					     .next_header = RW_IPPROTO_UDP, .hop_limit = g.hoplmt};
+			memcpy(ip.src, g.sgid, 16);
+			memcpy(ip.dst, g.dgid, 16);
+			if (rw_ipv6_encode(&ip, hdr, sizeof(hdr), &w) != RW_OK)
+				return RW_ERR_INVALID;
+			ethertype = RW_ETHERTYPE_IPV6;
+		}
+		hl = w;
+		if (rw_udp_encode(&u, hdr + hl, sizeof(hdr) - hl, &w) != RW_OK)
+			return RW_ERR_INVALID;
+		hl += w;
+	} else {
+		struct rw_grh g = {.ipver = 6, .paylen = (uint16_t)p->ib_len,
+				   .nxthdr = RW_GRH_NXTHDR_IBA};
+		if (p->present & RW_P_IPV4) {
+			g.tclass = (uint8_t)(p->ipv4.dscp << 2 | p->ipv4.ecn);
+			g.hoplmt = p->ipv4.ttl;
+			g.sgid[10] = g.sgid[11] = g.dgid[10] = g.dgid[11] = 0xFF;
+			memcpy(g.sgid + 12, l3 + 12, 4);
+			memcpy(g.dgid + 12, l3 + 16, 4);
+		} else {
+			g.tclass = (uint8_t)(p->ipv6.dscp << 2 | p->ipv6.ecn);
+			g.flow_label = p->ipv6.flow_label;
+			g.hoplmt = p->ipv6.hop_limit;
+			memcpy(g.sgid, l3 + 8, 16);
+			memcpy(g.dgid, l3 + 24, 16);
+		}
+		if (rw_grh_encode(&g, hdr, sizeof(hdr), &w) != RW_OK)
+			return RW_ERR_INVALID;
+		hl = w;
+		ethertype = RW_ETHERTYPE_ROCEV1;
+	}
+	size_t old_hl = (size_t)p->bth_off - p->l3_off;
+	size_t tail = *len - p->bth_off;
+	RW_ROOM(cap, *len - old_hl + hl);
+	memmove(f + p->l3_off + hl, f + p->bth_off, tail);
+	memcpy(f + p->l3_off, hdr, hl);
+	rw_put_be16(f + p->l3_off - 2, ethertype); /* the last ethertype, after any VLAN tags */
+	*len = *len - old_hl + hl;
+	size_t icrc_off = p->l3_off + hl + p->ib_len - RW_ICRC_LEN;
+	uint32_t c = to_v2 ? rw_icrc_rocev2(f + p->l3_off, icrc_off - p->l3_off)
+			   : rw_icrc_rocev1(f + p->l3_off, icrc_off - p->l3_off);
+	if (!rw->fix_icrc)
+		c ^= err;
+	rw_put_le32(f + icrc_off, c);
+	res->icrc_off = (uint32_t)icrc_off;
+	res->icrc_updated = 1;
+	res->applied |= 1u << RW_RW_CONVERT;
+	return RW_OK;
+}
+
+static enum rw_err rewrite_roce(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *f,
+				size_t *len, size_t cap, struct rw_rewrite_result *res)
+{
+	struct edit e;
+	size_t icrc_off = (size_t)p->bth_off + p->ib_len - RW_ICRC_LEN;
+
+	if (!(p->present & RW_P_ICRC) || icrc_off + RW_ICRC_LEN > *len)
+		return RW_ERR_TRUNCATED;
+	e.f = f;
+	e.start = p->icrc_start;
+	e.hdr_len = (size_t)p->bth_off + p->op->hdr_len - e.start;
+	if (e.hdr_len > sizeof(e.old) || e.start + e.hdr_len > icrc_off)
+		return RW_ERR_UNSUPPORTED;
+	memcpy(e.old, f + e.start, e.hdr_len);
+	e.lo = SIZE_MAX;
+	e.hi = 0;
+	e.applied = 0;
+
+	rewrite_l3(rw, p, &e);
+	if ((p->present & RW_P_UDP) && rw->udp_sport >= 0)
+		put16(&e, p->l4_off, (uint16_t)rw->udp_sport, RW_RW_UDP_SPORT, 1);
+	rewrite_bth(rw, p, &e);
+	if (p->hdrs & (RW_HDR_RETH | RW_HDR_ATOMICETH))
+		rewrite_rdma(rw, p, &e);
+
+	/* before unmask_old() gives the copy the new masked bytes */
+	size_t ip4_hl = (p->present & RW_P_IPV4) ? (size_t)p->ipv4.ihl * 4 : 0;
+	int ip4_dirty = ip4_hl && memcmp(e.old, f + p->l3_off, ip4_hl) != 0;
+	uint32_t wire = rw_get_le32(f + icrc_off), icrc = wire;
+	if (e.lo < e.hi) {
+		unmask_old(p, &e);
+		icrc = rw_icrc_update(icrc, e.old + e.lo, f + e.start + e.lo, e.hi - e.lo,
+				      icrc_off - e.start - e.hi);
+		res->icrc_updated = 1;
+	}
+	/* the capture's ICRC error, carried through a conversion */
+	uint32_t err = 0;
+	if (rw->fix_icrc || rw->convert) {
+		uint32_t full = icrc_full(p, f, e.start, icrc_off);
+		err = icrc ^ full;
+		if (rw->fix_icrc && err) {
+			icrc = full;
+			res->icrc_fixed = 1;
+			res->icrc_updated = 1;
+		}
+	}
+	if (icrc != wire)
+		rw_put_le32(f + icrc_off, icrc);
+
+	if (ip4_dirty) {
+		size_t l3 = p->l3_off;
+		f[l3 + 10] = f[l3 + 11] = 0;
+		rw_put_be16(f + l3 + 10, rw_ipv4_checksum(f + l3, ip4_hl));
+		res->ipv4_csum = 1;
+	}
+	if (p->present & RW_P_UDP) {
+		size_t cs = p->l4_off + 6;
+		uint16_t c = rw_get_be16(f + cs), n = c;
+		if (rw->udp_csum == RW_RW_CSUM_ZERO)
+			n = 0;
+		else if (rw->udp_csum == RW_RW_CSUM_FULL)
+			n = rw_udp_checksum(f + p->l3_off, (size_t)p->l4_off - p->l3_off + p->udp.len);
+		else if (c != 0 && (e.applied || icrc != wire))
+			n = udp_csum_update(p, &e, c, wire, icrc);
+		if (n != c) {
+			rw_put_be16(f + cs, n);
+			if (rw->udp_csum != RW_RW_CSUM_KEEP)
+				e.applied |= 1u << RW_RW_UDP_CSUM;
+		}
+	}
+	res->applied |= e.applied;
+	res->icrc_off = (uint32_t)icrc_off;
+	if (rw->convert)
+		return convert(rw, p, f, len, cap, err, res);
+	return RW_OK;
+}
+
+enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *frame,
+			     size_t *len, size_t cap, struct rw_rewrite_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	if (p->err != RW_OK)
+		return p->err;
+	if (!(p->present & RW_P_ETH) || *len < (size_t)p->l2_off + RW_ETH_HLEN)
+		return RW_ERR_UNSUPPORTED;
+	if (p->carrier == RW_CARRIER_ROCEV2 || p->carrier == RW_CARRIER_ROCEV1) {
+		enum rw_err err = rewrite_roce(rw, p, frame, len, cap, res);
+		if (err != RW_OK)
+			return err;
+	}
+	/* MAC control frames go to a reserved multicast address (802.3 Annex
+	 * 31B): only their source is rewritten. */
+	uint8_t *eth = frame + p->l2_off;
+	int macctl = p->carrier == RW_CARRIER_PFC || p->carrier == RW_CARRIER_PAUSE;
+	if (rw->set_dst_mac && !macctl && memcmp(eth, rw->dst_mac, 6) != 0) {
+		memcpy(eth, rw->dst_mac, 6);
+		res->applied |= 1u << RW_RW_MAC;
+	}
+	if (rw->set_src_mac && memcmp(eth + 6, rw->src_mac, 6) != 0) {
+		memcpy(eth + 6, rw->src_mac, 6);
+		res->applied |= 1u << RW_RW_MAC;
+	}
+	return rewrite_vlan(rw, p, frame, len, cap, res);
+}
+
+enum rw_err rw_rewrite_to_ethernet(int linktype, const struct rw_packet *p, const uint8_t *frame,
+				   size_t len, const uint8_t *dst, uint8_t *out, size_t cap,
+				   size_t *out_len)
+{
+	static const uint8_t zero[6];
+	size_t hl;
+
+	switch (linktype) {
+	case RW_LINKTYPE_ETHERNET:
+		RW_ROOM(cap, len);
+		memcpy(out, frame, len);
+		*out_len = len;
+		return RW_OK;
+	case RW_LINKTYPE_ERF:
+		if (!(p->present & RW_P_ETH) || p->erf.hlen > len)
+			return RW_ERR_UNSUPPORTED;
+		RW_ROOM(cap, len - p->erf.hlen);
+		memcpy(out, frame + p->erf.hlen, len - p->erf.hlen);
+		*out_len = len - p->erf.hlen;
+		return RW_OK;
+	case RW_LINKTYPE_LINUX_SLL:
+	case RW_LINKTYPE_LINUX_SLL2:
+		hl = linktype == RW_LINKTYPE_LINUX_SLL ? RW_SLL_LEN : RW_SLL2_LEN;
+		if (!(p->present & (RW_P_SLL | RW_P_SLL2)) || hl > len)
+			return RW_ERR_UNSUPPORTED;
+		RW_ROOM(cap, len - hl + RW_ETH_HLEN);
+		memcpy(out, dst ? dst : zero, 6);
+		if (p->sll.addr_len == 6)
+			memcpy(out + 6, p->sll.addr, 6);
+		else
+			memset(out + 6, 0, 6);
+		rw_put_be16(out + 12, p->sll.protocol);
+		memcpy(out + RW_ETH_HLEN, frame + hl, len - hl);
+		*out_len = len - hl + RW_ETH_HLEN;
+		return RW_OK;
+	default:
+		return RW_ERR_UNSUPPORTED;
+	}
+}

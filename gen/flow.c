@@ -72,7 +72,7 @@ static void clock_build(struct gen_model *m)
 
 /* ---- one QP's next event ---- */
 
-enum act { ACT_NONE = 0, ACT_ARRIVE, ACT_TIMER, ACT_RSP, ACT_REQ };
+enum act { ACT_NONE = 0, ACT_ARRIVE, ACT_TIMER, ACT_CC, ACT_RSP, ACT_REQ };
 
 static inline __attribute__((always_inline)) uint64_t qp_next(struct gen_model *m, struct gen_qp *q,
 								 enum act *what)
@@ -90,6 +90,9 @@ static inline __attribute__((always_inline)) uint64_t qp_next(struct gen_model *
 		if ((t = gen_req_timer_time(q)) < best)
 			best = t, *what = ACT_TIMER;
 	}
+	/* the reaction point's rate timer (GEN_NEVER without congestion) */
+	if (q->cc_next < best)
+		best = q->cc_next, *what = ACT_CC;
 	if (q->jq_emit < q->jq_n) {
 		if ((t = gen_resp_send_time(m, q)) < best)
 			best = t, *what = ACT_RSP;
@@ -114,6 +117,9 @@ static inline __attribute__((always_inline)) uint64_t qp_key(struct gen_model *m
 
 /* ---- construction ---- */
 
+/* Why the last gen_model_new() failed, when not for memory. */
+static _Thread_local char g_new_error[320];
+
 static uint32_t pow2_at_least(uint32_t v)
 {
 	uint32_t p = 1;
@@ -124,12 +130,17 @@ static uint32_t pow2_at_least(uint32_t v)
 
 /* Ring size per QP: the READ/atomic window plus room for the ACKs of a few
  * messages in flight. UC and UD have no responses and keep no messages. */
-static uint32_t ring_cap(const struct gen_flow *f)
+static uint32_t ring_cap(const struct gen_scenario *sc, const struct gen_flow *f)
 {
 	if (f->transport != GEN_RC || f->external_responder)
 		return 1;
 	uint32_t rd = f->max_rd_atomic ? f->max_rd_atomic : 1;
 	uint32_t cap = pow2_at_least(rd + 4);
+	/* Through the simulated switch a request holds its slot while it
+	 * queues: a window as deep as a NIC's send queue, so that queues can
+	 * build to the thresholds the scenario sets. */
+	if (sc->cc.mode == GEN_CC_SIMULATED && !f->cc_exempt && cap < GEN_CC_WINDOW)
+		cap = GEN_CC_WINDOW;
 	return cap < 8 ? 8 : cap;
 }
 
@@ -154,7 +165,8 @@ static int lflow_init(struct gen_model *m, struct gen_lflow *lf, uint32_t index,
 	lf->f = f;
 	lf->index = index;
 	lf->first_qp = first_qp;
-	lf->cap = ring_cap(f);
+	lf->cap = ring_cap(m->sc, f);
+	lf->cc = m->sc->cc.mode == GEN_CC_SIMULATED && !f->cc_exempt;
 	lf->rate_bps = flow_rate_bps(m->sc, f) / nq;
 	if (f->rate.unit == GEN_RATE_PPS && f->rate.value > 0)
 		lf->pps = f->rate.value / nq;
@@ -200,6 +212,7 @@ static void qp_init(struct gen_model *m, struct gen_qp *q, struct gen_lflow *lf,
 	q->epsn = psn;
 	q->rsp_max = psn;
 	q->next_tx_ns = f->start_ns;
+	q->cc_next = GEN_NEVER;
 	q->retries_left = f->retry_count;
 	q->rnr_left = f->rnr_retry;
 	gen_req_init(m, q);
@@ -248,6 +261,7 @@ struct gen_model *gen_model_new(const struct gen_scenario *sc, uint32_t shard, u
 		m->nlf++;
 		m->nqp += sc->flows[fi].qps ? sc->flows[fi].qps : 1;
 	}
+	g_new_error[0] = '\0';
 	if (model_alloc(m) != 0) {
 		gen_model_free(m);
 		return NULL;
@@ -261,6 +275,12 @@ struct gen_model *gen_model_new(const struct gen_scenario *sc, uint32_t shard, u
 		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
 		for (uint32_t i = 0; i < nq; i++)
 			qp_init(m, &m->qps[lf->first_qp + i], lf, lfi, i);
+	}
+	/* after the QPs: the reaction points start at their flows' rates */
+	m->cc = gen_cc_new(m, g_new_error, sizeof(g_new_error));
+	if (!m->cc && g_new_error[0]) {
+		gen_model_free(m);
+		return NULL;
 	}
 	for (uint32_t i = 0; i < m->tsize; i++) {
 		struct gen_hent e = { .key = GEN_NEVER, .qi = UINT32_MAX };
@@ -284,7 +304,20 @@ void gen_model_free(struct gen_model *m)
 	free(m->fst);
 	free(m->jobs);
 	free(m->wqes);
+	gen_cc_free(m->cc);
 	free(m);
+}
+
+const char *gen_model_new_error(void)
+{
+	return g_new_error[0] ? g_new_error : "out of memory for the flow model";
+}
+
+void gen_clock_rekey(struct gen_model *m, struct gen_qp *q)
+{
+	if (m->over || (q->flags & QF_GONE))
+		return;
+	clock_set(m, (uint32_t)(q - m->qps), qp_key(m, q));
 }
 
 /* ---- running ---- */
@@ -303,6 +336,18 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 		uint64_t t = m->tree[1].key;
 		uint32_t qi = m->tree[1].qi;
 		struct gen_qp *q = &m->qps[qi];
+		if (m->cc) {
+			/* the switch, CNPs and PFC go before QP events at a
+			 * later time (and at the same time: what the port did
+			 * at t is known to the QPs acting at t) */
+			uint64_t tc = gen_cc_next(m);
+			if (tc != GEN_NEVER && tc <= t) {
+				if (tc > until_ns)
+					break;
+				got += gen_cc_run(m, tc, &out[got], n - got);
+				continue;
+			}
+		}
 		if (t == GEN_NEVER) {
 			/* Nothing will ever happen again anywhere (a QP waiting on
 			 * a lost answer with no timer): the run is over. */
@@ -332,12 +377,16 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 			continue;
 		}
 		q->now = t;
+		out[got].kind = GEN_PK_ROCE; /* the slot may hold a PFC frame of an earlier call */
 		switch ((enum act)q->kwhat) {
 		case ACT_ARRIVE:
 			gen_req_arrival(m, q, t);
 			break;
 		case ACT_TIMER:
 			gen_req_timer(m, q, t);
+			break;
+		case ACT_CC:
+			gen_cc_timer(m, q, t);
 			break;
 		case ACT_RSP:
 			got += (uint32_t)gen_resp_send(m, q, t, &out[got]);
@@ -358,7 +407,11 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 
 int gen_model_done(const struct gen_model *m)
 {
-	return m->over || m->tree[1].key == GEN_NEVER;
+	if (m->over)
+		return 1;
+	if (m->tree[1].key != GEN_NEVER)
+		return 0;
+	return !m->cc || gen_cc_next((struct gen_model *)m) == GEN_NEVER;
 }
 
 const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow)

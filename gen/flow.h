@@ -14,6 +14,7 @@
 #ifndef RWGEN_FLOW_H
 #define RWGEN_FLOW_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "rocewire/ext.h"
 #include "scenario.h"
@@ -21,6 +22,8 @@
 /* Fault flags on an emitted packet: the TX layer applies them to the bytes. */
 #define GEN_PF_CE 0x1        /* set IP ECN to CE */
 #define GEN_PF_CORRUPT 0x2   /* send the ICRC XOR 1: a receiver must drop it */
+
+enum gen_pkt_kind { GEN_PK_ROCE = 0, GEN_PK_PFC };
 
 /* One packet to send. Everything the frame needs besides the flow's fixed
  * addresses (hosts, VLAN, DSCP/ECN, P_Key, UDP source port of the QP). */
@@ -35,6 +38,11 @@ struct gen_pkt {
 	uint8_t flags;           /* GEN_PF_* */
 	uint8_t resend;          /* 1: a retransmission of a PSN sent before */
 	uint8_t becn;            /* CNPs (issue 10) */
+	uint8_t kind;            /* GEN_PK_ROCE, or GEN_PK_PFC: an 802.1Qbb frame of the
+				  * simulated switch (dir GEN_DIR_REQUEST: the switch to the
+				  * senders; GEN_DIR_RESPONSE: the receiver behind it, a storm) */
+	uint16_t pfc_cev;        /* PFC: class-enable vector and time per class */
+	uint16_t pfc_quanta[8];
 	uint32_t dqpn;           /* destination QP of this packet */
 	uint32_t psn;
 	uint32_t payload_len;    /* bytes of payload, without pad */
@@ -80,6 +88,30 @@ void gen_model_free(struct gen_model *m);
 uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, uint64_t until_ns);
 int gen_model_done(const struct gen_model *m);
 const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow);
+
+/* The simulated bottleneck and the DCQCN roles (issue 10), when the
+ * scenario's congestion mode is simulated: flow_cc.c. */
+struct gen_cc_stats {
+	uint64_t sw_packets, sw_bytes;  /* requests the switch port took */
+	uint64_t sw_dropped, sw_marked; /* dropped (lossy queue full), marked CE */
+	uint64_t sw_while_paused;       /* arrivals on a class the port had paused */
+	uint64_t max_qlen;              /* bytes, all priorities */
+	uint64_t cnps;                  /* CNPs the notification points sent */
+	uint64_t cnps_suppressed;       /* CE marks that got no CNP (pacing) */
+	uint64_t rate_cuts;             /* reaction-point cuts, all QPs */
+	uint64_t pfc_up, pfc_down;      /* PFC frames: switch to senders, receiver to switch */
+	uint64_t paused_ns[8];          /* senders paused by the port, per class */
+	double min_rate_bps;            /* the lowest rate any QP was cut to (0: none) */
+};
+/* NULL when the model has no simulated congestion. */
+const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m);
+/* Ends the simulated run's outputs (fct, pfc, qlen files): commit 1 renames
+ * them into place, 0 removes them. 0, or -1 with one line in err. A model
+ * without outputs returns 0. */
+int gen_model_cc_finish(struct gen_model *m, int commit, char *err, size_t errcap);
+/* The error of gen_model_new() when it returned NULL for a reason other
+ * than memory (an output file that cannot be created). */
+const char *gen_model_new_error(void);
 
 /* Congestion hooks (issue 10): the rate a QP's requester may send at, in
  * bits per second of frames (0: the flow's configured rate), and a pause of

@@ -6,6 +6,7 @@
 
 #include "flow_int.h"
 #include "rocewire/build.h"
+#include "rocewire/macctrl.h"
 #include "rocewire/packet.h"
 #include "rocewire/wire.h"
 
@@ -40,6 +41,14 @@ static uint8_t find_opcode(enum rw_transport tr, enum rw_op op, unsigned pos, in
 	return 0xFF;
 }
 
+uint8_t gen_cnp_opcode(void)
+{
+	for (unsigned c = 0; c < 256; c++)
+		if (rw_opcode((uint8_t)c)->op == RW_OP_CNP && (rw_opcode((uint8_t)c)->flags & RW_OPF_VALID))
+			return (uint8_t)c;
+	return 0xFF; /* not reached: the table has the CNP */
+}
+
 static void opcode_tables(struct gen_lflow *lf)
 {
 	enum rw_transport tr = rw_transport_of(lf->f->transport);
@@ -72,7 +81,7 @@ static void opcode_tables(struct gen_lflow *lf)
  * each opcode through the same path the TX layer and the pcap writer use:
  * no header length is written down here. The payload is long enough that
  * the builder does not pad the frame to Ethernet's minimum. */
-static int measure(const struct gen_scenario *sc, struct gen_lflow *lf, uint8_t opcode)
+static int measure_len(const struct gen_scenario *sc, struct gen_lflow *lf, uint8_t opcode, uint16_t *len)
 {
 	const struct rw_opcode_info *i = rw_opcode(opcode);
 	uint8_t buf[512];
@@ -87,8 +96,13 @@ static int measure(const struct gen_scenario *sc, struct gen_lflow *lf, uint8_t 
 	gen_pkt_describe(sc, &pk, NULL, &p);
 	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n) != RW_OK)
 		return -1;
-	lf->base_len[opcode & 31] = (uint16_t)(n - pk.payload_len);
+	*len = (uint16_t)(n - pk.payload_len);
 	return 0;
+}
+
+static int measure(const struct gen_scenario *sc, struct gen_lflow *lf, uint8_t opcode)
+{
+	return measure_len(sc, lf, opcode, &lf->base_len[opcode & 31]);
 }
 
 int gen_frame_init(struct gen_model *m, struct gen_lflow *lf)
@@ -104,6 +118,9 @@ int gen_frame_init(struct gen_model *m, struct gen_lflow *lf)
 	if (lf->rsp_ack != 0xFF && measure(m->sc, lf, lf->rsp_ack) != 0)
 		return -1;
 	if (lf->rsp_atomic != 0xFF && measure(m->sc, lf, lf->rsp_atomic) != 0)
+		return -1;
+	/* The CNP (0x81) shares opcode & 31 with SEND middle: its own length. */
+	if (measure_len(m->sc, lf, gen_cnp_opcode(), &lf->cnp_len) != 0)
 		return -1;
 	return 0;
 }
@@ -152,6 +169,19 @@ void gen_pkt_describe(const struct gen_scenario *sc, const struct gen_pkt *pk, c
 	const struct rw_opcode_info *op = rw_opcode(pk->opcode);
 
 	memset(out, 0, sizeof(*out));
+	if (pk->kind == GEN_PK_PFC) {
+		/* 802.1Qbb from the switch port (a fixed, locally administered
+		 * MAC) or, in a storm, from the receiver behind it; the builder
+		 * addresses it to 01:80:C2:00:00:01 and pads it to 60 bytes. */
+		static const uint8_t switch_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0xFE, 0x01 };
+		out->carrier = RW_CARRIER_PFC;
+		out->present = RW_P_ETH | RW_P_MACCTRL;
+		memcpy(out->eth.src, rsp ? sc->hosts[f->dst].mac : switch_mac, 6);
+		out->macctrl.opcode = RW_MACCTRL_PFC;
+		out->macctrl.cev = pk->pfc_cev;
+		memcpy(out->macctrl.quanta, pk->pfc_quanta, sizeof(out->macctrl.quanta));
+		return;
+	}
 	out->carrier = RW_CARRIER_ROCEV2;
 	out->present = RW_P_ETH | RW_P_UDP | RW_P_BTH;
 	memcpy(out->eth.src, from->mac, 6);

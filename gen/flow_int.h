@@ -26,6 +26,7 @@
 #define GEN_ATOMIC_SLOTS 8      /* 64-bit words the atomics of a flow cycle through */
 #define GEN_TXHIST 8            /* go-back-N episodes remembered for transmission numbers */
 #define GEN_BAD_RKEY_XOR 0x5A5A5A5Au /* what a bad_rkey fault does to the R_Key */
+#define GEN_CC_WINDOW 512     /* requests in flight per RC QP through the simulated switch */
 #define GEN_WIRE_EXTRA 24       /* preamble + SFD + inter-frame gap (20) and FCS (4) */
 
 /* Message positions, the index of the opcode tables. */
@@ -107,6 +108,8 @@ struct gen_qp {
 	uint64_t msgs_created;
 	uint64_t va_off;
 
+	uint32_t in_net;          /* requests in the simulated switch (not yet at the responder) */
+	uint64_t cc_next;         /* its reaction point's next timer (GEN_NEVER: none) */
 	uint64_t frng;            /* fault probabilities: apart, so faults do not change traffic */
 	double rate_bps;          /* gen_model_set_qp_rate(); 0: the flow's share */
 	uint32_t atomic_n;
@@ -148,6 +151,8 @@ struct gen_lflow {
 	uint8_t only_op;          /* the one usable op, or 0xFF when several */
 	uint8_t no_draw;          /* one op, one size: the message stream draws nothing */
 	uint8_t simple;           /* UC or UD, no fault: a one-packet message is sent and done */
+	uint8_t cc;               /* its requests pass the simulated switch (flow_cc.c) */
+	uint16_t cnp_len;         /* frame bytes of a CNP */
 	uint16_t opc_hdrs[GEN_OP_COUNT][4]; /* rw_opcode(opc[op][pos])->hdrs */
 };
 
@@ -180,6 +185,8 @@ struct gen_model {
 	uint64_t emitted, limit;  /* packets of this shard; limit 0: none */
 	uint8_t draining;         /* the duration or packet limit passed: no new messages,
 				     the ones under way finish (a capture of whole conversations) */
+	struct gen_ccm *cc;       /* simulated congestion (flow_cc.c); NULL: none */
+	uint64_t cc_pause[8];     /* the switch's PFC on its senders, per class */
 	/* The packet being emitted, and whether it survives the faults. */
 	uint8_t pk_dropped, pk_lost, pk_rnr;
 };
@@ -244,6 +251,7 @@ static inline uint32_t gen_frame_len(const struct gen_lflow *lf, uint8_t opcode,
 	return n < RW_ETH_MIN_FRAME ? RW_ETH_MIN_FRAME : n;
 }
 uint16_t gen_qp_sport(const struct gen_flow *f, uint32_t qp);
+uint8_t gen_cnp_opcode(void); /* 0x81, from proto's opcode table */
 
 /* flow_req.c */
 void gen_req_init(struct gen_model *m, struct gen_qp *q);
@@ -296,18 +304,41 @@ static inline uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q)
 		return GEN_NEVER;
 	/* Every request may cost the responder a job (an ACK, a NAK, a
 	 * response): the ring must have room for it. */
-	if (lf->responder && q->jq_n >= lf->cap)
+	if (lf->responder && q->jq_n + q->in_net >= lf->cap)
 		return GEN_NEVER;
 	uint64_t t = q->next_tx_ns;
 	uint64_t p = m->pause_until[lf->src_prio];
 	if (p > t)
 		t = p;
+	if (lf->cc && m->cc_pause[lf->src_prio] > t)
+		t = m->cc_pause[lf->src_prio];
 	if (!resend && lf->f->stop_ns && t >= lf->f->stop_ns) {
 		q->flags |= QF_REQ_DONE;
 		return GEN_NEVER;
 	}
 	return t;
 }
+
+/* flow_cc.c */
+struct gen_ccm;
+/* NULL when the scenario has no simulated congestion (*err stays ""), or on
+ * failure with one line in err. */
+struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap);
+void gen_cc_free(struct gen_ccm *c);
+/* A request of a congestion flow leaves its requester at t: into the
+ * switch. Sets m->pk_dropped when the port drops it, GEN_PF_CE on pk when
+ * it marks it; the responder gets it when it leaves the port. */
+void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t);
+/* The QP's reaction point timer (q->cc_next) is due at t. */
+void gen_cc_timer(struct gen_model *m, struct gen_qp *q, uint64_t t);
+/* The next time something happens in the congestion models (GEN_NEVER: nothing). */
+uint64_t gen_cc_next(struct gen_model *m);
+/* Runs what is due at now; returns the packets it emitted (at most room). */
+uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint32_t room);
+/* Re-keys QP q on the clock (after the switch changed its state). */
+void gen_clock_rekey(struct gen_model *m, struct gen_qp *q);
+/* The switch paused (or resumed) the senders of class prio until until_ns. */
+void gen_cc_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns);
 
 /* flow_resp.c */
 void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t_arrive);

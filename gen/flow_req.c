@@ -103,7 +103,7 @@ void gen_req_init(struct gen_model *m, struct gen_qp *q)
 		if (used != 1)
 			lf->only_op = 0xFF;
 		lf->no_draw = lf->only_op != 0xFF && lf->f->size.kind == GEN_SIZE_FIXED;
-		lf->simple = lf->f->transport != GEN_RC && !lf->faulty;
+		lf->simple = lf->f->transport != GEN_RC && !lf->faulty && !lf->cc;
 	}
 	choose_next(m, q);
 	if (q->next_op == 0xFF)
@@ -577,10 +577,14 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 	m->pk_dropped = m->pk_lost = m->pk_rnr = 0;
 	if (lf->faulty)
 		gen_fault_apply(m, q, pk, tx);
+	/* Through the simulated switch, the responder gets the request when
+	 * it leaves the port (flow_cc.c); the port may drop or mark it. */
+	if (lf->cc && !m->pk_lost && !m->pk_dropped)
+		gen_cc_request(m, q, pk, t);
 	if (lf->responder) {
 		if (!q->rto_ns && f->retransmission_timeout_ns)
 			q->rto_ns = t + f->retransmission_timeout_ns;
-		if (!m->pk_lost)
+		if (!m->pk_lost && !lf->cc)
 			gen_resp_request(m, q, pk, t + m->sc->link_delay_ns);
 	} else if (last) {
 		/* Unreliable, or a real responder we do not model: the message

@@ -264,6 +264,12 @@ int main(int argc, char **argv)
 	uint32_t nq = o.queues ? o.queues : (workers ? workers : 1);
 	if (pcap_mode && nq > 1)
 		nq = 1; /* one pcap file, one writer: the model's order is the file's */
+	if (sc.cc.mode == GEN_CC_SIMULATED && nq > 1) {
+		if (o.queues > 1)
+			die(EXIT_USAGE, "--queues %u: a simulated bottleneck is one switch port, run by one "
+					"queue (use --queues 1, or congestion mode closed_loop)", o.queues);
+		nq = 1;
+	}
 	if (workers && nq > workers)
 		die(EXIT_USAGE, "--queues %u needs %u worker lcores; EAL has %u (-l)", nq, nq, workers);
 	if (!workers && nq > 1)
@@ -411,6 +417,15 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* The simulated run's files (fct, pfc, qlen): whole, or none. */
+	if (w[0].model) {
+		int ok = exit_status == 0;
+		if (gen_model_cc_finish(w[0].model, ok, err, sizeof(err)) != 0) {
+			fprintf(stderr, "rocewire-gen: %s\n", err);
+			exit_status = EXIT_RUNTIME;
+		}
+		run.cc = gen_model_cc_stats(w[0].model);
+	}
 	if (pcap_mode) {
 		if (w[0].record_times) {
 			if (w[0].times_failed) {

@@ -107,6 +107,22 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 			fprintf(f, ", %llu QPs failed", (unsigned long long)s->qps_failed);
 		fputc('\n', f);
 	}
+	if (r->cc) {
+		const struct gen_cc_stats *c = r->cc;
+		uint64_t paused = 0;
+		for (unsigned p = 0; p < 8; p++)
+			paused += c->paused_ns[p];
+		fprintf(f, "  switch: %llu requests in, %llu dropped, %llu marked CE, max queue %llu bytes, "
+			   "%llu arrived while paused\n",
+			(unsigned long long)c->sw_packets, (unsigned long long)c->sw_dropped,
+			(unsigned long long)c->sw_marked, (unsigned long long)c->max_qlen,
+			(unsigned long long)c->sw_while_paused);
+		fprintf(f, "  DCQCN: %llu CNPs (%llu CE marks without one), %llu rate cuts, lowest rate %.3f Gbps; "
+			   "PFC: %llu frames to the senders, %llu from the receiver, senders paused %.6f s\n",
+			(unsigned long long)c->cnps, (unsigned long long)c->cnps_suppressed,
+			(unsigned long long)c->rate_cuts, c->min_rate_bps / 1e9, (unsigned long long)c->pfc_up,
+			(unsigned long long)c->pfc_down, (double)paused / 1e9);
+	}
 	if (r->unsent)
 		fprintf(f, "  %llu packets made but not taken by the port when stopping\n",
 			(unsigned long long)r->unsent);
@@ -212,6 +228,26 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 	SET(tot, "faults", u64(sum_faults(&t)));
 	SET(tot, "qps_failed", u64(t.qps_failed));
 	SET(o, "total", tot);
+	if (r->cc) {
+		const struct gen_cc_stats *c = r->cc;
+		json_t *cc = json_object(), *paused = json_array();
+		SET(cc, "switch_packets", u64(c->sw_packets));
+		SET(cc, "switch_bytes", u64(c->sw_bytes));
+		SET(cc, "switch_dropped", u64(c->sw_dropped));
+		SET(cc, "switch_marked", u64(c->sw_marked));
+		SET(cc, "switch_arrived_while_paused", u64(c->sw_while_paused));
+		SET(cc, "switch_max_queue_bytes", u64(c->max_qlen));
+		SET(cc, "cnps", u64(c->cnps));
+		SET(cc, "ce_without_cnp", u64(c->cnps_suppressed));
+		SET(cc, "rate_cuts", u64(c->rate_cuts));
+		SET(cc, "lowest_rate_gbps", json_real(c->min_rate_bps / 1e9));
+		SET(cc, "pfc_frames_to_senders", u64(c->pfc_up));
+		SET(cc, "pfc_frames_from_receiver", u64(c->pfc_down));
+		for (unsigned p = 0; p < 8; p++)
+			json_array_append_new(paused, u64(c->paused_ns[p]));
+		SET(cc, "senders_paused_ns", paused);
+		SET(o, "congestion", cc);
+	}
 
 	if (strcmp(path, "-") == 0) {
 		rc = json_dumpf(o, stdout, JSON_INDENT(2)) == 0 && fputc('\n', stdout) != EOF ? 0 : -1;

@@ -19,6 +19,7 @@ struct gen_run {
 	uint64_t model_ns;            /* the model's clock at the end */
 	int interrupted;
 	const struct gen_flow_stats *flows; /* merged over the workers, per flow */
+	const struct gen_cc_stats *cc;      /* the simulated switch and DCQCN, or NULL */
 };
 
 /* "  1.23 Mpps  4.56 Gbps  msgs 789  resent 3  faults 1  [w 2.1G r 1.0G]" */

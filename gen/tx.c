@@ -14,6 +14,7 @@
 #include <rte_mempool.h>
 #include <rte_pause.h>
 
+#include "rocewire/build.h"
 #include "rocewire/link.h"
 #include "rocewire/packet.h"
 #include "rocewire/tmpl.h"
@@ -48,10 +49,36 @@ struct rte_mempool *gen_pool_create(const char *name, unsigned n, int socket, co
 	return mp;
 }
 
+/* A PFC frame of the simulated switch (rare): built whole by proto's
+ * builder in the header room, the payload left as it is. */
+static __attribute__((noinline)) int put_pfc(struct gen_worker *w, const struct gen_pkt *pk,
+					     struct rte_mbuf *m)
+{
+	struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
+	uint8_t *pay = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT;
+	struct rw_packet p;
+	size_t n;
+
+	if (pv->tail_len) {
+		const uint8_t *pat = w->patterns[w->flow_pool[pk->flow]];
+		gen_frames_restore(pay + pv->tail_at, pat + pv->tail_at, pv->tail_len);
+		pv->tail_len = 0;
+	}
+	gen_pkt_describe(w->sc, pk, NULL, &p);
+	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, pay - 64, 64, &n) != RW_OK)
+		return -1;
+	m->data_off = (uint16_t)(GEN_PAYLOAD_AT - 64);
+	m->data_len = (uint16_t)n;
+	m->pkt_len = (uint32_t)n;
+	return 0;
+}
+
 /* Writes the frame of pk into m: header before the pattern, tail after its
  * first payload_len bytes. */
 static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, struct rte_mbuf *m)
 {
+	if (unlikely(pk->kind == GEN_PK_PFC))
+		return put_pfc(w, pk, m);
 	const struct gen_fr_slot *s = gen_frames_get(w->frames, pk);
 	struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
 	uint8_t *pay = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT;
@@ -82,7 +109,11 @@ int gen_worker_init(struct gen_worker *w)
 	w->frames = gen_frames_new(sc, w->shard, w->nshards, (const uint8_t *const *)w->patterns,
 				   w->flow_pool);
 	w->snap = calloc(sc->n_flows ? sc->n_flows : 1, sizeof(*w->snap));
-	if (!w->model || !w->frames || !w->snap) {
+	if (!w->model) {
+		snprintf(w->errmsg, sizeof(w->errmsg), "%s", gen_model_new_error());
+		return -1;
+	}
+	if (!w->frames || !w->snap) {
 		snprintf(w->errmsg, sizeof(w->errmsg), "out of memory for the flow model of queue %u",
 			 w->queue);
 		return -1;

@@ -1,0 +1,532 @@
+/* Simulated congestion inside the flow model (issue 10): the requests of
+ * every flow that takes part (all but `congestion: false` ones) cross one
+ * switch egress port (cc_switch.c) on their way to the responder, the
+ * responder's notification point (cc_np.c) answers CE marks with CNPs, and
+ * each requester QP's reaction point (cc_dcqcn.c) sets its rate from them.
+ *
+ * Where the port sits: at the end of the senders' links, so a request is
+ * enqueued the instant it leaves its requester, and reaches the responder
+ * link_delay after its last bit leaves the port. Responses, ACKs and CNPs
+ * take an uncongested path back (link_delay). The capture is a tap on the
+ * port's input after admission and marking: a request appears at the time
+ * it reached the port, with the CE mark the port gave it; a request the port
+ * dropped does not appear (the receiver never saw it, and the report counts
+ * it as a missing PSN). PFC frames appear when the port (or, in a storm,
+ * the receiver behind it) sends them.
+ *
+ * Everything runs on the model's clock in time order: the model asks
+ * gen_cc_next() for the earliest of the port's next event, a pending PFC
+ * frame, a storm and the event heap (CNP pacing ends, CNPs leaving the
+ * responder, CNPs reaching the requester), and runs it with gen_cc_run()
+ * before any QP event at a later time. The notification point works on the
+ * departure clock (its CE arrives a constant link_delay later, so the
+ * pacing is the same) and its CNPs leave link_delay after the decision.
+ * Reaction-point timers are part of each QP's own clock key (q->cc_next). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+#include "cc_out.h"
+#include "flow_int.h"
+#include "rocewire/ext.h"
+#include "rocewire/ipv4.h"
+
+enum ccev_kind { CCEV_NP_FIRE = 0, CCEV_CNP_SEND, CCEV_CNP_ARRIVE };
+
+struct ccev {
+	uint64_t t, seq; /* (t, seq): a strict order, so runs repeat exactly */
+	uint32_t qi;
+	uint8_t kind;
+};
+
+#define PFC_PEND 64
+
+struct gen_ccm {
+	const struct gen_congestion *cfg;
+	struct cc_sw *sw;
+	struct cc_np *np;
+	struct cc_rp *rp;           /* per model QP (used for congestion flows) */
+	/* requests inside the port, by cookie (a slot index) */
+	struct gen_pkt *slot;
+	uint32_t *slot_qi;
+	uint32_t *free_slots;
+	uint32_t nfree, nslots;
+	/* events */
+	struct ccev *heap;
+	uint32_t nheap, capheap;
+	uint64_t seq;
+	/* storms by start time */
+	uint32_t *storm_order;
+	uint32_t storm_next;
+	/* PFC frames read from the port, not yet emitted */
+	struct cc_sw_pfc pend[PFC_PEND];
+	uint32_t pend_head, pend_n;
+	uint32_t pfc_flow;          /* the flow whose hosts PFC frames name */
+	uint16_t prio_mask;         /* classes the congestion flows use */
+	double link_bps;
+	uint64_t qlen_next;         /* next qlen sample (GEN_NEVER: not written) */
+	struct cc_out out;
+	int out_open;
+	struct gen_cc_stats st;
+};
+
+static struct gen_ccm *ccm_of(struct gen_model *m)
+{
+	return m->cc;
+}
+
+/* ---- event heap ---- */
+
+static int ev_less(const struct ccev *a, const struct ccev *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static int ev_push(struct gen_ccm *c, uint64_t t, uint8_t kind, uint32_t qi)
+{
+	if (c->nheap == c->capheap) {
+		uint32_t cap = c->capheap ? c->capheap * 2 : 1024;
+		struct ccev *h = realloc(c->heap, cap * sizeof(*h));
+		if (!h)
+			return -1; /* out of memory: the event is lost, counted below */
+		c->heap = h;
+		c->capheap = cap;
+	}
+	struct ccev e = { .t = t, .seq = c->seq++, .qi = qi, .kind = kind };
+	uint32_t i = c->nheap++;
+	while (i > 0) {
+		uint32_t p = (i - 1) / 2;
+		if (!ev_less(&e, &c->heap[p]))
+			break;
+		c->heap[i] = c->heap[p];
+		i = p;
+	}
+	c->heap[i] = e;
+	return 0;
+}
+
+static struct ccev ev_pop(struct gen_ccm *c)
+{
+	struct ccev top = c->heap[0], e = c->heap[--c->nheap];
+	uint32_t i = 0, n = c->nheap;
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, s = i;
+		const struct ccev *best = &e;
+		if (l < n && ev_less(&c->heap[l], best))
+			s = l, best = &c->heap[l];
+		if (r < n && ev_less(&c->heap[r], best))
+			s = r;
+		if (s == i)
+			break;
+		c->heap[i] = c->heap[s];
+		i = s;
+	}
+	if (n)
+		c->heap[i] = e;
+	return top;
+}
+
+/* ---- construction ---- */
+
+static void ip16(const struct gen_host *h, uint8_t out[16])
+{
+	if (h->af == 6) {
+		memcpy(out, h->ip, 16);
+		return;
+	}
+	memset(out, 0, 10);
+	out[10] = out[11] = 0xFF;
+	memcpy(out + 12, h->ip, 4);
+}
+
+static const struct gen_scenario *g_sc_for_sort;
+
+static int storm_cmp(const void *a, const void *b)
+{
+	const struct gen_cc_storm *x = &g_sc_for_sort->cc.storms[*(const uint32_t *)a];
+	const struct gen_cc_storm *y = &g_sc_for_sort->cc.storms[*(const uint32_t *)b];
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap)
+{
+	const struct gen_scenario *sc = m->sc;
+	err[0] = '\0';
+	if (sc->cc.mode != GEN_CC_SIMULATED)
+		return NULL;
+	struct gen_ccm *c = calloc(1, sizeof(*c));
+	if (!c)
+		goto oom;
+	c->cfg = &sc->cc;
+	c->link_bps = sc->cc.sw.link_bps;
+	c->pfc_flow = UINT32_MAX;
+	c->qlen_next = GEN_NEVER;
+	c->sw = cc_sw_new(&sc->cc.sw);
+	c->np = cc_np_new(&sc->cc.np);
+	c->rp = calloc(m->nqp ? m->nqp : 1, sizeof(*c->rp));
+	if (!c->sw || !c->np || !c->rp)
+		goto oom;
+	/* One slot per descriptor the port has: a request holds one from its
+	 * arrival until it has left. */
+	c->nslots = sc->cc.sw.max_packets ? sc->cc.sw.max_packets
+					   : (uint32_t)(2 * sc->cc.sw.buffer / 64 + 1024);
+	c->slot = calloc(c->nslots, sizeof(*c->slot));
+	c->slot_qi = calloc(c->nslots, sizeof(*c->slot_qi));
+	c->free_slots = calloc(c->nslots, sizeof(*c->free_slots));
+	if (!c->slot || !c->slot_qi || !c->free_slots)
+		goto oom;
+	for (uint32_t i = 0; i < c->nslots; i++)
+		c->free_slots[i] = c->nslots - 1 - i;
+	c->nfree = c->nslots;
+	for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
+		struct gen_lflow *lf = &m->lf[lfi];
+		if (!lf->cc)
+			continue;
+		if (c->pfc_flow == UINT32_MAX)
+			c->pfc_flow = lf->index;
+		c->prio_mask |= (uint16_t)(1u << lf->src_prio);
+		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+		for (uint32_t i = 0; i < nq; i++) {
+			struct gen_qp *q = &m->qps[lf->first_qp + i];
+			struct cc_rp *rp = &c->rp[lf->first_qp + i];
+			cc_rp_init(rp, &sc->cc.dcqcn, lf->rate_bps, lf->f->start_ns);
+			q->rate_bps = cc_rp_rate(rp);
+			q->cc_next = GEN_NEVER;
+		}
+	}
+	if (c->pfc_flow == UINT32_MAX)
+		c->pfc_flow = m->nlf ? m->lf[0].index : 0;
+	c->storm_order = calloc(sc->cc.n_storms ? sc->cc.n_storms : 1, sizeof(*c->storm_order));
+	if (!c->storm_order)
+		goto oom;
+	for (uint32_t i = 0; i < sc->cc.n_storms; i++)
+		c->storm_order[i] = i;
+	g_sc_for_sort = sc;
+	qsort(c->storm_order, sc->cc.n_storms, sizeof(*c->storm_order), storm_cmp);
+	if (cc_out_open(&c->out, &sc->cc.out, err, errcap) != 0) {
+		gen_cc_free(c);
+		return NULL;
+	}
+	c->out_open = 1;
+	if (sc->cc.out.qlen[0])
+		c->qlen_next = 0;
+	return c;
+oom:
+	snprintf(err, errcap, "out of memory for the simulated switch (max_packets %u)",
+		 sc->cc.sw.max_packets);
+	gen_cc_free(c);
+	return NULL;
+}
+
+void gen_cc_free(struct gen_ccm *c)
+{
+	if (!c)
+		return;
+	if (c->out_open) {
+		char e[8];
+		cc_out_close(&c->out, 0, e, sizeof(e));
+	}
+	cc_sw_free(c->sw);
+	cc_np_free(c->np);
+	free(c->rp);
+	free(c->slot);
+	free(c->slot_qi);
+	free(c->free_slots);
+	free(c->heap);
+	free(c->storm_order);
+	free(c);
+}
+
+/* ---- the switch ---- */
+
+static void qlen_upto(struct gen_ccm *c, uint64_t now)
+{
+	if (c->qlen_next == GEN_NEVER)
+		return;
+	while (c->qlen_next <= now) {
+		struct cc_sw_qlen q;
+		cc_sw_sample(c->sw, c->qlen_next, &q);
+		cc_out_qlen_sample(&c->out, &q, c->prio_mask);
+		c->qlen_next += c->cfg->out.qlen_interval_ns ? c->cfg->out.qlen_interval_ns : 1000;
+	}
+}
+
+/* The port's PFC frames, read into the pending ring; upstream ones pause
+ * the senders at once (after their response time), unless they ignore it. */
+static void pfc_read(struct gen_model *m, struct gen_ccm *c)
+{
+	while (c->pend_n < PFC_PEND) {
+		struct cc_sw_pfc f;
+		if (cc_sw_pfc_events(c->sw, &f, 1) != 1)
+			break;
+		c->pend[(c->pend_head + c->pend_n++) % PFC_PEND] = f;
+		cc_out_pfc_frame(&c->out, &f);
+		if (f.dir == CC_SW_PFC_DOWNSTREAM) {
+			c->st.pfc_down++;
+			continue;
+		}
+		c->st.pfc_up++;
+		if (c->cfg->pfc_ignore)
+			continue;
+		for (uint8_t p = 0; p < 8; p++) {
+			if (!(f.cev >> p & 1))
+				continue;
+			uint64_t until = f.t_ns + c->cfg->pfc_response_ns;
+			if (f.quanta[p])
+				until += (cc_pfc_quanta_ps(f.quanta[p], c->link_bps) + 999) / 1000;
+			gen_cc_pause(m, p, until);
+		}
+	}
+}
+
+void gen_cc_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns)
+{
+	uint64_t old = m->cc_pause[prio];
+	m->cc_pause[prio] = until_ns;
+	m->epoch++;
+	if (until_ns >= old || m->over)
+		return; /* later keys are found lazily when they reach the top */
+	/* resumed early: the congestion flows' senders of this class may go sooner */
+	for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
+		struct gen_lflow *lf = &m->lf[lfi];
+		if (!lf->cc || lf->src_prio != prio)
+			continue;
+		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+		for (uint32_t i = 0; i < nq; i++)
+			gen_clock_rekey(m, &m->qps[lf->first_qp + i]);
+	}
+}
+
+void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t)
+{
+	struct gen_ccm *c = ccm_of(m);
+	struct gen_lflow *lf = gen_qlf(m, q);
+	uint32_t qi = (uint32_t)(q - m->qps);
+	qlen_upto(c, t);
+	/* the reaction point's byte counter counts what the QP sends */
+	cc_rp_on_sent(&c->rp[qi], pk->frame_len, t);
+	q->rate_bps = cc_rp_rate(&c->rp[qi]);
+	q->tx_len = 0;
+	q->cc_next = cc_rp_next_event(&c->rp[qi]);
+	if (c->nfree == 0) {
+		/* every descriptor is held: the port has no room for it */
+		m->pk_dropped = 1;
+		c->st.sw_dropped++;
+		return;
+	}
+	uint32_t s = c->free_slots[c->nfree - 1];
+	int ect = (lf->f->ecn & 3) == RW_ECN_ECT0 || (lf->f->ecn & 3) == RW_ECN_ECT1;
+	struct cc_sw_verdict v = cc_sw_enqueue(c->sw, t, lf->src_prio, pk->frame_len, ect, s);
+	pfc_read(m, c);
+	if (v.while_paused)
+		c->st.sw_while_paused++;
+	if (v.result == CC_SW_DROPPED) {
+		m->pk_dropped = 1;
+		c->st.sw_dropped++;
+		return;
+	}
+	c->nfree--;
+	c->st.sw_packets++;
+	c->st.sw_bytes += pk->frame_len;
+	if (v.qlen + pk->frame_len > c->st.max_qlen)
+		c->st.max_qlen = v.qlen + pk->frame_len;
+	if (v.ce) {
+		pk->flags |= GEN_PF_CE;
+		c->st.sw_marked++;
+	}
+	c->slot[s] = *pk;
+	c->slot_qi[s] = qi;
+	q->in_net++;
+}
+
+void gen_cc_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
+{
+	struct gen_ccm *c = ccm_of(m);
+	struct cc_rp *rp = &c->rp[q - m->qps];
+	cc_rp_advance(rp, t);
+	q->rate_bps = cc_rp_rate(rp);
+	q->tx_len = 0;
+	q->cc_next = cc_rp_next_event(rp);
+}
+
+/* ---- notification and reaction points ---- */
+
+static void np_key(struct gen_model *m, const struct gen_qp *q, struct cc_np_key *k)
+{
+	const struct gen_flow *f = gen_qlf(m, (struct gen_qp *)q)->f;
+	ip16(&m->sc->hosts[f->src], k->src);
+	ip16(&m->sc->hosts[f->dst], k->dst);
+	k->qpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
+}
+
+/* A request left the port at t_dep. */
+static void departed(struct gen_model *m, struct gen_ccm *c, const struct cc_sw_departure *d)
+{
+	uint32_t s = (uint32_t)d->cookie;
+	struct gen_qp *q = &m->qps[c->slot_qi[s]];
+	struct gen_pkt *pk = &c->slot[s];
+	struct gen_lflow *lf = gen_qlf(m, q);
+	c->free_slots[c->nfree++] = s;
+	q->in_net--;
+	if (lf->responder) {
+		/* a job for the responder, and room in the requester's window */
+		gen_resp_request(m, q, pk, d->t_ns + m->sc->link_delay_ns);
+		gen_clock_rekey(m, q);
+	}
+	if (!d->ce)
+		return;
+	struct cc_np_key k;
+	uint64_t due = 0;
+	np_key(m, q, &k);
+	switch (cc_np_on_ce(c->np, &k, d->t_ns, &due)) {
+	case CC_NP_SEND:
+		ev_push(c, d->t_ns + m->sc->link_delay_ns, CCEV_CNP_SEND, (uint32_t)(q - m->qps));
+		break;
+	case CC_NP_DEFER:
+		ev_push(c, due, CCEV_NP_FIRE, (uint32_t)(q - m->qps));
+		break;
+	default:
+		c->st.cnps_suppressed++;
+		break;
+	}
+}
+
+/* The CNP from q's responder to its requester, leaving at t. */
+static void cnp_packet(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *pk)
+{
+	struct gen_lflow *lf = gen_qlf(m, q);
+	const struct gen_flow *f = lf->f;
+	memset(pk, 0, sizeof(*pk));
+	pk->t_ns = t;
+	pk->flow = q->flow;
+	pk->qp = q->qp;
+	pk->dir = GEN_DIR_RESPONSE;
+	pk->opcode = gen_cnp_opcode();
+	pk->becn = 1; /* A17.9.3: the CNP's BECN bit is set */
+	pk->dqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
+	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
+	pk->frame_len = lf->cnp_len;
+	gen_emit_count(m, pk);
+}
+
+static void pfc_packet(struct gen_model *m, struct gen_ccm *c, const struct cc_sw_pfc *f, struct gen_pkt *pk)
+{
+	memset(pk, 0, sizeof(*pk));
+	pk->t_ns = f->t_ns;
+	pk->flow = c->pfc_flow;
+	pk->kind = GEN_PK_PFC;
+	pk->dir = f->dir == CC_SW_PFC_DOWNSTREAM ? GEN_DIR_RESPONSE : GEN_DIR_REQUEST;
+	pk->pfc_cev = f->cev;
+	memcpy(pk->pfc_quanta, f->quanta, sizeof(pk->pfc_quanta));
+	pk->frame_len = RW_ETH_MIN_FRAME;
+	m->emitted++;
+}
+
+uint64_t gen_cc_next(struct gen_model *m)
+{
+	struct gen_ccm *c = ccm_of(m);
+	uint64_t t = cc_sw_next_event(c->sw);
+	if (t == CC_NEVER)
+		t = GEN_NEVER;
+	if (c->pend_n && c->pend[c->pend_head].t_ns < t)
+		t = c->pend[c->pend_head].t_ns;
+	if (c->nheap && c->heap[0].t < t)
+		t = c->heap[0].t;
+	if (c->storm_next < c->cfg->n_storms) {
+		uint64_t s = c->cfg->storms[c->storm_order[c->storm_next]].start_ns;
+		if (s < t)
+			t = s;
+	}
+	return t;
+}
+
+uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint32_t room)
+{
+	struct gen_ccm *c = ccm_of(m);
+	uint32_t got = 0;
+	qlen_upto(c, now);
+	/* PFC frames first: they were sent when the port decided, before anything later */
+	while (c->pend_n && c->pend[c->pend_head].t_ns <= now) {
+		if (got == room)
+			return got;
+		pfc_packet(m, c, &c->pend[c->pend_head], &out[got++]);
+		c->pend_head = (c->pend_head + 1) % PFC_PEND;
+		c->pend_n--;
+	}
+	if (c->storm_next < c->cfg->n_storms) {
+		const struct gen_cc_storm *s = &c->cfg->storms[c->storm_order[c->storm_next]];
+		if (s->start_ns <= now) {
+			cc_sw_storm(c->sw, now, s->prio, s->duration_ns);
+			c->storm_next++;
+			pfc_read(m, c);
+			return got;
+		}
+	}
+	if (cc_sw_next_event(c->sw) <= now) {
+		struct cc_sw_departure d[32];
+		uint32_t k = cc_sw_poll(c->sw, now, d, 32);
+		for (uint32_t i = 0; i < k; i++)
+			departed(m, c, &d[i]);
+		pfc_read(m, c);
+		return got;
+	}
+	while (c->nheap && c->heap[0].t <= now) {
+		if (c->heap[0].kind == CCEV_CNP_SEND && got == room)
+			return got;
+		struct ccev e = ev_pop(c);
+		struct gen_qp *q = &m->qps[e.qi];
+		struct cc_np_key k;
+		switch (e.kind) {
+		case CCEV_NP_FIRE:
+			np_key(m, q, &k);
+			if (cc_np_fire(c->np, &k, e.t))
+				ev_push(c, e.t + m->sc->link_delay_ns, CCEV_CNP_SEND, e.qi);
+			break;
+		case CCEV_CNP_SEND:
+			cnp_packet(m, q, e.t, &out[got++]);
+			c->st.cnps++;
+			ev_push(c, e.t + m->sc->link_delay_ns, CCEV_CNP_ARRIVE, e.qi);
+			break;
+		case CCEV_CNP_ARRIVE: {
+			struct cc_rp *rp = &c->rp[e.qi];
+			uint64_t cuts = rp->cuts;
+			cc_rp_on_cnp(rp, e.t);
+			c->st.rate_cuts += rp->cuts - cuts;
+			q->rate_bps = cc_rp_rate(rp);
+			if (c->st.min_rate_bps == 0 || q->rate_bps < c->st.min_rate_bps)
+				c->st.min_rate_bps = q->rate_bps;
+			q->tx_len = 0;
+			q->cc_next = cc_rp_next_event(rp);
+			gen_clock_rekey(m, q);
+			break;
+		}
+		}
+	}
+	return got;
+}
+
+/* ---- API ---- */
+
+const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m)
+{
+	struct gen_ccm *c = m->cc;
+	if (!c)
+		return NULL;
+	for (uint8_t p = 0; p < 8; p++)
+		c->st.paused_ns[p] = cc_sw_stats(c->sw, p)->paused_ns;
+	return &c->st;
+}
+
+int gen_model_cc_finish(struct gen_model *m, int commit, char *err, size_t errcap)
+{
+	struct gen_ccm *c = m->cc;
+	err[0] = '\0';
+	if (!c || !c->out_open)
+		return 0;
+	c->out_open = 0;
+	return cc_out_close(&c->out, commit, err, errcap);
+}

@@ -1,0 +1,471 @@
+#!/usr/bin/python3
+"""The Wireshark plugin checked against answers it did not make.
+
+Each check runs tshark with the plugin (unprivileged, a scratch HOME,
+WIRESHARK_PLUGIN_DIR at the plugin folder: as root tshark ignores plugin
+folders) and compares its rocewire.* fields with:
+  icrc     the built-in dissector (where the ICRC lies, to corrupt copies of
+           the samples) and rocewire-cap --json (the ICRC of every sample);
+  fields   rocewire-cap --json (per-frame decode) and rocewire-notes (the
+           engine's per-packet verdicts, driven without the plugin);
+  flows    rocewire-cap --report --json (per-flow totals);
+  twopass  tshark -2 against one pass;
+  tap      tshark -q -z rocewire,qp against rocewire-cap --report;
+  load     the plugin listed by tshark -G plugins from the given folder.
+
+usage: plugin_check.py CHECK FILE...   (env: see test_plugin.sh)
+Exit 0 pass, 1 fail, 77 skip (with the reason on stdout).
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+CAP = os.environ.get("ROCEWIRE_CAP", "")
+NOTES = os.environ.get("ROCEWIRE_NOTES", "")
+PLUGIN_DIR = os.environ.get("ROCEWIRE_PLUGIN_DIR", "")
+SRC = os.environ.get("ROCEWIRE_SOURCE_DIR", "")
+
+# The engine's per-packet flags (rocewire/analyze.h RW_N_*), in bit order, as
+# rocewire-notes names them.
+FLAG_NAMES = ["new", "gap", "retrans", "gbn_start", "ooo", "msg_done", "msg_broken", "ack", "nak",
+              "read_match", "atomic_match", "cnp_linked", "ce", "paused", "pfc", "msn_regress",
+              "orphan", "unsynced", "precapture", "cut_start", "paired", "new_conv"]
+
+FIELDS = ["frame.number", "frame.cap_len", "rocewire.carrier", "rocewire.opcode", "rocewire.psn",
+          "rocewire.icrc.status", "rocewire.icrc.wire", "rocewire.icrc.computed",
+          "rocewire.icrc.bad", "rocewire.vcrc.status", "rocewire.vcrc.wire",
+          "rocewire.vcrc.computed", "rocewire.vcrc.bad", "rocewire.flow", "rocewire.peer_flow",
+          "rocewire.verdicts", "rocewire.psn.expected", "rocewire.psn.gap",
+          "rocewire.retransmission", "rocewire.gbn_start", "rocewire.out_of_order",
+          "rocewire.msg.number", "rocewire.msg.bytes", "rocewire.msg.incomplete",
+          "rocewire.ack.psn", "rocewire.ack.covers", "rocewire.ack.request_frame",
+          "rocewire.ack.latency", "rocewire.nak.kind", "rocewire.rnr.timer_us",
+          "rocewire.read.request_frame", "rocewire.read.latency",
+          "rocewire.atomic.request_frame", "rocewire.atomic.latency", "rocewire.cnp.ce_frame",
+          "rocewire.cnp.flow", "rocewire.cnp.interval", "rocewire.ecn", "rocewire.ce",
+          "rocewire.pfc.priority", "rocewire.pfc.pause_us", "rocewire.pfc.storm",
+          "rocewire.paused", "rocewire.error"]
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    if len(failures) <= 40:
+        print("FAIL " + msg)
+
+
+def skip(why):
+    print("SKIP: " + why)
+    sys.exit(77)
+
+
+class Tshark:
+    """tshark as an unprivileged user with a scratch HOME."""
+
+    def __init__(self, plugin_dir):
+        self.work = tempfile.mkdtemp(prefix="rw-plugin.")
+        os.chmod(self.work, 0o777)
+        self.plugin_dir = plugin_dir
+        self.prefix = []
+        if os.geteuid() == 0:
+            if not shutil.which("setpriv"):
+                skip("running as root and setpriv (util-linux) is missing: tshark as root "
+                     "ignores plugin folders")
+            self.prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        self.noheur = []
+        # The heuristics on infiniband.payload call valid RoCE malformed
+        # (tests/e2e/tshark_noheur.sh has the same list).
+        for h in ("rpcrdma_infiniband eth_over_ib fc_infiniband sdp_infiniband iser_infiniband "
+                  "lnet_ib smb_direct_infiniband smcr_infiniband nvme_rdma").split():
+            self.noheur += ["--disable-heuristic", h]
+
+    def readable(self, path):
+        """A copy of path that the unprivileged user can read."""
+        dst = os.path.join(self.work, os.path.basename(path))
+        if os.path.abspath(path) != dst:
+            shutil.copyfile(path, dst)
+        os.chmod(dst, 0o644)
+        return dst
+
+    def run(self, args, plugin=True):
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self.work,
+               "XDG_CONFIG_HOME": os.path.join(self.work, ".config"), "LC_ALL": "C"}
+        if plugin:
+            env["WIRESHARK_PLUGIN_DIR"] = self.plugin_dir
+        else:
+            env["WIRESHARK_PLUGIN_DIR"] = os.path.join(self.work, "no-plugins")
+        r = subprocess.run(self.prefix + ["tshark"] + args, env=env, capture_output=True,
+                           text=True, cwd=self.work)
+        return r
+
+    def fields(self, path, extra=(), names=FIELDS):
+        args = ["-r", self.readable(path), "-T", "fields", "-E", "occurrence=a",
+                "-E", "aggregator=;", "-E", "separator=\t"] + self.noheur + list(extra)
+        for f in names:
+            args += ["-e", f]
+        r = self.run(args)
+        if r.returncode != 0:
+            fail("%s: tshark exited with %d: %s" % (path, r.returncode, r.stderr.strip()[:300]))
+            return []
+        rows = []
+        for line in r.stdout.splitlines():
+            vals = line.split("\t")
+            vals += [""] * (len(names) - len(vals))
+            rows.append(dict(zip(names, vals)))
+        return rows
+
+
+def cap_json(path):
+    r = subprocess.run([CAP, "--json", "-r", path], capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        fail("%s: rocewire-cap --json exited with %d" % (path, r.returncode))
+    return {o["frame"]: o for o in map(json.loads, r.stdout.splitlines())}
+
+
+def notes(path):
+    r = subprocess.run([NOTES, path], capture_output=True, text=True)
+    if r.returncode != 0:
+        fail("%s: rocewire-notes exited with %d" % (path, r.returncode))
+    out = {}
+    for o in map(json.loads, r.stdout.splitlines()):
+        if "frame" in o:
+            out[o["frame"]] = o
+    return out
+
+
+def ns(text):
+    """A tshark relative time ("0.000012000") in nanoseconds."""
+    s, _, frac = text.partition(".")
+    return int(s) * 1000000000 + int((frac + "000000000")[:9])
+
+
+STATUS = {"ok": "good", "bad": "bad", "none": "absent"}
+
+
+def check_crc(name, path, frame, row, js):
+    """rocewire.icrc.* / vcrc.* against rocewire-cap --json's icrc / vcrc."""
+    want = js.get(name)
+    got = row["rocewire.%s.status" % name]
+    if want is None:
+        if got not in ("", "absent"):
+            fail("%s frame %d: %s %s, rocewire-cap has none" % (path, frame, name, got))
+        return
+    if got != STATUS[want["status"]]:
+        fail("%s frame %d: %s status %r, rocewire-cap %r" % (path, frame, name, got, want["status"]))
+    for k in ("wire", "computed"):
+        w = want.get(k)
+        g = row["rocewire.%s.%s" % (name, k)]
+        if (w is None) != (g == "") or (w is not None and int(w, 16) != int(g, 16)):
+            fail("%s frame %d: %s.%s %r, rocewire-cap %r" % (path, frame, name, k, g, w))
+    if (row["rocewire.%s.bad" % name] != "") != (want["status"] == "bad"):
+        fail("%s frame %d: %s.bad present=%s" % (path, frame, name, row["rocewire.%s.bad" % name]))
+
+
+def check_decode(ts, path):
+    """Per-frame fields against rocewire-cap --json: carrier, opcode, PSN, CRCs."""
+    js = cap_json(path)
+    rows = ts.fields(path)
+    if len(rows) != len(js):
+        fail("%s: %d frames from tshark, %d from rocewire-cap" % (path, len(rows), len(js)))
+    for row in rows:
+        fr = int(row["frame.number"])
+        j = js.get(fr, {})
+        carrier = j.get("carrier", "other")
+        if carrier == "other":
+            if row["rocewire.carrier"]:
+                fail("%s frame %d: a rocewire tree on a frame rocewire-cap calls other" % (path, fr))
+            continue
+        if row["rocewire.carrier"] != carrier:
+            fail("%s frame %d: carrier %r, rocewire-cap %r" % (path, fr, row["rocewire.carrier"], carrier))
+        bth = j.get("bth")
+        if bth:
+            if row["rocewire.opcode"] != bth["name"] or row["rocewire.psn"] != str(bth["psn"]):
+                fail("%s frame %d: opcode/psn %s/%s, rocewire-cap %s/%s" % (
+                    path, fr, row["rocewire.opcode"], row["rocewire.psn"], bth["name"], bth["psn"]))
+        ecn = j.get("ip", {}).get("ecn")
+        if ecn is not None and row["rocewire.ecn"] != str(ecn):
+            fail("%s frame %d: ecn %r, rocewire-cap %r" % (path, fr, row["rocewire.ecn"], ecn))
+        if ("error" in j) != (row["rocewire.error"] != ""):
+            fail("%s frame %d: decode error %r, rocewire-cap %r" % (path, fr, row["rocewire.error"], j.get("error")))
+        if bth:
+            check_crc("icrc", path, fr, row, j)
+        if carrier == "ib" and bth:
+            check_crc("vcrc", path, fr, row, j)
+    return rows
+
+
+def check_verdicts(path, rows):
+    """Per-frame analysis fields against rocewire-notes (the engine without
+    the plugin)."""
+    nt = notes(path)
+    for row in rows:
+        fr = int(row["frame.number"])
+        n = nt.get(fr)
+        if n is None:
+            fail("%s frame %d: rocewire-notes has no such frame" % (path, fr))
+            continue
+        flags = sum(1 << FLAG_NAMES.index(f) for f in n["flags"])
+        got_flags = int(row["rocewire.verdicts"], 16) if row["rocewire.verdicts"] else 0
+        if not row["rocewire.carrier"] and not row["rocewire.verdicts"]:
+            continue  # a frame with no rocewire tree (not RoCE/IB/PFC)
+        if got_flags != flags:
+            fail("%s frame %d: verdicts 0x%x, engine 0x%x (%s)" % (path, fr, got_flags, flags, n["flags"]))
+        flow = row["rocewire.flow"]
+        if (flow or "-1") != str(n["flow"]):
+            fail("%s frame %d: flow %r, engine %d" % (path, fr, flow, n["flow"]))
+        f = set(n["flags"])
+        checks = []
+        if f & {"new", "retrans"}:
+            checks.append(("rocewire.psn.expected", str(n["expected"])))
+        for flag, field in (("retrans", "rocewire.retransmission"), ("gbn_start", "rocewire.gbn_start"),
+                            ("ooo", "rocewire.out_of_order"), ("msg_broken", "rocewire.msg.incomplete"),
+                            ("ce", "rocewire.ce"), ("paused", "rocewire.paused")):
+            if (flag in f) != (row[field] != ""):
+                fail("%s frame %d: %s present=%r, engine flag %s=%s" % (
+                    path, fr, field, row[field], flag, flag in f))
+        if ("gap" in f) != (row["rocewire.psn.gap"] != ""):
+            fail("%s frame %d: psn.gap %r with engine flags %s" % (path, fr, row["rocewire.psn.gap"], n["flags"]))
+        if f & {"ack", "nak"}:
+            checks.append(("rocewire.ack.psn", str(n["ack_psn"])))
+        if "ack" in f and n["req_frame"]:
+            checks.append(("rocewire.ack.request_frame", str(n["req_frame"])))
+            checks.append(("rocewire.ack.latency", n["lat"]))
+        for flag, field in (("read_match", "rocewire.read"), ("atomic_match", "rocewire.atomic")):
+            if flag in f:
+                checks.append((field + ".request_frame", str(n["req_frame"])))
+                checks.append((field + ".latency", n["lat"]))
+            elif row[field + ".request_frame"]:
+                fail("%s frame %d: %s.request_frame without the engine's %s" % (path, fr, field, flag))
+        kinds = ["psn_seq", "invalid_request", "remote_access", "remote_op", "invalid_rd", "rnr", "reserved"]
+        if "nak" in f:
+            checks.append(("rocewire.nak.kind", kinds[n["nak"]]))
+        for field, want in checks:
+            got = row[field]
+            if isinstance(want, int):
+                got = ns(got) if got else None
+            if got != want:
+                fail("%s frame %d: %s %r, engine %r" % (path, fr, field, got, want))
+
+
+def check_flows(ts, path):
+    """Per-flow totals from the plugin's per-frame fields against
+    rocewire-cap --report --json."""
+    r = subprocess.run([CAP, "-r", path, "--report", "--json"], capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        fail("%s: rocewire-cap --report --json exited with %d" % (path, r.returncode))
+        return
+    rep = json.loads(r.stdout)
+    rows = ts.fields(path)
+    tot = {}
+    peers = {}
+    for row in rows:
+        if not row["rocewire.flow"]:
+            continue
+        i = int(row["rocewire.flow"])
+        t = tot.setdefault(i, {"packets": 0, "retransmissions": 0, "gbn_episodes": 0,
+                               "out_of_order": 0, "psn_gaps": 0, "ce": 0,
+                               "pkts_while_paused": 0, "icrc_bad": 0})
+        t["packets"] += 1
+        t["retransmissions"] += row["rocewire.retransmission"] != ""
+        t["gbn_episodes"] += row["rocewire.gbn_start"] != ""
+        t["out_of_order"] += row["rocewire.out_of_order"] != ""
+        t["psn_gaps"] += row["rocewire.psn.gap"] != ""
+        t["ce"] += row["rocewire.ce"] != ""
+        t["pkts_while_paused"] += row["rocewire.paused"] != ""
+        t["icrc_bad"] += row["rocewire.icrc.bad"] != ""
+        if row["rocewire.peer_flow"]:
+            peers[i] = int(row["rocewire.peer_flow"])
+    qps = {q["index"]: q for q in rep["qps"]}
+    if set(qps) != set(tot):
+        fail("%s: flows %s in the plugin, %s in the report" % (path, sorted(tot), sorted(qps)))
+    for i, q in qps.items():
+        t = tot.get(i)
+        if t is None:
+            continue
+        want = dict((k, q[k]) for k in ("packets", "retransmissions", "gbn_episodes", "out_of_order",
+                                          "psn_gaps", "pkts_while_paused", "icrc_bad"))
+        want["ce"] = q["ecn"]["ce"]
+        for k, v in want.items():
+            if t[k] != v:
+                fail("%s flow %d: %s %d from the plugin's frames, %d in the report" % (path, i, k, t[k], v))
+        # A flow is often paired by a response after its own last packet:
+        # then its peer's frames name it.
+        peer = peers.get(i)
+        if peer is None:
+            peer = next((j for j, p in peers.items() if p == i), None)
+        if peer != q["peer"]:
+            fail("%s flow %d: peer_flow %r, report peer %r" % (path, i, peer, q["peer"]))
+    print("flows %s: %d flows, %d frames" % (os.path.basename(path), len(qps), len(rows)))
+
+
+def pcap_records(data):
+    """(offset of the record's data, caplen) of each record of a pcap file."""
+    magic = struct.unpack("<I", data[:4])[0]
+    end = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
+    off, out = 24, []
+    while off + 16 <= len(data):
+        incl = struct.unpack(end + "I", data[off + 8:off + 12])[0]
+        out.append((off + 16, incl))
+        off += 16 + incl
+    return out
+
+
+def check_icrc_corrupted(ts, path):
+    """A copy of a clean sample with one bit of the ICRC flipped in every
+    fifth frame that has one (where the built-in dissector finds it): the
+    plugin must say bad on exactly those frames and good on every other."""
+    r = ts.run(["-r", ts.readable(path)] + ts.noheur + ["-T", "fields", "-e", "frame.number",
+               "-e", "frame.cap_len", "-e", "infiniband.invariant.crc", "-E", "occurrence=f"],
+               plugin=False)
+    # Field positions: -T pdml gives them; only the ICRC's is needed.
+    pd = ts.run(["-r", ts.readable(path)] + ts.noheur + ["-T", "pdml"], plugin=False).stdout
+    pos = {}
+    frame = 0
+    for line in pd.splitlines():
+        if '<field name="num"' in line:
+            frame = int(line.split('show="')[1].split('"')[0])
+        elif 'name="infiniband.invariant.crc"' in line and frame not in pos:
+            pos[frame] = int(line.split('pos="')[1].split('"')[0])
+    caplen = {}
+    for line in r.stdout.splitlines():
+        v = line.split("\t")
+        caplen[int(v[0])] = int(v[1])
+    data = bytearray(open(path, "rb").read())
+    recs = pcap_records(data)
+    bad = set()
+    for k, fr in enumerate(sorted(pos)):
+        if k % 5 == 2:
+            start, incl = recs[fr - 1]
+            # The frame Wireshark dissects may start after a record header
+            # it took as pseudo-header (ERF): skip what it did not show.
+            data[start + incl - caplen[fr] + pos[fr]] ^= 0x01
+            bad.add(fr)
+    out = os.path.join(ts.work, "corrupt-" + os.path.basename(path))
+    open(out, "wb").write(data)
+    os.chmod(out, 0o644)
+    rows = ts.fields(out)
+    seen_bad = set()
+    for row in rows:
+        fr = int(row["frame.number"])
+        st = row["rocewire.icrc.status"]
+        if fr in pos:
+            want = "bad" if fr in bad else "good"
+            if st != want:
+                fail("%s frame %d: ICRC %r, expected %s" % (out, fr, st, want))
+            if st == "bad":
+                seen_bad.add(fr)
+            if row["rocewire.carrier"] == "ib" and row["rocewire.vcrc.status"] != want:
+                # The VCRC covers the ICRC bytes: it breaks with them.
+                fail("%s frame %d: VCRC %r, expected %s" % (out, fr, row["rocewire.vcrc.status"], want))
+        elif st == "bad":
+            # The built-in dissector gave up before the ICRC (RD opcodes,
+            # its malformed ones): no frame without a flipped bit is bad.
+            fail("%s frame %d: ICRC bad, not corrupted" % (out, fr))
+    if not bad and any(r["rocewire.opcode"] for r in rows):
+        fail("%s: no ICRC found by the built-in dissector" % path)
+    print("icrc %s: %d frames, %d corrupted, %d found bad" % (os.path.basename(path), len(rows),
+                                                            len(bad), len(seen_bad)))
+
+
+def tap_text(text):
+    """The table between the ==== lines of -z rocewire,qp."""
+    lines = text.splitlines()
+    marks = [i for i, l in enumerate(lines) if l.startswith("=" * 20)]
+    if len(marks) < 2:
+        return None
+    return lines[marks[0] + 1:marks[1]]
+
+
+def check_tap(ts, path):
+    r = ts.run(["-r", ts.readable(path), "-q", "-z", "rocewire,qp"] + ts.noheur)
+    got = tap_text(r.stdout)
+    c = subprocess.run([CAP, "-r", path, "--report"], capture_output=True, text=True)
+    want = c.stdout.splitlines()
+    if got is None:
+        fail("%s: no rocewire,qp table in tshark's output: %s %s" % (path, r.stdout[:200], r.stderr[:300]))
+        return
+    # The first line names the input: rocewire-cap's path, none from tshark.
+    if not got or not got[0].startswith("rocewire report") or got[1:] != want[1:]:
+        import difflib
+        diff = "\n".join(list(difflib.unified_diff(want, got, "rocewire-cap --report", "tshark -z rocewire,qp", lineterm=""))[:30])
+        fail("%s: -z rocewire,qp differs from rocewire-cap --report:\n%s" % (path, diff))
+    else:
+        print("tap %s: %d lines equal" % (os.path.basename(path), len(want)))
+
+
+def check_twopass(ts, path):
+    one = ts.fields(path)
+    two = ts.fields(path, extra=["-2"])
+    if one != two:
+        n = sum(1 for a, b in zip(one, two) if a != b)
+        first = next((a["frame.number"] for a, b in zip(one, two) if a != b), "?")
+        fail("%s: -2 differs from one pass on %d frames (first: %s)" % (path, n, first))
+    # A display filter on the second pass keeps the first pass's verdicts.
+    filt = ts.fields(path, extra=["-2", "-Y", "rocewire.flow"])
+    want = [r for r in one if r["rocewire.flow"] != ""]
+    if filt != want:
+        fail("%s: -2 -Y rocewire.flow differs from the unfiltered frames" % path)
+    print("twopass %s: %d frames equal" % (os.path.basename(path), len(one)))
+
+
+def check_load(ts):
+    r = ts.run(["-G", "plugins"])
+    line = [l for l in r.stdout.splitlines() if l.startswith("rocewire.so")]
+    if not line or os.path.realpath(PLUGIN_DIR) not in os.path.realpath(line[0].split("\t")[-1]) and \
+            PLUGIN_DIR not in line[0]:
+        fail("tshark -G plugins does not list rocewire.so from %s: %r" % (PLUGIN_DIR, line))
+    else:
+        print("load: " + line[0])
+    r = ts.run(["-G", "fields"])
+    if "rocewire.icrc.status" not in r.stdout:
+        fail("tshark -G fields has no rocewire.icrc.status")
+
+
+def main():
+    if len(sys.argv) < 2:
+        print(__doc__)
+        return 2
+    check, files = sys.argv[1], sys.argv[2:]
+    if not shutil.which("tshark"):
+        skip("tshark is not installed (apt-get install tshark)")
+    if not os.path.isdir(PLUGIN_DIR):
+        print("FAIL: ROCEWIRE_PLUGIN_DIR is not a folder: %r" % PLUGIN_DIR)
+        return 1
+    ts = Tshark(PLUGIN_DIR)
+    try:
+        if check == "load":
+            check_load(ts)
+        for f in files:
+            if check == "icrc":
+                check_decode(ts, f)
+                if not os.path.basename(f).startswith("bad-"):
+                    check_icrc_corrupted(ts, f)
+            elif check == "fields":
+                rows = check_decode(ts, f)
+                check_verdicts(f, rows)
+                print("fields %s: %d frames" % (os.path.basename(f), len(rows)))
+            elif check == "flows":
+                check_flows(ts, f)
+            elif check == "twopass":
+                check_twopass(ts, f)
+            elif check == "tap":
+                check_tap(ts, f)
+            elif check == "load":
+                # Decoding through the plugin found there: the ICRCs agree.
+                check_decode(ts, f)
+    finally:
+        shutil.rmtree(ts.work, ignore_errors=True)
+    if failures:
+        print("%d failure(s)" % len(failures))
+        return 1
+    print("PASS")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

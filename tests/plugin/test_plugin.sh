@@ -1,0 +1,50 @@
+#!/bin/sh
+# The Wireshark plugin's checks (plugin_check.py CHECK) over every sample
+# tshark can read and, for the analysis checks, every crafted report
+# scenario (rocewire-mkscenario).
+#
+# usage: test_plugin.sh CHECK     (icrc, fields, flows, twopass, tap, load)
+# env: ROCEWIRE_CAP, ROCEWIRE_NOTES, ROCEWIRE_MKSCENARIO  the built tools
+#      ROCEWIRE_PLUGIN_DIR  the folder holding 4.0/epan/rocewire.so
+#      ROCEWIRE_SOURCE_DIR  the source tree
+# Exit 77 (skip) when tshark or python3 is missing.
+set -u
+check=$1
+here=$(cd "$(dirname "$0")" && pwd)
+src=${ROCEWIRE_SOURCE_DIR:-$here/../..}
+py=/usr/bin/python3
+if ! command -v tshark >/dev/null 2>&1; then
+	echo "SKIP: tshark is not installed (apt-get install tshark)"
+	exit 77
+fi
+if [ ! -x "$py" ]; then
+	echo "SKIP: $py is missing"
+	exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/rw-plugin-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Samples: all but ib-native.pcap (link type 247, which Wireshark 4.0 cannot
+# open; ib-erf.pcap holds the same frames).
+files=""
+for f in "$src"/samples/*.pcap; do
+	case $(basename "$f") in
+	ib-native.pcap) ;;
+	*) files="$files $f" ;;
+	esac
+done
+case $check in
+fields | flows | twopass | tap)
+	if [ -z "${ROCEWIRE_MKSCENARIO:-}" ] || [ ! -x "$ROCEWIRE_MKSCENARIO" ]; then
+		echo "FAIL: ROCEWIRE_MKSCENARIO is not an executable: '${ROCEWIRE_MKSCENARIO:-}'"
+		exit 1
+	fi
+	for sc in $("$ROCEWIRE_MKSCENARIO" --list | cut -f1); do
+		"$ROCEWIRE_MKSCENARIO" "$sc" -o "$work/scenario-$sc.pcap" -t "$work/$sc.truth.json" || exit 1
+		files="$files $work/scenario-$sc.pcap"
+	done
+	;;
+load) files="$src/samples/rocev2-all-opcodes.pcap $src/samples/ib-erf.pcap" ;;
+esac
+# shellcheck disable=SC2086
+exec "$py" "$here/plugin_check.py" "$check" $files

@@ -1,0 +1,478 @@
+/* The rocewire postdissector: registration of its fields, expert infos and
+ * preferences, and the tree it adds under every RoCE/InfiniBand/PFC frame.
+ *
+ * It runs after Wireshark's own dissectors (a postdissector sees every
+ * frame, whatever they did with it), decodes the frame's bytes with
+ * librocewire for the frame's link type and shows what the analysis engine
+ * said on the frame's first visit (analysis.c). It asks for no field of the
+ * built-in dissectors, so tshark need not build a tree on a first pass. */
+#include <inttypes.h>
+
+#include <epan/packet.h>
+#include <epan/expert.h>
+#include <epan/prefs.h>
+#include <epan/proto_data.h>
+#include <epan/tap.h>
+
+#include "rocewire/ext.h"
+#include "rocewire/icrc.h"
+#include "rocewire/ipv4.h"
+#include "rocewire_ws.h"
+
+struct rwp_prefs rwp_prefs = {.rocev2_port = 4791, .link_gbps = 100, .cnp_min_us = 4, .storm_ms = 10};
+
+static int proto_rocewire = -1;
+static int ett_rocewire = -1, ett_crc = -1, ett_flow = -1, ett_pfc = -1;
+
+static int hf_carrier = -1, hf_opcode = -1, hf_transport = -1, hf_error = -1, hf_builtin = -1;
+static int hf_icrc_status = -1, hf_icrc_bad = -1, hf_icrc_wire = -1, hf_icrc_computed = -1;
+static int hf_vcrc_status = -1, hf_vcrc_bad = -1, hf_vcrc_wire = -1, hf_vcrc_computed = -1;
+static int hf_flow = -1, hf_peer_flow = -1, hf_verdicts = -1, hf_psn = -1, hf_psn_expected = -1;
+static int hf_psn_gap = -1, hf_retrans = -1, hf_gbn = -1, hf_ooo = -1, hf_unsynced = -1;
+static int hf_precapture = -1;
+static int hf_msg_number = -1, hf_msg_bytes = -1, hf_msg_incomplete = -1, hf_msg_orphan = -1;
+static int hf_msg_cut_start = -1;
+static int hf_ack_req = -1, hf_ack_lat = -1, hf_ack_covers = -1, hf_ack_psn = -1;
+static int hf_nak_kind = -1, hf_rnr_timer = -1, hf_read_req = -1, hf_read_lat = -1;
+static int hf_atomic_req = -1, hf_atomic_lat = -1;
+static int hf_cnp_ce_frame = -1, hf_cnp_ce_count = -1, hf_cnp_flow = -1, hf_cnp_interval = -1;
+static int hf_cnp_too_often = -1, hf_ecn = -1, hf_ce = -1;
+static int hf_pfc_priority = -1, hf_pfc_pause_us = -1, hf_pfc_storm = -1, hf_paused = -1;
+
+static expert_field ei_icrc_bad = EI_INIT, ei_vcrc_bad = EI_INIT, ei_decode = EI_INIT;
+static expert_field ei_gap = EI_INIT, ei_retrans = EI_INIT, ei_gbn = EI_INIT, ei_ooo = EI_INIT;
+static expert_field ei_nak = EI_INIT, ei_rnr = EI_INIT, ei_ce = EI_INIT, ei_cnp = EI_INIT;
+static expert_field ei_cnp_fast = EI_INIT, ei_storm = EI_INIT, ei_paused = EI_INIT;
+
+static int hf_ws_malformed = -1; /* Wireshark's own "_ws.malformed" */
+
+static const value_string ecn_names[] = {
+	{RW_ECN_NOT_ECT, "Not-ECT"}, {RW_ECN_ECT1, "ECT(1)"}, {RW_ECN_ECT0, "ECT(0)"},
+	{RW_ECN_CE, "CE"}, {0, NULL}};
+static const value_string prio_names[] = {
+	{0, "0"}, {1, "1"}, {2, "2"}, {3, "3"}, {4, "4"}, {5, "5"}, {6, "6"}, {7, "7"},
+	{RW_PAUSE_ALL, "all (802.3x PAUSE)"}, {0, NULL}};
+
+/* Items computed here, not read from bytes at an offset: shown as generated. */
+static proto_item *gen(proto_item *it)
+{
+	proto_item_set_generated(it);
+	return it;
+}
+
+static void add_time(proto_tree *t, int hf, tvbuff_t *tvb, uint64_t ns)
+{
+	nstime_t v = {.secs = (time_t)(ns / 1000000000u), .nsecs = (int)(ns % 1000000000u)};
+	gen(proto_tree_add_time(t, hf, tvb, 0, 0, &v));
+}
+
+static const char *crc_word(enum rw_crc_status s)
+{
+	return s == RW_CRC_OK ? "good" : s == RW_CRC_BAD ? "bad" : "absent";
+}
+
+static void crc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const char *name,
+		     enum rw_crc_status st, uint32_t wire, uint32_t computed, int have_wire,
+		     const int hf[4], expert_field *ei)
+{
+	proto_item *ti = gen(proto_tree_add_string(tree, hf[0], tvb, 0, 0, crc_word(st)));
+	proto_tree *t = proto_item_add_subtree(ti, ett_crc);
+	if (have_wire)
+		gen(proto_tree_add_uint(t, hf[2], tvb, 0, 0, wire));
+	if (st != RW_CRC_NONE)
+		gen(proto_tree_add_uint(t, hf[3], tvb, 0, 0, computed));
+	if (st == RW_CRC_BAD) {
+		gen(proto_tree_add_boolean(t, hf[1], tvb, 0, 0, TRUE));
+		expert_add_info_format(pinfo, ti, ei, "Bad %s: 0x%0*x on the wire, 0x%0*x computed",
+				       name, hf[0] == hf_icrc_status ? 8 : 4, wire,
+				       hf[0] == hf_icrc_status ? 8 : 4, computed);
+	}
+}
+
+/* What Wireshark 4.0's InfiniBand dissector gets wrong about this frame
+ * (../shared/notes/wireshark.md), said in the tree beside the clean decode. */
+static const char *builtin_wrong(const struct rw_packet *p, proto_tree *top)
+{
+	if (!(p->present & RW_P_BTH))
+		return NULL;
+	switch (p->op->transport) {
+	case RW_TRANSPORT_CNP:
+		return "the built-in InfiniBand dissector names this opcode \"Unknown\": it is the RoCEv2 CNP";
+	case RW_TRANSPORT_XRC:
+		return "the built-in InfiniBand dissector does not name XRC opcodes";
+	case RW_TRANSPORT_RD:
+		return "the built-in InfiniBand dissector decodes RD opcodes as Mellanox DC, its extension headers 8 bytes off";
+	}
+	if (p->err == RW_OK && top && hf_ws_malformed > 0) {
+		GPtrArray *m = proto_find_first_finfo(top, hf_ws_malformed);
+		int bad = m && m->len > 0;
+		if (m)
+			g_ptr_array_free(m, TRUE);
+		if (bad)
+			return "the built-in dissectors call this valid frame malformed (a payload heuristic took it for another protocol)";
+	}
+	return NULL;
+}
+
+static void psn_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo, const struct rw_note *n)
+{
+	if (n->flags & RW_N_NEW || n->flags & RW_N_RETRANS)
+		gen(proto_tree_add_uint(t, hf_psn_expected, tvb, 0, 0, n->expected_psn));
+	if (n->flags & RW_N_GAP) {
+		proto_item *it = gen(proto_tree_add_uint(t, hf_psn_gap, tvb, 0, 0, n->gap_len));
+		expert_add_info_format(pinfo, it, &ei_gap, "PSN gap: %u PSN%s missing before this one",
+				       n->gap_len, n->gap_len == 1 ? "" : "s");
+	}
+	if (n->flags & RW_N_RETRANS) {
+		proto_item *it = gen(proto_tree_add_boolean(t, hf_retrans, tvb, 0, 0, TRUE));
+		expert_add_info(pinfo, it, &ei_retrans);
+	}
+	if (n->flags & RW_N_GBN_START) {
+		proto_item *it = gen(proto_tree_add_boolean(t, hf_gbn, tvb, 0, 0, TRUE));
+		expert_add_info(pinfo, it, &ei_gbn);
+	}
+	if (n->flags & RW_N_OOO) {
+		proto_item *it = gen(proto_tree_add_boolean(t, hf_ooo, tvb, 0, 0, TRUE));
+		expert_add_info(pinfo, it, &ei_ooo);
+	}
+	if (n->flags & RW_N_UNSYNCED)
+		gen(proto_tree_add_boolean(t, hf_unsynced, tvb, 0, 0, TRUE));
+	if (n->flags & RW_N_PRECAPTURE)
+		gen(proto_tree_add_boolean(t, hf_precapture, tvb, 0, 0, TRUE));
+}
+
+static void msg_items(proto_tree *t, tvbuff_t *tvb, const struct rwp_frame *fr)
+{
+	const struct rw_note *n = &fr->note;
+	if (n->flags & RW_N_MSG_DONE) {
+		gen(proto_tree_add_uint64(t, hf_msg_number, tvb, 0, 0, fr->msg_number));
+		gen(proto_tree_add_uint64(t, hf_msg_bytes, tvb, 0, 0, n->msg_bytes));
+	}
+	if (n->flags & RW_N_MSG_BROKEN)
+		gen(proto_tree_add_boolean(t, hf_msg_incomplete, tvb, 0, 0, TRUE));
+	if (n->flags & RW_N_ORPHAN)
+		gen(proto_tree_add_boolean(t, hf_msg_orphan, tvb, 0, 0, TRUE));
+	if (n->flags & RW_N_CUT_START)
+		gen(proto_tree_add_boolean(t, hf_msg_cut_start, tvb, 0, 0, TRUE));
+}
+
+static void response_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo,
+			   const struct rw_packet *p, const struct rw_note *n)
+{
+	if (n->flags & RW_N_ACK) {
+		gen(proto_tree_add_uint(t, hf_ack_psn, tvb, 0, 0, n->ack_psn));
+		gen(proto_tree_add_uint(t, hf_ack_covers, tvb, 0, 0, n->ack_count));
+		if (n->req_frame) {
+			gen(proto_tree_add_uint(t, hf_ack_req, tvb, 0, 0, (uint32_t)n->req_frame));
+			add_time(t, hf_ack_lat, tvb, n->latency_ns);
+		}
+	}
+	if (n->flags & RW_N_NAK) {
+		enum rw_nak_kind k = (enum rw_nak_kind)n->nak_kind;
+		proto_item *it = gen(proto_tree_add_string(t, hf_nak_kind, tvb, 0, 0, rw_nak_kind_key(k)));
+		gen(proto_tree_add_uint(t, hf_ack_psn, tvb, 0, 0, n->ack_psn));
+		if (k == RW_NAKK_RNR) {
+			uint32_t us = (p->hdrs & RW_HDR_AETH) ? rw_rnr_timer_us(p->aeth.value) : 0;
+			gen(proto_tree_add_uint(t, hf_rnr_timer, tvb, 0, 0, us));
+			expert_add_info_format(pinfo, it, &ei_rnr, "RNR NAK for PSN %u: retry after %u us",
+					       n->ack_psn, us);
+		} else
+			expert_add_info_format(pinfo, it, &ei_nak, "NAK (%s) for PSN %u",
+					       rw_nak_kind_key(k), n->ack_psn);
+	}
+	if (n->flags & RW_N_READ_MATCH) {
+		gen(proto_tree_add_uint(t, hf_read_req, tvb, 0, 0, (uint32_t)n->req_frame));
+		add_time(t, hf_read_lat, tvb, n->latency_ns);
+	}
+	if (n->flags & RW_N_ATOMIC_MATCH) {
+		gen(proto_tree_add_uint(t, hf_atomic_req, tvb, 0, 0, (uint32_t)n->req_frame));
+		add_time(t, hf_atomic_lat, tvb, n->latency_ns);
+	}
+}
+
+static void cong_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo,
+		       const struct rw_packet *p, const struct rwp_frame *fr)
+{
+	const struct rw_note *n = &fr->note;
+	if (n->flags & RW_N_CE) {
+		proto_item *it = gen(proto_tree_add_boolean(t, hf_ce, tvb, 0, 0, TRUE));
+		expert_add_info(pinfo, it, &ei_ce);
+	}
+	if (!(p->present & RW_P_BTH) || p->op->transport != RW_TRANSPORT_CNP)
+		return;
+	proto_item *it = proto_tree_get_parent(t);
+	expert_add_info(pinfo, it, &ei_cnp);
+	if (n->cnp_flow >= 0)
+		gen(proto_tree_add_int(t, hf_cnp_flow, tvb, 0, 0, n->cnp_flow));
+	if (n->flags & RW_N_CNP_LINKED) {
+		gen(proto_tree_add_uint(t, hf_cnp_ce_frame, tvb, 0, 0, (uint32_t)n->ce_frame));
+		gen(proto_tree_add_uint(t, hf_cnp_ce_count, tvb, 0, 0, n->ce_count));
+	}
+	if (fr->has_cnp_interval)
+		add_time(t, hf_cnp_interval, tvb, fr->cnp_interval_ns);
+	if (fr->cnp_too_often) {
+		it = gen(proto_tree_add_boolean(t, hf_cnp_too_often, tvb, 0, 0, TRUE));
+		expert_add_info_format(pinfo, it, &ei_cnp_fast,
+				       "CNP sooner than %u us after the previous one of its QP",
+				       rwp_prefs.cnp_min_us);
+	}
+}
+
+static void flow_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
+		      const struct rw_packet *p, const struct rwp_frame *fr)
+{
+	const struct rw_note *n = &fr->note;
+	proto_item *ti;
+	proto_tree *t = tree;
+	if (n->flow >= 0) {
+		ti = gen(proto_tree_add_int(tree, hf_flow, tvb, 0, 0, n->flow));
+		t = proto_item_add_subtree(ti, ett_flow);
+		if (fr->peer >= 0)
+			gen(proto_tree_add_int(t, hf_peer_flow, tvb, 0, 0, fr->peer));
+	}
+	gen(proto_tree_add_uint(t, hf_verdicts, tvb, 0, 0, n->flags));
+	psn_items(t, tvb, pinfo, n);
+	msg_items(t, tvb, fr);
+	response_items(t, tvb, pinfo, p, n);
+	cong_items(t, tvb, pinfo, p, fr);
+	if (n->flags & RW_N_PAUSED) {
+		ti = gen(proto_tree_add_boolean(t, hf_paused, tvb, 0, 0, TRUE));
+		expert_add_info(pinfo, ti, &ei_paused);
+	}
+}
+
+static void pfc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct rwp_frame *fr)
+{
+	const struct rw_note *n = &fr->note;
+	for (unsigned i = 0; i <= RW_PAUSE_ALL; i++) {
+		int storm = fr->storm_prios >> i & 1;
+		if (!n->pause_ns[i] && !storm)
+			continue;
+		proto_item *ti = gen(proto_tree_add_uint(tree, hf_pfc_priority, tvb, 0, 0, i));
+		proto_tree *t = proto_item_add_subtree(ti, ett_pfc);
+		gen(proto_tree_add_double(t, hf_pfc_pause_us, tvb, 0, 0, (double)n->pause_ns[i] / 1e3));
+		if (storm) {
+			proto_item *it = gen(proto_tree_add_boolean(t, hf_pfc_storm, tvb, 0, 0, TRUE));
+			expert_add_info_format(pinfo, it, &ei_storm,
+					       "PFC storm: priority %s paused longer than %u ms",
+					       val_to_str_const(i, prio_names, "?"), rwp_prefs.storm_ms);
+		}
+	}
+}
+
+static void header_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo, proto_tree *top,
+			 const struct rw_packet *p)
+{
+	gen(proto_tree_add_string(t, hf_carrier, tvb, 0, 0, rw_carrier_name(p->carrier)));
+	if (p->present & RW_P_BTH) {
+		gen(proto_tree_add_string(t, hf_opcode, tvb, 0, 0, p->op->name));
+		gen(proto_tree_add_string(t, hf_transport, tvb, 0, 0,
+					  rw_transport_name((enum rw_transport)p->op->transport)));
+		gen(proto_tree_add_uint(t, hf_psn, tvb, 0, 0, p->bth.psn));
+	}
+	const char *wrong = builtin_wrong(p, top);
+	if (wrong)
+		gen(proto_tree_add_string(t, hf_builtin, tvb, 0, 0, wrong));
+	if (p->err != RW_OK) {
+		char why[256];
+		proto_item *it = gen(proto_tree_add_string(t, hf_error, tvb, 0, 0,
+							   rw_packet_error(p, why, sizeof(why))));
+		expert_add_info_format(pinfo, it, &ei_decode, "%s", why);
+	}
+	if (p->present & RW_P_IPV4)
+		gen(proto_tree_add_uint(t, hf_ecn, tvb, 0, 0, p->ipv4.ecn));
+	else if (p->present & RW_P_IPV6)
+		gen(proto_tree_add_uint(t, hf_ecn, tvb, 0, 0, p->ipv6.ecn));
+}
+
+static int dissect_rocewire(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
+{
+	(void)data;
+	/* One decoded packet, reused: dissection runs on one thread, and the
+	 * struct is too large for every call's stack. */
+	static struct rw_packet p;
+	if (rwp_decode(tvb, pinfo, &p) != 0)
+		return 0;
+	const struct rwp_frame *fr = rwp_analyse(pinfo, proto_rocewire, &p);
+	if (p.carrier == RW_CARRIER_OTHER)
+		return 0;
+	if (fr)
+		tap_queue_packet(rwp_tap, pinfo, fr);
+
+	proto_item *ti = proto_tree_add_item(tree, proto_rocewire, tvb, 0, -1, ENC_NA);
+	proto_tree *t = proto_item_add_subtree(ti, ett_rocewire);
+	if (p.present & RW_P_BTH)
+		proto_item_append_text(ti, ", %s", p.op->name);
+	header_items(t, tvb, pinfo, tree, &p);
+	if (p.present & RW_P_BTH) {
+		const int ih[4] = {hf_icrc_status, hf_icrc_bad, hf_icrc_wire, hf_icrc_computed};
+		/* Shown as rocewire-cap and Wireshark show it: the four wire
+		 * bytes read big-endian. */
+		crc_tree(t, tvb, pinfo, "ICRC", p.icrc_status, rw_icrc_display(p.icrc_wire),
+			 rw_icrc_display(p.icrc_computed),
+			 (p.present & RW_P_ICRC) != 0, ih, &ei_icrc_bad);
+		proto_item_append_text(ti, ", ICRC %s", crc_word(p.icrc_status));
+		if (p.carrier == RW_CARRIER_IB) {
+			const int vh[4] = {hf_vcrc_status, hf_vcrc_bad, hf_vcrc_wire, hf_vcrc_computed};
+			crc_tree(t, tvb, pinfo, "VCRC", p.vcrc_status, p.vcrc_wire, p.vcrc_computed,
+				 (p.present & RW_P_VCRC) != 0, vh, &ei_vcrc_bad);
+		}
+	}
+	if (fr) {
+		if (fr->note.flow >= 0)
+			proto_item_append_text(ti, ", flow %d", fr->note.flow);
+		flow_tree(t, tvb, pinfo, &p, fr);
+		pfc_tree(t, tvb, pinfo, fr);
+	}
+	return tvb_captured_length(tvb);
+}
+
+/* ---- registration ------------------------------------------------------ */
+
+#define GEN_FIELD(hf, name, abbrev, type, base, strings, blurb)                                   \
+	{                                                                                         \
+		&hf, { name, abbrev, type, base, strings, 0, blurb, HFILL }                       \
+	}
+#define REQ FRAMENUM_TYPE(FT_FRAMENUM_REQUEST)
+
+static hf_register_info hf[] = {
+	GEN_FIELD(hf_carrier, "Carrier", "rocewire.carrier", FT_STRING, BASE_NONE, NULL,
+		  "rocev2, rocev1, ib, pfc or pause"),
+	GEN_FIELD(hf_opcode, "Opcode", "rocewire.opcode", FT_STRING, BASE_NONE, NULL,
+		  "The opcode's name in librocewire's table (rdma-core's names)"),
+	GEN_FIELD(hf_transport, "Transport", "rocewire.transport", FT_STRING, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_psn, "PSN", "rocewire.psn", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_builtin, "Built-in decode differs", "rocewire.builtin_wrong", FT_STRING,
+		  BASE_NONE, NULL, "What Wireshark's own InfiniBand dissector gets wrong on this frame"),
+	GEN_FIELD(hf_error, "Decode error", "rocewire.error", FT_STRING, BASE_NONE, NULL,
+		  "Why librocewire stopped decoding this frame"),
+	GEN_FIELD(hf_icrc_status, "ICRC", "rocewire.icrc.status", FT_STRING, BASE_NONE, NULL,
+		  "good, bad or absent (not captured)"),
+	GEN_FIELD(hf_icrc_bad, "Bad ICRC", "rocewire.icrc.bad", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_icrc_wire, "ICRC on the wire", "rocewire.icrc.wire", FT_UINT32, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_icrc_computed, "ICRC computed", "rocewire.icrc.computed", FT_UINT32, BASE_HEX,
+		  NULL, NULL),
+	GEN_FIELD(hf_vcrc_status, "VCRC", "rocewire.vcrc.status", FT_STRING, BASE_NONE, NULL,
+		  "good, bad or absent (not captured)"),
+	GEN_FIELD(hf_vcrc_bad, "Bad VCRC", "rocewire.vcrc.bad", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_vcrc_wire, "VCRC on the wire", "rocewire.vcrc.wire", FT_UINT16, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_vcrc_computed, "VCRC computed", "rocewire.vcrc.computed", FT_UINT16, BASE_HEX,
+		  NULL, NULL),
+	GEN_FIELD(hf_flow, "Flow", "rocewire.flow", FT_INT32, BASE_DEC, NULL,
+		  "The flow's index in the per-QP report (rocewire-cap --report)"),
+	GEN_FIELD(hf_peer_flow, "Peer flow", "rocewire.peer_flow", FT_INT32, BASE_DEC, NULL,
+		  "The other direction of the connection"),
+	GEN_FIELD(hf_verdicts, "Verdicts", "rocewire.verdicts", FT_UINT32, BASE_HEX, NULL,
+		  "The analysis engine's per-packet flags (RW_N_* of rocewire/analyze.h)"),
+	GEN_FIELD(hf_psn_expected, "Expected PSN", "rocewire.psn.expected", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_psn_gap, "PSNs missing", "rocewire.psn.gap", FT_UINT32, BASE_DEC, NULL,
+		  "PSNs skipped before this packet"),
+	GEN_FIELD(hf_retrans, "Retransmission", "rocewire.retransmission", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_gbn, "Go-back-N start", "rocewire.gbn_start", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_ooo, "Out of order", "rocewire.out_of_order", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_unsynced, "Before the stream was known", "rocewire.unsynced", FT_BOOLEAN,
+		  BASE_NONE, NULL, "May resend a packet sent before the capture started"),
+	GEN_FIELD(hf_precapture, "Resend of a pre-capture PSN", "rocewire.precapture_resend",
+		  FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_msg_number, "Message number", "rocewire.msg.number", FT_UINT64, BASE_DEC, NULL,
+		  "Messages the flow completed, this one included"),
+	GEN_FIELD(hf_msg_bytes, "Message bytes", "rocewire.msg.bytes", FT_UINT64, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_msg_incomplete, "A message was left incomplete", "rocewire.msg.incomplete",
+		  FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_msg_orphan, "Orphan (no FIRST)", "rocewire.msg.orphan", FT_BOOLEAN, BASE_NONE,
+		  NULL, NULL),
+	GEN_FIELD(hf_msg_cut_start, "Message cut by the capture start", "rocewire.msg.cut_start",
+		  FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_ack_psn, "Acknowledged PSN", "rocewire.ack.psn", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_ack_covers, "Requests covered", "rocewire.ack.covers", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_ack_req, "Request frame", "rocewire.ack.request_frame", FT_FRAMENUM, BASE_NONE,
+		  REQ, "The latest request this ACK covers"),
+	GEN_FIELD(hf_ack_lat, "ACK latency", "rocewire.ack.latency", FT_RELATIVE_TIME, BASE_NONE,
+		  NULL, NULL),
+	GEN_FIELD(hf_nak_kind, "NAK", "rocewire.nak.kind", FT_STRING, BASE_NONE, NULL,
+		  "psn_seq, invalid_req, remote_access, remote_op, invalid_rd, rnr"),
+	GEN_FIELD(hf_rnr_timer, "RNR timer (us)", "rocewire.rnr.timer_us", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_read_req, "READ request frame", "rocewire.read.request_frame", FT_FRAMENUM,
+		  BASE_NONE, REQ, NULL),
+	GEN_FIELD(hf_read_lat, "READ latency", "rocewire.read.latency", FT_RELATIVE_TIME, BASE_NONE,
+		  NULL, NULL),
+	GEN_FIELD(hf_atomic_req, "Atomic request frame", "rocewire.atomic.request_frame",
+		  FT_FRAMENUM, BASE_NONE, REQ, NULL),
+	GEN_FIELD(hf_atomic_lat, "Atomic latency", "rocewire.atomic.latency", FT_RELATIVE_TIME,
+		  BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_cnp_ce_frame, "CE-marked frame", "rocewire.cnp.ce_frame", FT_FRAMENUM, BASE_NONE,
+		  FRAMENUM_TYPE(FT_FRAMENUM_NONE), "The CE mark this CNP answers"),
+	GEN_FIELD(hf_cnp_ce_count, "CE marks linked", "rocewire.cnp.ce_count", FT_UINT32, BASE_DEC,
+		  NULL, NULL),
+	GEN_FIELD(hf_cnp_flow, "Flow slowed", "rocewire.cnp.flow", FT_INT32, BASE_DEC, NULL,
+		  "The flow this CNP is credited to"),
+	GEN_FIELD(hf_cnp_interval, "Since the previous CNP", "rocewire.cnp.interval",
+		  FT_RELATIVE_TIME, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_cnp_too_often, "CNP too soon", "rocewire.cnp.too_often", FT_BOOLEAN, BASE_NONE,
+		  NULL, NULL),
+	GEN_FIELD(hf_ecn, "ECN", "rocewire.ecn", FT_UINT8, BASE_DEC, VALS(ecn_names), NULL),
+	GEN_FIELD(hf_ce, "CE mark", "rocewire.ce", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_pfc_priority, "Paused priority", "rocewire.pfc.priority", FT_UINT8, BASE_DEC,
+		  VALS(prio_names), NULL),
+	GEN_FIELD(hf_pfc_pause_us, "Pause (us)", "rocewire.pfc.pause_us", FT_DOUBLE, BASE_NONE, NULL,
+		  "Pause asked, at the link speed of the preferences"),
+	GEN_FIELD(hf_pfc_storm, "PFC storm", "rocewire.pfc.storm", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_paused, "Sent while its priority was paused", "rocewire.paused", FT_BOOLEAN,
+		  BASE_NONE, NULL, NULL),
+};
+
+static ei_register_info ei[] = {
+	{&ei_icrc_bad, {"rocewire.icrc.bad.expert", PI_CHECKSUM, PI_ERROR, "Bad ICRC", EXPFILL}},
+	{&ei_vcrc_bad, {"rocewire.vcrc.bad.expert", PI_CHECKSUM, PI_ERROR, "Bad VCRC", EXPFILL}},
+	{&ei_decode, {"rocewire.error.expert", PI_MALFORMED, PI_ERROR, "Decode error", EXPFILL}},
+	{&ei_gap, {"rocewire.psn.gap.expert", PI_SEQUENCE, PI_WARN, "PSN gap", EXPFILL}},
+	{&ei_retrans, {"rocewire.retransmission.expert", PI_SEQUENCE, PI_NOTE, "Retransmission", EXPFILL}},
+	{&ei_gbn, {"rocewire.gbn_start.expert", PI_SEQUENCE, PI_NOTE, "Go-back-N starts", EXPFILL}},
+	{&ei_ooo, {"rocewire.out_of_order.expert", PI_SEQUENCE, PI_WARN, "Out of order", EXPFILL}},
+	{&ei_nak, {"rocewire.nak.expert", PI_RESPONSE_CODE, PI_WARN, "NAK", EXPFILL}},
+	{&ei_rnr, {"rocewire.rnr.expert", PI_RESPONSE_CODE, PI_NOTE, "RNR NAK", EXPFILL}},
+	{&ei_ce, {"rocewire.ce.expert", PI_SEQUENCE, PI_CHAT, "CE mark (congestion experienced)", EXPFILL}},
+	{&ei_cnp, {"rocewire.cnp.expert", PI_SEQUENCE, PI_CHAT, "Congestion notification (CNP)", EXPFILL}},
+	{&ei_cnp_fast, {"rocewire.cnp.too_often.expert", PI_SEQUENCE, PI_WARN, "CNP faster than the interval", EXPFILL}},
+	{&ei_storm, {"rocewire.pfc.storm.expert", PI_SEQUENCE, PI_WARN, "PFC storm", EXPFILL}},
+	{&ei_paused, {"rocewire.paused.expert", PI_SEQUENCE, PI_WARN, "Sent while its priority was paused", EXPFILL}},
+};
+
+void proto_register_rocewire(void);
+void proto_reg_handoff_rocewire(void);
+
+void proto_register_rocewire(void)
+{
+	static int *ett[] = {&ett_rocewire, &ett_crc, &ett_flow, &ett_pfc};
+	proto_rocewire = proto_register_protocol("rocewire RoCE/InfiniBand analysis", "rocewire",
+						 "rocewire");
+	proto_register_field_array(proto_rocewire, hf, array_length(hf));
+	proto_register_subtree_array(ett, array_length(ett));
+	expert_register_field_array(expert_register_protocol(proto_rocewire), ei, array_length(ei));
+
+	/* A change of any of these reloads the capture: the init routine
+	 * (analysis.c) then starts the engine over with them. */
+	module_t *m = prefs_register_protocol(proto_rocewire, NULL);
+	prefs_register_uint_preference(m, "rocev2_port", "RoCEv2 UDP port",
+				       "UDP destination port rocewire decodes as RoCEv2", 10,
+				       &rwp_prefs.rocev2_port);
+	prefs_register_uint_preference(m, "link_gbps", "Link speed (Gb/s)",
+				       "Turns PFC/PAUSE quanta into time (512 bit times each)", 10,
+				       &rwp_prefs.link_gbps);
+	prefs_register_uint_preference(m, "cnp_interval_us", "CNP interval (us)",
+				       "A CNP sooner than this after the previous one of its QP is flagged",
+				       10, &rwp_prefs.cnp_min_us);
+	prefs_register_uint_preference(m, "storm_ms", "PFC storm threshold (ms)",
+				       "A priority paused continuously longer than this is a storm", 10,
+				       &rwp_prefs.storm_ms);
+
+	rwp_analysis_register();
+	rwp_stats_register();
+}
+
+void proto_reg_handoff_rocewire(void)
+{
+	dissector_handle_t h = create_dissector_handle(dissect_rocewire, proto_rocewire);
+	register_postdissector(h);
+	hf_ws_malformed = proto_registrar_get_id_byname("_ws.malformed");
+}

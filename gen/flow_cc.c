@@ -509,6 +509,34 @@ uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint
 	return got;
 }
 
+void gen_cc_complete(struct gen_model *m, struct gen_qp *q, const struct gen_wqe *w, uint64_t t)
+{
+	struct gen_ccm *c = ccm_of(m);
+	struct gen_lflow *lf = gen_qlf(m, q);
+	const struct gen_flow *f = lf->f;
+	if (!c->out.fp[CC_OUT_FCT] || !lf->cc)
+		return;
+	const struct gen_host *src = &m->sc->hosts[f->src], *dst = &m->sc->hosts[f->dst];
+	/* per packet, the headers around a payload: a middle packet's frame */
+	uint32_t overhead = gen_frame_len(lf, lf->opc[w->op][POS_MIDDLE] != 0xFF ? lf->opc[w->op][POS_MIDDLE]
+										    : lf->opc[w->op][POS_ONLY], 0);
+	struct cc_out_msg msg = {
+		.flow = f->name,
+		.af = src->af,
+		.src_ip = src->ip,
+		.dst_ip = dst->ip,
+		.src_qpn = (f->src_qpn + q->qp) & RW_QPN_MASK,
+		.dst_qpn = (f->dst_qpn + q->qp) & RW_QPN_MASK,
+		.op = (enum gen_op)w->op,
+		.bytes = w->len,
+		.start_ns = w->t0,
+		.end_ns = t,
+		.ideal_ns = cc_ideal_fct_ns(w->len, lf->mtu, overhead + GEN_WIRE_EXTRA, c->link_bps,
+					    2 * m->sc->link_delay_ns),
+	};
+	cc_out_fct(&c->out, &msg);
+}
+
 /* ---- API ---- */
 
 const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m)

@@ -56,6 +56,7 @@ struct gen_job {
 /* A message the requester has started and not yet seen completed. */
 struct gen_wqe {
 	uint64_t va;
+	uint64_t t0;         /* its first packet left (fct output) */
 	uint64_t orig;       /* atomics: what the responder returned, for duplicate replay */
 	uint32_t psn;        /* first PSN (a resumed READ: the first missing one) */
 	uint32_t npsn;       /* PSNs it occupies (READ: its responses) */
@@ -339,6 +340,8 @@ uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint
 void gen_clock_rekey(struct gen_model *m, struct gen_qp *q);
 /* The switch paused (or resumed) the senders of class prio until until_ns. */
 void gen_cc_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns);
+/* Message w of q completed at t (the fct output, when asked for). */
+void gen_cc_complete(struct gen_model *m, struct gen_qp *q, const struct gen_wqe *w, uint64_t t);
 
 /* flow_resp.c */
 void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t_arrive);

@@ -225,6 +225,8 @@ static void acknowledge(struct gen_model *m, struct gen_qp *q, uint32_t psn_end,
 			if (rw_psn_diff((w->psn + w->npsn) & RW_PSN_MASK, q->una) > 0)
 				break;
 			m->stats[q->flow].messages[w->op]++;
+			if (m->cc)
+				gen_cc_complete(m, q, w, t);
 			q->wq_head = (q->wq_head + 1) & (gen_qlf(m, q)->cap - 1);
 			q->wq_n--;
 			q->cur--;
@@ -537,6 +539,7 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 		if (lf->simple && q->next_len <= lf->mtu)
 			return send_single(m, q, lf, t, out);
 		new_wqe(m, q);
+		gen_wq(m, q, q->cur)->t0 = t;
 	}
 	struct gen_wqe *w = gen_wq(m, q, q->cur);
 	uint32_t k = q->cur_pkt;
@@ -590,6 +593,8 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 		/* Unreliable, or a real responder we do not model: the message
 		 * is complete once it is sent. */
 		m->stats[q->flow].messages[w->op]++;
+		if (m->cc)
+			gen_cc_complete(m, q, w, t);
 		q->wq_head = (q->wq_head + 1) & (lf->cap - 1);
 		q->wq_n--;
 		q->cur--;

@@ -30,7 +30,7 @@ static int hf_vcrc_status = -1, hf_vcrc_bad = -1, hf_vcrc_wire = -1, hf_vcrc_com
 static int hf_flow = -1, hf_peer_flow = -1, hf_verdicts = -1, hf_psn = -1, hf_psn_expected = -1;
 static int hf_psn_gap = -1, hf_retrans = -1, hf_gbn = -1, hf_ooo = -1, hf_unsynced = -1;
 static int hf_precapture = -1;
-static int hf_msg_number = -1, hf_msg_bytes = -1, hf_msg_incomplete = -1, hf_msg_orphan = -1;
+static int hf_msg_number = -1, hf_msg_first = -1, hf_msg_bytes = -1, hf_msg_incomplete = -1, hf_msg_orphan = -1;
 static int hf_msg_cut_start = -1;
 static int hf_ack_req = -1, hf_ack_lat = -1, hf_ack_covers = -1, hf_ack_psn = -1;
 static int hf_nak_kind = -1, hf_rnr_timer = -1, hf_read_req = -1, hf_read_lat = -1;
@@ -146,6 +146,8 @@ static void msg_items(proto_tree *t, tvbuff_t *tvb, const struct rwp_frame *fr)
 	const struct rw_note *n = &fr->note;
 	if (n->flags & RW_N_MSG_DONE) {
 		gen(proto_tree_add_uint64(t, hf_msg_number, tvb, 0, 0, fr->msg_number));
+		if (n->msg_first_frame)
+			gen(proto_tree_add_uint(t, hf_msg_first, tvb, 0, 0, (uint32_t)n->msg_first_frame));
 		gen(proto_tree_add_uint64(t, hf_msg_bytes, tvb, 0, 0, n->msg_bytes));
 	}
 	if (n->flags & RW_N_MSG_BROKEN)
@@ -376,6 +378,8 @@ static hf_register_info hf[] = {
 		  FT_BOOLEAN, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_msg_number, "Message number", "rocewire.msg.number", FT_UINT64, BASE_DEC, NULL,
 		  "Messages the flow completed, this one included"),
+	GEN_FIELD(hf_msg_first, "Message's first frame", "rocewire.msg.first_frame", FT_FRAMENUM,
+		  BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE), "The FIRST (or ONLY) packet of the message this one completes"),
 	GEN_FIELD(hf_msg_bytes, "Message bytes", "rocewire.msg.bytes", FT_UINT64, BASE_DEC, NULL, NULL),
 	GEN_FIELD(hf_msg_incomplete, "A message was left incomplete", "rocewire.msg.incomplete",
 		  FT_BOOLEAN, BASE_NONE, NULL, NULL),

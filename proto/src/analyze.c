@@ -423,7 +423,7 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		/* Several senders share a UD QP: their PSNs interleave, so only
 		 * messages are counted. */
 		n->flags |= RW_N_NEW;
-		msg_account(f, f, p->bth.opcode, p->bth.psn, p->payload_len, n);
+		msg_account(f, f, p->bth.opcode, p->bth.psn, p->payload_len, frame, n);
 		return;
 	}
 	int reliable = op->transport == RW_TRANSPORT_RC || op->transport == RW_TRANSPORT_XRC ||
@@ -456,7 +456,7 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		if (fl & RW_N_NEW)
 			pair_note_request(a, f, p->bth.psn);
 	}
-	msg_take_request(a, f, p, ts, n);
+	msg_take_request(a, f, p, ts, frame, n);
 }
 
 static uint8_t prio_of(const struct rw_packet *p)

@@ -46,7 +46,7 @@ struct rw_pend_ring {
 struct rw_hold_queue {
 	uint32_t head, n;  /* entries e[head .. head+n) */
 	uint64_t since_ns; /* when the hole opened (the first request held) */
-	struct { uint32_t psn_op, len; } e[RW_HOLD];
+	struct { uint32_t psn_op, len; uint64_t frame; } e[RW_HOLD];
 };
 
 #define RW_CE_RING 16
@@ -133,9 +133,9 @@ void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn);
 
 /* analyze_msg.c */
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
-		 uint32_t len, struct rw_note *n);
+		 uint32_t len, uint64_t frame, struct rw_note *n);
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
-		      uint64_t ts, struct rw_note *n);
+		      uint64_t ts, uint64_t frame, struct rw_note *n);
 uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t *slack);
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
 

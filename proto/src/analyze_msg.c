@@ -34,9 +34,10 @@ static int op_index(uint8_t op)
 }
 
 /* Reassembles first/middle/last/only into messages on flow f; the message
- * is credited (by operation) to `owner`, the requester's flow. */
+ * is credited (by operation) to `owner`, the requester's flow. frame: the
+ * packet's (a held request's own, not the one that released it). */
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
-		 uint32_t len, struct rw_note *n)
+		 uint32_t len, uint64_t frame, struct rw_note *n)
 {
 	(void)psn;
 	const struct rw_opcode_info *op = rw_opcode(opcode);
@@ -52,6 +53,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		f->messages++;
 		owner->msgs_by_op[3]++;
 		n->flags |= RW_N_MSG_DONE;
+		n->msg_first_frame = frame;
 		return;
 	}
 	if (first) {
@@ -63,6 +65,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		m->seen_start = 1;
 		m->in_cut = 0;
 		m->bytes = 0;
+		m->first_frame = frame;
 	} else if (!m->open) {
 		if (!m->seen_start) {
 			/* The capture started inside this message. */
@@ -87,6 +90,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		owner->bytes_by_op[oi] += m->bytes;
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_bytes = m->bytes;
+		n->msg_first_frame = m->first_frame;
 	}
 }
 
@@ -103,13 +107,13 @@ uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t *slack)
 }
 
 static void assemble(struct rw_flow *f, uint8_t opcode, uint32_t psn, uint32_t len,
-		     struct rw_note *n)
+		     uint64_t frame, struct rw_note *n)
 {
 	uint32_t slack;
 	f->msg_psn = psn_add(psn, msg_req_units(opcode, len, &slack));
 	f->msg_slack = slack;
 	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
-		msg_account(f, f, opcode, psn, len, n);
+		msg_account(f, f, opcode, psn, len, frame, n);
 	else
 		f->msg.seen_start = 1;
 }
@@ -132,10 +136,11 @@ static void drain(struct rw_flow *f, struct rw_note *n)
 		if (rw_psn_diff(psn, f->msg_psn) >= 0 && !takes(f, psn))
 			break;
 		uint32_t op = h->e[h->head].psn_op, len = h->e[h->head].len;
+		uint64_t frame = h->e[h->head].frame;
 		h->head++;
 		h->n--;
 		if (rw_psn_diff(psn, f->msg_psn) >= 0)
-			assemble(f, (uint8_t)op, psn, len, n);
+			assemble(f, (uint8_t)op, psn, len, frame, n);
 	}
 	if (h && !h->n)
 		h->head = 0;
@@ -174,10 +179,10 @@ static void give_up_hole(struct rw_flow *f, struct rw_note *n, int at_end, uint6
 }
 
 static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
-		     uint32_t len, uint64_t ts, struct rw_note *n);
+		     uint32_t len, uint64_t ts, uint64_t frame, struct rw_note *n);
 
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
-		      uint64_t ts, struct rw_note *n)
+		      uint64_t ts, uint64_t frame, struct rw_note *n)
 {
 	uint32_t psn = p->bth.psn;
 	uint32_t len = p->op->op == RW_OP_READ_REQ ? p->reth.dmalen : p->payload_len;
@@ -189,15 +194,15 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	if (rw_psn_diff(psn, f->msg_psn) < 0)
 		return; /* assembled before: a resend */
 	if (takes(f, psn)) {
-		assemble(f, p->bth.opcode, psn, len, n);
+		assemble(f, p->bth.opcode, psn, len, frame, n);
 		drain(f, n);
 		return;
 	}
-	hold_put(a, f, p, len, ts, n);
+	hold_put(a, f, p, len, ts, frame, n);
 }
 
 static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
-		     uint32_t len, uint64_t ts, struct rw_note *n)
+		     uint32_t len, uint64_t ts, uint64_t frame, struct rw_note *n)
 {
 	uint32_t psn = p->bth.psn;
 	if (!f->hold)
@@ -215,11 +220,11 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			}
 			f->msg_psn = psn;
 			f->msg_slack = 0;
-			msg_take_request(a, f, p, ts, n);
+			msg_take_request(a, f, p, ts, frame, n);
 			return;
 		}
 		give_up_hole(f, n, 0, 0);
-		msg_take_request(a, f, p, ts, n);
+		msg_take_request(a, f, p, ts, frame, n);
 		return;
 	}
 	/* Sorted by distance from the assembler's PSN; a new request usually
@@ -244,6 +249,7 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	memmove(h->e + at + 1, h->e + at, (h->n - i) * sizeof(h->e[0]));
 	h->e[at].psn_op = psn << 8 | p->bth.opcode;
 	h->e[at].len = len;
+	h->e[at].frame = frame;
 	h->n++;
 }
 

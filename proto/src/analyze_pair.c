@@ -458,7 +458,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			}
 		}
 		if (!f->rsp || (fl & RW_N_NEW))
-			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, n);
+			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		int i = pend_find(q->pend, p->bth.psn, PEND_ATOMIC);
 		if (i >= 0) {

@@ -41,7 +41,7 @@ FIELDS = ["frame.number", "frame.cap_len", "rocewire.carrier", "rocewire.opcode"
           "rocewire.vcrc.computed", "rocewire.vcrc.bad", "rocewire.flow", "rocewire.peer_flow",
           "rocewire.verdicts", "rocewire.psn.expected", "rocewire.psn.gap",
           "rocewire.retransmission", "rocewire.gbn_start", "rocewire.out_of_order",
-          "rocewire.msg.number", "rocewire.msg.bytes", "rocewire.msg.incomplete",
+          "rocewire.msg.number", "rocewire.msg.first_frame", "rocewire.msg.bytes", "rocewire.msg.incomplete",
           "rocewire.ack.psn", "rocewire.ack.covers", "rocewire.ack.request_frame",
           "rocewire.ack.latency", "rocewire.nak.kind", "rocewire.rnr.timer_us",
           "rocewire.read.request_frame", "rocewire.read.latency",
@@ -280,6 +280,7 @@ def check_flows(ts, path):
         t["icrc_bad"] += row["rocewire.icrc.bad"] != ""
         if row["rocewire.peer_flow"]:
             peers[i] = int(row["rocewire.peer_flow"])
+    check_messages(path, rows, rep)
     qps = {q["index"]: q for q in rep["qps"]}
     if set(qps) != set(tot):
         fail("%s: flows %s in the plugin, %s in the report" % (path, sorted(tot), sorted(qps)))
@@ -301,6 +302,32 @@ def check_flows(ts, path):
         if peer != q["peer"]:
             fail("%s flow %d: peer_flow %r, report peer %r" % (path, i, peer, q["peer"]))
     print("flows %s: %d flows, %d frames" % (os.path.basename(path), len(qps), len(rows)))
+
+
+def check_messages(path, rows, rep):
+    """rocewire.msg.*: a completed message's first frame is an earlier
+    FIRST/ONLY packet of the same flow (opcode names from rocewire-cap
+    --json), numbers grow by flow and never pass the report's count."""
+    js = cap_json(path)
+    last = {}
+    msgs = {q["index"]: q["messages"] for q in rep["qps"]}
+    for row in rows:
+        if not row["rocewire.msg.number"]:
+            continue
+        fr, flow = int(row["frame.number"]), int(row["rocewire.flow"])
+        num = int(row["rocewire.msg.number"])
+        if num <= last.get(flow, 0) or num > msgs.get(flow, 0):
+            fail("%s frame %d: msg.number %d after %d, report %s" % (path, fr, num, last.get(flow, 0), msgs.get(flow)))
+        last[flow] = num
+        first = row["rocewire.msg.first_frame"]
+        if not first:
+            fail("%s frame %d: a message with no first_frame" % (path, fr))
+            continue
+        first = int(first)
+        name = js.get(first, {}).get("bth", {}).get("name", "")
+        same = rows[first - 1]["rocewire.flow"] == row["rocewire.flow"] if first <= len(rows) else False
+        if first > fr or not same or not any(w in name for w in ("FIRST", "ONLY", "COMPARE", "FETCH")):
+            fail("%s frame %d: msg.first_frame %d (%s, flow %s)" % (path, fr, first, name, rows[first - 1]["rocewire.flow"] if first <= len(rows) else "?"))
 
 
 def pcap_records(data):

@@ -162,6 +162,7 @@ struct rw_msg_state {
 	uint8_t seen_start; /* a message start was seen: orphans before it were cut by the capture start */
 	uint8_t in_cut;     /* inside a message the capture started inside */
 	uint64_t bytes;
+	uint64_t first_frame; /* frame of the open message's FIRST packet */
 };
 
 struct rw_pend_ring;
@@ -315,6 +316,7 @@ struct rw_note {
 	uint32_t expected_psn;
 	uint32_t gap_len;
 	uint64_t msg_bytes;
+	uint64_t msg_first_frame; /* RW_N_MSG_DONE: the frame of that message's first packet */
 	uint32_t ack_psn, ack_count;
 	uint8_t nak_kind;       /* enum rw_nak_kind */
 	uint64_t latency_ns;    /* ACK / READ / atomic latency */

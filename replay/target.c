@@ -173,7 +173,10 @@ int rp_target_apply(struct rp_opts *o, char *err, size_t errlen)
 	struct recorded rc;
 	json_t *j = json_load_file(o->target, JSON_DISABLE_EOF_CHECK, &je);
 	if (!j) {
-		snprintf(err, errlen, "--target %s:%d:%d: %s", o->target, je.line, je.column, je.text);
+		if (je.line > 0)
+			snprintf(err, errlen, "--target %s:%d:%d: %s", o->target, je.line, je.column, je.text);
+		else
+			snprintf(err, errlen, "--target %s: %s", o->target, je.text);
 		return -1;
 	}
 	int bad = !json_is_object(j) || parse_target(j, &e) != 0;

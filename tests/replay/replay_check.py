@@ -9,6 +9,7 @@ destination QP, PSN, P_Key) from the sent frames.
 
 usage:
   replay_check.py frames ORIG OUT [rewrite options as given to rocewire-replay]
+  replay_check.py icrc OUT BAD [ROCE]
   replay_check.py timing OUT SUMMARY.json pps RATE | captured ORIG MULT
 Exit 0 good, 1 a difference (printed), 77 skipped (the reason printed).
 """
@@ -18,6 +19,7 @@ import os
 import struct
 import subprocess
 import sys
+import zlib
 
 try:
     from scapy.all import Ether, IP, UDP, Raw, raw
@@ -63,7 +65,7 @@ class Rules:
         for a in it:
             if a == "--map-ip":
                 f, t = next(it).split("=")
-                self.ip4.append((ipaddress.ip_network(f), ipaddress.ip_network(t)))
+                self.ip4.append((ipaddress.ip_network(f, strict=False), ipaddress.ip_network(t, strict=False)))
             elif a == "--map-qpn":
                 f, t = next(it).split("=")
                 self.qpn[int(f, 0)] = int(t, 0)
@@ -156,11 +158,15 @@ class Rules:
             if bytes(body) != bth[Raw].load:
                 bth[Raw].load = bytes(body)
                 covered = True
-        if covered:
-            bth.icrc = None     # Scapy recomputes it
         del ip.chksum
-        if udp.chksum:
+        nonzero = udp.chksum != 0
+        if nonzero:
             del udp.chksum      # a non-zero UDP checksum follows; 0 stays 0
+        if covered:
+            # Scapy 2.5's own ICRC takes the Ethernet padding of short
+            # frames in: the spec's computation (spec_icrc) instead
+            c = spec_icrc(raw(p))[2]
+            bth.icrc = struct.unpack("!I", struct.pack("<I", c))[0]
         return raw(p)
 
 
@@ -243,12 +249,83 @@ def check_timing(out, summary, mode, *rest):
     return 0
 
 
+def spec_icrc(f):
+    """(carrier, wire ICRC, ICRC by IBA A16/A17.3.3 with zlib) of a RoCE
+    frame, or None. Written from the spec: 8 bytes of ones for the LRH,
+    the variant fields of IPv4/IPv6/GRH and the UDP checksum and BTH byte 4
+    as ones."""
+    off = 12
+    et = struct.unpack("!H", f[off:off + 2])[0]
+    while et in (0x8100, 0x88A8, 0x9100):
+        off += 4
+        et = struct.unpack("!H", f[off:off + 2])[0]
+    l3 = off + 2
+    if et == 0x0800:
+        ihl = (f[l3] & 15) * 4
+        if f[l3 + 9] != 17 or struct.unpack("!H", f[l3 + ihl + 2:l3 + ihl + 4])[0] != 4791:
+            return None
+        end = l3 + struct.unpack("!H", f[l3 + 2:l3 + 4])[0]
+        if end > len(f) or end - l3 < ihl + 8 + 12 + 4:
+            return None
+        m = bytearray(f[l3:end])
+        m[1] = m[8] = m[10] = m[11] = 0xFF
+        m[ihl + 6] = m[ihl + 7] = 0xFF
+        m[ihl + 8 + 4] = 0xFF
+        kind = "v2-ipv4"
+    elif et in (0x86DD, 0x8915):
+        plen = struct.unpack("!H", f[l3 + 4:l3 + 6])[0]
+        end = l3 + 40 + plen
+        if end > len(f) or plen < 12 + 4 + (8 if et == 0x86DD else 0):
+            return None
+        m = bytearray(f[l3:end])
+        m[0] |= 0x0F
+        m[1:4] = b"\xff\xff\xff"
+        m[7] = 0xFF
+        if et == 0x86DD:
+            if m[6] != 17 or struct.unpack("!H", f[l3 + 42:l3 + 44])[0] != 4791:
+                return None
+            m[46] = m[47] = 0xFF
+            m[48 + 4] = 0xFF
+            kind = "v2-ipv6"
+        else:
+            m[40 + 4] = 0xFF
+            kind = "v1"
+    else:
+        return None
+    if end > len(f) or end - 4 <= l3:
+        return None
+    wire = struct.unpack("<I", f[end - 4:end])[0]
+    return kind, wire, zlib.crc32(b"\xff" * 8 + bytes(m[:-4])) & 0xFFFFFFFF
+
+
+def check_icrc(out, want_bad, want_roce=None):
+    """Every RoCE frame's ICRC against the spec's computation; the number
+    of bad ones must be want_bad (and of RoCE frames want_roce)."""
+    roce = bad = 0
+    kinds = {}
+    for f in frames(out):
+        r = spec_icrc(f)
+        if r is None:
+            continue
+        roce += 1
+        kinds[r[0]] = kinds.get(r[0], 0) + 1
+        bad += r[1] != r[2]
+    print("%s: %d RoCE frames %s, %d with a bad ICRC, expected %s"
+          % (out, roce, kinds, bad, want_bad))
+    if bad != int(want_bad) or (want_roce is not None and roce != int(want_roce)):
+        print("FAIL: ICRC count")
+        return 1
+    return 0
+
+
 def main():
     if len(sys.argv) < 4:
         print(__doc__)
         return 2
     if sys.argv[1] == "frames":
         return check_frames(sys.argv[2], sys.argv[3], sys.argv[4:])
+    if sys.argv[1] == "icrc":
+        return check_icrc(*sys.argv[2:])
     if sys.argv[1] == "timing":
         return check_timing(*sys.argv[2:])
     print(__doc__)

@@ -66,6 +66,7 @@ struct gen_ccm {
 	uint32_t pfc_flow;          /* the flow whose hosts PFC frames name */
 	uint16_t prio_mask;         /* classes the congestion flows use */
 	double link_bps;
+	uint64_t sw_next;           /* cc_sw_next_event(), kept after each call that changes it */
 	uint64_t qlen_next;         /* next qlen sample (GEN_NEVER: not written) */
 	struct cc_out out;
 	int out_open;
@@ -165,6 +166,7 @@ struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap)
 	c->link_bps = sc->cc.sw.link_bps;
 	c->pfc_flow = UINT32_MAX;
 	c->qlen_next = GEN_NEVER;
+	c->sw_next = GEN_NEVER;
 	c->sw = cc_sw_new(&sc->cc.sw);
 	c->np = cc_np_new(&sc->cc.np);
 	c->rp = calloc(m->nqp ? m->nqp : 1, sizeof(*c->rp));
@@ -241,6 +243,18 @@ void gen_cc_free(struct gen_ccm *c)
 	free(c);
 }
 
+/* The QP paces at its reaction point's rate; the gap of its frame length
+ * is worked out again only when the rate changed. */
+static inline void set_rate(struct gen_qp *q, const struct cc_rp *rp)
+{
+	double r = cc_rp_rate(rp);
+	if (r != q->rate_bps) {
+		q->rate_bps = r;
+		q->tx_len = 0;
+	}
+	q->cc_next = cc_rp_next_event(rp);
+}
+
 /* ---- the switch ---- */
 
 static void qlen_upto(struct gen_ccm *c, uint64_t now)
@@ -250,6 +264,7 @@ static void qlen_upto(struct gen_ccm *c, uint64_t now)
 	while (c->qlen_next <= now) {
 		struct cc_sw_qlen q;
 		cc_sw_sample(c->sw, c->qlen_next, &q);
+		c->sw_next = cc_sw_next_event(c->sw);
 		cc_out_qlen_sample(&c->out, &q, c->prio_mask);
 		c->qlen_next += c->cfg->out.qlen_interval_ns ? c->cfg->out.qlen_interval_ns : 1000;
 	}
@@ -309,9 +324,7 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 	qlen_upto(c, t);
 	/* the reaction point's byte counter counts what the QP sends */
 	cc_rp_on_sent(&c->rp[qi], pk->frame_len, t);
-	q->rate_bps = cc_rp_rate(&c->rp[qi]);
-	q->tx_len = 0;
-	q->cc_next = cc_rp_next_event(&c->rp[qi]);
+	set_rate(q, &c->rp[qi]);
 	if (c->nfree == 0) {
 		/* every descriptor is held: the port has no room for it */
 		m->pk_dropped = 1;
@@ -321,6 +334,7 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 	uint32_t s = c->free_slots[c->nfree - 1];
 	int ect = (lf->f->ecn & 3) == RW_ECN_ECT0 || (lf->f->ecn & 3) == RW_ECN_ECT1;
 	struct cc_sw_verdict v = cc_sw_enqueue(c->sw, t, lf->src_prio, pk->frame_len, ect, s);
+	c->sw_next = cc_sw_next_event(c->sw);
 	pfc_read(m, c);
 	if (v.while_paused)
 		c->st.sw_while_paused++;
@@ -348,9 +362,7 @@ void gen_cc_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
 	struct gen_ccm *c = ccm_of(m);
 	struct cc_rp *rp = &c->rp[q - m->qps];
 	cc_rp_advance(rp, t);
-	q->rate_bps = cc_rp_rate(rp);
-	q->tx_len = 0;
-	q->cc_next = cc_rp_next_event(rp);
+	set_rate(q, rp);
 }
 
 /* ---- notification and reaction points ---- */
@@ -429,9 +441,7 @@ static void pfc_packet(struct gen_model *m, struct gen_ccm *c, const struct cc_s
 uint64_t gen_cc_next(struct gen_model *m)
 {
 	struct gen_ccm *c = ccm_of(m);
-	uint64_t t = cc_sw_next_event(c->sw);
-	if (t == CC_NEVER)
-		t = GEN_NEVER;
+	uint64_t t = c->sw_next; /* CC_NEVER is GEN_NEVER */
 	if (c->pend_n && c->pend[c->pend_head].t_ns < t)
 		t = c->pend[c->pend_head].t_ns;
 	if (c->nheap && c->heap[0].t < t)
@@ -461,14 +471,16 @@ uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint
 		const struct gen_cc_storm *s = &c->cfg->storms[c->storm_order[c->storm_next]];
 		if (s->start_ns <= now) {
 			cc_sw_storm(c->sw, now, s->prio, s->duration_ns);
+			c->sw_next = cc_sw_next_event(c->sw);
 			c->storm_next++;
 			pfc_read(m, c);
 			return got;
 		}
 	}
-	if (cc_sw_next_event(c->sw) <= now) {
+	if (c->sw_next <= now) {
 		struct cc_sw_departure d[32];
 		uint32_t k = cc_sw_poll(c->sw, now, d, 32);
+		c->sw_next = cc_sw_next_event(c->sw);
 		for (uint32_t i = 0; i < k; i++)
 			departed(m, c, &d[i]);
 		pfc_read(m, c);
@@ -496,11 +508,9 @@ uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint
 			uint64_t cuts = rp->cuts;
 			cc_rp_on_cnp(rp, e.t);
 			c->st.rate_cuts += rp->cuts - cuts;
-			q->rate_bps = cc_rp_rate(rp);
+			set_rate(q, rp);
 			if (c->st.min_rate_bps == 0 || q->rate_bps < c->st.min_rate_bps)
 				c->st.min_rate_bps = q->rate_bps;
-			q->tx_len = 0;
-			q->cc_next = cc_rp_next_event(rp);
 			gen_clock_rekey(m, q);
 			break;
 		}

@@ -49,9 +49,6 @@ static int hf_ws_malformed = -1; /* Wireshark's own "_ws.malformed" */
 static const value_string ecn_names[] = {
 	{RW_ECN_NOT_ECT, "Not-ECT"}, {RW_ECN_ECT1, "ECT(1)"}, {RW_ECN_ECT0, "ECT(0)"},
 	{RW_ECN_CE, "CE"}, {0, NULL}};
-static const value_string prio_names[] = {
-	{0, "0"}, {1, "1"}, {2, "2"}, {3, "3"}, {4, "4"}, {5, "5"}, {6, "6"}, {7, "7"},
-	{RW_PAUSE_ALL, "all (802.3x PAUSE)"}, {0, NULL}};
 
 /* Items computed here, not read from bytes at an offset: shown as generated. */
 static proto_item *gen(proto_item *it)
@@ -251,13 +248,20 @@ static void pfc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const 
 		if (!n->pause_ns[i] && !storm)
 			continue;
 		proto_item *ti = gen(proto_tree_add_uint(tree, hf_pfc_priority, tvb, 0, 0, i));
+		if (i == RW_PAUSE_ALL)
+			proto_item_append_text(ti, " (802.3x PAUSE: every priority)");
 		proto_tree *t = proto_item_add_subtree(ti, ett_pfc);
 		gen(proto_tree_add_double(t, hf_pfc_pause_us, tvb, 0, 0, (double)n->pause_ns[i] / 1e3));
 		if (storm) {
 			proto_item *it = gen(proto_tree_add_boolean(t, hf_pfc_storm, tvb, 0, 0, TRUE));
-			expert_add_info_format(pinfo, it, &ei_storm,
-					       "PFC storm: priority %s paused longer than %u ms",
-					       val_to_str_const(i, prio_names, "?"), rwp_prefs.storm_ms);
+			if (i == RW_PAUSE_ALL)
+				expert_add_info_format(pinfo, it, &ei_storm,
+						       "PAUSE storm: the link paused longer than %u ms",
+						       rwp_prefs.storm_ms);
+			else
+				expert_add_info_format(pinfo, it, &ei_storm,
+						       "PFC storm: priority %u paused longer than %u ms", i,
+						       rwp_prefs.storm_ms);
 		}
 	}
 }
@@ -417,7 +421,7 @@ static hf_register_info hf[] = {
 	GEN_FIELD(hf_ecn, "ECN", "rocewire.ecn", FT_UINT8, BASE_DEC, VALS(ecn_names), NULL),
 	GEN_FIELD(hf_ce, "CE mark", "rocewire.ce", FT_BOOLEAN, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_pfc_priority, "Paused priority", "rocewire.pfc.priority", FT_UINT8, BASE_DEC,
-		  VALS(prio_names), NULL),
+		  NULL, "0-7, or 8 for an 802.3x PAUSE of the whole link"),
 	GEN_FIELD(hf_pfc_pause_us, "Pause (us)", "rocewire.pfc.pause_us", FT_DOUBLE, BASE_NONE, NULL,
 		  "Pause asked, at the link speed of the preferences"),
 	GEN_FIELD(hf_pfc_storm, "PFC storm", "rocewire.pfc.storm", FT_BOOLEAN, BASE_NONE, NULL, NULL),

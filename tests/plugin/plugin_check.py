@@ -408,10 +408,22 @@ def tap_text(text):
     return lines[marks[0] + 1:marks[1]]
 
 
-def check_tap(ts, path):
-    r = ts.run(["-r", ts.readable(path), "-q", "-z", "rocewire,qp"] + ts.noheur)
+# The plugin's preferences and the rocewire-cap options they stand for.
+PREFS = [("rocewire.link_gbps:25", "--link-gbps=25"), ("rocewire.storm_ms:2", "--storm-ms=2"),
+         ("rocewire.cnp_interval_us:50", "--cnp-min-us=50")]
+
+
+def check_tap(ts, path, prefs=False):
+    """-z rocewire,qp against --report; with prefs, each preference set
+    against the rocewire-cap option of the same meaning."""
+    opts, cli = [], []
+    if prefs:
+        for o, c in PREFS:
+            opts += ["-o", o]
+            cli.append(c)
+    r = ts.run(["-r", ts.readable(path), "-q", "-z", "rocewire,qp"] + ts.noheur + opts)
     got = tap_text(r.stdout)
-    c = subprocess.run([CAP, "-r", path, "--report"], capture_output=True, text=True)
+    c = subprocess.run([CAP, "-r", path, "--report"] + cli, capture_output=True, text=True)
     want = c.stdout.splitlines()
     if got is None:
         fail("%s: no rocewire,qp table in tshark's output: %s %s" % (path, r.stdout[:200], r.stderr[:300]))
@@ -422,7 +434,8 @@ def check_tap(ts, path):
         diff = "\n".join(list(difflib.unified_diff(want, got, "rocewire-cap --report", "tshark -z rocewire,qp", lineterm=""))[:30])
         fail("%s: -z rocewire,qp differs from rocewire-cap --report:\n%s" % (path, diff))
     else:
-        print("tap %s: %d lines equal" % (os.path.basename(path), len(want)))
+        print("tap %s%s: %d lines equal" % (os.path.basename(path), " with preferences" if prefs else "",
+                                            len(want)))
 
 
 def check_twopass(ts, path):
@@ -482,6 +495,8 @@ def main():
                 check_twopass(ts, f)
             elif check == "tap":
                 check_tap(ts, f)
+                if "scenario-pfc" in f or "scenario-cecnp" in f or "pfc-pause" in f:
+                    check_tap(ts, f, prefs=True)
             elif check == "load":
                 # Decoding through the plugin found there: the ICRCs agree.
                 check_decode(ts, f)

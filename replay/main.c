@@ -64,6 +64,7 @@ struct replay {
 	struct rp_out out;
 	struct rp_stats st;
 	struct rw_decode_cfg dcfg;
+	struct rw_rewrite_cache cache;
 	int rewrite, need_decode;
 	uint64_t rng;
 	/* pacing */
@@ -218,7 +219,7 @@ static int one(struct replay *r, const struct rp_rec *rec)
 	}
 	struct rw_rewrite_result res = {0};
 	if (r->rewrite) {
-		enum rw_err e = rw_rewrite_apply(&o->rw, &p, buf, &len, cap, &res);
+		enum rw_err e = rw_rewrite_apply(&o->rw, &r->cache, &p, buf, &len, cap, &res);
 		if (e == RW_ERR_NOSPACE) {
 			r->st.skipped[RP_SKIP_REWRITE]++;
 			return 0;

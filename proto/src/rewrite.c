@@ -52,18 +52,29 @@ struct edit {
 	size_t start;           /* frame offset of the first covered byte */
 	size_t hdr_len;         /* covered header bytes saved in old[] */
 	size_t lo, hi;
+	size_t ip_end;          /* frame offset where the IP header (or GRH) ends */
+	int ip_dirty;           /* a byte of the IPv4 header changed: new checksum */
 	uint32_t applied;
 	uint8_t old[RW_RW_HDR_MAX];
 };
 
 /* Writes n bytes at frame offset off; a covered, unmasked change widens the
  * span the ICRC patch will cover. */
-static void put(struct edit *e, size_t off, const uint8_t *v, size_t n, enum rw_rw_kind k, int covered)
+static inline void put(struct edit *e, size_t off, const uint8_t *v, size_t n, enum rw_rw_kind k,
+		       int covered)
 {
-	if (memcmp(e->f + off, v, n) == 0)
+	uint8_t *d = e->f + off, x = 0;
+	/* a byte loop, not memcmp(): these fields are 1 to 16 bytes, and a
+	 * library call per field cost a sixth of the replay's time */
+	for (size_t i = 0; i < n; i++) {
+		x |= (uint8_t)(d[i] ^ v[i]);
+		d[i] = v[i];
+	}
+	if (!x)
 		return;
-	memcpy(e->f + off, v, n);
 	e->applied |= 1u << k;
+	if (off < e->ip_end)
+		e->ip_dirty = 1;
 	if (!covered)
 		return;
 	size_t r = off - e->start;
@@ -230,6 +241,8 @@ static void rewrite_ipv4(const struct rw_rewrite *rw, const struct rw_packet *p,
 		e->applied |= 1u << RW_RW_DSCP;
 	if ((tos & 3) != (e->f[l3 + 1] & 3))
 		e->applied |= 1u << RW_RW_ECN;
+	if (tos != e->f[l3 + 1])
+		e->ip_dirty = 1;
 	e->f[l3 + 1] = tos;
 	if (rw->ttl >= 0)
 		put(e, l3 + 8, (const uint8_t[]){(uint8_t)rw->ttl}, 1, RW_RW_TTL, 0);
@@ -475,8 +488,9 @@ static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *
 	return RW_OK;
 }
 
-static enum rw_err rewrite_roce(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *f,
-				size_t *len, size_t cap, struct rw_rewrite_result *res)
+static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_cache *cache,
+				const struct rw_packet *p, uint8_t *f, size_t *len, size_t cap,
+				struct rw_rewrite_result *res)
 {
 	struct edit e;
 	size_t icrc_off = (size_t)p->bth_off + p->ib_len - RW_ICRC_LEN;
@@ -492,6 +506,8 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, const struct rw_pac
 	e.lo = SIZE_MAX;
 	e.hi = 0;
 	e.applied = 0;
+	e.ip_dirty = 0;
+	e.ip_end = (p->present & RW_P_IPV4) ? (size_t)p->l3_off + (size_t)p->ipv4.ihl * 4 : 0;
 
 	rewrite_l3(rw, p, &e);
 	if ((p->present & RW_P_UDP) && rw->udp_sport >= 0)
@@ -500,14 +516,23 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, const struct rw_pac
 	if (p->hdrs & (RW_HDR_RETH | RW_HDR_ATOMICETH))
 		rewrite_rdma(rw, p, &e);
 
-	/* before unmask_old() gives the copy the new masked bytes */
-	size_t ip4_hl = (p->present & RW_P_IPV4) ? (size_t)p->ipv4.ihl * 4 : 0;
-	int ip4_dirty = ip4_hl && memcmp(e.old, f + p->l3_off, ip4_hl) != 0;
 	uint32_t wire = rw_get_le32(f + icrc_off), icrc = wire;
 	if (e.lo < e.hi) {
 		unmask_old(p, &e);
-		icrc = rw_icrc_update(icrc, e.old + e.lo, f + e.start + e.lo, e.hi - e.lo,
-				      icrc_off - e.start - e.hi);
+		size_t tail = icrc_off - e.start - e.hi;
+		/* the shift over the tail is the costly part of a patch; frames
+		 * of one flow share it */
+		if (cache) {
+			if (!cache->valid || cache->tail != tail) {
+				cache->tail = tail;
+				cache->shift = rw_crc32_shift(tail);
+				cache->valid = 1;
+			}
+			icrc = rw_crc32_patch_shift(icrc, e.old + e.lo, f + e.start + e.lo, e.hi - e.lo,
+						    cache->shift);
+		} else {
+			icrc = rw_icrc_update(icrc, e.old + e.lo, f + e.start + e.lo, e.hi - e.lo, tail);
+		}
 		res->icrc_updated = 1;
 	}
 	/* the capture's ICRC error, carried through a conversion */
@@ -524,10 +549,10 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, const struct rw_pac
 	if (icrc != wire)
 		rw_put_le32(f + icrc_off, icrc);
 
-	if (ip4_dirty) {
+	if (e.ip_dirty) {
 		size_t l3 = p->l3_off;
 		f[l3 + 10] = f[l3 + 11] = 0;
-		rw_put_be16(f + l3 + 10, rw_ipv4_checksum(f + l3, ip4_hl));
+		rw_put_be16(f + l3 + 10, rw_ipv4_checksum(f + l3, (size_t)p->ipv4.ihl * 4));
 		res->ipv4_csum = 1;
 	}
 	if (p->present & RW_P_UDP) {
@@ -552,8 +577,9 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, const struct rw_pac
 	return RW_OK;
 }
 
-enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *frame,
-			     size_t *len, size_t cap, struct rw_rewrite_result *res)
+enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, struct rw_rewrite_cache *cache,
+			     const struct rw_packet *p, uint8_t *frame, size_t *len, size_t cap,
+			     struct rw_rewrite_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	if (p->err != RW_OK)
@@ -561,7 +587,7 @@ enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, const struct rw_packet
 	if (!(p->present & RW_P_ETH) || *len < (size_t)p->l2_off + RW_ETH_HLEN)
 		return RW_ERR_UNSUPPORTED;
 	if (p->carrier == RW_CARRIER_ROCEV2 || p->carrier == RW_CARRIER_ROCEV1) {
-		enum rw_err err = rewrite_roce(rw, p, frame, len, cap, res);
+		enum rw_err err = rewrite_roce(rw, cache, p, frame, len, cap, res);
 		if (err != RW_OK)
 			return err;
 	}

@@ -109,6 +109,15 @@ struct rw_rewrite_result {
 	uint32_t icrc_off;      /* frame offset of the ICRC after the rewrite; 0 if none */
 };
 
+/* What one caller keeps between frames to patch faster: the CRC shift of
+ * the last tail length (frames of one flow share it). Zero it before use;
+ * one per thread. */
+struct rw_rewrite_cache {
+	size_t tail;
+	uint32_t shift;
+	int valid;
+};
+
 /* Every field unchanged (-1 / KEEP / none). */
 void rw_rewrite_init(struct rw_rewrite *rw);
 
@@ -119,9 +128,10 @@ void rw_rewrite_init(struct rw_rewrite *rw);
  * frame whose decode did not end well (p->err) or whose ICRC was not
  * captured is refused with RW_ERR_TRUNCATED / p->err, untouched. The ICRC
  * keeps a capture's error: a bad ICRC stays bad by the same difference
- * unless fix_icrc. */
-enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *frame,
-			     size_t *len, size_t cap, struct rw_rewrite_result *res);
+ * unless fix_icrc. cache may be NULL. */
+enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, struct rw_rewrite_cache *cache,
+			     const struct rw_packet *p, uint8_t *frame, size_t *len, size_t cap,
+			     struct rw_rewrite_result *res);
 
 /* An Ethernet frame from a capture's frame of another link type: Linux SLL
  * and SLL2 (an Ethernet header is made from the link-layer address and

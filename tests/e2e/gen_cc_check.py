@@ -114,20 +114,40 @@ def check_incast_dcqcn(fr, rep, summ):
                 fail("CNP for QP 0x%x at %d ns: no CE mark of its flow in the %d ns before" % (x[4], t, slack))
         elif x[2] == 3:
             last_ce[x[4]] = t
-    # Reaction points: each sender's rate falls below half its first
-    # window's after the CNPs, then climbs back (the last full window is
-    # at least twice its lowest).
-    rates = window_rates(fr, SENDERS, 500000)
-    for s, r in rates.items():
-        if len(r) < 4:
-            fail("sender %s: too short a run to see rates" % ".".join(map(str, s)))
-            continue
-        lo = min(r[1:])
-        if not lo < r[0] / 2:
-            fail("sender %s: rate never fell below half its start (%s)" % (".".join(map(str, s)), r))
-        if not r[-1] >= 2 * lo:
-            fail("sender %s: rate did not recover (lowest %.2f, last %.2f Gb/s)" %
-                 (".".join(map(str, s)), lo, r[-1]))
+    # Reaction points, from the capture's frames: each sender starts at its
+    # offered 100 Gb/s, falls below half of it after the CNPs, and the four
+    # settle within 20 % of the fair share C/N from 14 ms until senders 2-4
+    # stop at 20 ms; then marking stops and sender 1 climbs back to its
+    # offered rate (rates in frame bytes: C is 100 Gb/s of wire time, a
+    # 4170-byte frame takes 4194 bytes of it).
+    offered = 100.0 * 4170 / 4194
+    fair = offered / 4
+    first = window_rates(fr, SENDERS, 20000)
+    for s in SENDERS:
+        if not first[s] or first[s][0] < 0.8 * offered:
+            fail("sender %s: %.1f Gb/s in the first 20 us, not its offered rate" %
+                 (".".join(map(str, s)), first[s][0] if first[s] else 0))
+    r2 = window_rates(fr, SENDERS, 2000000)
+    r500 = window_rates(fr, SENDERS, 500000)
+    for s in SENDERS:
+        name = ".".join(map(str, s))
+        if not min(r500[s][:28]) < offered / 2:
+            fail("sender %s: its rate never fell below half the offered rate" % name)
+        for w in (7, 8, 9):  # 14-20 ms
+            if not 0.8 * fair <= r2[s][w] <= 1.2 * fair:
+                fail("sender %s: %.1f Gb/s at %d-%d ms, fair share %.1f +- 20 %%" %
+                     (name, r2[s][w], 2 * w, 2 * w + 2, fair))
+    for w in (12, 13):  # 24-28 ms, sender 1 alone
+        if r2[SENDERS[0]][w] < 0.9 * offered:
+            fail("sender 10.0.1.1 alone: %.1f Gb/s at %d-%d ms, not back to its offered %.1f" %
+                 (r2[SENDERS[0]][w], 2 * w, 2 * w + 2, offered))
+    # The queue from the model's qlen output: in the steady state (14-20 ms)
+    # around Kmin, rarely above Kmax.
+    q = sorted(int(r.split(",")[2]) for r in open("incast-dcqcn.qlen.csv").read().splitlines()[1:]
+               if 14000000 <= int(r.split(",")[0]) < 20000000)
+    if not q or q[len(q) // 2] < 5000 or q[9 * len(q) // 10] > 200000:
+        fail("queue at 14-20 ms: median %s, 90th percentile %s bytes; Kmin 5000, Kmax 200000 expected around" %
+             (q[len(q) // 2] if q else None, q[9 * len(q) // 10] if q else None))
 
 
 def check_incast_pfc(fr, rep, summ):

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "opts.h"
@@ -89,6 +90,14 @@ static uint64_t xorshift(uint64_t *s)
 	x ^= x >> 7;
 	x ^= x << 17;
 	return *s = x;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 static int flush(struct replay *r)
@@ -409,11 +418,13 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
+	double cpu0 = cpu_seconds();
 	rc = run(&r);
 	int exit_status = 0;
 	if (rc == 0 && flush(&r) != 0)
 		rc = -1;
 	r.st.wall_s = (double)(rp_now_ns() - r.t0) / 1e9;
+	r.st.cpu_s = cpu_seconds() - cpu0;
 	r.st.interrupted = stop_flag;
 	r.st.full_waits = r.out.full_waits;
 	if (r.progress)

@@ -87,6 +87,7 @@ static json_t *to_json(const struct rp_run_info *ri, const struct rp_stats *s)
 	SET(o, "bytes_sent", u64(s->bytes));
 	SET(o, "loops", u64(s->loops));
 	SET(o, "duration_s", json_real(s->wall_s));
+	SET(o, "cpu_s", json_real(s->cpu_s));
 	SET(o, "pps", json_real(rate(s->sent, s->wall_s)));
 	SET(o, "mbps", json_real(rate(s->bytes, s->wall_s) * 8 / 1e6));
 	SET(o, "packets_rewritten", u64(s->rewritten));

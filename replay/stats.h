@@ -28,6 +28,7 @@ struct rp_stats {
 	uint64_t full_waits;
 	struct rp_pace_err pace;
 	double wall_s;
+	double cpu_s;               /* user + system time of the replay loop */
 	int interrupted;
 	int error;                  /* the replay stopped on a bad record */
 };

@@ -449,6 +449,16 @@ static ei_register_info ei[] = {
 void proto_register_rocewire(void);
 void proto_reg_handoff_rocewire(void);
 
+/* Preferences read or changed: the GUI opens the subtrees as asked (a
+ * change of the others reloads the capture, see analysis.c). */
+static void apply_prefs(void)
+{
+	int sub[] = {ett_rocewire, ett_crc, ett_flow, ett_pfc};
+	for (size_t i = 0; i < array_length(sub); i++)
+		if (sub[i] > 0)
+			tree_expanded_set(sub[i], rwp_prefs.expand_tree != 0);
+}
+
 void proto_register_rocewire(void)
 {
 	static int *ett[] = {&ett_rocewire, &ett_crc, &ett_flow, &ett_pfc};
@@ -460,7 +470,7 @@ void proto_register_rocewire(void)
 
 	/* A change of any of these reloads the capture: the init routine
 	 * (analysis.c) then starts the engine over with them. */
-	module_t *m = prefs_register_protocol(proto_rocewire, NULL);
+	module_t *m = prefs_register_protocol(proto_rocewire, apply_prefs);
 	prefs_register_uint_preference(m, "rocev2_port", "RoCEv2 UDP port",
 				       "UDP destination port rocewire decodes as RoCEv2", 10,
 				       &rwp_prefs.rocev2_port);
@@ -473,6 +483,9 @@ void proto_register_rocewire(void)
 	prefs_register_uint_preference(m, "storm_ms", "PFC storm threshold (ms)",
 				       "A priority paused continuously longer than this is a storm", 10,
 				       &rwp_prefs.storm_ms);
+	prefs_register_bool_preference(m, "expand_tree", "Show the rocewire tree expanded",
+				       "Open the rocewire tree, its CRC and flow subtrees when a frame is shown",
+				       &rwp_prefs.expand_tree);
 
 	rwp_analysis_register();
 	rwp_stats_register();

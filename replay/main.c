@@ -340,8 +340,11 @@ int main(int argc, char **argv)
 	for (int i = split < 0 ? 1 : split + 1; i < argc; i++)
 		my_argv[my_argc++] = argv[i];
 	int prc = rp_opts_parse(my_argc, my_argv, &o, err, sizeof(err));
-	if (prc == 1)
+	if (prc == 1) {
+		free(my_argv);
+		free(eal_argv);
 		return 0;
+	}
 	if (prc < 0)
 		die(EXIT_USAGE, "%s", err);
 	o.dpdk = split > 0;

@@ -237,9 +237,8 @@ static int one(struct replay *r, const struct rp_rec *rec)
 			r->st.undecodable++;
 		if (res.applied) {
 			r->st.rewritten++;
-			for (int k = 0; k < RW_RW_KIND_COUNT; k++)
-				if (res.applied & (1u << k))
-					r->st.rewrites[k]++;
+			for (uint32_t m = res.applied; m; m &= m - 1)
+				r->st.rewrites[__builtin_ctz(m)]++;
 		}
 		r->st.icrc_updated += res.icrc_updated;
 		r->st.icrc_fixed += res.icrc_fixed;

@@ -351,6 +351,52 @@ static uint16_t udp_csum_update(const struct rw_packet *p, const struct edit *e,
 	return r ? r : 0xFFFF;
 }
 
+/* What changing old to new (len bytes, tail covered bytes after them) adds
+ * to the ICRC, from the cache when the same change was seen lately. */
+static uint32_t cached_delta(struct rw_rewrite_cache *c, const uint8_t *old, const uint8_t *new,
+			     size_t len, size_t tail)
+{
+	uint64_t d[RW_RW_CACHE_SPAN / 8] = {0};
+	if (len > RW_RW_CACHE_SPAN) {
+		c->misses++;
+		return rw_icrc_update(0, old, new, len, tail);
+	}
+	/* a word at a time (bytes stored one by one and read back as words
+	 * stall the load); the bytes past len are zero in both */
+	size_t words = (len + 7) / 8;
+	for (size_t w = 0; w < words; w++) {
+		size_t o = w * 8, n = len - o < 8 ? len - o : 8;
+		uint64_t a = 0, b = 0;
+		memcpy(&a, old + o, n);
+		memcpy(&b, new + o, n);
+		d[w] = a ^ b;
+	}
+	for (unsigned w = 0; w < RW_RW_CACHE_WAYS; w++) {
+		const struct rw_rewrite_cache_entry *x = &c->e[w];
+		if (x->len != len || x->tail != tail)
+			continue;
+		size_t i = 0;
+		while (i < words && x->diff[i] == d[i])
+			i++;
+		if (i == words) {
+			c->hits++;
+			return x->delta;
+		}
+	}
+	c->misses++;
+	if (!c->valid || c->tail != tail) {
+		c->tail = tail;
+		c->shift = rw_crc32_shift(tail);
+		c->valid = 1;
+	}
+	struct rw_rewrite_cache_entry *x = &c->e[c->next++ % RW_RW_CACHE_WAYS];
+	x->tail = tail;
+	x->len = (uint16_t)len;
+	memcpy(x->diff, d, sizeof(x->diff));
+	x->delta = rw_crc32_patch_shift(0, old, new, len, c->shift);
+	return x->delta;
+}
+
 static uint32_t icrc_full(const struct rw_packet *p, const uint8_t *f, size_t start, size_t icrc_off)
 {
 	if (p->carrier == RW_CARRIER_ROCEV1)
@@ -520,19 +566,10 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 	if (e.lo < e.hi) {
 		unmask_old(p, &e);
 		size_t tail = icrc_off - e.start - e.hi;
-		/* the shift over the tail is the costly part of a patch; frames
-		 * of one flow share it */
-		if (cache) {
-			if (!cache->valid || cache->tail != tail) {
-				cache->tail = tail;
-				cache->shift = rw_crc32_shift(tail);
-				cache->valid = 1;
-			}
-			icrc = rw_crc32_patch_shift(icrc, e.old + e.lo, f + e.start + e.lo, e.hi - e.lo,
-						    cache->shift);
-		} else {
+		if (cache)
+			icrc ^= cached_delta(cache, e.old + e.lo, f + e.start + e.lo, e.hi - e.lo, tail);
+		else
 			icrc = rw_icrc_update(icrc, e.old + e.lo, f + e.start + e.lo, e.hi - e.lo, tail);
-		}
 		res->icrc_updated = 1;
 	}
 	/* the capture's ICRC error, carried through a conversion */

@@ -309,6 +309,30 @@ static void test_refused(void **state)
 	assert_int_equal(rw_rewrite_apply(&rw, NULL, &f.p, f.b, &n, f.n + 2, &res), RW_ERR_NOSPACE);
 }
 
+/* The cache of ICRC changes: flows alternating, more than it has ways,
+ * every result equal to the reference computation. */
+static void test_cache(void **state)
+{
+	(void)state;
+	struct rw_rewrite_cache cache;
+	struct rw_rewrite rw;
+	struct rw_rewrite_result res;
+	memset(&cache, 0, sizeof(cache));
+	for (unsigned i = 0; i < 48; i++) {
+		struct fr f;
+		load(&f, i % 2 ? UC_HEX : CNP_HEX);
+		rw_rewrite_init(&rw);
+		/* six different changes in all, more than RW_RW_CACHE_WAYS, two at a
+		 * time */
+		rw.qpn[rw.n_qpn++] = (struct rw_rw_map32){f.p.bth.dqpn, 0x100 + (i / 16) % 3};
+		rw.ip4[rw.n_ip4++] = (struct rw_rw_ip4map){0, 0x0A000000, 0xFF000000};
+		assert_int_equal(rw_rewrite_apply(&rw, &cache, &f.p, f.b, &f.n, sizeof(f.b), &res), RW_OK);
+		assert_icrc_ref(f.b, f.n, 14);
+	}
+	assert_true(cache.hits > 0);
+	assert_true(cache.misses >= 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_vlan),
 		cmocka_unit_test(test_convert),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -109,13 +109,26 @@ struct rw_rewrite_result {
 	uint32_t icrc_off;      /* frame offset of the ICRC after the rewrite; 0 if none */
 };
 
-/* What one caller keeps between frames to patch faster: the CRC shift of
- * the last tail length (frames of one flow share it). Zero it before use;
- * one per thread. */
+/* What one caller keeps between frames to patch faster. Zero it before
+ * use; one per thread. Frames of one flow get the same rewrite: the same
+ * bytes change the same way at the same distance from the ICRC, so the
+ * ICRC changes by the same value (CRC-32 is linear), remembered here for
+ * the last few such changes. */
+#define RW_RW_CACHE_WAYS 4
+#define RW_RW_CACHE_SPAN 64
+struct rw_rewrite_cache_entry {
+	size_t tail;            /* covered bytes after the change */
+	uint32_t delta;         /* what the change adds to the ICRC */
+	uint16_t len;           /* bytes of diff; 0: empty entry */
+	uint64_t diff[RW_RW_CACHE_SPAN / 8]; /* old XOR new over the changed span, zero after len */
+};
 struct rw_rewrite_cache {
-	size_t tail;
+	size_t tail;            /* the CRC shift of the last tail length */
 	uint32_t shift;
 	int valid;
+	unsigned next;          /* the entry replaced next */
+	uint64_t hits, misses;
+	struct rw_rewrite_cache_entry e[RW_RW_CACHE_WAYS];
 };
 
 /* Every field unchanged (-1 / KEEP / none). */

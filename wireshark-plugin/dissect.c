@@ -291,6 +291,29 @@ static void header_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo, proto
 		gen(proto_tree_add_uint(t, hf_ecn, tvb, 0, 0, p->ipv6.ecn));
 }
 
+/* The few verdicts worth seeing in the packet list without opening a
+ * frame: appended to the Info column. */
+static void info_column(packet_info *pinfo, const struct rw_packet *p, const struct rwp_frame *fr)
+{
+	if ((p->present & RW_P_BTH) && p->op->transport == RW_TRANSPORT_CNP)
+		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: CNP]");
+	if (p->icrc_status == RW_CRC_BAD)
+		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: bad ICRC]");
+	if (p->vcrc_status == RW_CRC_BAD)
+		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: bad VCRC]");
+	if (!fr)
+		return;
+	uint32_t f = fr->note.flags;
+	if (f & RW_N_GAP)
+		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: PSN gap]");
+	if (f & RW_N_RETRANS)
+		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: retransmission]");
+	if (f & RW_N_OOO)
+		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: out of order]");
+	if (f & RW_N_NAK)
+		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: NAK]");
+}
+
 static int dissect_rocewire(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree, void *data)
 {
 	(void)data;
@@ -324,6 +347,7 @@ static int dissect_rocewire(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 				 (p.present & RW_P_VCRC) != 0, vh, &ei_vcrc_bad);
 		}
 	}
+	info_column(pinfo, &p, fr);
 	if (fr) {
 		if (fr->note.flow >= 0)
 			proto_item_append_text(ti, ", flow %d", fr->note.flow);

@@ -66,6 +66,7 @@ struct replay {
 	struct rp_stats st;
 	struct rw_decode_cfg dcfg;
 	struct rw_rewrite_cache cache;
+	struct rw_packet *decoded;   /* --preload: each frame decoded once */
 	int rewrite, need_decode;
 	uint64_t rng;
 	/* pacing */
@@ -189,7 +190,7 @@ static int passes_filters(struct replay *r, const struct rp_rec *rec, const stru
 static int one(struct replay *r, const struct rp_rec *rec)
 {
 	struct rp_opts *o = r->o;
-	struct rw_packet p;
+	struct rw_packet local, *pp = &local;
 	int lt = r->rd.linktype;
 
 	r->st.read++;
@@ -197,11 +198,14 @@ static int one(struct replay *r, const struct rp_rec *rec)
 		r->st.skipped[RP_SKIP_CUT]++;
 		return 0;
 	}
-	if (r->need_decode || lt != RW_LINKTYPE_ETHERNET)
-		rw_packet_decode(&r->dcfg, lt, rec->data, rec->caplen, rec->wirelen, &p);
+	if (r->decoded)
+		pp = &r->decoded[rec->index - 1];
+	else if (r->need_decode || lt != RW_LINKTYPE_ETHERNET)
+		rw_packet_decode(&r->dcfg, lt, rec->data, rec->caplen, rec->wirelen, pp);
 	else
-		p.present = 0;
-	if (!passes_filters(r, rec, &p)) {
+		pp->present = 0;
+	const struct rw_packet *p = pp;
+	if (!passes_filters(r, rec, p)) {
 		r->st.skipped[RP_SKIP_FILTERED]++;
 		return 0;
 	}
@@ -218,22 +222,23 @@ static int one(struct replay *r, const struct rp_rec *rec)
 		memcpy(buf, rec->data, len);
 	} else {
 		const uint8_t *dst = o->rw.set_dst_mac ? o->rw.dst_mac : NULL;
-		enum rw_err e = rw_rewrite_to_ethernet(lt, &p, rec->data, rec->caplen, dst, buf, cap, &len);
+		enum rw_err e = rw_rewrite_to_ethernet(lt, p, rec->data, rec->caplen, dst, buf, cap, &len);
 		if (e != RW_OK) {
 			r->st.skipped[e == RW_ERR_NOSPACE ? RP_SKIP_TOO_LONG : RP_SKIP_NO_ETHERNET]++;
 			return 0;
 		}
 		if (r->rewrite || o->corrupt_rate > 0)
-			rw_packet_decode(&r->dcfg, RW_LINKTYPE_ETHERNET, buf, len, len, &p);
+			rw_packet_decode(&r->dcfg, RW_LINKTYPE_ETHERNET, buf, len, len, &local);
+		p = &local;
 	}
 	struct rw_rewrite_result res = {0};
 	if (r->rewrite) {
-		enum rw_err e = rw_rewrite_apply(&o->rw, &r->cache, &p, buf, &len, cap, &res);
+		enum rw_err e = rw_rewrite_apply(&o->rw, &r->cache, p, buf, &len, cap, &res);
 		if (e == RW_ERR_NOSPACE) {
 			r->st.skipped[RP_SKIP_REWRITE]++;
 			return 0;
 		}
-		if (e != RW_OK && (p.carrier == RW_CARRIER_ROCEV2 || p.carrier == RW_CARRIER_ROCEV1))
+		if (e != RW_OK && (p->carrier == RW_CARRIER_ROCEV2 || p->carrier == RW_CARRIER_ROCEV1))
 			r->st.undecodable++;
 		if (res.applied) {
 			r->st.rewritten++;
@@ -244,8 +249,8 @@ static int one(struct replay *r, const struct rp_rec *rec)
 		r->st.icrc_fixed += res.icrc_fixed;
 		r->st.ipv4_csum += res.ipv4_csum;
 	}
-	if (o->corrupt_rate > 0 && p.err == RW_OK && (p.present & RW_P_ICRC)) {
-		size_t at = res.icrc_off ? res.icrc_off : (size_t)p.bth_off + p.ib_len - 4;
+	if (o->corrupt_rate > 0 && p->err == RW_OK && (p->present & RW_P_ICRC)) {
+		size_t at = res.icrc_off ? res.icrc_off : (size_t)p->bth_off + p->ib_len - 4;
 		uint64_t x = xorshift(&r->rng);
 		if ((double)(x >> 11) / 9007199254740992.0 < o->corrupt_rate) {
 			buf[at + (x & 3)] ^= (uint8_t)(1u << ((x >> 2) & 7));
@@ -374,6 +379,17 @@ int main(int argc, char **argv)
 	r.dcfg.no_icrc_check = 1; /* rewrite.c computes what it needs */
 	r.rng = o.seed ? o.seed : 1;
 	r.paced = o.timing != RP_TIME_TOPSPEED;
+	/* --preload keeps the frames' decodes too (528 bytes a frame, up to
+	 * 256 MiB): every loop then only copies, rewrites and re-signs */
+	if (o.preload && r.need_decode && r.rd.linktype == RW_LINKTYPE_ETHERNET &&
+	    r.rd.n <= (256u << 20) / sizeof(struct rw_packet)) {
+		r.decoded = calloc(r.rd.n ? r.rd.n : 1, sizeof(*r.decoded));
+		for (uint64_t i = 0; r.decoded && i < r.rd.n; i++) {
+			const struct rp_pre *x = &r.rd.idx[i];
+			rw_packet_decode(&r.dcfg, r.rd.linktype, r.rd.mem + x->off, x->caplen, x->wirelen,
+					 &r.decoded[i]);
+		}
+	}
 	r.progress = o.progress < 0 ? isatty(STDERR_FILENO) : o.progress;
 
 	char *tmp_pcap = NULL, vdev[4200], outname[4300];
@@ -458,6 +474,7 @@ int main(int argc, char **argv)
 		exit_status = EXIT_RUNTIME;
 	}
 	rp_reader_close(&r.rd);
+	free(r.decoded);
 	free(my_argv);
 	free(eal_argv);
 	return exit_status;

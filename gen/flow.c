@@ -167,6 +167,7 @@ static int lflow_init(struct gen_model *m, struct gen_lflow *lf, uint32_t index,
 	lf->first_qp = first_qp;
 	lf->cap = ring_cap(m->sc, f);
 	lf->cc = m->sc->cc.mode == GEN_CC_SIMULATED && !f->cc_exempt;
+	lf->rp = m->sc->cc.mode != GEN_CC_OFF && !f->cc_exempt;
 	lf->rate_bps = flow_rate_bps(m->sc, f) / nq;
 	if (f->rate.unit == GEN_RATE_PPS && f->rate.value > 0)
 		lf->pps = f->rate.value / nq;

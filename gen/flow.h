@@ -102,7 +102,17 @@ struct gen_cc_stats {
 	uint64_t pfc_up, pfc_down;      /* PFC frames: switch to senders, receiver to switch */
 	uint64_t paused_ns[8];          /* senders paused by the port, per class */
 	double min_rate_bps;            /* the lowest rate any QP was cut to (0: none) */
+	uint64_t cnps_received;         /* closed loop: CNPs the port received for our QPs */
+	uint64_t pfc_received;          /* closed loop: PFC/PAUSE frames received */
+	int closed_loop;
 };
+/* Closed loop (congestion mode closed_loop): what the port received, at
+ * now on the model's clock. A CNP for requester QP qpn cuts that QP's rate
+ * (0 when no QP of this model has that number); a PFC or PAUSE frame
+ * (rw_macctrl: cev and quanta, cev 0 for PAUSE) pauses its classes for the
+ * time its quanta give at the scenario's line rate, a zero time resumes. */
+int gen_model_rx_cnp(struct gen_model *m, uint32_t qpn, uint64_t now);
+void gen_model_rx_pause(struct gen_model *m, uint16_t cev, const uint16_t quanta[8], uint64_t now);
 /* NULL when the model has no simulated congestion. */
 const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m);
 /* Ends the simulated run's outputs (fct, pfc, qlen files): commit 1 renames

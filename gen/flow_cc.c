@@ -157,20 +157,44 @@ struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap)
 {
 	const struct gen_scenario *sc = m->sc;
 	err[0] = '\0';
-	if (sc->cc.mode != GEN_CC_SIMULATED)
+	if (sc->cc.mode == GEN_CC_OFF)
 		return NULL;
+	int sim = sc->cc.mode == GEN_CC_SIMULATED;
 	struct gen_ccm *c = calloc(1, sizeof(*c));
 	if (!c)
 		goto oom;
 	c->cfg = &sc->cc;
-	c->link_bps = sc->cc.sw.link_bps;
+	c->st.closed_loop = !sim;
+	c->link_bps = sim ? sc->cc.sw.link_bps : (sc->line_rate_gbps > 0 ? sc->line_rate_gbps : 100.0) * 1e9;
 	c->pfc_flow = UINT32_MAX;
 	c->qlen_next = GEN_NEVER;
 	c->sw_next = GEN_NEVER;
+	c->rp = calloc(m->nqp ? m->nqp : 1, sizeof(*c->rp));
+	c->storm_order = calloc(sc->cc.n_storms ? sc->cc.n_storms : 1, sizeof(*c->storm_order));
+	if (!c->rp || !c->storm_order)
+		goto oom;
+	if (!sim) {
+		/* a real network: the reaction points only, fed by the RX path */
+		for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
+			struct gen_lflow *lf = &m->lf[lfi];
+			uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+			for (uint32_t i = 0; lf->rp && i < nq; i++) {
+				struct cc_rp *rp = &c->rp[lf->first_qp + i];
+				cc_rp_init(rp, &sc->cc.dcqcn, lf->rate_bps, lf->f->start_ns);
+				m->qps[lf->first_qp + i].rate_bps = cc_rp_rate(rp);
+				m->qps[lf->first_qp + i].cc_next = GEN_NEVER;
+			}
+		}
+		if (cc_out_open(&c->out, &sc->cc.out, err, errcap) != 0) {
+			gen_cc_free(c);
+			return NULL;
+		}
+		c->out_open = 1;
+		return c;
+	}
 	c->sw = cc_sw_new(&sc->cc.sw);
 	c->np = cc_np_new(&sc->cc.np);
-	c->rp = calloc(m->nqp ? m->nqp : 1, sizeof(*c->rp));
-	if (!c->sw || !c->np || !c->rp)
+	if (!c->sw || !c->np)
 		goto oom;
 	/* One slot per descriptor the port has: a request holds one from its
 	 * arrival until it has left. */
@@ -202,9 +226,6 @@ struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap)
 	}
 	if (c->pfc_flow == UINT32_MAX)
 		c->pfc_flow = m->nlf ? m->lf[0].index : 0;
-	c->storm_order = calloc(sc->cc.n_storms ? sc->cc.n_storms : 1, sizeof(*c->storm_order));
-	if (!c->storm_order)
-		goto oom;
 	for (uint32_t i = 0; i < sc->cc.n_storms; i++)
 		c->storm_order[i] = i;
 	g_sc_for_sort = sc;
@@ -357,11 +378,62 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 	q->in_net++;
 }
 
+void gen_cc_sent(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t)
+{
+	struct gen_ccm *c = ccm_of(m);
+	struct cc_rp *rp = &c->rp[q - m->qps];
+	cc_rp_on_sent(rp, pk->frame_len, t > rp->now ? t : rp->now);
+	set_rate(q, rp);
+}
+
+int gen_model_rx_cnp(struct gen_model *m, uint32_t qpn, uint64_t now)
+{
+	struct gen_ccm *c = m->cc;
+	if (!c)
+		return 0;
+	for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
+		struct gen_lflow *lf = &m->lf[lfi];
+		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+		uint32_t i = (qpn - lf->f->src_qpn) & RW_QPN_MASK;
+		if (!lf->rp || i >= nq)
+			continue;
+		struct gen_qp *q = &m->qps[lf->first_qp + i];
+		struct cc_rp *rp = &c->rp[lf->first_qp + i];
+		uint64_t cuts = rp->cuts;
+		/* the model's clock may be behind the wall clock the CNP came at,
+		 * or ahead of it: a reaction point's time never goes back */
+		cc_rp_on_cnp(rp, now > rp->now ? now : rp->now);
+		c->st.cnps_received++;
+		c->st.rate_cuts += rp->cuts - cuts;
+		set_rate(q, rp);
+		if (c->st.min_rate_bps == 0 || q->rate_bps < c->st.min_rate_bps)
+			c->st.min_rate_bps = q->rate_bps;
+		gen_clock_rekey(m, q);
+		return 1;
+	}
+	return 0;
+}
+
+void gen_model_rx_pause(struct gen_model *m, uint16_t cev, const uint16_t quanta[8], uint64_t now)
+{
+	double bps = (m->sc->line_rate_gbps > 0 ? m->sc->line_rate_gbps : 100.0) * 1e9;
+	if (m->cc)
+		m->cc->st.pfc_received++;
+	for (uint8_t p = 0; p < 8; p++) {
+		/* 802.3x PAUSE (cev 0) stops every class for quanta[0] */
+		uint16_t qv = cev ? quanta[p] : quanta[0];
+		if (cev && !(cev >> p & 1))
+			continue;
+		uint64_t until = now + (qv ? (cc_pfc_quanta_ps(qv, bps) + 999) / 1000 : 0);
+		gen_model_pause(m, p, until);
+	}
+}
+
 void gen_cc_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
 {
 	struct gen_ccm *c = ccm_of(m);
 	struct cc_rp *rp = &c->rp[q - m->qps];
-	cc_rp_advance(rp, t);
+	cc_rp_advance(rp, t > rp->now ? t : rp->now);
 	set_rate(q, rp);
 }
 
@@ -441,6 +513,8 @@ static void pfc_packet(struct gen_model *m, struct gen_ccm *c, const struct cc_s
 uint64_t gen_cc_next(struct gen_model *m)
 {
 	struct gen_ccm *c = ccm_of(m);
+	if (!c->sw)
+		return GEN_NEVER; /* closed loop: the RX path brings the events */
 	uint64_t t = c->sw_next; /* CC_NEVER is GEN_NEVER */
 	if (c->pend_n && c->pend[c->pend_head].t_ns < t)
 		t = c->pend[c->pend_head].t_ns;
@@ -554,7 +628,7 @@ const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m)
 	struct gen_ccm *c = m->cc;
 	if (!c)
 		return NULL;
-	for (uint8_t p = 0; p < 8; p++)
+	for (uint8_t p = 0; c->sw && p < 8; p++)
 		c->st.paused_ns[p] = cc_sw_stats(c->sw, p)->paused_ns;
 	return &c->st;
 }

@@ -153,6 +153,7 @@ struct gen_lflow {
 	uint8_t no_draw;          /* one op, one size: the message stream draws nothing */
 	uint8_t simple;           /* UC or UD, no fault: a one-packet message is sent and done */
 	uint8_t cc;               /* its requests pass the simulated switch (flow_cc.c) */
+	uint8_t rp;               /* its requester QPs run DCQCN (simulated or closed loop) */
 	uint16_t cnp_len;         /* frame bytes of a CNP */
 	uint16_t opc_hdrs[GEN_OP_COUNT][4]; /* rw_opcode(opc[op][pos])->hdrs */
 };
@@ -330,6 +331,9 @@ void gen_cc_free(struct gen_ccm *c);
  * switch. Sets m->pk_dropped when the port drops it, GEN_PF_CE on pk when
  * it marks it; the responder gets it when it leaves the port. */
 void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t);
+/* A request of a flow with reaction points but no simulated switch left at
+ * t (closed loop): the byte counter. */
+void gen_cc_sent(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t);
 /* The QP's reaction point timer (q->cc_next) is due at t. */
 void gen_cc_timer(struct gen_model *m, struct gen_qp *q, uint64_t t);
 /* The next time something happens in the congestion models (GEN_NEVER: nothing). */

@@ -103,7 +103,7 @@ void gen_req_init(struct gen_model *m, struct gen_qp *q)
 		if (used != 1)
 			lf->only_op = 0xFF;
 		lf->no_draw = lf->only_op != 0xFF && lf->f->size.kind == GEN_SIZE_FIXED;
-		lf->simple = lf->f->transport != GEN_RC && !lf->faulty && !lf->cc;
+		lf->simple = lf->f->transport != GEN_RC && !lf->faulty && !lf->rp;
 	}
 	choose_next(m, q);
 	if (q->next_op == 0xFF)
@@ -584,6 +584,8 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 	 * it leaves the port (flow_cc.c); the port may drop or mark it. */
 	if (lf->cc && !m->pk_lost && !m->pk_dropped)
 		gen_cc_request(m, q, pk, t);
+	else if (lf->rp && !lf->cc)
+		gen_cc_sent(m, q, pk, t);
 	if (lf->responder) {
 		if (!q->rto_ns && f->retransmission_timeout_ns)
 			q->rto_ns = t + f->retransmission_timeout_ns;

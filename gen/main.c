@@ -264,6 +264,18 @@ int main(int argc, char **argv)
 	uint32_t nq = o.queues ? o.queues : (workers ? workers : 1);
 	if (pcap_mode && nq > 1)
 		nq = 1; /* one pcap file, one writer: the model's order is the file's */
+	int closed = sc.cc.mode == GEN_CC_CLOSED_LOOP;
+	if (o.role == GEN_ROLE_RESPONDER && !closed)
+		die(EXIT_USAGE, "--role responder: %s has no congestion section in mode closed_loop",
+		    o.scenario ? o.scenario : "the built-in scenario");
+	if (closed && pcap_mode)
+		die(EXIT_USAGE, "congestion mode closed_loop needs a real port on the network "
+				"(EAL --vdev=net_af_packet0,iface=IF, or a NIC), not a pcap file");
+	if (closed && nq > 1) {
+		if (o.queues > 1)
+			die(EXIT_USAGE, "--queues %u: the closed loop runs on one queue (--queues 1)", o.queues);
+		nq = 1;
+	}
 	if (sc.cc.mode == GEN_CC_SIMULATED && nq > 1) {
 		if (o.queues > 1)
 			die(EXIT_USAGE, "--queues %u: a simulated bottleneck is one switch port, run by one "
@@ -281,13 +293,25 @@ int main(int argc, char **argv)
 	memset(&conf, 0, sizeof(conf));
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-	rc = rte_eth_dev_configure(port, 0, (uint16_t)nq, &conf);
+	/* The closed loop reads CNPs and PFC frames (requester) or requests
+	 * (responder) from the port: one RX queue. */
+	uint16_t nrx = closed ? 1 : 0;
+	rc = rte_eth_dev_configure(port, nrx, (uint16_t)nq, &conf);
 	if (rc != 0)
 		die(EXIT_RUNTIME, "%s: cannot configure %u TX queues: %s", port_name, nq, rte_strerror(-rc));
-	uint16_t nb_tx = 1024, nb_rx = 0;
+	uint16_t nb_tx = 1024, nb_rx = closed ? 1024 : 0;
 	rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rx, &nb_tx);
+	if (closed) {
+		struct rte_mempool *rxp = rte_pktmbuf_pool_create("rwg_rx", 4095, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+								  (int)rte_eth_dev_socket_id(port) < 0 ? 0 : rte_eth_dev_socket_id(port));
+		if (!rxp)
+			die(EXIT_RUNTIME, "cannot make the RX mbufs: %s (EAL -m sets the memory)", rte_strerror(rte_errno));
+		rc = rte_eth_rx_queue_setup(port, 0, nb_rx, (unsigned)rte_socket_id(), NULL, rxp);
+		if (rc != 0)
+			die(EXIT_RUNTIME, "%s: RX queue: %s", port_name, rte_strerror(-rc));
+	}
 
-	int pace_real = o.pace == GEN_PACE_REAL ||
+	int pace_real = closed || o.pace == GEN_PACE_REAL ||
 			(o.pace == GEN_PACE_AUTO && strcmp(info.driver_name, "net_pcap") != 0 &&
 			 strcmp(info.driver_name, "net_null") != 0);
 
@@ -320,6 +344,8 @@ int main(int argc, char **argv)
 		x->pace_real = pace_real;
 		x->stop = &stop_flag;
 		x->record_times = pcap_mode && !pace_real;
+		x->rx = closed && o.role != GEN_ROLE_RESPONDER;
+		x->responder = o.role == GEN_ROLE_RESPONDER;
 		x->pools = calloc(pat.n, sizeof(*x->pools));
 		x->patterns = (const uint8_t **)pat.bytes;
 		x->flow_pool = pat.flow_pool;
@@ -359,7 +385,7 @@ int main(int argc, char **argv)
 
 	if (workers) {
 		for (uint32_t q = 0; q < nq; q++)
-			rte_eal_remote_launch(gen_worker_run, &w[q], lcores[q]);
+			rte_eal_remote_launch(w[q].responder ? gen_responder_run : gen_worker_run, &w[q], lcores[q]);
 		double t_last = t_start;
 		uint64_t p_last = 0, b_last = 0;
 		for (;;) {
@@ -393,6 +419,8 @@ int main(int argc, char **argv)
 		rte_eal_mp_wait_lcore();
 		if (status)
 			fputc('\n', stderr);
+	} else if (w[0].responder) {
+		gen_responder_run(&w[0]);
 	} else {
 		gen_worker_run(&w[0]);
 	}
@@ -426,6 +454,8 @@ int main(int argc, char **argv)
 		}
 		run.cc = gen_model_cc_stats(w[0].model);
 	}
+	if (w[0].responder)
+		run.np = &w[0].npc;
 	if (pcap_mode) {
 		if (w[0].record_times) {
 			if (w[0].times_failed) {

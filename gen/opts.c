@@ -46,6 +46,11 @@ void gen_usage(FILE *f)
 	      "                           timestamps still come from the model); auto\n"
 	      "                           (default): real on a real port, none on net_pcap\n"
 	      "                           and net_null\n"
+	      "      --role responder     closed loop (congestion mode closed_loop): send no\n"
+	      "                           requests; answer CE-marked requests received on the\n"
+	      "                           port with CNPs, as the scenario's receivers'\n"
+	      "                           notification points (the requester side is a\n"
+	      "                           normal run, which reads CNPs and PFC from the port)\n"
 	      "  -b, --burst N            TX burst size (default 32)\n"
 	      "      --mbufs N            mbufs per queue (default 8191)\n"
 	      "  -j, --summary-json FILE  write the final summary as JSON (- for stdout)\n"
@@ -90,6 +95,7 @@ static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 
 enum {
 	OPT_PACE = 256,
+	OPT_ROLE,
 	OPT_MBUFS,
 	OPT_STATUS,
 	OPT_NO_STATUS,
@@ -105,6 +111,7 @@ int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t 
 		{"duration", required_argument, NULL, 'd'},
 		{"packets", required_argument, NULL, 'n'},
 		{"pace", required_argument, NULL, OPT_PACE},
+		{"role", required_argument, NULL, OPT_ROLE},
 		{"burst", required_argument, NULL, 'b'},
 		{"mbufs", required_argument, NULL, OPT_MBUFS},
 		{"summary-json", required_argument, NULL, 'j'},
@@ -154,6 +161,14 @@ int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t 
 			if (parse_u64(optarg, 1, UINT64_MAX, &o->packets) != 0)
 				return fail(err, errlen, "--packets: expected a count above 0, got '%s'", optarg);
 			o->have_packets = 1;
+			break;
+		case OPT_ROLE:
+			if (strcmp(optarg, "responder") == 0)
+				o->role = GEN_ROLE_RESPONDER;
+			else if (strcmp(optarg, "both") == 0)
+				o->role = GEN_ROLE_BOTH;
+			else
+				return fail(err, errlen, "--role: expected responder or both, got '%s'", optarg);
 			break;
 		case OPT_PACE:
 			if (strcmp(optarg, "real") == 0)

@@ -13,6 +13,11 @@ enum gen_pace {
 	GEN_PACE_NONE,     /* as fast as the port takes; a pcap's times come from the model */
 };
 
+enum gen_role {
+	GEN_ROLE_BOTH = 0, /* the default: the model plays both ends */
+	GEN_ROLE_RESPONDER, /* closed loop: only the receivers' notification points */
+};
+
 struct gen_opts {
 	const char *scenario;      /* NULL: the built-in default */
 	const char *write;         /* pcap written when EAL options name no port */
@@ -28,6 +33,7 @@ struct gen_opts {
 	int check;                 /* load the scenario, report, exit */
 	int quiet;
 	uint64_t mbufs;            /* per queue */
+	enum gen_role role;
 };
 
 /* Parses argv (the part after "--", argv[0] the program). Returns 0, 1 when

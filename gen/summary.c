@@ -107,7 +107,21 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 			fprintf(f, ", %llu QPs failed", (unsigned long long)s->qps_failed);
 		fputc('\n', f);
 	}
-	if (r->cc) {
+	if (r->np) {
+		const struct gen_np_counters *n = r->np;
+		fprintf(f, "  responder: %llu frames received, %llu requests to the scenario's receivers (%llu with a "
+			   "bad ICRC dropped), %llu marked CE; %llu CNPs sent, %llu CE marks without one (pacing)\n",
+			(unsigned long long)n->received, (unsigned long long)n->requests,
+			(unsigned long long)n->bad_icrc, (unsigned long long)n->ce, (unsigned long long)n->cnps,
+			(unsigned long long)n->suppressed);
+	}
+	if (r->cc && r->cc->closed_loop) {
+		const struct gen_cc_stats *c = r->cc;
+		fprintf(f, "  closed loop: %llu CNPs received, %llu rate cuts, lowest rate %.3f Gbps; %llu PFC/PAUSE "
+			   "frames received\n",
+			(unsigned long long)c->cnps_received, (unsigned long long)c->rate_cuts, c->min_rate_bps / 1e9,
+			(unsigned long long)c->pfc_received);
+	} else if (r->cc) {
 		const struct gen_cc_stats *c = r->cc;
 		uint64_t paused = 0;
 		for (unsigned p = 0; p < 8; p++)
@@ -228,7 +242,27 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 	SET(tot, "faults", u64(sum_faults(&t)));
 	SET(tot, "qps_failed", u64(t.qps_failed));
 	SET(o, "total", tot);
-	if (r->cc) {
+	if (r->np) {
+		const struct gen_np_counters *n = r->np;
+		json_t *o2 = json_object();
+		SET(o2, "received", u64(n->received));
+		SET(o2, "requests", u64(n->requests));
+		SET(o2, "bad_icrc", u64(n->bad_icrc));
+		SET(o2, "ce", u64(n->ce));
+		SET(o2, "cnps", u64(n->cnps));
+		SET(o2, "ce_without_cnp", u64(n->suppressed));
+		SET(o, "responder", o2);
+	}
+	if (r->cc && r->cc->closed_loop) {
+		const struct gen_cc_stats *c = r->cc;
+		json_t *cc = json_object();
+		SET(cc, "mode", json_string("closed_loop"));
+		SET(cc, "cnps_received", u64(c->cnps_received));
+		SET(cc, "rate_cuts", u64(c->rate_cuts));
+		SET(cc, "lowest_rate_gbps", json_real(c->min_rate_bps / 1e9));
+		SET(cc, "pfc_received", u64(c->pfc_received));
+		SET(o, "congestion", cc);
+	} else if (r->cc) {
 		const struct gen_cc_stats *c = r->cc;
 		json_t *cc = json_object(), *paused = json_array();
 		SET(cc, "switch_packets", u64(c->sw_packets));

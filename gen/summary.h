@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "flow.h"
+#include "tx.h"
 
 struct gen_run {
 	const struct gen_scenario *sc;
@@ -20,6 +21,7 @@ struct gen_run {
 	int interrupted;
 	const struct gen_flow_stats *flows; /* merged over the workers, per flow */
 	const struct gen_cc_stats *cc;      /* the simulated switch and DCQCN, or NULL */
+	const struct gen_np_counters *np;   /* --role responder, or NULL */
 };
 
 /* "  1.23 Mpps  4.56 Gbps  msgs 789  resent 3  faults 1  [w 2.1G r 1.0G]" */

@@ -101,9 +101,40 @@ static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, stru
 	return 0;
 }
 
+/* Closed loop: CNPs for our QPs and PFC/PAUSE frames from the port, at
+ * now on the model's (wall-paced) clock. A CNP whose ICRC is bad is
+ * dropped, as a NIC drops it. */
+static void rx_poll(struct gen_worker *w, uint64_t now)
+{
+	struct rte_mbuf *rb[32];
+	uint16_t k = rte_eth_rx_burst(w->port, w->queue, rb, 32);
+	for (uint16_t i = 0; i < k; i++) {
+		struct rw_packet p;
+		const uint8_t *d = rte_pktmbuf_mtod(rb[i], const uint8_t *);
+		rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, d, rte_pktmbuf_data_len(rb[i]), rb[i]->pkt_len, &p);
+		if (p.carrier == RW_CARRIER_ROCEV2 && p.op && p.op->op == RW_OP_CNP && p.icrc_status == RW_CRC_OK)
+			gen_model_rx_cnp(w->model, p.bth.dqpn, now);
+		else if ((p.carrier == RW_CARRIER_PFC || p.carrier == RW_CARRIER_PAUSE) && p.err == RW_OK)
+			gen_model_rx_pause(w->model, p.carrier == RW_CARRIER_PFC ? p.macctrl.cev : 0,
+					   p.macctrl.quanta, now);
+	}
+	if (k)
+		rte_pktmbuf_free_bulk(rb, k);
+}
+
 int gen_worker_init(struct gen_worker *w)
 {
 	const struct gen_scenario *sc = w->sc;
+
+	if (w->responder) {
+		/* rx_np.c: no model, no templates; flow counters stay zero */
+		w->snap = calloc(sc->n_flows ? sc->n_flows : 1, sizeof(*w->snap));
+		if (!w->snap) {
+			snprintf(w->errmsg, sizeof(w->errmsg), "out of memory");
+			return -1;
+		}
+		return 0;
+	}
 
 	w->model = gen_model_new(sc, w->shard, w->nshards);
 	w->frames = gen_frames_new(sc, w->shard, w->nshards, (const uint8_t *const *)w->patterns,
@@ -135,6 +166,11 @@ void gen_worker_fini(struct gen_worker *w)
 
 static void take_snapshot(struct gen_worker *w)
 {
+	if (!w->model) {
+		__atomic_store_n(&w->snap_req, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->snap_done, 1, __ATOMIC_RELEASE);
+		return;
+	}
 	for (uint32_t i = w->shard; i < w->sc->n_flows; i += w->nshards)
 		w->snap[i] = *gen_model_stats(w->model, i);
 	__atomic_store_n(&w->snap_req, 0, __ATOMIC_RELAXED);
@@ -188,6 +224,8 @@ int gen_worker_run(void *arg)
 			take_snapshot(w);
 		if (w->pace_real)
 			until = (uint64_t)((double)(rte_rdtsc() - t0) * 1e9 / (double)hz);
+		if (w->rx)
+			rx_poll(w, until);
 		got = gen_model_next(w->model, pk, n, until);
 		if (got == 0) {
 			if (gen_model_done(w->model))

@@ -25,6 +25,17 @@ struct gen_tx_counters {
 	uint64_t unsent;           /* made but freed at a stop the port did not drain */
 };
 
+/* The closed loop's receiving side (rx_np.c, --role responder): what the
+ * port brought and what the notification points did. */
+struct gen_np_counters {
+	uint64_t received;         /* frames read from the port */
+	uint64_t requests;         /* RoCEv2 requests to a QP of the scenario's receivers */
+	uint64_t ce;               /* of them, marked CE */
+	uint64_t bad_icrc;         /* dropped: a NIC drops them */
+	uint64_t cnps;             /* CNPs sent */
+	uint64_t suppressed;       /* CE marks the pacing gave no CNP */
+};
+
 struct gen_worker {
 	/* set up by main */
 	const struct gen_scenario *sc;
@@ -33,6 +44,8 @@ struct gen_worker {
 	uint32_t burst;
 	int pace_real;
 	int record_times;            /* keep each packet's model time (pcap restamping) */
+	int rx;                      /* closed loop: read CNPs and PFC from the port */
+	int responder;               /* --role responder: run gen_responder_run */
 	volatile int *stop;
 	struct rte_mempool **pools;  /* one per distinct payload pattern */
 	uint32_t *flow_pool;         /* flow index -> pools[] index */
@@ -53,6 +66,7 @@ struct gen_worker {
 	 * model counters into snap and sets snap_done */
 	int snap_req, snap_done;
 	struct gen_flow_stats *snap; /* per flow of the scenario */
+	struct gen_np_counters npc;  /* the responder role's (atomic stores) */
 };
 
 /* The layout of a generator mbuf's buffer: the payload starts here. */
@@ -72,5 +86,7 @@ int gen_worker_init(struct gen_worker *w);
 void gen_worker_fini(struct gen_worker *w);
 /* The lcore function (rte_eal_remote_launch). */
 int gen_worker_run(void *arg);
+/* The lcore function of --role responder (rx_np.c). */
+int gen_responder_run(void *arg);
 
 #endif

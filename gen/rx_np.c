@@ -1,0 +1,196 @@
+/* The closed loop's receiving side (--role responder): the scenario's
+ * receivers as notification points on a real port. Every frame the port
+ * brings is decoded by proto; a RoCEv2 request to a QP of a flow that takes
+ * part in congestion control (dst_qpn .. dst_qpn + qps - 1) counts, and when
+ * a switch (or Linux's RED qdisc) marked it CE, the notification point of
+ * cc_np.c decides: a CNP now, one owed at the end of the pacing interval, or
+ * none. The CNP goes to the flow's requester QP (src_qpn + i) with the
+ * flow's addresses reversed, built by proto's builder like every frame the
+ * generator sends. Nothing else is answered: the requester side runs its
+ * flows with `external_responder` semantics (UC, or RC not waiting for ACKs).
+ *
+ * Time is the wall clock from the start (ns), the notification point's
+ * clock. The loop ends at the run's duration (when one is set) or on
+ * SIGINT/SIGTERM. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_pause.h>
+
+#include "cc.h"
+#include "flow_int.h"
+#include "rocewire/build.h"
+#include "rocewire/link.h"
+#include "rocewire/packet.h"
+#include "tx.h"
+
+struct owed {
+	uint64_t due;
+	uint32_t flow, qp;
+	struct cc_np_key key;
+};
+
+static void ip16(const struct gen_host *h, uint8_t out[16])
+{
+	if (h->af == 6) {
+		memcpy(out, h->ip, 16);
+		return;
+	}
+	memset(out, 0, 10);
+	out[10] = out[11] = 0xFF;
+	memcpy(out + 12, h->ip, 4);
+}
+
+/* The flow and QP whose responder has QP number dqpn; -1 when none. */
+static int find_rsp(const struct gen_scenario *sc, uint32_t dqpn, uint32_t *flow, uint32_t *qp)
+{
+	for (uint32_t i = 0; i < sc->n_flows; i++) {
+		const struct gen_flow *f = &sc->flows[i];
+		uint32_t nq = f->qps ? f->qps : 1;
+		uint32_t k = (dqpn - f->dst_qpn) & RW_QPN_MASK;
+		if (!f->cc_exempt && k < nq) {
+			*flow = i;
+			*qp = k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Sends the CNP of (flow, qp): 0, or -1 when no mbuf or the port refused. */
+static int send_cnp(struct gen_worker *w, uint32_t flow, uint32_t qp)
+{
+	const struct gen_flow *f = &w->sc->flows[flow];
+	struct rte_mbuf *m = rte_pktmbuf_alloc(w->pools[0]);
+	struct gen_pkt pk;
+	struct rw_packet p;
+	size_t n;
+
+	if (!m)
+		return -1;
+	memset(&pk, 0, sizeof(pk));
+	pk.flow = flow;
+	pk.qp = qp;
+	pk.dir = GEN_DIR_RESPONSE;
+	pk.opcode = gen_cnp_opcode();
+	pk.becn = 1;
+	pk.dqpn = (f->src_qpn + qp) & RW_QPN_MASK;
+	pk.hdrs = rw_opcode(pk.opcode)->hdrs;
+	gen_pkt_describe(w->sc, &pk, NULL, &p);
+	/* in the header room, before the payload pattern the pool keeps */
+	uint8_t *at = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT - 192;
+	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, at, 192, &n) != RW_OK) {
+		rte_pktmbuf_free(m);
+		return -1;
+	}
+	m->data_off = (uint16_t)(GEN_PAYLOAD_AT - 192);
+	m->data_len = (uint16_t)n;
+	m->pkt_len = (uint32_t)n;
+	if (rte_eth_tx_burst(w->port, w->queue, &m, 1) != 1) {
+		rte_pktmbuf_free(m);
+		return -1;
+	}
+	__atomic_store_n(&w->npc.cnps, w->npc.cnps + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->ctr.packets, w->ctr.packets + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->ctr.bytes, w->ctr.bytes + n, __ATOMIC_RELAXED);
+	return 0;
+}
+
+int gen_responder_run(void *arg)
+{
+	struct gen_worker *w = arg;
+	const struct gen_scenario *sc = w->sc;
+	uint64_t hz = rte_get_tsc_hz(), t0 = rte_rdtsc();
+	uint32_t nowed = 0, cap = 0;
+	struct owed *owed = NULL;
+	struct cc_np *np = cc_np_new(&sc->cc.np);
+
+	for (uint32_t i = 0; i < sc->n_flows; i++)
+		cap += sc->flows[i].qps ? sc->flows[i].qps : 1;
+	owed = calloc(cap ? cap : 1, sizeof(*owed));
+	if (!np || !owed) {
+		snprintf(w->errmsg, sizeof(w->errmsg), "out of memory for the notification points");
+		w->error = 1;
+		goto out;
+	}
+	while (!*w->stop) {
+		uint64_t now = (uint64_t)((double)(rte_rdtsc() - t0) * 1e9 / (double)hz);
+		struct rte_mbuf *rb[32];
+
+		if (__atomic_load_n(&w->snap_req, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&w->snap_req, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&w->snap_done, 1, __ATOMIC_RELEASE);
+		}
+		if (sc->duration_ns && now >= sc->duration_ns)
+			break;
+		/* CNPs owed at the end of their interval */
+		for (uint32_t i = 0; i < nowed;) {
+			if (owed[i].due > now) {
+				i++;
+				continue;
+			}
+			if (cc_np_fire(np, &owed[i].key, now))
+				send_cnp(w, owed[i].flow, owed[i].qp);
+			owed[i] = owed[--nowed];
+		}
+		uint16_t k = rte_eth_rx_burst(w->port, w->queue, rb, 32);
+		if (k == 0) {
+			rte_pause();
+			continue;
+		}
+		/* the clock again: what the port held arrived by now, and a
+		 * CNP decided on an old reading would leave later than its
+		 * pacing says */
+		now = (uint64_t)((double)(rte_rdtsc() - t0) * 1e9 / (double)hz);
+		__atomic_store_n(&w->npc.received, w->npc.received + k, __ATOMIC_RELAXED);
+		for (uint16_t i = 0; i < k; i++) {
+			struct rw_packet p;
+			uint32_t flow, qp;
+			const uint8_t *d = rte_pktmbuf_mtod(rb[i], const uint8_t *);
+
+			rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, d, rte_pktmbuf_data_len(rb[i]), rb[i]->pkt_len,
+					 &p);
+			if (p.carrier != RW_CARRIER_ROCEV2 || !p.op || (p.op->flags & RW_OPF_RESPONSE) ||
+			    p.op->op == RW_OP_CNP || find_rsp(sc, p.bth.dqpn, &flow, &qp) != 0)
+				continue;
+			if (p.icrc_status != RW_CRC_OK) {
+				w->npc.bad_icrc++;
+				continue;
+			}
+			w->npc.requests++;
+			uint8_t ecn = (p.present & RW_P_IPV6) ? p.ipv6.ecn : p.ipv4.ecn;
+			if (ecn != RW_ECN_CE)
+				continue;
+			w->npc.ce++;
+			const struct gen_flow *f = &sc->flows[flow];
+			struct cc_np_key key;
+			uint64_t due = 0;
+			ip16(&sc->hosts[f->src], key.src);
+			ip16(&sc->hosts[f->dst], key.dst);
+			key.qpn = p.bth.dqpn;
+			switch (cc_np_on_ce(np, &key, now, &due)) {
+			case CC_NP_SEND:
+				send_cnp(w, flow, qp);
+				break;
+			case CC_NP_DEFER:
+				/* at most one owed per QP: cap is never reached */
+				if (nowed < cap)
+					owed[nowed++] = (struct owed){ .due = due, .flow = flow, .qp = qp, .key = key };
+				break;
+			default:
+				w->npc.suppressed++;
+				break;
+			}
+		}
+		rte_pktmbuf_free_bulk(rb, k);
+	}
+out:
+	cc_np_free(np);
+	free(owed);
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return w->error ? -1 : 0;
+}

@@ -5,7 +5,9 @@
 #  - without rewrites the frames arrive byte for byte as captured;
 #  - rewritten, they are exactly what Scapy makes of the originals with the
 #    same rules, and tshark reads the new values (replay_check.py frames);
-#  - --pps: arrival times within the pacing error rocewire-replay reports.
+#  - --pps: arrival times within the pacing error rocewire-replay reports;
+#  - the same rewrites through DPDK's net_af_packet PMD on the veth (when
+#    rocewire-replay was built with DPDK).
 # Environment: ROCEWIRE_REPLAY, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR.
 set -u
 R=${ROCEWIRE_REPLAY:-}
@@ -51,8 +53,14 @@ run() {
 		grep -q "listening on" "$name.cap.err" 2>/dev/null && break
 		sleep 0.05
 	done
-	if ! ip netns exec "$NS" "$R" -i rA -q -j "$name.json" "$@" "$f" 2>"$name.err"; then
-		fail "rocewire-replay -i rA $*: $(cat "$name.err")"
+	local out="-i rA"
+	if [ "$1" = dpdk ]; then
+		shift
+		out="--no-huge --no-pci --no-shconf -m 256 -l 0 --no-telemetry --log-level=*:warning --vdev=net_af_packet0,iface=rA --"
+	fi
+	# shellcheck disable=SC2086 # $out is a list of options
+	if ! ip netns exec "$NS" "$R" $out -q -j "$name.json" "$@" "$f" 2>"$name.err"; then
+		fail "rocewire-replay $out $*: $(cat "$name.err")"
 	fi
 	for _ in $(seq 1 100); do
 		kill -0 "$CAP_PID" 2>/dev/null || break
@@ -76,4 +84,9 @@ run all 334 "$S/rocev2-all-opcodes.pcap" -t --preload $A2
 $CHECK frames "$S/rocev2-all-opcodes.pcap" all.pcap $A2 && ok "AF_PACKET: every opcode, up to 4 KiB payloads" || fail "AF_PACKET all opcodes"
 run pps 80 "$S/softroce/rc_write.pcap" --pps 1000
 $CHECK timing pps.pcap pps.json pps 1000 && ok "AF_PACKET --pps 1000: arrival times within the reported error" || fail "AF_PACKET timing"
+if "$R" -w probe.pcap -t -q "$S/softroce/rc_write.pcap" 2>probe.err || ! grep -q "without DPDK" probe.err; then
+	run dpdk 80 "$S/softroce/rc_write.pcap" dpdk -t $A
+	$CHECK frames "$S/softroce/rc_write.pcap" dpdk.pcap $A && ok "DPDK net_af_packet: rewritten frames as Scapy makes them" ||
+		fail "DPDK net_af_packet rewrites"
+fi
 exit $FAILED

@@ -650,7 +650,7 @@ int rp_opts_parse(int argc, char **argv, struct rp_opts *o, char *err, size_t er
 	o->burst = 32;
 	o->progress = -1;
 	o->frame_last = UINT64_MAX;
-	shorts[ns++] = '+'; /* stop at the first non-option: the file */
+	shorts[ns++] = ':'; /* a missing argument answers ':' */
 	for (size_t i = 0; i < N_OPTS; i++) {
 		if (!table[i].help)
 			continue;
@@ -682,14 +682,18 @@ int rp_opts_parse(int argc, char **argv, struct rp_opts *o, char *err, size_t er
 			printf("rocewire-replay %s\n", ROCEWIRE_VERSION);
 			return 1;
 		}
-		if (ch == '?' || ch == ':') {
-			const char *a = argv[optind - 1];
-			if (optopt && ch == '?')
-				snprintf(err, errlen, "unknown option -%c; see --help", optopt);
-			else if (ch == ':' || (optopt && strchr(shorts, optopt)))
-				snprintf(err, errlen, "%s needs an argument; see --help", a);
+		if (ch == ':') {
+			if (optopt >= 1000 && optopt < 1000 + (int)N_OPTS)
+				snprintf(err, errlen, "--%s needs an argument; see --help", table[optopt - 1000].name);
 			else
-				snprintf(err, errlen, "unknown option %s; see --help", a);
+				snprintf(err, errlen, "-%c needs an argument; see --help", optopt);
+			return -1;
+		}
+		if (ch == '?') {
+			if (optopt > 0 && optopt < 256)
+				snprintf(err, errlen, "unknown option -%c; see --help", optopt);
+			else
+				snprintf(err, errlen, "unknown option %s; see --help", argv[optind - 1]);
 			return -1;
 		}
 		size_t i = ch >= 1000 ? (size_t)(ch - 1000) : N_OPTS;

@@ -25,6 +25,7 @@ command -v tshark >/dev/null || { echo "SKIP: tshark is not installed"; exit 77;
 "$R" --help | grep -q -- "--write FILE" || true
 S=$SRC/samples
 CHECK="$PY $SRC/tests/replay/replay_check.py"
+# shellcheck disable=SC1091 # sets $noheur
 . "$SRC/tests/e2e/tshark_noheur.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/rw-replay.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -49,6 +50,7 @@ if ! "$R" -w probe.pcap -t -q "$S/softroce/rc_write.pcap" 2>probe.err; then
 	exit 1
 fi
 json() { "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {'d': d}))" "$@"; }
+# shellcheck disable=SC2154,SC2086 # noheur: from tshark_noheur.sh, a list of options
 count() { tshark -r "$1" -n $noheur -Y "$2" 2>/dev/null | wc -l; }
 same() {
 	"$PY" - "$1" "$2" <<'EOF'

@@ -1,3 +1,4 @@
+# shellcheck shell=dash
 # rocewire-replay into a live Soft-RoCE endpoint (run inside the VM by
 # tests/replay/test_replay_vm.sh through tests/vm/rxe-vm.sh; helpers from
 # tests/vm/guest/lib.sh).

@@ -47,10 +47,17 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* The pcap being written under a temporary name: an error exit removes it
+ * (a run leaves its file whole or none). */
+static const char *g_tmp_pcap;
+
 static void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void die(int status, const char *fmt, ...)
 {
 	va_list ap;
+
+	if (g_tmp_pcap)
+		unlink(g_tmp_pcap);
 
 	fputs("rocewire-gen: ", stderr);
 	va_start(ap, fmt);
@@ -199,6 +206,15 @@ int main(int argc, char **argv)
 					"until SIGINT\n");
 	}
 
+	/* The closed loop needs the network: a responder role, or a scenario
+	 * in that mode, with no port named is an error before anything starts. */
+	if (o.role == GEN_ROLE_RESPONDER && sc.cc.mode != GEN_CC_CLOSED_LOOP)
+		die(EXIT_USAGE, "--role responder: %s has no congestion section in mode closed_loop",
+		    o.scenario ? o.scenario : "the built-in scenario");
+	if (sc.cc.mode == GEN_CC_CLOSED_LOOP && split <= 1)
+		die(EXIT_USAGE, "congestion mode closed_loop needs a real port on the network "
+				"(EAL --vdev=net_af_packet0,iface=IF, or a NIC), not a pcap file");
+
 	/* EAL: the user's options, or the defaults for this kind of machine
 	 * (no hugepages, no PCI, no shared files) and a pcap port. */
 	eal_argv[0] = argv[0];
@@ -217,6 +233,7 @@ int main(int argc, char **argv)
 		if (!tf)
 			die(EXIT_RUNTIME, "%s: %s", o.write, strerror(errno));
 		fclose(tf);
+		g_tmp_pcap = tmp_pcap;
 		snprintf(vdev, sizeof(vdev), "--vdev=net_pcap0,tx_pcap=%s", tmp_pcap);
 		pcap_mode = 1;
 		eal_argv[eal_argc++] = "-l";
@@ -265,12 +282,6 @@ int main(int argc, char **argv)
 	if (pcap_mode && nq > 1)
 		nq = 1; /* one pcap file, one writer: the model's order is the file's */
 	int closed = sc.cc.mode == GEN_CC_CLOSED_LOOP;
-	if (o.role == GEN_ROLE_RESPONDER && !closed)
-		die(EXIT_USAGE, "--role responder: %s has no congestion section in mode closed_loop",
-		    o.scenario ? o.scenario : "the built-in scenario");
-	if (closed && pcap_mode)
-		die(EXIT_USAGE, "congestion mode closed_loop needs a real port on the network "
-				"(EAL --vdev=net_af_packet0,iface=IF, or a NIC), not a pcap file");
 	if (closed && nq > 1) {
 		if (o.queues > 1)
 			die(EXIT_USAGE, "--queues %u: the closed loop runs on one queue (--queues 1)", o.queues);

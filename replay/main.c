@@ -304,7 +304,7 @@ static int run(struct replay *r)
 				last = rec.ts_ns;
 			if (one(r, &rec) != 0)
 				return -1;
-			if (r->progress && (r->st.read & 1023) == 0)
+			if (r->progress && (r->paced || (r->st.read & 1023) == 0))
 				progress(r);
 		}
 		if (stop_flag)

@@ -22,7 +22,7 @@
 struct rwp_prefs rwp_prefs = {.rocev2_port = 4791, .link_gbps = 100, .cnp_min_us = 4, .storm_ms = 10};
 
 static int proto_rocewire = -1;
-static int ett_rocewire = -1, ett_crc = -1, ett_flow = -1, ett_pfc = -1;
+static int ett_rocewire = -1, ett_crc = -1, ett_flow = -1, ett_pfc = -1, ett_hdrs = -1;
 
 static int hf_carrier = -1, hf_opcode = -1, hf_transport = -1, hf_error = -1, hf_builtin = -1;
 static int hf_icrc_status = -1, hf_icrc_bad = -1, hf_icrc_wire = -1, hf_icrc_computed = -1;
@@ -43,6 +43,13 @@ static expert_field ei_icrc_bad = EI_INIT, ei_vcrc_bad = EI_INIT, ei_decode = EI
 static expert_field ei_gap = EI_INIT, ei_retrans = EI_INIT, ei_gbn = EI_INIT, ei_ooo = EI_INIT;
 static expert_field ei_nak = EI_INIT, ei_rnr = EI_INIT, ei_ce = EI_INIT, ei_cnp = EI_INIT;
 static expert_field ei_cnp_fast = EI_INIT, ei_storm = EI_INIT, ei_paused = EI_INIT;
+
+/* The transport headers as librocewire decoded them (the clean decode of
+ * what the built-in dissector gets wrong, RD in particular). */
+static int hf_hdrs = -1, hf_dqpn = -1, hf_pkey = -1, hf_een = -1, hf_qkey = -1, hf_sqpn = -1;
+static int hf_xrcsrq = -1, hf_reth_va = -1, hf_reth_rkey = -1, hf_reth_len = -1;
+static int hf_atomic_va = -1, hf_atomic_rkey = -1, hf_swap_add = -1, hf_compare = -1;
+static int hf_syndrome = -1, hf_msn = -1, hf_orig = -1, hf_immdt = -1, hf_ieth = -1;
 
 static int hf_ws_malformed = -1; /* Wireshark's own "_ws.malformed" */
 
@@ -266,6 +273,43 @@ static void pfc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const 
 	}
 }
 
+static void transport_tree(proto_tree *tree, tvbuff_t *tvb, const struct rw_packet *p)
+{
+	proto_item *ti = gen(proto_tree_add_string(tree, hf_hdrs, tvb, 0, 0, p->op->name));
+	proto_tree *t = proto_item_add_subtree(ti, ett_hdrs);
+	gen(proto_tree_add_uint(t, hf_dqpn, tvb, 0, 0, p->bth.dqpn));
+	gen(proto_tree_add_uint(t, hf_pkey, tvb, 0, 0, p->bth.pkey));
+	if (p->hdrs & RW_HDR_RDETH)
+		gen(proto_tree_add_uint(t, hf_een, tvb, 0, 0, p->rdeth.een));
+	if (p->hdrs & RW_HDR_DETH) {
+		gen(proto_tree_add_uint(t, hf_qkey, tvb, 0, 0, p->deth.qkey));
+		gen(proto_tree_add_uint(t, hf_sqpn, tvb, 0, 0, p->deth.sqpn));
+	}
+	if (p->hdrs & RW_HDR_XRCETH)
+		gen(proto_tree_add_uint(t, hf_xrcsrq, tvb, 0, 0, p->xrceth.xrcsrq));
+	if (p->hdrs & RW_HDR_RETH) {
+		gen(proto_tree_add_uint64(t, hf_reth_va, tvb, 0, 0, p->reth.va));
+		gen(proto_tree_add_uint(t, hf_reth_rkey, tvb, 0, 0, p->reth.rkey));
+		gen(proto_tree_add_uint(t, hf_reth_len, tvb, 0, 0, p->reth.dmalen));
+	}
+	if (p->hdrs & RW_HDR_ATOMICETH) {
+		gen(proto_tree_add_uint64(t, hf_atomic_va, tvb, 0, 0, p->atomiceth.va));
+		gen(proto_tree_add_uint(t, hf_atomic_rkey, tvb, 0, 0, p->atomiceth.rkey));
+		gen(proto_tree_add_uint64(t, hf_swap_add, tvb, 0, 0, p->atomiceth.swap_add));
+		gen(proto_tree_add_uint64(t, hf_compare, tvb, 0, 0, p->atomiceth.compare));
+	}
+	if (p->hdrs & RW_HDR_AETH) {
+		gen(proto_tree_add_uint(t, hf_syndrome, tvb, 0, 0, p->aeth.syndrome));
+		gen(proto_tree_add_uint(t, hf_msn, tvb, 0, 0, p->aeth.msn));
+	}
+	if (p->hdrs & RW_HDR_ATOMICACKETH)
+		gen(proto_tree_add_uint64(t, hf_orig, tvb, 0, 0, p->atomicacketh.orig));
+	if (p->hdrs & RW_HDR_IMMDT)
+		gen(proto_tree_add_uint(t, hf_immdt, tvb, 0, 0, p->immdt));
+	if (p->hdrs & RW_HDR_IETH)
+		gen(proto_tree_add_uint(t, hf_ieth, tvb, 0, 0, p->ieth));
+}
+
 static void header_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo, proto_tree *top,
 			 const struct rw_packet *p)
 {
@@ -295,8 +339,12 @@ static void header_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo, proto
  * frame: appended to the Info column. */
 static void info_column(packet_info *pinfo, const struct rw_packet *p, const struct rwp_frame *fr)
 {
-	if ((p->present & RW_P_BTH) && p->op->transport == RW_TRANSPORT_CNP)
-		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: CNP]");
+	/* The opcodes the built-in dissector leaves unnamed (CNP, XRC) or
+	 * names wrongly (RD as DC): their names from librocewire's table. */
+	if ((p->present & RW_P_BTH) && (p->op->transport == RW_TRANSPORT_CNP ||
+					 p->op->transport == RW_TRANSPORT_XRC ||
+					 p->op->transport == RW_TRANSPORT_RD))
+		col_append_fstr(pinfo->cinfo, COL_INFO, " [rocewire: %s]", p->op->name);
 	if (p->icrc_status == RW_CRC_BAD)
 		col_append_str(pinfo->cinfo, COL_INFO, " [rocewire: bad ICRC]");
 	if (p->vcrc_status == RW_CRC_BAD)
@@ -333,6 +381,8 @@ static int dissect_rocewire(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	if (p.present & RW_P_BTH)
 		proto_item_append_text(ti, ", %s", p.op->name);
 	header_items(t, tvb, pinfo, tree, &p);
+	if (p.present & RW_P_BTH)
+		transport_tree(t, tvb, &p);
 	if (p.present & RW_P_BTH) {
 		const int ih[4] = {hf_icrc_status, hf_icrc_bad, hf_icrc_wire, hf_icrc_computed};
 		/* Shown as rocewire-cap and Wireshark show it: the four wire
@@ -372,6 +422,31 @@ static hf_register_info hf[] = {
 		  "The opcode's name in librocewire's table (rdma-core's names)"),
 	GEN_FIELD(hf_transport, "Transport", "rocewire.transport", FT_STRING, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_psn, "PSN", "rocewire.psn", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_hdrs, "Transport headers", "rocewire.headers", FT_STRING, BASE_NONE, NULL,
+		  "BTH and extension headers as librocewire's opcode table says they follow"),
+	GEN_FIELD(hf_dqpn, "Destination QP", "rocewire.bth.dqpn", FT_UINT32, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_pkey, "P_Key", "rocewire.bth.pkey", FT_UINT16, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_een, "RDETH EE context", "rocewire.rdeth.een", FT_UINT32, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_qkey, "DETH Q_Key", "rocewire.deth.qkey", FT_UINT32, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_sqpn, "DETH source QP", "rocewire.deth.sqpn", FT_UINT32, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_xrcsrq, "XRC SRQ", "rocewire.xrceth.xrcsrq", FT_UINT32, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_reth_va, "RETH virtual address", "rocewire.reth.va", FT_UINT64, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_reth_rkey, "RETH R_Key", "rocewire.reth.rkey", FT_UINT32, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_reth_len, "RETH DMA length", "rocewire.reth.len", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_atomic_va, "AtomicETH virtual address", "rocewire.atomiceth.va", FT_UINT64,
+		  BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_atomic_rkey, "AtomicETH R_Key", "rocewire.atomiceth.rkey", FT_UINT32, BASE_HEX,
+		  NULL, NULL),
+	GEN_FIELD(hf_swap_add, "AtomicETH swap/add", "rocewire.atomiceth.swap_add", FT_UINT64,
+		  BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_compare, "AtomicETH compare", "rocewire.atomiceth.compare", FT_UINT64, BASE_HEX,
+		  NULL, NULL),
+	GEN_FIELD(hf_syndrome, "AETH syndrome", "rocewire.aeth.syndrome", FT_UINT8, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_msn, "AETH MSN", "rocewire.aeth.msn", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_orig, "AtomicAckETH original data", "rocewire.atomicacketh.orig", FT_UINT64,
+		  BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_immdt, "Immediate data", "rocewire.immdt", FT_UINT32, BASE_HEX, NULL, NULL),
+	GEN_FIELD(hf_ieth, "IETH R_Key to invalidate", "rocewire.ieth", FT_UINT32, BASE_HEX, NULL, NULL),
 	GEN_FIELD(hf_builtin, "Built-in decode differs", "rocewire.builtin_wrong", FT_STRING,
 		  BASE_NONE, NULL, "What Wireshark's own InfiniBand dissector gets wrong on this frame"),
 	GEN_FIELD(hf_error, "Decode error", "rocewire.error", FT_STRING, BASE_NONE, NULL,
@@ -477,7 +552,7 @@ void proto_reg_handoff_rocewire(void);
  * change of the others reloads the capture, see analysis.c). */
 static void apply_prefs(void)
 {
-	int sub[] = {ett_rocewire, ett_crc, ett_flow, ett_pfc};
+	int sub[] = {ett_rocewire, ett_crc, ett_flow, ett_pfc, ett_hdrs};
 	for (size_t i = 0; i < array_length(sub); i++)
 		if (sub[i] > 0)
 			tree_expanded_set(sub[i], rwp_prefs.expand_tree != 0);
@@ -485,7 +560,7 @@ static void apply_prefs(void)
 
 void proto_register_rocewire(void)
 {
-	static int *ett[] = {&ett_rocewire, &ett_crc, &ett_flow, &ett_pfc};
+	static int *ett[] = {&ett_rocewire, &ett_crc, &ett_flow, &ett_pfc, &ett_hdrs};
 	proto_rocewire = proto_register_protocol("rocewire RoCE/InfiniBand analysis", "rocewire",
 						 "rocewire");
 	proto_register_field_array(proto_rocewire, hf, array_length(hf));

@@ -35,6 +35,17 @@ FLAG_NAMES = ["new", "gap", "retrans", "gbn_start", "ooo", "msg_done", "msg_brok
               "read_match", "atomic_match", "cnp_linked", "ce", "paused", "pfc", "msn_regress",
               "orphan", "unsynced", "precapture", "cut_start", "paired", "new_conv"]
 
+# The transport header fields and the rocewire-cap --json key each equals.
+HEADER_KEYS = [("bth.dqpn", "bth.dqpn"), ("bth.pkey", "bth.pkey"), ("rdeth.een", "rdeth.een"),
+               ("deth.qkey", "deth.qkey"), ("deth.sqpn", "deth.sqpn"),
+               ("xrceth.xrcsrq", "xrceth.xrcsrq"), ("reth.va", "reth.va"),
+               ("reth.rkey", "reth.rkey"), ("reth.len", "reth.len"),
+               ("atomiceth.va", "atomiceth.va"), ("atomiceth.rkey", "atomiceth.rkey"),
+               ("atomiceth.swap_add", "atomiceth.swap_add"),
+               ("atomiceth.compare", "atomiceth.compare"), ("aeth.syndrome", "aeth.syndrome"),
+               ("aeth.msn", "aeth.msn"), ("atomicacketh.orig", "atomicacketh.orig"),
+               ("immdt", "immdt"), ("ieth", "ieth")]
+
 FIELDS = ["frame.number", "frame.cap_len", "rocewire.carrier", "rocewire.opcode", "rocewire.psn",
           "rocewire.icrc.status", "rocewire.icrc.wire", "rocewire.icrc.computed",
           "rocewire.icrc.bad", "rocewire.vcrc.status", "rocewire.vcrc.wire",
@@ -48,7 +59,8 @@ FIELDS = ["frame.number", "frame.cap_len", "rocewire.carrier", "rocewire.opcode"
           "rocewire.atomic.request_frame", "rocewire.atomic.latency", "rocewire.cnp.ce_frame",
           "rocewire.cnp.flow", "rocewire.cnp.interval", "rocewire.ecn", "rocewire.ce",
           "rocewire.pfc.priority", "rocewire.pfc.pause_us", "rocewire.pfc.storm",
-          "rocewire.paused", "rocewire.error"]
+          "rocewire.paused", "rocewire.error"] + [
+              "rocewire." + k for k, _ in HEADER_KEYS]
 
 failures = []
 
@@ -192,6 +204,18 @@ def check_decode(ts, path):
             fail("%s frame %d: ecn %r, rocewire-cap %r" % (path, fr, row["rocewire.ecn"], ecn))
         if ("error" in j) != (row["rocewire.error"] != ""):
             fail("%s frame %d: decode error %r, rocewire-cap %r" % (path, fr, row["rocewire.error"], j.get("error")))
+        for field, key in HEADER_KEYS:
+            obj = j
+            for part in key.split("."):
+                obj = obj.get(part) if isinstance(obj, dict) else None
+            got = row["rocewire." + field]
+            if obj is None:
+                if got:
+                    fail("%s frame %d: rocewire.%s %r, rocewire-cap has none" % (path, fr, field, got))
+                continue
+            want = int(obj, 16) if isinstance(obj, str) else int(obj)
+            if not got or int(got, 0) != want:
+                fail("%s frame %d: rocewire.%s %r, rocewire-cap %r" % (path, fr, field, got, obj))
         if bth:
             check_crc("icrc", path, fr, row, j)
         if carrier == "ib" and bth:

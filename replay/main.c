@@ -231,7 +231,8 @@ static int one(struct replay *r, const struct rp_rec *rec)
 			rw_packet_decode(&r->dcfg, RW_LINKTYPE_ETHERNET, buf, len, len, &local);
 		p = &local;
 	}
-	struct rw_rewrite_result res = {0};
+	struct rw_rewrite_result res;
+	res.icrc_off = 0; /* rw_rewrite_apply() fills the rest */
 	if (r->rewrite) {
 		enum rw_err e = rw_rewrite_apply(&o->rw, &r->cache, p, buf, &len, cap, &res);
 		if (e == RW_ERR_NOSPACE) {

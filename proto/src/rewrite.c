@@ -98,7 +98,7 @@ static void put32(struct edit *e, size_t off, uint32_t v, enum rw_rw_kind k)
 	put(e, off, b, 4, k, 1);
 }
 
-static void map_ip4(const struct rw_rewrite *rw, struct edit *e, size_t off)
+static inline void map_ip4(const struct rw_rewrite *rw, struct edit *e, size_t off)
 {
 	uint32_t a = rw_get_be32(e->f + off);
 	for (unsigned i = 0; i < rw->n_ip4; i++) {
@@ -264,6 +264,31 @@ static void rewrite_l3(const struct rw_rewrite *rw, const struct rw_packet *p, s
 		put(e, l3 + 7, (const uint8_t[]){(uint8_t)rw->ttl}, 1, RW_RW_TTL, 0);
 	map_ip6(rw, e, l3 + 8);
 	map_ip6(rw, e, l3 + 24);
+}
+
+/* Writes the header checksum of an IPv4 header (RFC 1071). The 20-byte
+ * header without options is summed in 32-bit words in memory order: the
+ * one's-complement sum does not depend on byte order (RFC 1071 2.B), so the
+ * folded sum is stored as it comes out; other lengths go to ipv4.c. */
+static inline void ipv4_checksum_put(uint8_t *h, size_t hlen)
+{
+	h[10] = h[11] = 0;
+	if (hlen != RW_IPV4_MIN_HLEN) {
+		rw_put_be16(h + 10, rw_ipv4_checksum(h, hlen));
+		return;
+	}
+	uint64_t s = 0;
+	for (size_t i = 0; i < RW_IPV4_MIN_HLEN; i += 4) {
+		uint32_t w;
+		memcpy(&w, h + i, 4);
+		s += w;
+	}
+	s = (s & 0xFFFFFFFFu) + (s >> 32);
+	s = (s & 0xFFFFFFFFu) + (s >> 32);
+	s = (s & 0xFFFF) + (s >> 16);
+	s = (s & 0xFFFF) + (s >> 16);
+	uint16_t c = (uint16_t)~s;
+	memcpy(h + 10, &c, 2);
 }
 
 /* The saved copy gets the new values of the masked bytes, so that the
@@ -587,9 +612,7 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 		rw_put_le32(f + icrc_off, icrc);
 
 	if (e.ip_dirty) {
-		size_t l3 = p->l3_off;
-		f[l3 + 10] = f[l3 + 11] = 0;
-		rw_put_be16(f + l3 + 10, rw_ipv4_checksum(f + l3, (size_t)p->ipv4.ihl * 4));
+		ipv4_checksum_put(f + p->l3_off, (size_t)p->ipv4.ihl * 4);
 		res->ipv4_csum = 1;
 	}
 	if (p->present & RW_P_UDP) {

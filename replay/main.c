@@ -313,6 +313,8 @@ static int run(struct replay *r)
 		if (rc < 0)
 			return 1;
 		r->st.loops++;
+		if (n == 0)
+			break; /* an empty file (or what a pipe left): nothing to loop */
 		if (o->loops && ++loop >= o->loops)
 			break;
 		/* on the capture's clock the next pass starts where this one
@@ -363,6 +365,9 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, "%s: this rocewire-replay was built without DPDK; use -i IF",
 		    o.write ? "-w" : "EAL options");
 #endif
+
+	if (strcmp(o.input, "-") == 0 && o.loops != 1 && !o.preload)
+		die(EXIT_USAGE, "--loop: standard input cannot be read twice; add --preload");
 
 	struct replay r;
 	memset(&r, 0, sizeof(r));

@@ -61,7 +61,7 @@ expect 2 "--pace: expected real, none or auto, got 'fast'" "$gen" --pace fast
 expect 2 "--burst: expected 1..512, got '0'" "$gen" --burst 0
 expect 2 "--role: expected responder or both, got 'switch'" "$gen" --role switch
 expect 2 "--role responder: the built-in scenario has no congestion section in mode closed_loop" "$gen" --role responder
-expect 2 "congestion mode closed_loop needs a real port" "$gen" "$src/tests/e2e/closed-loop-ce.yaml"
+expect 2 "congestion mode closed_loop needs a real port" "$gen" "$src/tests/e2e/closed-loop.yaml"
 expect 2 "--packets: expected a count above 0" "$gen" -n -5
 expect 2 "option '-w' needs a value" "$gen" -w
 expect 2 "one scenario file at most" "$gen" a.yaml b.yaml

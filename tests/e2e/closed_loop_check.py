@@ -3,8 +3,8 @@
 
 usage: closed_loop_check.py CAPTURE REPORT.json
 
-From closed-loop.yaml: the requester's QPs are 0x101 and 0x102 (to 0x201,
-0x202), 2 x 250 Mb/s of ECT(0) offered; a kernel program marks CE on a
+From closed-loop.yaml: an incast of the requester's QPs 0x101-0x104 (to
+0x201-0x204), 4 x 125 Mb/s of ECT(0) offered; a kernel program marks CE on a
 100 Mb/s phantom queue; the responder's notification point sends at most
 one CNP per QP per 5 ms; the reaction points' floor is 10 Mb/s per QP. On a
 shared machine the responder may be descheduled between deciding a CNP and
@@ -21,6 +21,7 @@ import gen_cc_check as g  # noqa: E402  (its pcap reader)
 
 OFFERED = 500e6
 PHANTOM = 100e6
+QPS = (0x101, 0x102, 0x103, 0x104)
 INTERVAL = 5000000
 
 
@@ -36,12 +37,12 @@ def main():
         fails.append("%d bad ICRCs in the capture" % rep["icrc"]["bad"])
     last = {}
     for t, x in cnp:
-        if x[4] not in (0x101, 0x102):
+        if x[4] not in QPS:
             fails.append("a CNP to QP 0x%x, not one of the requester's" % x[4])
             continue
         last[x[4]] = t
     span = fr[-1][0] - fr[0][0] if fr else 0
-    for qpn in (0x101, 0x102):
+    for qpn in QPS:
         n = sum(1 for _, x in cnp if x[4] == qpn)
         if n > span / INTERVAL + 2:
             fails.append("%d CNPs to QP 0x%x in %.3f s: more than one per %d ns" % (n, qpn, span / 1e9, INTERVAL))

@@ -6,6 +6,7 @@
  * Frames are fed exactly as rocewire-cap feeds them (every frame, RoCE or
  * not, with its frame number from 1 and its time in nanoseconds), so the
  * engine sees the same input and says the same things. */
+#include <stddef.h>
 #include <string.h>
 
 #include <epan/packet.h>
@@ -124,8 +125,11 @@ const struct rwp_frame *rwp_analyse(packet_info *pinfo, int proto, const struct 
 	if (n.flow < 0 && !n.flags && n.cnp_flow < 0)
 		return NULL;
 
-	struct rwp_frame *fr = wmem_new0(wmem_file_scope(), struct rwp_frame);
-	fr->note = n;
+	size_t size = sizeof(struct rwp_frame);
+	if (!(n.flags & RW_N_PFC))
+		size = offsetof(struct rwp_frame, note) + offsetof(struct rw_note, pause_ns);
+	struct rwp_frame *fr = wmem_alloc0(wmem_file_scope(), size);
+	memcpy(&fr->note, &n, size - offsetof(struct rwp_frame, note));
 	/* The pair as known at this frame, not at the capture's end: a one-pass
 	 * tshark cannot know the future, and -2 must say the same. */
 	fr->peer = n.flow >= 0 ? rw_analyzer_flow(a, (uint32_t)n.flow)->peer : -1;

@@ -250,15 +250,20 @@ static void flow_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 static void pfc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct rwp_frame *fr)
 {
 	const struct rw_note *n = &fr->note;
+	/* pause_ns is kept for PFC/PAUSE frames only (analysis.c); a storm
+	 * may start at any frame. */
+	int pfc = (n->flags & RW_N_PFC) != 0;
 	for (unsigned i = 0; i <= RW_PAUSE_ALL; i++) {
 		int storm = fr->storm_prios >> i & 1;
-		if (!n->pause_ns[i] && !storm)
+		uint64_t pause = pfc ? n->pause_ns[i] : 0;
+		if (!pause && !storm)
 			continue;
 		proto_item *ti = gen(proto_tree_add_uint(tree, hf_pfc_priority, tvb, 0, 0, i));
 		if (i == RW_PAUSE_ALL)
 			proto_item_append_text(ti, " (802.3x PAUSE: every priority)");
 		proto_tree *t = proto_item_add_subtree(ti, ett_pfc);
-		gen(proto_tree_add_double(t, hf_pfc_pause_us, tvb, 0, 0, (double)n->pause_ns[i] / 1e3));
+		if (pfc)
+			gen(proto_tree_add_double(t, hf_pfc_pause_us, tvb, 0, 0, (double)pause / 1e3));
 		if (storm) {
 			proto_item *it = gen(proto_tree_add_boolean(t, hf_pfc_storm, tvb, 0, 0, TRUE));
 			if (i == RW_PAUSE_ALL)

@@ -16,15 +16,17 @@
 
 /* What the engine said about one frame on the first pass, kept per frame
  * (file scope) so that a second pass (tshark -2) and the GUI revisiting
- * frames in any order show the same verdicts. */
+ * frames in any order show the same verdicts. The note comes last: its last
+ * member, pause_ns, is only stored for PFC/PAUSE frames (RW_N_PFC), a third
+ * of the block that other frames do without. */
 struct rwp_frame {
-	struct rw_note note;
 	int32_t peer;             /* the flow's pair as known at this frame, -1: none yet */
 	uint64_t msg_number;      /* RW_N_MSG_DONE: the flow's message count after this frame */
 	uint64_t cnp_interval_ns; /* a CNP: time since the previous CNP for the same flow */
 	uint8_t has_cnp_interval;
 	uint8_t cnp_too_often;    /* the engine counted this CNP as sooner than the pacing interval */
 	uint16_t storm_prios;     /* bit n: priority n (8: 802.3x) entered a storm at this frame */
+	struct rw_note note;      /* last: see above */
 };
 
 /* Preferences (dissect.c registers them; analysis.c reads them when a

@@ -204,6 +204,21 @@ def check_decode(ts, path):
             fail("%s frame %d: ecn %r, rocewire-cap %r" % (path, fr, row["rocewire.ecn"], ecn))
         if ("error" in j) != (row["rocewire.error"] != ""):
             fail("%s frame %d: decode error %r, rocewire-cap %r" % (path, fr, row["rocewire.error"], j.get("error")))
+        # PFC/PAUSE: the pause asked per priority, from the frame's quanta
+        # (IEEE 802.1Qbb/802.3x: 512 bit times each) at the default 100 Gb/s.
+        want_pause = {}
+        if "pfc" in j:
+            for i, q in enumerate(j["pfc"]["quanta"]):
+                if j["pfc"]["cev"] >> i & 1 and q:
+                    want_pause[i] = q * 512 / 100 / 1000
+        if "pause" in j and j["pause"]["quanta"]:
+            want_pause[8] = j["pause"]["quanta"] * 512 / 100 / 1000
+        prios = [int(v) for v in row["rocewire.pfc.priority"].split(";") if v]
+        pauses = [float(v) for v in row["rocewire.pfc.pause_us"].split(";") if v]
+        got_pause = dict(zip(prios, pauses))
+        if set(got_pause) != set(want_pause) or any(
+                abs(got_pause[k] - v) > 1e-3 for k, v in want_pause.items()):
+            fail("%s frame %d: pause per priority %r, from the quanta %r" % (path, fr, got_pause, want_pause))
         for field, key in HEADER_KEYS:
             obj = j
             for part in key.split("."):
@@ -488,6 +503,12 @@ def check_load(ts):
     r = ts.run(["-G", "fields"])
     if "rocewire.icrc.status" not in r.stdout:
         fail("tshark -G fields has no rocewire.icrc.status")
+    # The statistics: the report table, and the stats tree the GUI's
+    # Statistics menu shows.
+    r = ts.run(["-z", "help"])
+    for z in ("rocewire,qp", "rocewire_qp,tree"):
+        if z not in r.stdout.split():
+            fail("tshark -z help does not list %s" % z)
 
 
 def main():

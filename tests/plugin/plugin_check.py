@@ -507,7 +507,7 @@ def check_load(ts):
     # Statistics menu shows.
     r = ts.run(["-z", "help"])
     for z in ("rocewire,qp", "rocewire_qp,tree"):
-        if z not in r.stdout.split():
+        if z not in (r.stdout + r.stderr).split():
             fail("tshark -z help does not list %s" % z)
 
 

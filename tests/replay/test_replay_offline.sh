@@ -13,7 +13,8 @@
 #  - RoCEv1 <-> RoCEv2 conversion, SLL2 to Ethernet, VLAN push/strip,
 #    filters and --loop give the frames they should.
 # Inputs are the real Soft-RoCE captures of samples/softroce and the
-# tshark-checked samples/. Environment: ROCEWIRE_REPLAY, ROCEWIRE_SOURCE_DIR.
+# tshark-checked samples/. Environment: ROCEWIRE_REPLAY, ROCEWIRE_SOURCE_DIR,
+# ROCEWIRE_MKCAP (optional: ERF and SLL inputs).
 set -u
 R=${ROCEWIRE_REPLAY:-}
 SRC=${ROCEWIRE_SOURCE_DIR:-}
@@ -115,6 +116,21 @@ replay sll.pcap "$S/rocev2-sll2.pcap" && { $CHECK icrc sll.pcap 0 && ok "SLL2 ca
 replay vl.pcap --vlan-add 100:5 "$S/softroce/rc_write.pcap" && { $CHECK icrc vl.pcap 0 80 && ok "VLAN pushed, ICRCs untouched and good" || fail "--vlan-add"; }
 [ "$(count vl.pcap 'vlan.id==100 && vlan.priority==5')" = 80 ] && ok "tshark: 80 frames in VLAN 100 PCP 5" || fail "VLAN tags"
 replay un.pcap --vlan-strip vl.pcap && { same "$S/softroce/rc_write.pcap" un.pcap && ok "--vlan-strip gives the original bytes back" || fail "--vlan-strip"; }
+
+# ERF and Linux SLL records (rocewire-mkcap's, every opcode) sent as Ethernet
+MK=${ROCEWIRE_MKCAP:-}
+if [ -x "$MK" ]; then
+	for lt in erf sll; do
+		# ERF: the Ethernet carriers (native IB records have no Ethernet form)
+		c=
+		[ $lt = erf ] && c="--carriers v2,v2-vlan,v2-qinq,v2-opts,v2-ipv6,v2-ipv6-vlan,v1,v1-vlan"
+		# shellcheck disable=SC2086 # $c is a list of options
+		"$MK" --all-opcodes --linktype $lt $c -o "in-$lt.pcap" >/dev/null
+		want=$(count "in-$lt.pcap" 'infiniband.bth.opcode')
+		replay "out-$lt.pcap" --map-qpn 0x11=0x99 "in-$lt.pcap" &&
+			{ $CHECK icrc "out-$lt.pcap" 0 "$want" && ok "$lt records sent as Ethernet, $want RoCE frames, ICRCs good" || fail "$lt to Ethernet"; }
+	done
+fi
 
 # 6. filters and loops, counted against tshark on the original
 replay q.pcap --qp 21 "$S/softroce/rc_write.pcap"

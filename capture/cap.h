@@ -17,6 +17,7 @@
 #include <rocewire.h>
 
 #include "pcap_lazy.h"
+#include "qlen.h"
 #include "pcapfile.h"
 #include "readring.h"
 
@@ -82,6 +83,8 @@ struct cap_opts {
 	/* per-QP report */
 	int report;             /* --report: table (or JSON with --json) on stdout */
 	const char *html;       /* --html FILE */
+	const char *qlen_file;  /* --qlen FILE */
+	struct cap_qlen qlen;   /* its samples, loaded before reading */
 	int keep_report;        /* a cap_report is kept (report, html or view) */
 	double link_gbps;
 	uint64_t storm_ns;

@@ -113,6 +113,9 @@ static const char usage_text[] =
 	"                        --json one JSON document; no per-packet output unless\n"
 	"                        -l or -v (not with --json)\n"
 	"      --html FILE       the report as a self-contained HTML page with plots\n"
+	"      --qlen FILE       a bottleneck queue-length trace to draw on the HTML\n"
+	"                        page's CE/CNP timeline (rocewire-gen's qlen output:\n"
+	"                        CSV or JSON Lines, times from the first packet)\n"
 	"      --link-gbps G     link speed that turns PFC quanta into time (default 100)\n"
 	"      --storm-ms MS     a priority paused longer than MS is a storm (default 10)\n"
 	"      --cnp-window-us US  a CNP links to CE marks up to US before it\n"
@@ -167,6 +170,7 @@ enum {
 	OPT_STATUS,
 	OPT_REPORT,
 	OPT_HTML,
+	OPT_QLEN,
 	OPT_LINK_GBPS,
 	OPT_STORM_MS,
 	OPT_CNP_WINDOW_US,
@@ -204,6 +208,7 @@ static const struct option long_opts[] = {
 	{"max-warnings", required_argument, NULL, OPT_MAX_WARNINGS},
 	{"report", no_argument, NULL, OPT_REPORT},
 	{"html", required_argument, NULL, OPT_HTML},
+	{"qlen", required_argument, NULL, OPT_QLEN},
 	{"link-gbps", required_argument, NULL, OPT_LINK_GBPS},
 	{"storm-ms", required_argument, NULL, OPT_STORM_MS},
 	{"cnp-window-us", required_argument, NULL, OPT_CNP_WINDOW_US},
@@ -471,6 +476,11 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 				usage_error("--html: empty file name");
 			o->html = optarg;
 			break;
+		case OPT_QLEN:
+			if (optarg[0] == '\0')
+				usage_error("--qlen: empty file name");
+			o->qlen_file = optarg;
+			break;
 		case OPT_LINK_GBPS:
 			o->link_gbps = parse_decimal(c, optarg, 0, 1e6, "a link speed in Gb/s above 0");
 			break;
@@ -591,6 +601,8 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 		usage_error("--report --json writes the report as one JSON document; per-packet "
 			    "output (-l, -v) cannot be added to it");
 
+	if (o->qlen_file && !o->html)
+		usage_error("--qlen draws on the HTML report: give --html FILE too");
 	o->format = json ? CAP_FMT_JSON : verbose ? CAP_FMT_VERBOSE : CAP_FMT_LINE;
 	o->keep_report = o->report || o->html;
 
@@ -637,6 +649,7 @@ static struct cap_report *report_new(const struct cap_opts *o, const char *title
 		.cnp_min_ns = o->cnp_min_ns,
 		.mem_limit = o->mem_limit,
 		.title = title,
+		.qlen = o->qlen_file ? &o->qlen : NULL,
 	};
 	return cap_report_new(&ro);
 }
@@ -1055,6 +1068,15 @@ int main(int argc, char **argv)
 		free(opts.files);
 		return status;
 	}
+	if (opts.qlen_file) {
+		char err[512], shown[NAME_SHOWN];
+		cap_esc(shown, sizeof(shown), opts.qlen_file);
+		if (cap_qlen_load(opts.qlen_file, shown, &opts.qlen, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", CAP_PROG, err);
+			free(opts.files);
+			return CAP_EXIT_USAGE;
+		}
+	}
 	if (cap_ctx_init(&ctx, &opts) != 0) {
 		fprintf(stderr, "%s: out of memory\n", CAP_PROG);
 		return CAP_EXIT_USAGE;
@@ -1076,6 +1098,7 @@ int main(int argc, char **argv)
 	if (ctx.report)
 		cap_report_free(ctx.report);
 	cap_ctx_free(&ctx);
+	cap_qlen_free(&opts.qlen);
 	free(opts.files);
 	return status;
 }

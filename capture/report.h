@@ -20,9 +20,11 @@ struct cap_report_opts {
 	uint64_t cnp_min_ns;    /* the pacing's minimum gap (0: the engine's default, 4 us) */
 	size_t mem_limit;       /* bytes of engine state at most (0: the engine's default, 1 GiB) */
 	const char *title;      /* shown in the HTML report (e.g. the file name) */
+	const struct cap_qlen *qlen; /* a queue-length trace for the HTML report, or NULL */
 };
 
 struct cap_report;
+struct cap_qlen;
 
 /* NULL (with errno) when memory cannot be had. */
 struct cap_report *cap_report_new(const struct cap_report_opts *o);

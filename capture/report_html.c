@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rocewire.h"
+#include "qlen.h"
 #include "report_int.h"
 #include "tmpfile.h"
 
@@ -31,6 +32,7 @@ static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1"
 #define C_OOO "#9467bd"
 #define C_CE "#e8590c"
 #define C_CNP "#1c7ed6"
+#define C_QLEN "#7048e8"
 #define C_PAUSE "#e15759"
 #define C_STORM "#8f1d21"
 #define C_GRID "#e5e7eb"
@@ -595,12 +597,42 @@ static void lane(struct html *h, const struct ax *a, double y, double hh, const 
 	}
 }
 
+/* The bottleneck's queue (--qlen), a lane above the flows: a step line of
+ * bytes over the same time axis, scaled to its largest value. */
+static void qlen_lane(struct html *h, const struct ax *a, double y, double hh)
+{
+	FILE *f = h->f;
+	const struct cap_qlen *q = h->r->opts.qlen;
+	char b[64];
+	fprintf(f, "<rect x=\"24\" y=\"%.1f\" width=\"10\" height=\"10\" rx=\"2\" fill=\"" C_QLEN "\"/>"
+		   "<text x=\"40\" y=\"%.1f\" font-size=\"12\" fill=\"" C_TITLE "\">bottleneck queue</text>"
+		   "<text x=\"40\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">--qlen, all priorities; max %s"
+		   "</text>\n",
+		y + 9, y + 18, y + 32, rp_bytes(b, sizeof(b), q->max));
+	if (!q->n || !q->max)
+		return;
+	fprintf(f, "<polyline fill=\"none\" stroke=\"" C_QLEN "\" stroke-width=\"1.4\" points=\"");
+	double last_x = -1;
+	for (size_t i = 0; i < q->n; i++) {
+		double x = AX(a, (double)q->t_ns[i] / h->div);
+		double yy = y + hh - (double)q->bytes[i] / (double)q->max * (hh - 4);
+		/* one point per pixel column is enough: a long trace stays small */
+		if (x - last_x < 0.5 && i + 1 < q->n && q->bytes[i] != q->max)
+			continue;
+		fprintf(f, "%.1f,%.1f ", x, yy);
+		last_x = x;
+	}
+	fputs("\"/>\n", f);
+}
+
 static void plot_congestion(struct html *h)
 {
 	FILE *f = h->f;
 	uint32_t fl[CONG_ROWS];
 	uint32_t nf = pick_flows(h, fl, CONG_ROWS, want_cong);
-	const int rowh = 40, top = 92, left = 330;
+	const int rowh = 40, left = 330;
+	const int qh = h->r->opts.qlen ? 56 : 0; /* the queue's lane */
+	const int top = 92 + qh;
 	int height = top + (int)(nf ? nf : 2) * rowh + 60;
 	char b[200], c[64];
 	svg_open(h, "plot-congestion", height, "ECN CE marks and CNPs per flow");
@@ -620,6 +652,8 @@ static void plot_congestion(struct html *h)
 	struct ax a = {.x = left, .y = top, .w = SVG_W - left - 30, .h = (nf ? nf : 2) * rowh,
 		       .x0 = 0, .x1 = h->span, .y0 = 0, .y1 = 1};
 	axes(h, &a, xlabel(h, b, sizeof(b)), NULL, 0);
+	if (qh)
+		qlen_lane(h, &a, top - qh, qh - 8);
 	if (!nf) {
 		empty_msg(h, &a, "no CE marks and no CNPs in this capture");
 		fputs("</svg>\n", f);

@@ -68,6 +68,7 @@ struct gen_ccm {
 	double link_bps;
 	uint64_t sw_next;           /* cc_sw_next_event(), kept after each call that changes it */
 	uint64_t qlen_next;         /* next qlen sample (GEN_NEVER: not written) */
+	uint64_t qlen_origin;       /* model time of the run's first packet (GEN_NEVER: not yet) */
 	struct cc_out out;
 	int out_open;
 	struct gen_cc_stats st;
@@ -168,6 +169,7 @@ struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap)
 	c->link_bps = sim ? sc->cc.sw.link_bps : (sc->line_rate_gbps > 0 ? sc->line_rate_gbps : 100.0) * 1e9;
 	c->pfc_flow = UINT32_MAX;
 	c->qlen_next = GEN_NEVER;
+	c->qlen_origin = GEN_NEVER;
 	c->sw_next = GEN_NEVER;
 	c->rp = calloc(m->nqp ? m->nqp : 1, sizeof(*c->rp));
 	c->storm_order = calloc(sc->cc.n_storms ? sc->cc.n_storms : 1, sizeof(*c->storm_order));
@@ -278,14 +280,29 @@ static inline void set_rate(struct gen_qp *q, const struct cc_rp *rp)
 
 /* ---- the switch ---- */
 
-static void qlen_upto(struct gen_ccm *c, uint64_t now)
+/* Queue-length samples up to now. Their times count from the run's first
+ * packet, which is the capture's first packet: rocewire-cap --qlen draws
+ * them on the capture's time axis. */
+static void qlen_upto(struct gen_model *m, struct gen_ccm *c, uint64_t now)
 {
 	if (c->qlen_next == GEN_NEVER)
 		return;
+	if (c->qlen_origin == GEN_NEVER) {
+		/* the first call comes with the first request into the port: any
+		 * packet before it (a flow that bypasses the port) is counted */
+		c->qlen_origin = now;
+		for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
+			const struct gen_flow_stats *st = &m->stats[m->lf[lfi].index];
+			if (st->packets[0] + st->packets[1] && st->first_ns < c->qlen_origin)
+				c->qlen_origin = st->first_ns;
+		}
+		c->qlen_next = c->qlen_origin;
+	}
 	while (c->qlen_next <= now) {
 		struct cc_sw_qlen q;
 		cc_sw_sample(c->sw, c->qlen_next, &q);
 		c->sw_next = cc_sw_next_event(c->sw);
+		q.t_ns -= c->qlen_origin;
 		cc_out_qlen_sample(&c->out, &q, c->prio_mask);
 		c->qlen_next += c->cfg->out.qlen_interval_ns ? c->cfg->out.qlen_interval_ns : 1000;
 	}
@@ -342,7 +359,7 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 	struct gen_ccm *c = ccm_of(m);
 	struct gen_lflow *lf = gen_qlf(m, q);
 	uint32_t qi = (uint32_t)(q - m->qps);
-	qlen_upto(c, t);
+	qlen_upto(m, c, t);
 	/* the reaction point's byte counter counts what the QP sends */
 	cc_rp_on_sent(&c->rp[qi], pk->frame_len, t);
 	set_rate(q, &c->rp[qi]);
@@ -532,7 +549,7 @@ uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint
 {
 	struct gen_ccm *c = ccm_of(m);
 	uint32_t got = 0;
-	qlen_upto(c, now);
+	qlen_upto(m, c, now);
 	/* PFC frames first: they were sent when the port decided, before anything later */
 	while (c->pend_n && c->pend[c->pend_head].t_ns <= now) {
 		if (got == room)

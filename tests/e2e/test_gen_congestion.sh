@@ -45,5 +45,37 @@ for b in incast-dcqcn incast-pfc lossy-incast pfc-storm np-every-ce; do
 	printf '%s: ' "$b"
 	"$py" "$src/tests/e2e/gen_cc_check.py" "$b" "$work" || fails=$((fails + 1))
 done
+# The HTML report of the incast capture with the run's queue-length trace:
+# the queue's lane is drawn, with one point per sample at most.
+if [ -s "$work/incast-dcqcn.pcap" ]; then
+	if ! "$cap" -r "$work/incast-dcqcn.pcap" --html "$work/incast.html" --qlen "$work/incast-dcqcn.qlen.csv" \
+		>/dev/null 2>"$work/html.err"; then
+		echo "FAIL: rocewire-cap --html --qlen:" >&2
+		cat "$work/html.err" >&2
+		fails=$((fails + 1))
+	else
+		n=$(sed -n 's/.*stroke="#7048e8" stroke-width="1.4" points="\([^"]*\)".*/\1/p' "$work/incast.html" | wc -w)
+		rows=$(($(wc -l <"$work/incast-dcqcn.qlen.csv") - 1))
+		if ! grep -q 'bottleneck queue' "$work/incast.html" || [ "$n" -lt 100 ] || [ "$n" -gt "$rows" ]; then
+			echo "FAIL: the HTML page's queue lane has $n points for $rows samples" >&2
+			fails=$((fails + 1))
+		else
+			echo "incast HTML: the queue lane drawn ($n points from $rows samples)"
+		fi
+	fi
+	# --qlen needs --html, and a bad trace is one line naming its line
+	printf 'time_ns,prio,bytes\n0,3,10\n5,9,10\n' >"$work/bad.csv"
+	for args in "--qlen $work/incast-dcqcn.qlen.csv" "--html $work/x.html --qlen $work/bad.csv"; do
+		# shellcheck disable=SC2086
+		"$cap" -r "$work/incast-dcqcn.pcap" $args >/dev/null 2>"$work/q.err"
+		rc=$?
+		if [ "$rc" -ne 2 ] || [ "$(wc -l <"$work/q.err")" -ne 1 ] || [ -e "$work/x.html" ]; then
+			echo "FAIL: rocewire-cap $args: exit $rc (want 2), $(wc -l <"$work/q.err") lines, page left: $(ls "$work/x.html" 2>/dev/null)" >&2
+			fails=$((fails + 1))
+		fi
+	done
+	grep -q 'bad.csv:3: priority 9 is not 0..7' "$work/q.err" ||
+		{ echo "FAIL: bad trace message: $(cat "$work/q.err")" >&2; fails=$((fails + 1)); }
+fi
 [ "$fails" -eq 0 ] || { echo "$fails scenario(s) failed" >&2; exit 1; }
 echo "all congestion scenarios as expected"

@@ -1,0 +1,123 @@
+/* The flow model's closed-loop hooks (gen_model_rx_cnp, gen_model_rx_pause)
+ * against plain arithmetic: a UC flow at a fixed rate, its packet times
+ * before and after a CNP or a PFC frame reaches it.
+ *
+ * Known answers: the pacing gap of a frame at a rate is (frame bytes + 24
+ * bytes of preamble, gap and FCS) * 8 / rate; IEEE 802.1Qbb: one pause
+ * quantum is 512 bit times, so 1000 quanta at 10 Gb/s are 51.2 us; DCQCN
+ * (Zhu et al. 2015, the paper's preset: alpha starts at 1): the first cut
+ * sets Rc = Rc * (1 - alpha / 2), half the rate, so the gap doubles. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "flow.h"
+#include "scenario.h"
+
+static const char yaml[] =
+	"name: loop\n"
+	"line_rate: 10Gbps\n"
+	"hosts:\n"
+	"  - {name: s, mac: \"02:00:00:00:00:01\", ip: 10.0.0.1, vlan: 5, pcp: 3}\n"
+	"  - {name: r, mac: \"02:00:00:00:00:02\", ip: 10.0.0.2, vlan: 5, pcp: 3}\n"
+	"flows:\n"
+	"  - {name: f, from: s, to: r, transport: uc, ops: write, size: 1000, mtu: 1024, rate: 1Gbps,\n"
+	"     qps: 1, src_qpn: 0x100, dst_qpn: 0x200, ecn: ect0}\n"
+	"congestion:\n"
+	"  mode: closed_loop\n"
+	"  dcqcn: {preset: paper}\n";
+
+struct fixture {
+	struct gen_scenario sc;
+	struct gen_model *m;
+};
+
+static int setup(void **state)
+{
+	struct fixture *x = calloc(1, sizeof(*x));
+	char err[512];
+	assert_non_null(x);
+	if (gen_scenario_parse(yaml, sizeof(yaml) - 1, "loop.yaml", &x->sc, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	x->m = gen_model_new(&x->sc, 0, 1);
+	assert_non_null(x->m);
+	*state = x;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *x = *state;
+	gen_model_free(x->m);
+	gen_scenario_free(&x->sc);
+	free(x);
+	return 0;
+}
+
+/* The next packet's time (one at a time). */
+static uint64_t next_t(struct gen_model *m, struct gen_pkt *pk)
+{
+	assert_int_equal(gen_model_next(m, pk, 1, UINT64_MAX), 1);
+	return pk->t_ns;
+}
+
+static void test_cnp_halves_rate(void **state)
+{
+	struct fixture *x = *state;
+	struct gen_pkt pk;
+	uint64_t t0 = next_t(x->m, &pk), t1 = next_t(x->m, &pk);
+	double gap = (double)(pk.frame_len + 24) * 8 / 1e9 * 1e9; /* ns at 1 Gb/s */
+	assert_true((double)(t1 - t0) >= gap - 1 && (double)(t1 - t0) <= gap + 1);
+	/* a CNP for another QP changes nothing; for ours (0x100) it cuts */
+	assert_int_equal(gen_model_rx_cnp(x->m, 0x123, t1), 0);
+	assert_int_equal(gen_model_rx_cnp(x->m, 0x100, t1), 1);
+	uint64_t t2 = next_t(x->m, &pk), t3 = next_t(x->m, &pk);
+	/* the packet already scheduled keeps its gap; the next ones go at half the rate */
+	assert_true((double)(t3 - t2) >= 2 * gap - 2 && (double)(t3 - t2) <= 2 * gap + 2);
+	const struct gen_cc_stats *st = gen_model_cc_stats(x->m);
+	assert_non_null(st);
+	assert_int_equal(st->cnps_received, 1);
+	assert_int_equal(st->rate_cuts, 1);
+}
+
+static void test_pfc_pauses_and_resumes(void **state)
+{
+	struct fixture *x = *state;
+	struct gen_pkt pk;
+	uint16_t q[8] = { 0 };
+	uint64_t t0 = next_t(x->m, &pk);
+	/* PFC for class 3 (the hosts' PCP), 1000 quanta at 10 Gb/s: 51.2 us */
+	q[3] = 1000;
+	gen_model_rx_pause(x->m, 1u << 3, q, t0);
+	uint64_t t1 = next_t(x->m, &pk);
+	assert_true(t1 >= t0 + 51200);
+	assert_true(t1 <= t0 + 51200 + 1);
+	/* a pause of another class does not stop it */
+	q[3] = 0;
+	q[5] = 0xFFFF;
+	gen_model_rx_pause(x->m, 1u << 5, q, t1);
+	uint64_t t2 = next_t(x->m, &pk);
+	assert_true(t2 - t1 < 20000);
+	/* 802.3x PAUSE (no class vector) stops every class; XON resumes at once */
+	q[0] = 0xFFFF;
+	gen_model_rx_pause(x->m, 0, q, t2);
+	q[0] = 0;
+	gen_model_rx_pause(x->m, 0, q, t2 + 5000);
+	uint64_t t3 = next_t(x->m, &pk);
+	assert_true(t3 >= t2 + 5000 && t3 < t2 + 20000);
+	assert_int_equal(gen_model_cc_stats(x->m)->pfc_received, 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_cnp_halves_rate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pfc_pauses_and_resumes, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -36,7 +36,7 @@ static int hf_ack_req = -1, hf_ack_lat = -1, hf_ack_covers = -1, hf_ack_psn = -1
 static int hf_nak_kind = -1, hf_rnr_timer = -1, hf_read_req = -1, hf_read_lat = -1;
 static int hf_atomic_req = -1, hf_atomic_lat = -1;
 static int hf_cnp_ce_frame = -1, hf_cnp_ce_count = -1, hf_cnp_flow = -1, hf_cnp_interval = -1;
-static int hf_cnp_too_often = -1, hf_ecn = -1, hf_ce = -1;
+static int hf_cnp = -1, hf_cnp_too_often = -1, hf_ecn = -1, hf_ce = -1;
 static int hf_pfc_priority = -1, hf_pfc_pause_us = -1, hf_pfc_storm = -1, hf_paused = -1;
 
 static expert_field ei_icrc_bad = EI_INIT, ei_vcrc_bad = EI_INIT, ei_decode = EI_INIT;
@@ -86,8 +86,10 @@ static void crc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const 
 	if (st != RW_CRC_NONE)
 		gen(proto_tree_add_uint(t, hf[3], tvb, 0, 0, computed));
 	if (st == RW_CRC_BAD) {
-		gen(proto_tree_add_boolean(t, hf[1], tvb, 0, 0, TRUE));
-		expert_add_info_format(pinfo, ti, ei, "Bad %s: 0x%0*x on the wire, 0x%0*x computed",
+		/* On the leaf: an expert info gives the item it is added to a
+		 * subtree of its own, which would close the ICRC subtree. */
+		proto_item *bad = gen(proto_tree_add_boolean(t, hf[1], tvb, 0, 0, TRUE));
+		expert_add_info_format(pinfo, bad, ei, "Bad %s: 0x%0*x on the wire, 0x%0*x computed",
 				       name, hf[0] == hf_icrc_status ? 8 : 4, wire,
 				       hf[0] == hf_icrc_status ? 8 : 4, computed);
 	}
@@ -206,7 +208,7 @@ static void cong_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo,
 	}
 	if (!(p->present & RW_P_BTH) || p->op->transport != RW_TRANSPORT_CNP)
 		return;
-	proto_item *it = proto_tree_get_parent(t);
+	proto_item *it = gen(proto_tree_add_boolean(t, hf_cnp, tvb, 0, 0, TRUE));
 	expert_add_info(pinfo, it, &ei_cnp);
 	if (n->cnp_flow >= 0)
 		gen(proto_tree_add_int(t, hf_cnp_flow, tvb, 0, 0, n->cnp_flow));
@@ -512,6 +514,8 @@ static hf_register_info hf[] = {
 		  FT_FRAMENUM, BASE_NONE, REQ, NULL),
 	GEN_FIELD(hf_atomic_lat, "Atomic latency", "rocewire.atomic.latency", FT_RELATIVE_TIME,
 		  BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_cnp, "Congestion notification (CNP)", "rocewire.cnp", FT_BOOLEAN, BASE_NONE, NULL,
+		  NULL),
 	GEN_FIELD(hf_cnp_ce_frame, "CE-marked frame", "rocewire.cnp.ce_frame", FT_FRAMENUM, BASE_NONE,
 		  FRAMENUM_TYPE(FT_FRAMENUM_NONE), "The CE mark this CNP answers"),
 	GEN_FIELD(hf_cnp_ce_count, "CE marks linked", "rocewire.cnp.ce_count", FT_UINT32, BASE_DEC,

@@ -452,10 +452,10 @@ PREFS = [("rocewire.link_gbps:25", "--link-gbps=25"), ("rocewire.storm_ms:2", "-
          ("rocewire.cnp_interval_us:50", "--cnp-min-us=50")]
 
 
-def check_tap(ts, path, prefs=False):
+def check_tap(ts, path, prefs=False, two_pass=False):
     """-z rocewire,qp against --report; with prefs, each preference set
-    against the rocewire-cap option of the same meaning."""
-    opts, cli = [], []
+    against the rocewire-cap option of the same meaning; two_pass: tshark -2."""
+    opts, cli = ["-2"] if two_pass else [], []
     if prefs:
         for o, c in PREFS:
             opts += ["-o", o]
@@ -473,8 +473,8 @@ def check_tap(ts, path, prefs=False):
         diff = "\n".join(list(difflib.unified_diff(want, got, "rocewire-cap --report", "tshark -z rocewire,qp", lineterm=""))[:30])
         fail("%s: -z rocewire,qp differs from rocewire-cap --report:\n%s" % (path, diff))
     else:
-        print("tap %s%s: %d lines equal" % (os.path.basename(path), " with preferences" if prefs else "",
-                                            len(want)))
+        print("tap %s%s%s: %d lines equal" % (os.path.basename(path), " with preferences" if prefs else "",
+                                              " (-2)" if two_pass else "", len(want)))
 
 
 def check_twopass(ts, path):
@@ -540,6 +540,7 @@ def main():
                 check_twopass(ts, f)
             elif check == "tap":
                 check_tap(ts, f)
+                check_tap(ts, f, two_pass=True)
                 if "scenario-pfc" in f or "scenario-cecnp" in f or "pfc-pause" in f:
                     check_tap(ts, f, prefs=True)
             elif check == "load":

@@ -164,6 +164,8 @@ static int passes_filters(struct replay *r, const struct rp_rec *rec, const stru
 		if (rec->ts_ns < r->ts_first || t < o->time_from || t > o->time_to)
 			return 0;
 	}
+	if (o->have_filter && !rp_filter_match(&o->filter, p, rec->caplen))
+		return 0;
 	if (o->n_qps || o->n_opcodes || o->target) {
 		if (!(p->present & RW_P_BTH))
 			return 0;
@@ -381,7 +383,7 @@ int main(int argc, char **argv)
 	if (o.target && rp_target_apply(&o, err, sizeof(err)) != 0)
 		die(EXIT_USAGE, "%s", err);
 	r.rewrite = rewrites_asked(&o.rw);
-	r.need_decode = r.rewrite || o.n_qps || o.n_opcodes || o.target || o.corrupt_rate > 0;
+	r.need_decode = r.rewrite || o.n_qps || o.n_opcodes || o.target || o.corrupt_rate > 0 || o.have_filter;
 	r.dcfg.no_icrc_check = 1; /* rewrite.c computes what it needs */
 	r.rng = o.seed ? o.seed : 1;
 	r.paced = o.timing != RP_TIME_TOPSPEED;

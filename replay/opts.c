@@ -480,6 +480,14 @@ static int h_time(struct ctx *c, const char *arg)
 	return 0;
 }
 
+static int h_filter(struct ctx *c, const char *arg)
+{
+	if (rp_filter_compile(arg, &c->o->filter, c->err, c->errlen) != 0)
+		return -1;
+	c->o->have_filter = 1;
+	return 0;
+}
+
 static int h_iface(struct ctx *c, const char *arg)
 {
 	c->o->iface = arg;
@@ -589,6 +597,7 @@ static const struct opt table[] = {
 	{"opcode", 0, "LIST", h_opcode, "opcodes by name (RC_SEND_ONLY) or number"},
 	{"frames", 0, "FIRST-LAST", h_frames, "frame numbers in the file, from 1"},
 	{"time", 0, "FROM-TO", h_time, "seconds after the first frame"},
+	{"filter", 'f', "EXPR", h_filter, "fields compared, Wireshark-like: 'bth.destqp == 0x11 && !(bth.opcode == RC_ACKNOWLEDGE)'"},
 	SECTION("Reports"),
 	{"summary-json", 'j', "FILE", h_summary, "the final statistics as JSON (- for stdout)"},
 	{"progress", 0, NULL, h_progress, "a progress line every second (default: on a terminal)"},

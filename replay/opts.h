@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "filter.h"
 #include "rocewire/rewrite.h"
 
 #define RP_MAX_LIST 64
@@ -44,6 +45,8 @@ struct rp_opts {
 	uint64_t frame_first, frame_last;  /* 1-based, inclusive; 0 / UINT64_MAX */
 	double time_from, time_to;         /* seconds after the first record */
 	int have_time;
+	int have_filter;                   /* --filter EXPR */
+	struct rp_filter filter;
 
 	const char *summary_json;
 	int progress;              /* -1 auto (stderr is a terminal) */

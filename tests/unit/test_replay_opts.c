@@ -1,5 +1,6 @@
 /* rocewire-replay's option parser (replay/opts.c: rewrite rules, filters,
- * timing) and its pacing-error histogram (replay/pace.c). */
+ * timing), its pacing-error histogram (replay/pace.c) and --filter
+ * (replay/filter.c). */
 #include "rw_test_util.h"
 #include "opts.h"
 #include "pace.h"
@@ -125,6 +126,51 @@ static void test_pace_quantiles(void **state)
 	assert_int_equal(rp_pace_err_quantile(&e, 0.99), 7);
 }
 
+/* --filter on the UC SEND_ONLY known-answer frame of shared/notes/icrc.md:
+ * 192.168.0.7 -> 192.168.0.7, dest QP 211, PSN 13571856, P_Key 0xffff. */
+static void test_filter(void **state)
+{
+	(void)state;
+	static const char *const UC_HEX =
+		"248a07a8fa22248a07a8fa22 0800 45010040047840004011b4d5c0a80007c0a80007 c00012b7002caca2"
+		"2460ffff000000d300cf1710 4630818be28935d90e9a95505401be885e500000 78f353f3";
+	uint8_t b[128];
+	size_t n = rw_hex(UC_HEX, b, sizeof(b));
+	struct rw_packet p;
+	struct rp_filter f;
+	char err[512];
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, b, n, n, &p), RW_OK);
+	static const struct {
+		const char *expr;
+		int want;
+	} cases[] = {
+		{"bth.destqp == 211", 1},
+		{"infiniband.bth.destqp == 0xd3 && bth.psn == 13571856", 1},
+		{"bth.opcode == UC_SEND_ONLY", 1},
+		{"bth.opcode == 0x24 and not bth.p_key != 0xffff", 1},
+		{"ip.src == 192.168.0.7 && udp.dstport == 4791", 1},
+		{"ip.dst == 192.168.0.8 || (bth.psn > 13571856)", 0},
+		{"reth.va", 0},                   /* absent field */
+		{"!reth.r_key", 1},
+		{"reth.r_key != 5", 0},           /* a comparison with an absent field is false */
+		{"frame.len >= 78 && frame.len < 79", 1},
+		{"rocev2 && !rocev1 && ip.dsfield.ecn == 1", 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(rp_filter_compile(cases[i].expr, &f, err, sizeof(err)), 0);
+		if (rp_filter_match(&f, &p, (uint32_t)n) != cases[i].want)
+			fail_msg("%s: expected %d", cases[i].expr, cases[i].want);
+	}
+	assert_int_equal(rp_filter_compile("bth.destqp ==", &f, err, sizeof(err)), -1);
+	assert_string_equal(err, "--filter: column 14: expected a value (a number, an IPv4 address or an opcode name)");
+	assert_int_equal(rp_filter_compile("(bth.psn > 1", &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "expected ')'"));
+	assert_int_equal(rp_filter_compile("bth.psn > 1 )", &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unexpected ')'"));
+	assert_int_equal(rp_filter_compile("bth.qp == 1", &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown field 'bth.qp'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -132,6 +178,7 @@ int main(void)
 		cmocka_unit_test(test_filters_timing),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_pace_quantiles),
+		cmocka_unit_test(test_filter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

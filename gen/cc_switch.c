@@ -53,6 +53,9 @@ struct cc_sw {
 	uint8_t rr_next;
 	/* upstream PFC, per priority */
 	uint8_t xoff_on[CC_SW_PRIOS];
+	uint64_t ps_per_byte_int; /* ps_per_byte when whole, else 0 */
+	uint8_t timers;          /* bit p: class p has a storm or an XOFF refresh running
+				  * (the per-step scans skip the classes with none) */
 	uint16_t quanta[CC_SW_PRIOS];
 	uint64_t pause_ps[CC_SW_PRIOS], refresh_ps[CC_SW_PRIOS];
 	uint64_t xoff_first[CC_SW_PRIOS], xoff_refresh[CC_SW_PRIOS];
@@ -116,6 +119,14 @@ static double rand01(struct cc_sw *sw)
 	return (double)(z >> 11) * 0x1.0p-53;
 }
 
+static void timers_update(struct cc_sw *sw, uint8_t p)
+{
+	if (sw->storm_next[p] != PS_NEVER || sw->xoff_on[p])
+		sw->timers |= (uint8_t)(1u << p);
+	else
+		sw->timers &= (uint8_t)~(1u << p);
+}
+
 static uint64_t ps_to_ns(uint64_t ps)
 {
 	return ps == PS_NEVER ? CC_NEVER : ps / 1000 + (ps % 1000 != 0);
@@ -146,6 +157,10 @@ struct cc_sw *cc_sw_new(const struct cc_sw_params *p)
 		sw->pool[i].next = i + 1 < n ? i + 1 : NIL;
 	sw->free_head = 0;
 	sw->ps_per_byte = 8e12 / p->link_bps;
+	/* most link rates give a whole number of picoseconds per byte (80 at
+	 * 100 Gb/s): then a frame's time is one multiply */
+	if (sw->ps_per_byte == (double)(uint64_t)sw->ps_per_byte)
+		sw->ps_per_byte_int = (uint64_t)sw->ps_per_byte;
 	sw->tx = NIL;
 	sw->departed.head = sw->departed.tail = NIL;
 	sw->rng = p->seed;
@@ -256,10 +271,12 @@ static void try_start(struct cc_sw *sw, uint64_t t)
 	sw->qbytes[p] -= d->bytes;
 	sw->total -= d->bytes;
 	d->t_start = t;
-	d->t_end = t + (uint64_t)llround((double)d->bytes * sw->ps_per_byte);
+	d->t_end = t + (sw->ps_per_byte_int ? d->bytes * sw->ps_per_byte_int
+					    : (uint64_t)llround((double)d->bytes * sw->ps_per_byte));
 	sw->tx = i;
 	if (sw->xoff_on[p] && sw->qbytes[p] <= sw->p.prio[p].xon) {
 		sw->xoff_on[p] = 0;
+		timers_update(sw, (uint8_t)p);
 		sw->st[p].xon++;
 		sw->st[p].paused_ns += ps_to_ns(t - sw->xoff_first[p]);
 		emit_one(sw, t, CC_SW_PFC_UPSTREAM, (uint8_t)p, 0);
@@ -282,6 +299,7 @@ static void storm_step(struct cc_sw *sw, uint8_t p)
 	uint64_t t = sw->storm_next[p];
 	if (t >= sw->storm_until[p]) {
 		sw->storm_next[p] = PS_NEVER;
+		timers_update(sw, p);
 		emit_one(sw, t, CC_SW_PFC_DOWNSTREAM, p, 0);
 		egress_pause(sw, p, t, 0);
 		try_start(sw, t);
@@ -314,7 +332,8 @@ static void advance(struct cc_sw *sw, uint64_t now)
 		uint64_t t_tx = sw->tx != NIL ? sw->pool[sw->tx].t_end : PS_NEVER;
 		uint64_t t_storm = PS_NEVER, t_ref = PS_NEVER;
 		int ps = -1, pr = -1;
-		for (int p = 0; p < CC_SW_PRIOS; p++) {
+		for (unsigned m = sw->timers; m; m &= m - 1) {
+			int p = __builtin_ctz(m);
 			if (sw->storm_next[p] < t_storm)
 				t_storm = sw->storm_next[p], ps = p;
 			if (sw->xoff_on[p] && sw->xoff_refresh[p] < t_ref)
@@ -406,6 +425,7 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 	v.result = CC_SW_QUEUED;
 	if (pr->lossless && pr->xoff && !sw->xoff_on[prio] && sw->qbytes[prio] >= pr->xoff) {
 		sw->xoff_on[prio] = 1;
+		timers_update(sw, prio);
 		sw->xoff_first[prio] = t;
 		sw->xoff_refresh[prio] = t + sw->refresh_ps[prio];
 		st->xoff++;
@@ -448,7 +468,8 @@ uint32_t cc_sw_pfc_events(struct cc_sw *sw, struct cc_sw_pfc *out, uint32_t n)
 uint64_t cc_sw_next_event(const struct cc_sw *sw)
 {
 	uint64_t t = sw->tx != NIL ? sw->pool[sw->tx].t_end : PS_NEVER;
-	for (int p = 0; p < CC_SW_PRIOS; p++) {
+	for (unsigned m = sw->timers; m; m &= m - 1) {
+		int p = __builtin_ctz(m);
 		if (sw->storm_next[p] < t)
 			t = sw->storm_next[p];
 		if (sw->xoff_on[p] && sw->xoff_refresh[p] < t)
@@ -476,6 +497,7 @@ void cc_sw_storm(struct cc_sw *sw, uint64_t now, uint8_t prio, uint64_t duration
 	advance(sw, t);
 	sw->storm_until[prio] = t + ns_to_ps(duration_ns);
 	sw->storm_next[prio] = t;
+	timers_update(sw, prio);
 	advance(sw, t);
 }
 

@@ -19,6 +19,7 @@ import os
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from replay_check import spec_icrc  # noqa: E402 (zlib over the spec's masks)
 

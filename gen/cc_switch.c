@@ -44,7 +44,8 @@ struct cc_sw {
 	struct cc_sw_params p;
 	double ps_per_byte;
 	struct desc *pool;
-	uint32_t free_head;
+	uint32_t free_head;      /* freed descriptors (NIL: none) */
+	uint32_t fresh, npool;   /* descriptors never used: fresh .. npool - 1 */
 	struct fifo q[CC_SW_PRIOS];
 	uint64_t qbytes[CC_SW_PRIOS], total;
 	struct fifo departed;
@@ -153,9 +154,12 @@ struct cc_sw *cc_sw_new(const struct cc_sw_params *p)
 		free(sw);
 		return NULL;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		sw->pool[i].next = i + 1 < n ? i + 1 : NIL;
-	sw->free_head = 0;
+	/* Descriptors never used are taken in order (fresh); freed ones go on
+	 * the free list and are taken first: a run touches only as many as
+	 * its queues ever held, not the whole pool. */
+	sw->free_head = NIL;
+	sw->fresh = 0;
+	sw->npool = n;
 	sw->ps_per_byte = 8e12 / p->link_bps;
 	/* most link rates give a whole number of picoseconds per byte (80 at
 	 * 100 Gb/s): then a frame's time is one multiply */
@@ -398,7 +402,7 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 		st->sent_while_paused++;
 	}
 	uint64_t fill = sw->total + bytes;
-	if ((!pr->lossless && fill > sw->p.buffer) || sw->free_head == NIL) {
+	if ((!pr->lossless && fill > sw->p.buffer) || (sw->free_head == NIL && sw->fresh == sw->npool)) {
 		st->dropped++;
 		st->dropped_bytes += bytes;
 		return v;
@@ -410,8 +414,13 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 		v.ce = pm >= 1.0 || (pm > 0 && rand01(sw) < pm);
 		st->marked += v.ce;
 	}
-	uint32_t i = sw->free_head;
-	sw->free_head = sw->pool[i].next;
+	uint32_t i;
+	if (sw->free_head != NIL) {
+		i = sw->free_head;
+		sw->free_head = sw->pool[i].next;
+	} else {
+		i = sw->fresh++;
+	}
 	struct desc *d = &sw->pool[i];
 	d->cookie = cookie;
 	d->bytes = bytes;

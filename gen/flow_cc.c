@@ -53,6 +53,7 @@ struct gen_ccm {
 	uint32_t *slot_qi;
 	uint32_t *free_slots;
 	uint32_t nfree, nslots;
+	uint32_t fresh;             /* slots never used: fresh .. nslots - 1 */
 	/* events */
 	struct ccev *heap;
 	uint32_t nheap, capheap;
@@ -207,9 +208,10 @@ struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap)
 	c->free_slots = calloc(c->nslots, sizeof(*c->free_slots));
 	if (!c->slot || !c->slot_qi || !c->free_slots)
 		goto oom;
-	for (uint32_t i = 0; i < c->nslots; i++)
-		c->free_slots[i] = c->nslots - 1 - i;
-	c->nfree = c->nslots;
+	/* slots are taken fresh in order, then again from the freed ones:
+	 * a run touches only as many as its queue ever held */
+	c->nfree = 0;
+	c->fresh = 0;
 	for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
 		struct gen_lflow *lf = &m->lf[lfi];
 		if (!lf->cc)
@@ -363,13 +365,13 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 	/* the reaction point's byte counter counts what the QP sends */
 	cc_rp_on_sent(&c->rp[qi], pk->frame_len, t);
 	set_rate(q, &c->rp[qi]);
-	if (c->nfree == 0) {
+	if (c->nfree == 0 && c->fresh == c->nslots) {
 		/* every descriptor is held: the port has no room for it */
 		m->pk_dropped = 1;
 		c->st.sw_dropped++;
 		return;
 	}
-	uint32_t s = c->free_slots[c->nfree - 1];
+	uint32_t s = c->nfree ? c->free_slots[c->nfree - 1] : c->fresh;
 	int ect = (lf->f->ecn & 3) == RW_ECN_ECT0 || (lf->f->ecn & 3) == RW_ECN_ECT1;
 	struct cc_sw_verdict v = cc_sw_enqueue(c->sw, t, lf->src_prio, pk->frame_len, ect, s);
 	c->sw_next = cc_sw_next_event(c->sw);
@@ -381,7 +383,10 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 		c->st.sw_dropped++;
 		return;
 	}
-	c->nfree--;
+	if (c->nfree)
+		c->nfree--;
+	else
+		c->fresh++;
 	c->st.sw_packets++;
 	c->st.sw_bytes += pk->frame_len;
 	if (v.qlen + pk->frame_len > c->st.max_qlen)

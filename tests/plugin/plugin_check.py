@@ -59,7 +59,7 @@ FIELDS = ["frame.number", "frame.cap_len", "rocewire.carrier", "rocewire.opcode"
           "rocewire.atomic.request_frame", "rocewire.atomic.latency", "rocewire.cnp.ce_frame",
           "rocewire.cnp.flow", "rocewire.cnp.interval", "rocewire.ecn", "rocewire.ce",
           "rocewire.pfc.priority", "rocewire.pfc.pause_us", "rocewire.pfc.storm",
-          "rocewire.paused", "rocewire.error"] + [
+          "rocewire.paused", "rocewire.error", "_ws.expert.message"] + [
               "rocewire." + k for k, _ in HEADER_KEYS]
 
 failures = []
@@ -238,10 +238,44 @@ def check_decode(ts, path):
     return rows
 
 
+# The expert infos a frame must carry, by the engine's flag (rocewire-notes)
+# or the decode (rocewire-cap --json): the start of each message.
+EXPERT_BY_FLAG = [("gap", "PSN gap"), ("retrans", "Retransmission"), ("gbn_start", "Go-back-N"),
+                  ("ooo", "Out of order"), ("ce", "CE mark"), ("paused", "Sent while")]
+
+
+def check_expert(path, fr, row, flags, js):
+    msgs = [m for m in row["_ws.expert.message"].split(";") if m]
+    want = [text for flag, text in EXPERT_BY_FLAG if flag in flags]
+    if "nak" in flags:
+        want.append("RNR NAK" if js.get("aeth", {}).get("kind") == "rnr_nak" else "NAK (")
+    if js.get("bth", {}).get("name") == "CNP":
+        want.append("Congestion notification")
+    if js.get("icrc", {}).get("status") == "bad":
+        want.append("Bad ICRC")
+    if js.get("vcrc", {}).get("status") == "bad":
+        want.append("Bad VCRC")
+    if row["rocewire.error"]:
+        want.append(row["rocewire.error"])
+    for w in want:
+        if not any(m.startswith(w) for m in msgs):
+            fail("%s frame %d: no expert info %r (has %r)" % (path, fr, w, msgs))
+    # And none of rocewire's that nothing asked for (storms and CNP pacing
+    # aside: the engine's per-frame flags do not carry them). The built-in
+    # dissectors' own expert infos are in the same field: only rocewire's
+    # messages are looked at.
+    ours = ("Bad ICRC", "Bad VCRC", "PSN gap", "Retransmission", "Go-back-N", "Out of order",
+            "NAK (", "RNR NAK", "CE mark", "Congestion notification", "Sent while")
+    extra = [m for m in msgs if m.startswith(ours) and not any(m.startswith(w) for w in want)]
+    if extra:
+        fail("%s frame %d: expert infos %r the engine did not ask for" % (path, fr, extra))
+
+
 def check_verdicts(path, rows):
     """Per-frame analysis fields against rocewire-notes (the engine without
-    the plugin)."""
+    the plugin), and the expert infos they call for."""
     nt = notes(path)
+    js = cap_json(path)
     for row in rows:
         fr = int(row["frame.number"])
         n = nt.get(fr)
@@ -252,6 +286,7 @@ def check_verdicts(path, rows):
         got_flags = int(row["rocewire.verdicts"], 16) if row["rocewire.verdicts"] else 0
         if not row["rocewire.carrier"] and not row["rocewire.verdicts"]:
             continue  # a frame with no rocewire tree (not RoCE/IB/PFC)
+        check_expert(path, fr, row, set(n["flags"]), js.get(fr, {}))
         if got_flags != flags:
             fail("%s frame %d: verdicts 0x%x, engine 0x%x (%s)" % (path, fr, got_flags, flags, n["flags"]))
         flow = row["rocewire.flow"]

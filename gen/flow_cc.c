@@ -478,6 +478,10 @@ static void departed(struct gen_model *m, struct gen_ccm *c, const struct cc_sw_
 	struct gen_lflow *lf = gen_qlf(m, q);
 	c->free_slots[c->nfree++] = s;
 	q->in_net--;
+	/* the QP learns of it now: a requester the window held may send from
+	 * here on, not at a pacing time already past */
+	if (q->now < d->t_ns)
+		q->now = d->t_ns;
 	if (lf->responder) {
 		/* a job for the responder, and room in the requester's window */
 		gen_resp_request(m, q, pk, d->t_ns + m->sc->link_delay_ns);

@@ -237,6 +237,9 @@ def main():
     summ = json.load(open(os.path.join(d, name + ".json")))
     if rep["icrc"]["bad"]:
         fail("%d bad ICRCs" % rep["icrc"]["bad"])
+    back = [i for i in range(1, len(fr)) if fr[i][0] < fr[i - 1][0]]
+    if back:
+        fail("%d frames earlier than the frame before them (first: frame %d)" % (len(back), back[0] + 1))
     {"incast-dcqcn": check_incast_dcqcn, "incast-pfc": check_incast_pfc, "lossy-incast": check_lossy,
      "pfc-storm": check_pfc_storm, "np-every-ce": check_np_every_ce}[name](fr, rep, summ)
     for m in fails:

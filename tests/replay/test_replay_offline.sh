@@ -91,6 +91,15 @@ b = [bytes(d) for d, _ in RawPcapReader(sys.argv[2])]
 sys.exit(0 if all(x[-4:] == y[-4:] for x, y in zip(a, b)) and len(a) == len(b) else 1)
 EOF
 
+# IPv6 (every frame in a VLAN): addresses mapped, tags retagged; ICRCs by
+# the spec's CRC, values by tshark
+replay v6.pcap --map-ip 2001:db8::/64=fd00:1:2:3::/64 --vlan-retag 7:3 --map-qpn 0x11=0x21 "$S/rocev2-ipv6-vlan.pcap" &&
+	{ $CHECK icrc v6.pcap 0 334 && ok "IPv6: 334 frames re-signed" || fail "IPv6 rewrite ICRCs"; }
+[ "$(count v6.pcap '((ipv6.src == fd00:1:2:3::a && ipv6.dst == fd00:1:2:3::b) || (ipv6.src == fd00:1:2:3::b && ipv6.dst == fd00:1:2:3::a)) && vlan.id == 7 && vlan.priority == 3')" = 334 ] &&
+	ok "tshark: IPv6 addresses mapped and VLAN retagged on all 334" || fail "IPv6 map / retag values"
+[ "$(count v6.pcap 'infiniband.bth.destqp == 0x21')" = "$(count "$S/rocev2-ipv6-vlan.pcap" 'infiniband.bth.destqp == 0x11')" ] &&
+	ok "tshark: IPv6 frames' QPN mapped" || fail "IPv6 QPN map"
+
 # 4. bad ICRCs: kept bad, fixed, corrupted (counted by the spec's CRC)
 replay b.pcap --pkey 0x4321 "$S/bad-icrc.pcap" && { $CHECK icrc b.pcap 40 && ok "40 bad ICRCs stay bad through a P_Key rewrite" || fail "bad ICRCs after a rewrite"; }
 replay fx.pcap --fix-icrc "$S/bad-icrc.pcap" && { $CHECK icrc fx.pcap 8 && ok "--fix-icrc: only the 8 undecodable frames keep theirs" || fail "--fix-icrc"; }

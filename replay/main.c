@@ -260,10 +260,11 @@ static int one(struct replay *r, const struct rp_rec *rec)
 			r->st.icrc_corrupted++;
 		}
 	}
-	/* an 802.1Q tag is not counted by the MTU */
+	/* a VLAN tag is not counted by the MTU */
 	uint32_t max = r->out.max_frame;
-	if (len >= 14 && (buf[12] == 0x81 && buf[13] == 0x00))
-		max += 4;
+	struct rw_eth eth;
+	if (rw_eth_decode(buf, len, &eth) == RW_OK && rw_ethertype_is_vlan(eth.ethertype))
+		max += RW_VLAN_HLEN;
 	if (len > max) {
 		r->st.skipped[RP_SKIP_TOO_LONG]++;
 		return 0;

@@ -260,14 +260,14 @@ static int one(struct replay *r, const struct rp_rec *rec)
 			r->st.icrc_corrupted++;
 		}
 	}
-	/* a VLAN tag is not counted by the MTU */
-	uint32_t max = r->out.max_frame;
-	struct rw_eth eth;
-	if (rw_eth_decode(buf, len, &eth) == RW_OK && rw_ethertype_is_vlan(eth.ethertype))
-		max += RW_VLAN_HLEN;
-	if (len > max) {
-		r->st.skipped[RP_SKIP_TOO_LONG]++;
-		return 0;
+	if (len > r->out.max_frame) {
+		/* a VLAN tag is not counted by the MTU */
+		struct rw_eth eth;
+		int tagged = rw_eth_decode(buf, len, &eth) == RW_OK && rw_ethertype_is_vlan(eth.ethertype);
+		if (len > r->out.max_frame + (tagged ? RW_VLAN_HLEN : 0)) {
+			r->st.skipped[RP_SKIP_TOO_LONG]++;
+			return 0;
+		}
 	}
 	uint64_t t = intended(r, rec->ts_ns, (uint32_t)len);
 	if (r->paced) {

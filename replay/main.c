@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <net/if.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,6 +49,36 @@ static void die(int status, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(status);
+}
+
+/* An interface named by a DPDK vdev (net_af_packet's iface=, net_pcap's
+ * iface=, rx_iface=, tx_iface=) that does not exist: said in one line
+ * before EAL, which would log the failed probe over several. */
+static void check_vdev_ifaces(int argc, char **argv)
+{
+	static const char *const keys[] = {"iface=", "tx_iface=", "rx_iface="};
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strncmp(a, "--vdev", 6) != 0)
+			continue;
+		if (strcmp(a, "--vdev") == 0 && i + 1 < argc)
+			a = argv[++i];
+		for (const char *q = strchr(a, ','); q; q = strchr(q + 1, ',')) {
+			for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+				size_t kl = strlen(keys[k]);
+				if (strncmp(q + 1, keys[k], kl) != 0)
+					continue;
+				char name[IF_NAMESIZE + 1];
+				size_t n = strcspn(q + 1 + kl, ",");
+				if (n >= sizeof(name))
+					n = sizeof(name) - 1;
+				memcpy(name, q + 1 + kl, n);
+				name[n] = '\0';
+				if (!if_nametoindex(name))
+					die(EXIT_USAGE, "%s: no such network interface (EAL option %s)", name, a);
+			}
+		}
+	}
 }
 
 /* Whether any rewrite is asked: without one, frames go out as captured and
@@ -415,6 +446,7 @@ int main(int argc, char **argv)
 		if (o.dpdk) {
 			for (int i = 1; i < split; i++)
 				eal_argv[eal_argc++] = argv[i];
+			check_vdev_ifaces(eal_argc, eal_argv);
 		} else {
 			FILE *tf = cap_create_temp(o.write, ".part", &tmp_pcap);
 			if (!tf)

@@ -77,6 +77,12 @@ expect 2 "^rocewire-replay: --target missing.json: unable to open" -q -i lo --ta
 echo "{\"qpn\": 1}" >bad.json
 expect 2 "^rocewire-replay: --target bad.json: expected rocewire-verbs. fixed-peer server JSON" -q -i lo --target bad.json good.pcap
 
+# a DPDK vdev on a missing interface: one line before EAL starts
+if ! "$R" --no-huge -- -q good.pcap 2>&1 | grep -q "without DPDK"; then
+	expect 2 "^rocewire-replay: rw-no-such-if0: no such network interface \(EAL option --vdev=net_af_packet0,iface=rw-no-such-if0\)" \
+		--no-huge --no-pci --no-shconf -m 256 -l 0 --vdev=net_af_packet0,iface=rw-no-such-if0 -- -q good.pcap
+fi
+
 # Loopback is a real interface: with root these send, on lo only.
 if [ "$(id -u)" = 0 ]; then
 	expect 2 "trunc.pcap: packet 3 at byte offset 212: file ends inside the packet data" -q -t -i lo trunc.pcap

@@ -16,7 +16,7 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-gencc.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # no duration: the packet limit ends both runs at the same count
-sed -e '/^duration:/d' "$src/samples/scenarios/incast-dcqcn.yaml" >"$work/on.yaml"
+sed -e '/^duration:/d' -e '/^  outputs:/d' "$src/samples/scenarios/incast-dcqcn.yaml" >"$work/on.yaml"
 sed -e 's/^  mode: simulated/  mode: off/' "$work/on.yaml" >"$work/off.yaml"
 EAL="--no-huge -m 1024 --no-pci --no-shconf -l 0-1 --log-level=*:error --vdev=net_null0"
 rate() {

@@ -33,6 +33,7 @@ command -v tshark >/dev/null 2>&1 || have_tshark=0
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-gen.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export HOME="$work" XDG_CONFIG_HOME="$work/.config"
+cd "$work" || exit 1 # the scenarios' output files (fct, pfc, qlen) are relative to here
 # shellcheck source=tshark_noheur.sh
 . "$(dirname "$0")/tshark_noheur.sh"
 

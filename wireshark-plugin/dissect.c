@@ -19,7 +19,8 @@
 #include "rocewire/ipv4.h"
 #include "rocewire_ws.h"
 
-struct rwp_prefs rwp_prefs = {.rocev2_port = 4791, .link_gbps = 100, .cnp_min_us = 4, .storm_ms = 10};
+struct rwp_prefs rwp_prefs = {
+	.rocev2_port = 4791, .link_gbps = 100, .cnp_min_us = 4, .storm_ms = 10};
 
 static int proto_rocewire = -1;
 static int ett_rocewire = -1, ett_crc = -1, ett_flow = -1, ett_pfc = -1, ett_hdrs = -1;
@@ -30,7 +31,8 @@ static int hf_vcrc_status = -1, hf_vcrc_bad = -1, hf_vcrc_wire = -1, hf_vcrc_com
 static int hf_flow = -1, hf_peer_flow = -1, hf_verdicts = -1, hf_psn = -1, hf_psn_expected = -1;
 static int hf_psn_gap = -1, hf_retrans = -1, hf_gbn = -1, hf_ooo = -1, hf_unsynced = -1;
 static int hf_precapture = -1;
-static int hf_msg_number = -1, hf_msg_first = -1, hf_msg_bytes = -1, hf_msg_incomplete = -1, hf_msg_orphan = -1;
+static int hf_msg_number = -1, hf_msg_first = -1, hf_msg_bytes = -1, hf_msg_incomplete = -1;
+static int hf_msg_orphan = -1;
 static int hf_msg_cut_start = -1;
 static int hf_ack_req = -1, hf_ack_lat = -1, hf_ack_covers = -1, hf_ack_psn = -1;
 static int hf_nak_kind = -1, hf_rnr_timer = -1, hf_read_req = -1, hf_read_lat = -1;
@@ -107,7 +109,8 @@ static const char *builtin_wrong(const struct rw_packet *p, proto_tree *top)
 	case RW_TRANSPORT_XRC:
 		return "the built-in InfiniBand dissector does not name XRC opcodes";
 	case RW_TRANSPORT_RD:
-		return "the built-in InfiniBand dissector decodes RD opcodes as Mellanox DC, its extension headers 8 bytes off";
+		return "the built-in InfiniBand dissector decodes RD opcodes as Mellanox DC, "
+		       "its extension headers 8 bytes off";
 	}
 	if (p->err == RW_OK && top && hf_ws_malformed > 0) {
 		GPtrArray *m = proto_find_first_finfo(top, hf_ws_malformed);
@@ -115,7 +118,8 @@ static const char *builtin_wrong(const struct rw_packet *p, proto_tree *top)
 		if (m)
 			g_ptr_array_free(m, TRUE);
 		if (bad)
-			return "the built-in dissectors call this valid frame malformed (a payload heuristic took it for another protocol)";
+			return "the built-in dissectors call this valid frame malformed (a payload "
+			       "heuristic took it for another protocol)";
 	}
 	return NULL;
 }
@@ -249,7 +253,8 @@ static void flow_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 	}
 }
 
-static void pfc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo, const struct rwp_frame *fr)
+static void pfc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
+		     const struct rwp_frame *fr)
 {
 	const struct rw_note *n = &fr->note;
 	/* pause_ns is kept for PFC/PAUSE frames only (analysis.c); a storm
@@ -476,10 +481,12 @@ static hf_register_info hf[] = {
 		  "The other direction of the connection"),
 	GEN_FIELD(hf_verdicts, "Verdicts", "rocewire.verdicts", FT_UINT32, BASE_HEX, NULL,
 		  "The analysis engine's per-packet flags (RW_N_* of rocewire/analyze.h)"),
-	GEN_FIELD(hf_psn_expected, "Expected PSN", "rocewire.psn.expected", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_psn_expected, "Expected PSN", "rocewire.psn.expected", FT_UINT32, BASE_DEC, NULL,
+		  NULL),
 	GEN_FIELD(hf_psn_gap, "PSNs missing", "rocewire.psn.gap", FT_UINT32, BASE_DEC, NULL,
 		  "PSNs skipped before this packet"),
-	GEN_FIELD(hf_retrans, "Retransmission", "rocewire.retransmission", FT_BOOLEAN, BASE_NONE, NULL, NULL),
+	GEN_FIELD(hf_retrans, "Retransmission", "rocewire.retransmission", FT_BOOLEAN, BASE_NONE, NULL,
+		  NULL),
 	GEN_FIELD(hf_gbn, "Go-back-N start", "rocewire.gbn_start", FT_BOOLEAN, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_ooo, "Out of order", "rocewire.out_of_order", FT_BOOLEAN, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_unsynced, "Before the stream was known", "rocewire.unsynced", FT_BOOLEAN,
@@ -489,7 +496,8 @@ static hf_register_info hf[] = {
 	GEN_FIELD(hf_msg_number, "Message number", "rocewire.msg.number", FT_UINT64, BASE_DEC, NULL,
 		  "Messages the flow completed, this one included"),
 	GEN_FIELD(hf_msg_first, "Message's first frame", "rocewire.msg.first_frame", FT_FRAMENUM,
-		  BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE), "The FIRST (or ONLY) packet of the message this one completes"),
+		  BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE),
+		  "The FIRST (or ONLY) packet of the message this one completes"),
 	GEN_FIELD(hf_msg_bytes, "Message bytes", "rocewire.msg.bytes", FT_UINT64, BASE_DEC, NULL, NULL),
 	GEN_FIELD(hf_msg_incomplete, "A message was left incomplete", "rocewire.msg.incomplete",
 		  FT_BOOLEAN, BASE_NONE, NULL, NULL),
@@ -498,14 +506,16 @@ static hf_register_info hf[] = {
 	GEN_FIELD(hf_msg_cut_start, "Message cut by the capture start", "rocewire.msg.cut_start",
 		  FT_BOOLEAN, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_ack_psn, "Acknowledged PSN", "rocewire.ack.psn", FT_UINT32, BASE_DEC, NULL, NULL),
-	GEN_FIELD(hf_ack_covers, "Requests covered", "rocewire.ack.covers", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_ack_covers, "Requests covered", "rocewire.ack.covers", FT_UINT32, BASE_DEC, NULL,
+		  NULL),
 	GEN_FIELD(hf_ack_req, "Request frame", "rocewire.ack.request_frame", FT_FRAMENUM, BASE_NONE,
 		  REQ, "The latest request this ACK covers"),
 	GEN_FIELD(hf_ack_lat, "ACK latency", "rocewire.ack.latency", FT_RELATIVE_TIME, BASE_NONE,
 		  NULL, NULL),
 	GEN_FIELD(hf_nak_kind, "NAK", "rocewire.nak.kind", FT_STRING, BASE_NONE, NULL,
 		  "psn_seq, invalid_req, remote_access, remote_op, invalid_rd, rnr"),
-	GEN_FIELD(hf_rnr_timer, "RNR timer (us)", "rocewire.rnr.timer_us", FT_UINT32, BASE_DEC, NULL, NULL),
+	GEN_FIELD(hf_rnr_timer, "RNR timer (us)", "rocewire.rnr.timer_us", FT_UINT32, BASE_DEC, NULL,
+		  NULL),
 	GEN_FIELD(hf_read_req, "READ request frame", "rocewire.read.request_frame", FT_FRAMENUM,
 		  BASE_NONE, REQ, NULL),
 	GEN_FIELD(hf_read_lat, "READ latency", "rocewire.read.latency", FT_RELATIVE_TIME, BASE_NONE,
@@ -547,11 +557,14 @@ static ei_register_info ei[] = {
 	{&ei_ooo, {"rocewire.out_of_order.expert", PI_SEQUENCE, PI_WARN, "Out of order", EXPFILL}},
 	{&ei_nak, {"rocewire.nak.expert", PI_RESPONSE_CODE, PI_WARN, "NAK", EXPFILL}},
 	{&ei_rnr, {"rocewire.rnr.expert", PI_RESPONSE_CODE, PI_NOTE, "RNR NAK", EXPFILL}},
-	{&ei_ce, {"rocewire.ce.expert", PI_SEQUENCE, PI_CHAT, "CE mark (congestion experienced)", EXPFILL}},
+	{&ei_ce, {"rocewire.ce.expert", PI_SEQUENCE, PI_CHAT, "CE mark (congestion experienced)",
+		  EXPFILL}},
 	{&ei_cnp, {"rocewire.cnp.expert", PI_SEQUENCE, PI_CHAT, "Congestion notification (CNP)", EXPFILL}},
-	{&ei_cnp_fast, {"rocewire.cnp.too_often.expert", PI_SEQUENCE, PI_WARN, "CNP faster than the interval", EXPFILL}},
+	{&ei_cnp_fast, {"rocewire.cnp.too_often.expert", PI_SEQUENCE, PI_WARN,
+			"CNP faster than the interval", EXPFILL}},
 	{&ei_storm, {"rocewire.pfc.storm.expert", PI_SEQUENCE, PI_WARN, "PFC storm", EXPFILL}},
-	{&ei_paused, {"rocewire.paused.expert", PI_SEQUENCE, PI_WARN, "Sent while its priority was paused", EXPFILL}},
+	{&ei_paused, {"rocewire.paused.expert", PI_SEQUENCE, PI_WARN,
+		      "Sent while its priority was paused", EXPFILL}},
 };
 
 void proto_register_rocewire(void);

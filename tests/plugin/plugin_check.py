@@ -46,7 +46,7 @@ HEADER_KEYS = [("bth.dqpn", "bth.dqpn"), ("bth.pkey", "bth.pkey"), ("rdeth.een",
                ("aeth.msn", "aeth.msn"), ("atomicacketh.orig", "atomicacketh.orig"),
                ("immdt", "immdt"), ("ieth", "ieth")]
 
-FIELDS = ["frame.number", "frame.cap_len", "rocewire.carrier", "rocewire.opcode", "rocewire.psn",
+FIELDS = ["frame.number", "frame.cap_len", "frame.time_epoch", "rocewire.cnp.too_often", "rocewire.carrier", "rocewire.opcode", "rocewire.psn",
           "rocewire.icrc.status", "rocewire.icrc.wire", "rocewire.icrc.computed",
           "rocewire.icrc.bad", "rocewire.vcrc.status", "rocewire.vcrc.wire",
           "rocewire.vcrc.computed", "rocewire.vcrc.bad", "rocewire.flow", "rocewire.peer_flow",
@@ -355,6 +355,11 @@ def check_flows(ts, path):
         if row["rocewire.peer_flow"]:
             peers[i] = int(row["rocewire.peer_flow"])
     check_messages(path, rows, rep)
+    check_links(path, rows)
+    too_often = sum(1 for r in rows if r["rocewire.cnp.too_often"])
+    want = rep["cnp_pacing"]["too_often"][rep["cnp_pacing"]["mode"]]
+    if too_often != want:
+        fail("%s: %d frames with cnp.too_often, the report counts %d" % (path, too_often, want))
     qps = {q["index"]: q for q in rep["qps"]}
     if set(qps) != set(tot):
         fail("%s: flows %s in the plugin, %s in the report" % (path, sorted(tot), sorted(qps)))
@@ -402,6 +407,46 @@ def check_messages(path, rows, rep):
         same = rows[first - 1]["rocewire.flow"] == row["rocewire.flow"] if first <= len(rows) else False
         if first > fr or not same or not any(w in name for w in ("FIRST", "ONLY", "COMPARE", "FETCH")):
             fail("%s frame %d: msg.first_frame %d (%s, flow %s)" % (path, fr, first, name, rows[first - 1]["rocewire.flow"] if first <= len(rows) else "?"))
+
+
+def check_links(path, rows):
+    """Frame references and CNP intervals, from the frames themselves: a
+    CNP's CE frame is an earlier CE-marked frame; an ACK's, READ
+    response's or atomic ACK's request frame is an earlier frame of the
+    flow it answers (the responder flow's peer, or the flow the report
+    pairs it with); a CNP's interval is the time since the previous CNP of
+    the same flow (frame times)."""
+    last_cnp = {}
+    for row in rows:
+        fr = int(row["frame.number"])
+        ce = row["rocewire.cnp.ce_frame"]
+        if ce:
+            c = int(ce)
+            if c >= fr or not rows[c - 1]["rocewire.ce"]:
+                fail("%s frame %d: cnp.ce_frame %d is not an earlier CE mark" % (path, fr, c))
+        for field in ("rocewire.ack.request_frame", "rocewire.read.request_frame",
+                      "rocewire.atomic.request_frame"):
+            if not row[field]:
+                continue
+            q = int(row[field])
+            req = rows[q - 1] if 0 < q <= len(rows) else {}
+            if q >= fr or req.get("rocewire.flow", "") in ("", row["rocewire.flow"]):
+                fail("%s frame %d: %s %d is not an earlier frame of the other flow" % (path, fr, field, q))
+            elif row["rocewire.peer_flow"] and req["rocewire.flow"] != row["rocewire.peer_flow"]:
+                fail("%s frame %d: %s %d is on flow %s, the peer is %s" % (
+                    path, fr, field, q, req["rocewire.flow"], row["rocewire.peer_flow"]))
+        flow = row["rocewire.cnp.flow"]
+        if flow:
+            t = row["frame.time_epoch"]
+            s_, _, f_ = t.partition(".")
+            t_ns = int(s_) * 1000000000 + int((f_ + "000000000")[:9])
+            got = row["rocewire.cnp.interval"]
+            if flow in last_cnp:
+                if not got or ns(got) != t_ns - last_cnp[flow]:
+                    fail("%s frame %d: cnp.interval %r, frames say %d ns" % (path, fr, got, t_ns - last_cnp[flow]))
+            elif got:
+                fail("%s frame %d: cnp.interval %r on the flow's first CNP" % (path, fr, got))
+            last_cnp[flow] = t_ns
 
 
 def pcap_records(data):

@@ -132,8 +132,8 @@ class Tshark:
         return rows
 
 
-def cap_json(path):
-    r = subprocess.run([CAP, "--json", "-r", path], capture_output=True, text=True)
+def cap_json(path, extra=()):
+    r = subprocess.run([CAP, "--json", "-r", path] + list(extra), capture_output=True, text=True)
     if r.returncode not in (0, 1):
         fail("%s: rocewire-cap --json exited with %d" % (path, r.returncode))
     return {o["frame"]: o for o in map(json.loads, r.stdout.splitlines())}
@@ -178,10 +178,10 @@ def check_crc(name, path, frame, row, js):
         fail("%s frame %d: %s.bad present=%s" % (path, frame, name, row["rocewire.%s.bad" % name]))
 
 
-def check_decode(ts, path):
+def check_decode(ts, path, ts_opts=(), cap_opts=()):
     """Per-frame fields against rocewire-cap --json: carrier, opcode, PSN, CRCs."""
-    js = cap_json(path)
-    rows = ts.fields(path)
+    js = cap_json(path, cap_opts)
+    rows = ts.fields(path, extra=ts_opts)
     if len(rows) != len(js):
         fail("%s: %d frames from tshark, %d from rocewire-cap" % (path, len(rows), len(js)))
     for row in rows:
@@ -449,6 +449,36 @@ def check_links(path, rows):
             last_cnp[flow] = t_ns
 
 
+def check_port(ts, path):
+    """The RoCEv2 port preference: a copy of path with every UDP
+    destination port 4791 made 4792 (where the built-in dissector finds
+    it) decodes with -o rocewire.rocev2_port:4792 as rocewire-cap --port
+    4792 decodes it (the ICRC covers the port: bad everywhere), and without
+    the preference not at all."""
+    pd = ts.run(["-r", ts.readable(path), "-T", "pdml"] + ts.noheur, plugin=False).stdout
+    data = bytearray(open(path, "rb").read())
+    recs = pcap_records(data)
+    frame, n = 0, 0
+    for line in pd.splitlines():
+        if '<field name="num"' in line:
+            frame = int(line.split('show="')[1].split('"')[0])
+        elif 'name="udp.dstport"' in line and 'show="4791"' in line:
+            pos = int(line.split('pos="')[1].split('"')[0])
+            start, _ = recs[frame - 1]
+            data[start + pos:start + pos + 2] = (4792).to_bytes(2, "big")
+            n += 1
+    out = os.path.join(ts.work, "port4792-" + os.path.basename(path))
+    open(out, "wb").write(data)
+    os.chmod(out, 0o644)
+    rows = check_decode(ts, out, ["-o", "rocewire.rocev2_port:4792"], ["--port", "4792"])
+    bad = sum(1 for r in rows if r["rocewire.icrc.status"] == "bad")
+    plain = [r for r in ts.fields(out) if r["rocewire.carrier"] == "rocev2"]
+    if plain or not bad:
+        fail("%s: %d frames moved to port 4792, %d bad ICRCs with the preference, %d RoCEv2 "
+             "frames without it" % (out, n, bad, len(plain)))
+    print("port %s: %d frames on UDP port 4792, %d bad ICRCs" % (os.path.basename(path), n, bad))
+
+
 def pcap_records(data):
     """(offset of the record's data, caplen) of each record of a pcap file."""
     magic = struct.unpack("<I", data[:4])[0]
@@ -611,6 +641,8 @@ def main():
                 if not os.path.basename(f).startswith("bad-"):
                     check_icrc_corrupted(ts, f)
             elif check == "fields":
+                if os.path.basename(f) == "rocev2-all-opcodes.pcap":
+                    check_port(ts, f)
                 rows = check_decode(ts, f)
                 check_verdicts(f, rows)
                 print("fields %s: %d frames" % (os.path.basename(f), len(rows)))

@@ -511,7 +511,8 @@ CRC32_ENTRY(entry_vpclmul, crc32_vpclmul)
 
 typedef uint32_t (*rw_crc32_fn)(uint32_t crc, const void *buf, size_t len);
 
-static rw_crc32_fn resolve_rw_crc32(void)
+/* used: clang does not count the ifunc attribute as a use */
+static __attribute__((used)) rw_crc32_fn resolve_rw_crc32(void)
 {
 	const struct rw__crc32_ops *best = crc32_best();
 #ifdef RW_CRC32_X86

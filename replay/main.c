@@ -291,6 +291,13 @@ static int one(struct replay *r, const struct rp_rec *rec)
 			r->st.icrc_corrupted++;
 		}
 	}
+	if (len < RW_ETH_MIN_FRAME && cap >= RW_ETH_MIN_FRAME) {
+		/* a frame a rewrite shortened (a VLAN tag stripped, RoCEv1 from
+		 * RoCEv2) is padded back to Ethernet's minimum, as a NIC would:
+		 * RoCE finds its ICRC from the IP and UDP lengths, not the end */
+		memset(buf + len, 0, RW_ETH_MIN_FRAME - len);
+		len = RW_ETH_MIN_FRAME;
+	}
 	if (len > r->out.max_frame) {
 		/* a VLAN tag is not counted by the MTU */
 		struct rw_eth eth;

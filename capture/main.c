@@ -364,6 +364,12 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 		exit(CAP_EXIT_USAGE);
 	}
 
+	/* Hidden: the long options, one a line, for the bash completion. */
+	if (argc == 2 && strcmp(argv[1], "--list-options") == 0) {
+		for (const struct option *lo = long_opts; lo->name; lo++)
+			printf("--%s%s\n", lo->name, lo->has_arg == required_argument ? "=" : "");
+		exit(CAP_EXIT_OK);
+	}
 	opterr = 0; /* our messages, one line each */
 	for (;;) {
 		int c = getopt_long(argc, argv, short_opts, long_opts, NULL);

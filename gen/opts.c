@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+#include <rte_version.h>
+#include <yaml.h>
+
 #include "scenario.h"
 
 #ifndef ROCEWIRE_VERSION
@@ -126,6 +130,12 @@ int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t 
 	uint64_t v;
 	int c;
 
+	/* Hidden: the long options, one a line, for the bash completion. */
+	if (argc == 2 && strcmp(argv[1], "--list-options") == 0) {
+		for (const struct option *lo = longopts; lo->name; lo++)
+			printf("--%s%s\n", lo->name, lo->has_arg == required_argument ? "=" : "");
+		return 1;
+	}
 	memset(o, 0, sizeof(*o));
 	o->write = "rocewire-gen.pcap";
 	o->burst = 32;
@@ -208,7 +218,9 @@ int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t 
 			gen_usage(stdout);
 			return 1;
 		case 'V':
-			printf("rocewire-gen %s\n", ROCEWIRE_VERSION);
+			printf("rocewire-gen %s (librocewire %s, %s, libyaml %s, jansson %s)\n",
+			       ROCEWIRE_VERSION, ROCEWIRE_VERSION, rte_version(), yaml_get_version_string(),
+			       JANSSON_VERSION);
 			return 1;
 		case ':':
 			return fail(err, errlen, "option '%s' needs a value (see --help)", argv[optind - 1]);

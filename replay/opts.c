@@ -11,6 +11,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+#include <pcap/pcap.h>
+#ifdef ROCEWIRE_REPLAY_DPDK
+#include <rte_version.h>
+#endif
+
 #include "rocewire/opcode.h"
 
 #ifndef ROCEWIRE_VERSION
@@ -675,6 +681,12 @@ int rp_opts_parse(int argc, char **argv, struct rp_opts *o, char *err, size_t er
 	lo[nl++] = (struct option){"version", no_argument, NULL, 'V'};
 	lo[nl] = (struct option){NULL, 0, NULL, 0};
 	memcpy(shorts + ns, "hV", 3);
+	/* Hidden: the long options, one a line, for the bash completion. */
+	if (argc == 2 && strcmp(argv[1], "--list-options") == 0) {
+		for (const struct option *p = lo; p->name; p++)
+			printf("--%s%s\n", p->name, p->has_arg == required_argument ? "=" : "");
+		return 1;
+	}
 
 	optind = 1;
 	opterr = 0;
@@ -688,7 +700,14 @@ int rp_opts_parse(int argc, char **argv, struct rp_opts *o, char *err, size_t er
 			return 1;
 		}
 		if (ch == 'V') {
-			printf("rocewire-replay %s\n", ROCEWIRE_VERSION);
+			printf("rocewire-replay %s (librocewire %s, %s, jansson %s, %s)\n", ROCEWIRE_VERSION,
+			       ROCEWIRE_VERSION, pcap_lib_version(), JANSSON_VERSION,
+#ifdef ROCEWIRE_REPLAY_DPDK
+			       rte_version()
+#else
+			       "no DPDK"
+#endif
+			);
 			return 1;
 		}
 		if (ch == ':') {

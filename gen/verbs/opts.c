@@ -11,8 +11,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+
 #ifndef RWV_VERSION
 #define RWV_VERSION "0.0.0"
+#endif
+#ifndef RWV_IBVERBS_VERSION
+#define RWV_IBVERBS_VERSION "unknown"
 #endif
 
 static const char *const op_names[] = {
@@ -293,6 +298,13 @@ static const struct option long_opts[] = {
 	{NULL, 0, NULL, 0},
 };
 
+/* libibverbs has no run-time version call: the one built against. */
+static void print_version(void)
+{
+	printf("rocewire-verbs %s (librocewire %s, libibverbs %s, jansson %s)\n", RWV_VERSION,
+	       RWV_VERSION, RWV_IBVERBS_VERSION, JANSSON_VERSION);
+}
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -502,12 +514,18 @@ int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t 
 		fail(err, errlen, "missing mode: 'server' or 'client HOST' (see --help)");
 		return RWV_EXIT_USAGE;
 	}
+	/* Hidden: the long options, one a line, for the bash completion. */
+	if (strcmp(argv[1], "--list-options") == 0) {
+		for (const struct option *lo = long_opts; lo->name; lo++)
+			printf("--%s%s\n", lo->name, lo->has_arg == required_argument ? "=" : "");
+		return RWV_EXIT_OK;
+	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		rwv_usage(stdout);
 		return RWV_EXIT_OK;
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
-		printf("rocewire-verbs %s\n", RWV_VERSION);
+		print_version();
 		return RWV_EXIT_OK;
 	}
 	if (strcmp(argv[1], "server") == 0) {
@@ -631,7 +649,7 @@ int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t 
 			rwv_usage(stdout);
 			return RWV_EXIT_OK;
 		case 'V':
-			printf("rocewire-verbs %s\n", RWV_VERSION);
+			print_version();
 			return RWV_EXIT_OK;
 		case OPT_SL:
 			NUM(0, 15, false);

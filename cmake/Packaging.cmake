@@ -23,7 +23,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR
 set(CPACK_PACKAGE_NAME rocewire)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR rocewire)
-set(ROCEWIRE_DEB_MAINTAINER "rocewire maintainers <rocewire@localhost>" CACHE STRING
+set(ROCEWIRE_DEB_MAINTAINER "rocewire maintainers <rocewire@example.org>" CACHE STRING
   "Maintainer field of the Debian packages")
 set(CPACK_PACKAGE_CONTACT "${ROCEWIRE_DEB_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "RoCE and InfiniBand at the packet level")
@@ -45,8 +45,12 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "")
 set(CPACK_COMPONENTS_ALL lib dev tools)
 set(CPACK_DEBIAN_LIB_PACKAGE_NAME librocewire0)
 set(CPACK_DEBIAN_LIB_PACKAGE_SECTION libs)
-set(CPACK_DEBIAN_LIB_PACKAGE_GENERATE_SHLIBS ON)
-set(CPACK_DEBIAN_LIB_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+# shlibs for the one package with a SONAME (CPack has no per-component
+# switch); ldconfig by trigger, as Debian wants.
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+file(WRITE ${PROJECT_BINARY_DIR}/packaging/lib/triggers "activate-noawait ldconfig\n")
+set(CPACK_DEBIAN_LIB_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/packaging/lib/triggers)
 set(CPACK_COMPONENT_LIB_DESCRIPTION
   "RoCE and InfiniBand packet library\nlibrocewire encodes and decodes RoCE and InfiniBand headers, computes and\nverifies ICRC and VCRC, and analyses queue pairs. This package holds the\nshared library.")
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME librocewire-dev)
@@ -57,7 +61,7 @@ set(CPACK_COMPONENT_DEV_DESCRIPTION
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME rocewire)
 string(REPLACE ";" ", " _rw_tool_list "${_rw_tools}")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION
-  "RoCE and InfiniBand packet tools\nCommand-line tools that capture, decode, verify (ICRC/VCRC), analyse,\ngenerate and replay RoCE and InfiniBand traffic: ${_rw_tool_list}.")
+  "RoCE and InfiniBand packet tools\nCommand-line tools that capture, decode, verify (ICRC/VCRC), analyse,\ngenerate and replay RoCE and InfiniBand traffic:\n${_rw_tool_list}.")
 if(TARGET rocewire-wireshark)
   list(APPEND CPACK_COMPONENTS_ALL wireshark)
   set(CPACK_DEBIAN_WIRESHARK_PACKAGE_NAME rocewire-wireshark-plugin)

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# The Debian packages: built by scripts/package.sh, then
+#   lintian  no error from lintian (warnings are listed)
+#   install  installed with apt-get, each tool run from the system path, the
+#            plugin loaded by an unprivileged tshark, purged, nothing left
+# usage: test_package.sh lintian|install SOURCE_DIR
+# Exit 77 (skip) with the reason when the machine cannot run it.
+set -u
+mode=$1
+src=$(cd "$2" && pwd)
+skip() { echo "SKIP: $*"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+for t in dpkg dpkg-deb; do
+	command -v $t >/dev/null || skip "$t is missing (not a Debian system)"
+done
+case $mode in
+lintian) command -v lintian >/dev/null || skip "lintian is missing (apt-get install lintian)" ;;
+install)
+	[ "$(id -u)" -eq 0 ] || skip "installing packages needs root"
+	command -v apt-get >/dev/null || skip "apt-get is missing"
+	;;
+*) fail "unknown mode '$mode' (lintian or install)" ;;
+esac
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rw-package.XXXXXX")
+chmod 755 "$work"
+pkgs=()
+new_deps=()
+cleanup() {
+	local rc=$?
+	if [ ${#pkgs[@]} -gt 0 ]; then
+		# ours and whatever apt-get pulled in for them: the machine as found
+		local present=()
+		for p in "${pkgs[@]}" "${new_deps[@]}"; do
+			dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^.[ic]' &&
+				present+=("$p")
+		done
+		if [ ${#present[@]} -gt 0 ]; then
+			DEBIAN_FRONTEND=noninteractive apt-get purge -y "${present[@]}" >"$work/cleanup.log" 2>&1 ||
+				{ echo "cleanup: apt-get purge ${present[*]} failed:"; cat "$work/cleanup.log"; rc=1; }
+		fi
+	fi
+	rm -rf "$work"
+	exit $rc
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+if ! "$src/scripts/package.sh" >"$work/debs" 2>"$work/package.log"; then
+	cat "$work/package.log"
+	fail "scripts/package.sh failed"
+fi
+mapfile -t debs <"$work/debs"
+[ ${#debs[@]} -gt 0 ] || fail "scripts/package.sh printed no .deb"
+for d in "${debs[@]}"; do
+	echo "built: $d ($(dpkg-deb -f "$d" Package), $(dpkg-deb -c "$d" | grep -vc '/$') files)"
+done
+
+if [ "$mode" = lintian ]; then
+	# Run as root, lintian says so on stderr; that line is not about the packages.
+	lintian --tag-display-limit 0 "${debs[@]}" >"$work/lintian.out" 2>&1
+	grep -v 'running with root privileges' "$work/lintian.out"
+	if grep -q '^E: ' "$work/lintian.out"; then
+		fail "lintian reports errors (E: lines above)"
+	fi
+	echo "lintian: no errors, $(grep -c '^W: ' "$work/lintian.out") warnings"
+	exit 0
+fi
+
+# --- install ---
+names=()
+for d in "${debs[@]}"; do
+	names+=("$(dpkg-deb -f "$d" Package)")
+done
+for p in "${names[@]}"; do
+	if dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^.[ic]'; then
+		skip "$p is installed already: not touching this machine's install"
+	fi
+done
+dpkg-query -W -f='${Package}:${Architecture} ${db:Status-Abbrev}\n' | awk '$2 ~ /^.i/ {print $1}' |
+	sort >"$work/before"
+pkgs=("${names[@]}")
+if ! DEBIAN_FRONTEND=noninteractive apt-get install -y "${debs[@]}" >"$work/apt.log" 2>&1; then
+	cat "$work/apt.log"
+	fail "apt-get install of the packages failed"
+fi
+dpkg-query -W -f='${Package}:${Architecture} ${db:Status-Abbrev}\n' | awk '$2 ~ /^.i/ {print $1}' |
+	sort >"$work/after"
+for p in $(comm -13 "$work/before" "$work/after"); do
+	case " ${names[*]} " in *" ${p%%:*} "*) ;; *) new_deps+=("$p") ;; esac
+done
+echo "installed: ${names[*]}; dependencies pulled in: ${new_deps[*]:-none}"
+for p in "${names[@]}"; do
+	dpkg -L "$p" >>"$work/files" || fail "dpkg -L $p"
+done
+
+status=0
+check() { # check WHAT COMMAND...: runs it, prints its output on failure
+	local what=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then
+		echo "ok: $what"
+	else
+		echo "FAIL: $what (exit $?):"
+		tail -20 "$work/out"
+		status=1
+	fi
+}
+has() { grep -q -- "$1" "$work/out" || { echo "FAIL: $2"; tail -20 "$work/out"; status=1; }; }
+
+cd "$work" || exit 1
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+for t in rocewire-cap rocewire-gen rocewire-replay rocewire-verbs; do
+	grep -qx "/usr/bin/$t" "$work/files" || continue
+	[ "$(command -v $t)" = /usr/bin/$t ] || { echo "FAIL: $t is not /usr/bin/$t on PATH"; status=1; }
+	check "$t --version" "$t" --version
+	has "^$t [0-9][^ ]* (librocewire " "$t --version: no project and library versions"
+	[ -f "/usr/share/man/man1/$t.1.gz" ] || { echo "FAIL: no man page for $t"; status=1; }
+	check "$t completion" bash -c ". /usr/share/bash-completion/completions/$t &&
+		COMP_WORDS=($t --he) COMP_CWORD=1 && _rocewire_complete $t --he $t &&
+		printf '%s\n' \"\${COMPREPLY[@]}\""
+	has "^--help$" "the installed completion of $t does not offer --help"
+done
+if grep -qx /usr/bin/rocewire-cap "$work/files"; then
+	check "rocewire-cap -r samples/rocev2-all-opcodes.pcap" \
+		rocewire-cap -r "$src/samples/rocev2-all-opcodes.pcap"
+	[ -s "$work/out" ] || { echo "FAIL: rocewire-cap -r printed nothing"; status=1; }
+fi
+if grep -qx /usr/bin/rocewire-gen "$work/files"; then
+	check "rocewire-gen default scenario into a file" rocewire-gen -w "$work/gen.pcap"
+	check "rocewire-cap --report on rocewire-gen's file (every ICRC valid)" \
+		rocewire-cap -q -r "$work/gen.pcap" --report
+fi
+so=$(grep '/wireshark/plugins/.*/epan/rocewire\.so$' "$work/files")
+if [ -n "$so" ]; then
+	if ! command -v tshark >/dev/null || ! command -v setpriv >/dev/null; then
+		echo "FAIL: the plugin is packaged but tshark or setpriv is missing to check it"
+		status=1
+	else
+		# As root tshark loads no plugins: run it as nobody, with the
+		# global plugin folder (no WIRESHARK_PLUGIN_DIR).
+		mkdir -p "$work/home" && chown nobody "$work/home"
+		install -m 644 "$src/samples/rocev2-all-opcodes.pcap" "$work/s.pcap"
+		ts() { env -u WIRESHARK_PLUGIN_DIR HOME="$work/home" setpriv --reuid=nobody \
+			--regid=nogroup --clear-groups tshark "$@"; }
+		check "tshark -G plugins lists $so" ts -G plugins
+		has "$so" "tshark (unprivileged) does not list $so"
+		check "tshark decodes a sample with the plugin" ts -r "$work/s.pcap" \
+			-T fields -e rocewire.icrc.status
+		has "^good" "the plugin's rocewire.icrc.status is not 'good' on any frame"
+	fi
+fi
+
+# --- purge: nothing of the packages may be left ---
+if ! DEBIAN_FRONTEND=noninteractive apt-get purge -y "${names[@]}" >"$work/purge.log" 2>&1; then
+	cat "$work/purge.log"
+	fail "apt-get purge failed"
+fi
+pkgs=("${new_deps[@]}") # the trap removes the dependencies
+left=0
+while read -r f; do
+	[ -e "$f" ] || [ -L "$f" ] || continue
+	# a folder another package owns (/usr/bin ...) stays
+	if [ -d "$f" ] && dpkg-query -S "$f" >/dev/null 2>&1; then
+		continue
+	fi
+	echo "FAIL: left after purge: $f"
+	left=1
+done <"$work/files"
+[ $left -eq 0 ] && echo "ok: purge left none of $(wc -l <"$work/files") paths"
+[ $left -eq 0 ] || status=1
+exit $status

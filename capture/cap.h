@@ -52,6 +52,10 @@ enum cap_wfmt {
 /* Kernel capture buffer without -B: RoCE arrives in bursts at 25-400 Gb/s,
  * and libpcap's 2 MiB holds ~230 jumbo frames. */
 #define CAP_DEFAULT_BUFFER_KIB 32768u
+/* Block timeouts of the kernel ring (source_live.c): packets shown one by
+ * one on a terminal, and everything else. */
+#define CAP_LIVE_TIMEOUT_TTY_MS 10
+#define CAP_LIVE_TIMEOUT_MS 100
 
 struct cap_opts {
 	const char **files;     /* inputs, decoded in turn */
@@ -68,6 +72,7 @@ struct cap_opts {
 	enum cap_wfmt write_fmt;
 	uint32_t snaplen;       /* -s; CAP_DEFAULT_SNAPLEN unless given */
 	uint32_t buffer_kib;    /* -B; CAP_DEFAULT_BUFFER_KIB unless given */
+	int interactive;        /* per-packet lines to a terminal: short ring timeouts */
 	uint64_t rotate_bytes;  /* -C, in bytes; 0: no size rotation */
 	uint32_t rotate_secs;   /* -G; 0: no time rotation */
 	const char *filter;     /* -f: replaces the default filter */

@@ -630,6 +630,7 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 		usage_error("-w - writes the capture to standard output: per-packet output and "
 			    "--report cannot go there too");
 	o->quiet = !pp;
+	o->interactive = pp && stdout_tty;
 	o->view = o->iface && !pp && !quiet && !to_stdout && stdout_tty;
 	if (o->view)
 		o->keep_report = 1;

@@ -28,7 +28,7 @@
 	X(pcap_freecode) X(pcap_get_selectable_fd) X(pcap_get_tstamp_precision) X(pcap_geterr)    \
 	X(pcap_lib_version) X(pcap_list_datalinks) X(pcap_major_version) X(pcap_next_ex)          \
 	X(pcap_offline_filter) X(pcap_open_dead) X(pcap_set_buffer_size) X(pcap_set_datalink)     \
-	X(pcap_set_immediate_mode) X(pcap_set_promisc) X(pcap_set_snaplen)                         \
+	X(pcap_set_immediate_mode) X(pcap_set_promisc) X(pcap_set_snaplen) X(pcap_set_timeout)     \
 	X(pcap_set_tstamp_precision) X(pcap_setfilter) X(pcap_setnonblock) X(pcap_snapshot)       \
 	X(pcap_stats) X(pcap_statustostr) X(bpf_dump)
 
@@ -85,6 +85,7 @@ static inline void *cap_pcap_get(enum cap_pcap_fn i)
 #define pcap_set_immediate_mode CAP_PCAP_CALL(pcap_set_immediate_mode)
 #define pcap_set_promisc CAP_PCAP_CALL(pcap_set_promisc)
 #define pcap_set_snaplen CAP_PCAP_CALL(pcap_set_snaplen)
+#define pcap_set_timeout CAP_PCAP_CALL(pcap_set_timeout)
 #define pcap_set_tstamp_precision CAP_PCAP_CALL(pcap_set_tstamp_precision)
 #define pcap_setfilter CAP_PCAP_CALL(pcap_setfilter)
 #define pcap_setnonblock CAP_PCAP_CALL(pcap_setnonblock)

@@ -17,6 +17,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <jansson.h>
+#include <pcap/pcap.h>
+#ifdef ROCEWIRE_REPLAY_DPDK
+#include <rte_version.h>
+#endif
+
 #include "opts.h"
 #include "out.h"
 #include "pace.h"
@@ -387,6 +393,15 @@ int main(int argc, char **argv)
 	my_argv[0] = argv[0];
 	for (int i = split < 0 ? 1 : split + 1; i < argc; i++)
 		my_argv[my_argc++] = argv[i];
+	char libs[256];
+	snprintf(libs, sizeof(libs), "%s, jansson %s, %s", pcap_lib_version(), JANSSON_VERSION,
+#ifdef ROCEWIRE_REPLAY_DPDK
+		 rte_version()
+#else
+		 "no DPDK"
+#endif
+	);
+	rp_version_libs = libs;
 	int prc = rp_opts_parse(my_argc, my_argv, &o, err, sizeof(err));
 	if (prc == 1) {
 		free(my_argv);

@@ -11,12 +11,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include <jansson.h>
-#include <pcap/pcap.h>
-#ifdef ROCEWIRE_REPLAY_DPDK
-#include <rte_version.h>
-#endif
-
 #include "rocewire/opcode.h"
 
 #ifndef ROCEWIRE_VERSION
@@ -650,6 +644,8 @@ void rp_usage(FILE *f)
 	      f);
 }
 
+const char *rp_version_libs;
+
 int rp_opts_parse(int argc, char **argv, struct rp_opts *o, char *err, size_t errlen)
 {
 	struct option lo[N_OPTS + 3];
@@ -700,14 +696,9 @@ int rp_opts_parse(int argc, char **argv, struct rp_opts *o, char *err, size_t er
 			return 1;
 		}
 		if (ch == 'V') {
-			printf("rocewire-replay %s (librocewire %s, %s, jansson %s, %s)\n", ROCEWIRE_VERSION,
-			       ROCEWIRE_VERSION, pcap_lib_version(), JANSSON_VERSION,
-#ifdef ROCEWIRE_REPLAY_DPDK
-			       rte_version()
-#else
-			       "no DPDK"
-#endif
-			);
+			printf("rocewire-replay %s (librocewire %s%s%s)\n", ROCEWIRE_VERSION,
+			       ROCEWIRE_VERSION, rp_version_libs ? ", " : "",
+			       rp_version_libs ? rp_version_libs : "");
 			return 1;
 		}
 		if (ch == ':') {

@@ -53,6 +53,10 @@ struct rp_opts {
 	int quiet;
 };
 
+/* The versions of the libraries linked, for --version; set by main.c (the
+ * option parser itself links none). */
+extern const char *rp_version_libs;
+
 /* Parses argv (argv[0] the program; for DPDK runs, the part after "--").
  * 0, 1 when --help or --version was answered, or -1 with one line in err. */
 int rp_opts_parse(int argc, char **argv, struct rp_opts *o, char *err, size_t errlen);

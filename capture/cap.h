@@ -56,6 +56,10 @@ enum cap_wfmt {
  * one on a terminal, and everything else. */
 #define CAP_LIVE_TIMEOUT_TTY_MS 10
 #define CAP_LIVE_TIMEOUT_MS 100
+/* Without -B the kernel buffer holds this long a burst at the interface's
+ * speed (its sysfs speed), and CAP_DEFAULT_BUFFER_KIB at least. */
+#define CAP_BURST_MS 20
+#define CAP_MAX_AUTO_BUFFER_KIB (1024u * 1024u)
 
 struct cap_opts {
 	const char **files;     /* inputs, decoded in turn */
@@ -72,6 +76,7 @@ struct cap_opts {
 	enum cap_wfmt write_fmt;
 	uint32_t snaplen;       /* -s; CAP_DEFAULT_SNAPLEN unless given */
 	uint32_t buffer_kib;    /* -B; CAP_DEFAULT_BUFFER_KIB unless given */
+	int buffer_given;       /* -B was given: else sized from the link's speed */
 	int interactive;        /* per-packet lines to a terminal: short ring timeouts */
 	uint64_t rotate_bytes;  /* -C, in bytes; 0: no size rotation */
 	uint32_t rotate_secs;   /* -G; 0: no time rotation */
@@ -355,6 +360,9 @@ int cap_live_open(struct cap_live *l, const struct cap_opts *o);
 /* Waits at most timeout_ms for packets and hands each one to fn; returns
  * how many, or -1 with l->err when the capture failed (interface gone). */
 int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg);
+/* At the end of a capture: the packets still in the kernel's ring (its last
+ * block, handed over after its timeout). Returns how many. */
+int cap_live_drain(struct cap_live *l, cap_live_fn fn, void *arg);
 /* Async-signal-safe: the current dispatch returns soon. */
 void cap_live_breakloop(struct cap_live *l);
 /* Refreshes l->drops (call at least every few seconds: counters wrap). */

@@ -69,7 +69,8 @@ static const char usage_text[] =
 	"                        LINUX_SLL2), when the interface offers several\n"
 	"  -s, --snaplen N       keep at most N bytes of each packet (default 16000,\n"
 	"                        more than any Ethernet jumbo frame; 0: 262144)\n"
-	"  -B, --buffer-size KIB kernel capture buffer in KiB (default 32768)\n"
+	"  -B, --buffer-size KIB kernel capture buffer in KiB (default: 20 ms at the\n"
+	"                        interface's speed, at least 32768)\n"
 	"  -p, --no-promiscuous-mode  do not put the interface in promiscuous mode\n"
 	"  -w, --write FILE      write the packets to FILE (\"-\": standard output); pcap,\n"
 	"                        or pcapng when FILE ends in .pcapng. Each file is\n"
@@ -426,6 +427,7 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			o->buffer_kib = (uint32_t)parse_number(c, optarg, 1, 2097151,
 							       "a buffer size in KiB (1 to 2097151)");
 			given_B = 1;
+			o->buffer_given = 1;
 			break;
 		case 'p':
 			o->no_promisc = 1;
@@ -1010,6 +1012,11 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 		}
 	}
 	signal_live = NULL;
+	/* What arrived before the end and is still in the ring's last block
+	 * (not after a failure, nor when -c is reached or the output is gone) */
+	if (!failed && !lr.wfailed && !c->out.failed && !(lr.count && c->stats.packets >= lr.count) &&
+	    cap_live_drain(&l, live_packet, &lr) > 0 && !o->quiet)
+		cap_out_flush(&c->out);
 
 	cap_live_update_drops(&l);
 	if (o->view)

@@ -177,8 +177,33 @@ static void activate_error(struct cap_live *l, pcap_t *p, int rc)
 	l->err_status = CAP_EXIT_USAGE;
 }
 
-static void configure(pcap_t *p, const struct cap_opts *o)
+/* The kernel buffer without -B: CAP_BURST_MS of traffic at the interface's
+ * speed as sysfs gives it (Mb/s; absent or -1 for virtual devices and
+ * "any"), never less than the default. */
+static uint32_t auto_buffer_kib(const char *iface)
 {
+	char path[128];
+	long mbps = -1;
+	if (strlen(iface) < 64 && !strchr(iface, '/')) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s/speed", iface);
+		FILE *f = fopen(path, "r");
+		if (f) {
+			if (fscanf(f, "%ld", &mbps) != 1)
+				mbps = -1;
+			fclose(f);
+		}
+	}
+	if (mbps <= 0)
+		return CAP_DEFAULT_BUFFER_KIB;
+	uint64_t kib = (uint64_t)mbps * 1000000 / 8 * CAP_BURST_MS / 1000 / 1024;
+	if (kib < CAP_DEFAULT_BUFFER_KIB)
+		kib = CAP_DEFAULT_BUFFER_KIB;
+	return kib > CAP_MAX_AUTO_BUFFER_KIB ? CAP_MAX_AUTO_BUFFER_KIB : (uint32_t)kib;
+}
+
+static void configure(pcap_t *p, const char *iface, const struct cap_opts *o)
+{
+	uint32_t kib = o->buffer_given ? o->buffer_kib : auto_buffer_kib(iface);
 	pcap_set_snaplen(p, (int)o->snaplen);
 	pcap_set_promisc(p, !o->no_promisc);
 	/* Packets a block at a time (TPACKET_V3): the kernel wakes the capture
@@ -189,9 +214,8 @@ static void configure(pcap_t *p, const struct cap_opts *o)
 	 * live table and the end of the capture wait at most the timeout. */
 	pcap_set_immediate_mode(p, 0);
 	pcap_set_timeout(p, o->interactive ? CAP_LIVE_TIMEOUT_TTY_MS : CAP_LIVE_TIMEOUT_MS);
-	if (o->buffer_kib)
-		pcap_set_buffer_size(p, o->buffer_kib > INT32_MAX / 1024 ? INT32_MAX
-									 : (int)o->buffer_kib * 1024);
+	if (kib)
+		pcap_set_buffer_size(p, kib > INT32_MAX / 1024 ? INT32_MAX : (int)kib * 1024);
 }
 
 /* Creates and activates the handle; does not set a filter. */
@@ -207,7 +231,7 @@ static int activate(struct cap_live *l, const struct cap_opts *o)
 		return -1;
 	}
 	l->pcap = p;
-	configure(p, o);
+	configure(p, l->name, o);
 	/* Nanoseconds when the kernel gives them; microseconds otherwise
 	 * (checked again after activation). */
 	pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
@@ -220,7 +244,7 @@ static int activate(struct cap_live *l, const struct cap_opts *o)
 			l->err_status = CAP_EXIT_USAGE;
 			return -1;
 		}
-		configure(p, o);
+		configure(p, l->name, o);
 		rc = pcap_activate(p);
 	}
 	if (rc < 0) {
@@ -362,6 +386,25 @@ int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *
 		return -1;
 	}
 	return n;
+}
+
+int cap_live_drain(struct cap_live *l, cap_live_fn fn, void *arg)
+{
+	int total = 0;
+	if (l->rdma || !l->pcap)
+		return 0;
+	/* The ring's last block is handed over when its timeout ends: wait that
+	 * long once more, then take what is left, so that what arrived before
+	 * the end is written, not silently left in the kernel. */
+	l->stop = 0;
+	for (int round = 0; round < 4; round++) {
+		int n = cap_live_dispatch(l, CAP_LIVE_TIMEOUT_MS + 20, fn, arg);
+		if (n <= 0 || l->stop)
+			break;
+		total += n;
+	}
+	l->stop = 1;
+	return total;
 }
 
 void cap_live_breakloop(struct cap_live *l)

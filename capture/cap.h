@@ -333,11 +333,13 @@ struct cap_drops {
 typedef void (*cap_live_fn)(void *arg, const struct cap_record *r);
 
 struct cap_rdma;
+struct cap_dpdk;
 
 struct cap_live {
 	const char *name;       /* as given to -i */
 	pcap_t *pcap;           /* network interfaces */
 	struct cap_rdma *rdma;  /* rdma:DEVICE */
+	struct cap_dpdk *dpdk;  /* dpdk:EAL-OPTIONS (source_dpdk.c) */
 	int fd;                 /* what to poll() */
 	int linktype;
 	int nano;               /* timestamps have nanosecond resolution */
@@ -375,6 +377,17 @@ int cap_list_interfaces(FILE *out);
 int cap_default_filter(int linktype, uint16_t port, char *buf, size_t cap);
 /* -d: prints the compiled filter; returns an exit status. */
 int cap_dump_filter(const struct cap_opts *o);
+
+/* The filter run in user space (sources with no kernel filter: RDMA, DPDK):
+ * --all, -f, or the default one, compiled for Ethernet into l->prog. */
+int cap_live_user_filter(struct cap_live *l, const struct cap_opts *o);
+
+/* A DPDK port (source_dpdk.c, in rocewire-cap-dpdk: rocewire-cap itself
+ * carries no DPDK and hands "-i dpdk:..." over to it). */
+int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opts *o);
+int cap_dpdk_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg);
+void cap_dpdk_update_drops(struct cap_live *l);
+void cap_dpdk_close(struct cap_live *l);
 
 /* RDMA sniffer flows (source_rdma.c). */
 int cap_rdma_open(struct cap_live *l, const char *dev, const struct cap_opts *o);

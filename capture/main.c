@@ -50,7 +50,10 @@ static const char usage_text[] =
 	"                        interface (Linux cooked headers); rdma:DEVICE[:PORT]\n"
 	"                        captures all the traffic of an RDMA NIC's port through\n"
 	"                        a sniffer flow, including the RoCE traffic the kernel\n"
-	"                        never sees (libibverbs; ConnectX-4 or later)\n"
+	"                        never sees (libibverbs; ConnectX-4 or later);\n"
+	"                        'dpdk:EAL-OPTIONS' captures a DPDK port (a NIC bound\n"
+	"                        to DPDK, or --vdev=net_af_packet0,iface=IF), run by\n"
+	"                        rocewire-cap-dpdk\n"
 	"  -D, --list-interfaces list the interfaces and RDMA devices, and exit\n"
 	"  -c, --count N         stop after N packets (counted over all files)\n"
 	"      --duration SEC    live: stop after SEC seconds (decimals allowed)\n"
@@ -1065,6 +1068,26 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	return c->status;
 }
 
+#ifndef CAP_WITH_DPDK
+/* -i dpdk:...: the same command line, run by rocewire-cap-dpdk (next to this
+ * program, else in PATH). Returns only when that cannot be run. */
+static void hand_over_to_dpdk(char **argv)
+{
+	char self[4096], path[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(path, sizeof(path), "%s/rocewire-cap-dpdk", self);
+			execv(path, argv);
+		}
+	}
+	execvp("rocewire-cap-dpdk", argv);
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	struct cap_opts opts;
@@ -1072,6 +1095,10 @@ int main(int argc, char **argv)
 	int status;
 
 	parse_args(argc, argv, &opts);
+#ifndef CAP_WITH_DPDK
+	if (opts.iface && strncmp(opts.iface, "dpdk:", 5) == 0)
+		hand_over_to_dpdk(argv); /* else cap_dpdk_open() says what is missing */
+#endif
 	if (opts.list_ifaces) {
 		status = cap_list_interfaces(stdout) == 0 ? CAP_EXIT_OK : CAP_EXIT_USAGE;
 		free(opts.files);

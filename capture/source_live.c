@@ -278,6 +278,42 @@ static int activate(struct cap_live *l, const struct cap_opts *o)
 	return 0;
 }
 
+int cap_live_user_filter(struct cap_live *l, const struct cap_opts *o)
+{
+	char fbuf[4096];
+	const char *text = NULL;
+	unsigned p = o->cfg.rocev2_port ? o->cfg.rocev2_port : RW_ROCEV2_PORT;
+	if (o->all) {
+		snprintf(l->filter_desc, sizeof(l->filter_desc), "no filter (--all)");
+	} else if (o->filter) {
+		text = o->filter;
+		snprintf(l->filter_desc, sizeof(l->filter_desc), "filter \"%.120s\" (in user space)",
+			 o->filter);
+	} else {
+		cap_default_filter(RW_LINKTYPE_ETHERNET, (uint16_t)p, fbuf, sizeof(fbuf));
+		text = fbuf;
+		snprintf(l->filter_desc, sizeof(l->filter_desc),
+			 "default filter: RoCEv2 (UDP port %u), RoCEv1, PFC/PAUSE, untagged or in 1-2 "
+			 "VLAN tags (in user space)",
+			 p);
+	}
+	if (!text)
+		return 0;
+	pcap_t *dead = pcap_open_dead(DLT_EN10MB, (int)l->snaplen);
+	if (!dead || pcap_compile(dead, &l->prog, text, 1, PCAP_NETMASK_UNKNOWN) != 0) {
+		snprintf(l->err, sizeof(l->err), "%s: cannot compile the filter \"%.200s\": %s", l->name, text,
+			 dead ? pcap_geterr(dead) : "out of memory");
+		l->err_status = CAP_EXIT_USAGE;
+		if (dead)
+			pcap_close(dead);
+		return -1;
+	}
+	pcap_close(dead);
+	l->has_prog = 1;
+	l->user_filter = 1;
+	return 0;
+}
+
 int cap_live_open(struct cap_live *l, const struct cap_opts *o)
 {
 	char fbuf[4096], lt[128];
@@ -289,6 +325,8 @@ int cap_live_open(struct cap_live *l, const struct cap_opts *o)
 	l->err_status = CAP_EXIT_USAGE;
 	if (strncmp(o->iface, "rdma:", 5) == 0)
 		return cap_rdma_open(l, o->iface + 5, o);
+	if (strncmp(o->iface, "dpdk:", 5) == 0)
+		return cap_dpdk_open(l, o->iface + 5, o);
 
 	if (activate(l, o) != 0)
 		goto fail;
@@ -356,6 +394,8 @@ int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *
 {
 	if (l->rdma)
 		return cap_rdma_dispatch(l, timeout_ms, fn, arg);
+	if (l->dpdk)
+		return cap_dpdk_dispatch(l, timeout_ms, fn, arg);
 	if (l->stop)
 		return 0;
 
@@ -391,7 +431,7 @@ int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *
 int cap_live_drain(struct cap_live *l, cap_live_fn fn, void *arg)
 {
 	int total = 0;
-	if (l->rdma || !l->pcap)
+	if (l->rdma || l->dpdk || !l->pcap)
 		return 0;
 	/* The ring's last block is handed over when its timeout ends: wait that
 	 * long once more, then take what is left, so that what arrived before
@@ -418,6 +458,10 @@ void cap_live_update_drops(struct cap_live *l)
 {
 	struct pcap_stat ps;
 
+	if (l->dpdk) {
+		cap_dpdk_update_drops(l);
+		return;
+	}
 	if (l->rdma) {
 		cap_rdma_update_drops(l);
 		return;
@@ -438,6 +482,8 @@ void cap_live_close(struct cap_live *l)
 {
 	if (l->rdma)
 		cap_rdma_close(l);
+	if (l->dpdk)
+		cap_dpdk_close(l);
 	if (l->has_prog)
 		pcap_freecode(&l->prog);
 	l->has_prog = 0;

@@ -344,36 +344,8 @@ int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o
 	l->fd = r->ch->fd;
 
 	/* The filter runs here, compiled for Ethernet. */
-	char fbuf[4096];
-	const char *text = NULL;
-	unsigned p = o->cfg.rocev2_port ? o->cfg.rocev2_port : RW_ROCEV2_PORT;
-	if (o->all) {
-		snprintf(l->filter_desc, sizeof(l->filter_desc), "no filter (--all)");
-	} else if (o->filter) {
-		text = o->filter;
-		snprintf(l->filter_desc, sizeof(l->filter_desc), "filter \"%.120s\" (in user space)",
-			 o->filter);
-	} else {
-		cap_default_filter(RW_LINKTYPE_ETHERNET, (uint16_t)p, fbuf, sizeof(fbuf));
-		text = fbuf;
-		snprintf(l->filter_desc, sizeof(l->filter_desc),
-			 "default filter: RoCEv2 (UDP port %u), RoCEv1, PFC/PAUSE, untagged or in 1-2 "
-			 "VLAN tags (in user space)",
-			 p);
-	}
-	if (text) {
-		pcap_t *dead = pcap_open_dead(DLT_EN10MB, (int)l->snaplen);
-		if (!dead || pcap_compile(dead, &l->prog, text, 1, PCAP_NETMASK_UNKNOWN) != 0) {
-			set_err(l, "cannot compile the filter \"%.200s\": %s", text,
-				dead ? pcap_geterr(dead) : "out of memory", 0);
-			if (dead)
-				pcap_close(dead);
-			goto fail;
-		}
-		pcap_close(dead);
-		l->has_prog = 1;
-		l->user_filter = 1;
-	}
+	if (cap_live_user_filter(l, o) != 0)
+		goto fail;
 	return 0;
 fail:
 	cap_rdma_close(l);

@@ -13,7 +13,7 @@ build_pkgs=(build-essential cmake pkg-config libpcap-dev libjansson-dev zlib1g-d
 test_pkgs=(libcmocka-dev libdeflate-dev clang libclang-rt-14-dev tshark python3-scapy jq
 	rdma-core ibverbs-providers ibverbs-utils tcpreplay iproute2 libbpf-dev
 	qemu-system-x86 busybox-static kmod cpio tcpdump libibverbs1 chromium
-	xvfb wireshark)
+	xvfb wireshark lintian dpkg-dev)
 
 pkgs=("${build_pkgs[@]}")
 case "${1:-}" in

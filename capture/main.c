@@ -539,12 +539,19 @@ static void parse_args(int argc, char **argv, struct cap_opts *o)
 			fputs(usage_text, stdout);
 			exit(CAP_EXIT_OK);
 		case OPT_VERSION:
-			printf("%s %s (librocewire %s, %s, jansson %s, libibverbs %s)\n", CAP_PROG,
+			printf("%s %s (librocewire %s, %s, jansson %s, libibverbs %s%s)\n", CAP_PROG,
 			       ROCEWIRE_VERSION, ROCEWIRE_VERSION, pcap_lib_version(), JANSSON_VERSION,
-#ifdef ROCEWIRE_HAVE_VERBS
-			       "yes"
+#if defined(ROCEWIRE_HAVE_VERBS) && defined(CAP_IBVERBS_VERSION)
+			       CAP_IBVERBS_VERSION,
+#elif defined(ROCEWIRE_HAVE_VERBS)
+			       "yes",
 #else
-			       "no"
+			       "no",
+#endif
+#ifdef CAP_WITH_DPDK
+			       ", DPDK " CAP_DPDK_VERSION
+#else
+			       ""
 #endif
 			);
 			exit(CAP_EXIT_OK);

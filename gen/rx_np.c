@@ -6,8 +6,9 @@
  * cc_np.c decides: a CNP now, one owed at the end of the pacing interval, or
  * none. The CNP goes to the flow's requester QP (src_qpn + i) with the
  * flow's addresses reversed, built by proto's builder like every frame the
- * generator sends. Nothing else is answered: the requester side runs its
- * flows with `external_responder` semantics (UC, or RC not waiting for ACKs).
+ * generator sends. RC requests are acknowledged as an RC responder does
+ * (answer_rc below), so a real NIC can be the requester; rocewire-gen's own
+ * requester side reads no ACKs (its RC flows say `external_responder`).
  *
  * Time is the wall clock from the start (ns), the notification point's
  * clock. The loop ends at the run's duration (when one is set) or on
@@ -23,6 +24,7 @@
 
 #include "cc.h"
 #include "flow_int.h"
+#include "rocewire/bth.h"
 #include "rocewire/build.h"
 #include "rocewire/link.h"
 #include "rocewire/packet.h"
@@ -61,26 +63,21 @@ static int find_rsp(const struct gen_scenario *sc, uint32_t dqpn, uint32_t *flow
 	return -1;
 }
 
-/* Sends the CNP of (flow, qp): 0, or -1 when no mbuf or the port refused. */
-static int send_cnp(struct gen_worker *w, uint32_t flow, uint32_t qp)
+/* A response of (flow, qp) to its requester (a CNP, an ACK or a NAK),
+ * built by proto's builder: 0, or -1 when no mbuf or the port refused. */
+static int send_rsp(struct gen_worker *w, struct gen_pkt *pk, uint64_t *counter)
 {
-	const struct gen_flow *f = &w->sc->flows[flow];
+	const struct gen_flow *f = &w->sc->flows[pk->flow];
 	struct rte_mbuf *m = rte_pktmbuf_alloc(w->pools[0]);
-	struct gen_pkt pk;
 	struct rw_packet p;
 	size_t n;
 
 	if (!m)
 		return -1;
-	memset(&pk, 0, sizeof(pk));
-	pk.flow = flow;
-	pk.qp = qp;
-	pk.dir = GEN_DIR_RESPONSE;
-	pk.opcode = gen_cnp_opcode();
-	pk.becn = 1;
-	pk.dqpn = (f->src_qpn + qp) & RW_QPN_MASK;
-	pk.hdrs = rw_opcode(pk.opcode)->hdrs;
-	gen_pkt_describe(w->sc, &pk, NULL, &p);
+	pk->dir = GEN_DIR_RESPONSE;
+	pk->dqpn = (f->src_qpn + pk->qp) & RW_QPN_MASK;
+	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
+	gen_pkt_describe(w->sc, pk, NULL, &p);
 	/* in the header room, before the payload pattern the pool keeps */
 	uint8_t *at = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT - 192;
 	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, at, 192, &n) != RW_OK) {
@@ -94,10 +91,81 @@ static int send_cnp(struct gen_worker *w, uint32_t flow, uint32_t qp)
 		rte_pktmbuf_free(m);
 		return -1;
 	}
-	__atomic_store_n(&w->npc.cnps, w->npc.cnps + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(counter, *counter + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->ctr.packets, w->ctr.packets + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->ctr.bytes, w->ctr.bytes + n, __ATOMIC_RELAXED);
 	return 0;
+}
+
+static int send_cnp(struct gen_worker *w, uint32_t flow, uint32_t qp)
+{
+	struct gen_pkt pk;
+	memset(&pk, 0, sizeof(pk));
+	pk.flow = flow;
+	pk.qp = qp;
+	pk.opcode = gen_cnp_opcode();
+	pk.becn = 1; /* A17.9.3 */
+	return send_rsp(w, &pk, &w->npc.cnps);
+}
+
+/* An RC responder's go-back-N, as IBA 9.7.5 has it: in-sequence requests
+ * advance the expected PSN (and the MSN at a message's last packet) and are
+ * acknowledged when they ask (AckReq); the first request past a hole gets
+ * one PSN sequence error NAK naming the expected PSN; a duplicate gets an
+ * ACK of the last PSN received. The expected PSN is learnt from the first
+ * request of each QP, so a real NIC's requester works as well as
+ * rocewire-gen's. READ and atomic requests are counted but not answered. */
+struct rsp_qp {
+	uint32_t epsn, msn;
+	uint8_t synced, nak_sent;
+};
+
+static uint8_t rc_ack_opcode(void)
+{
+	for (unsigned c = 0; c < 256; c++) {
+		const struct rw_opcode_info *i = rw_opcode((uint8_t)c);
+		if ((i->flags & RW_OPF_VALID) && i->transport == RW_TRANSPORT_RC && i->op == RW_OP_ACK)
+			return (uint8_t)c;
+	}
+	return 0x11; /* not reached */
+}
+
+static void answer_rc(struct gen_worker *w, struct rsp_qp *r, uint32_t flow, uint32_t qp, const struct rw_packet *p)
+{
+	struct gen_pkt pk;
+	uint32_t psn = p->bth.psn & RW_PSN_MASK;
+	if (p->op->op == RW_OP_READ_REQ || p->op->op == RW_OP_CMP_SWAP || p->op->op == RW_OP_FETCH_ADD)
+		return;
+	if (!r->synced) {
+		r->epsn = psn;
+		r->synced = 1;
+	}
+	memset(&pk, 0, sizeof(pk));
+	pk.flow = flow;
+	pk.qp = qp;
+	pk.opcode = rc_ack_opcode();
+	int32_t d = rw_psn_diff(psn, r->epsn);
+	if (d == 0) {
+		r->nak_sent = 0;
+		r->epsn = (psn + 1) & RW_PSN_MASK;
+		if (p->op->flags & RW_OPF_LAST)
+			r->msn = (r->msn + 1) & 0xFFFFFF;
+		if (!p->bth.ackreq)
+			return;
+		pk.psn = psn;
+		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+	} else if (d > 0) {
+		if (r->nak_sent)
+			return;
+		r->nak_sent = 1;
+		pk.psn = r->epsn;
+		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR);
+	} else {
+		pk.psn = (r->epsn - 1) & RW_PSN_MASK;
+		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+	}
+	pk.aeth.msn = r->msn;
+	send_rsp(w, &pk, &w->npc.acks);
 }
 
 int gen_responder_run(void *arg)
@@ -109,10 +177,14 @@ int gen_responder_run(void *arg)
 	struct owed *owed = NULL;
 	struct cc_np *np = cc_np_new(&sc->cc.np);
 
-	for (uint32_t i = 0; i < sc->n_flows; i++)
+	uint32_t *qp0 = calloc(sc->n_flows ? sc->n_flows : 1, sizeof(*qp0));
+	for (uint32_t i = 0; qp0 && i < sc->n_flows; i++) {
+		qp0[i] = cap;
 		cap += sc->flows[i].qps ? sc->flows[i].qps : 1;
+	}
 	owed = calloc(cap ? cap : 1, sizeof(*owed));
-	if (!np || !owed) {
+	struct rsp_qp *rq = calloc(cap ? cap : 1, sizeof(*rq));
+	if (!np || !owed || !qp0 || !rq) {
 		snprintf(w->errmsg, sizeof(w->errmsg), "out of memory for the notification points");
 		w->error = 1;
 		goto out;
@@ -162,6 +234,8 @@ int gen_responder_run(void *arg)
 				continue;
 			}
 			w->npc.requests++;
+			if (sc->flows[flow].transport == GEN_RC && p.op->transport == RW_TRANSPORT_RC)
+				answer_rc(w, &rq[qp0[flow] + qp], flow, qp, &p);
 			uint8_t ecn = (p.present & RW_P_IPV6) ? p.ipv6.ecn : p.ipv4.ecn;
 			if (ecn != RW_ECN_CE)
 				continue;
@@ -191,6 +265,8 @@ int gen_responder_run(void *arg)
 out:
 	cc_np_free(np);
 	free(owed);
+	free(qp0);
+	free(rq);
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return w->error ? -1 : 0;
 }

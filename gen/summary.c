@@ -110,10 +110,10 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 	if (r->np) {
 		const struct gen_np_counters *n = r->np;
 		fprintf(f, "  responder: %llu frames received, %llu requests to the scenario's receivers (%llu with a "
-			   "bad ICRC dropped), %llu marked CE; %llu CNPs sent, %llu CE marks without one (pacing)\n",
+			   "bad ICRC dropped), %llu marked CE; %llu CNPs sent, %llu CE marks without one (pacing); %llu ACKs/NAKs sent\n",
 			(unsigned long long)n->received, (unsigned long long)n->requests,
 			(unsigned long long)n->bad_icrc, (unsigned long long)n->ce, (unsigned long long)n->cnps,
-			(unsigned long long)n->suppressed);
+			(unsigned long long)n->suppressed, (unsigned long long)n->acks);
 	}
 	if (r->cc && r->cc->closed_loop) {
 		const struct gen_cc_stats *c = r->cc;
@@ -251,6 +251,7 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 		SET(o2, "ce", u64(n->ce));
 		SET(o2, "cnps", u64(n->cnps));
 		SET(o2, "ce_without_cnp", u64(n->suppressed));
+		SET(o2, "acks", u64(n->acks));
 		SET(o, "responder", o2);
 	}
 	if (r->cc && r->cc->closed_loop) {

@@ -33,6 +33,7 @@ struct gen_np_counters {
 	uint64_t ce;               /* of them, marked CE */
 	uint64_t bad_icrc;         /* dropped: a NIC drops them */
 	uint64_t cnps;             /* CNPs sent */
+	uint64_t acks;             /* RC ACKs and NAKs sent */
 	uint64_t suppressed;       /* CE marks the pacing gave no CNP */
 };
 

@@ -35,6 +35,13 @@ def main():
         fails.append("%d requests and %d CNPs captured: both expected" % (len(req), len(cnp)))
     if rep["icrc"]["bad"]:
         fails.append("%d bad ICRCs in the capture" % rep["icrc"]["bad"])
+    # the responder acknowledges as an RC responder: every request flow is
+    # paired with its ACK flow by rocewire-cap, with ACK latencies
+    for q in rep["qps"]:
+        if q["requests"] and q["dqpn"] in (0x201, 0x202, 0x203, 0x204):
+            if q["acks"] == 0 or q["peer"] is None:
+                fails.append("flow to QP 0x%x: %d ACKs, peer %s: the responder's ACKs expected" %
+                             (q["dqpn"], q["acks"], q["peer"]))
     last = {}
     for t, x in cnp:
         if x[4] not in QPS:

@@ -83,8 +83,10 @@ else
 fi
 
 # -G 1 without '%': numbered
-start_cap e_h o_h -i vB -w h/t.pcap -G 1 --duration 2.5 -q || exit 1
-inject mix.pcap --pps 500 --limit 1200
+# 3.5 s: a file opens with its first packet and closes at the first
+# once-a-second check past 1 s, so 2.5 s may hold only two periods
+start_cap e_h o_h -i vB -w h/t.pcap -G 1 --duration 3.5 -q || exit 1
+inject mix.pcap --pps 500 --limit 1700
 wait_cap 10
 files=$(cd h && ls | sort -V)
 case "$(echo $files)" in

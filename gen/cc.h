@@ -180,6 +180,8 @@ struct cc_sw_verdict {
 	uint8_t xoff;            /* this packet made the port send XOFF upstream */
 	uint8_t while_paused;    /* sent by a sender this port had paused */
 	uint64_t qlen;           /* the priority's queue in bytes before this packet */
+	/* with cc_sw_early_departures(): when it starts and finishes leaving */
+	uint64_t t_start_ns, t_dep_ns;
 };
 
 struct cc_sw_departure {
@@ -222,9 +224,20 @@ struct cc_sw_qlen {
 struct cc_sw;
 struct cc_sw *cc_sw_new(const struct cc_sw_params *p);
 void cc_sw_free(struct cc_sw *sw);
-/* A packet arrives at now. Departures happen in cc_sw_poll(). */
+/* A packet arrives at now. Departures happen in cc_sw_poll() (or are told
+ * at once: cc_sw_early_departures()). */
 struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio, uint32_t bytes,
 				   int ect, uint64_t cookie);
+/* Early departures: the caller promises that the port is one FIFO for
+ * the rest of the run (one priority in use, no storm, no PFC from the
+ * receiver), so that a packet's departure is fixed the moment it arrives.
+ * cc_sw_enqueue() then gives it (t_start_ns, t_dep_ns), cc_sw_poll() returns
+ * no departures, and cc_sw_next_event() names a departure only while an
+ * XOFF is on (the XON waits for one). The caller acts on each departure
+ * when the packet arrives instead of waking at every one: the simulated
+ * port's cost per packet is then its enqueue alone. */
+/* Call it before the first packet. */
+void cc_sw_early_departures(struct cc_sw *sw);
 /* Runs the port up to now and returns up to n departures in time order (call
  * again while it returns n). Departed packets hold a descriptor until polled. */
 uint32_t cc_sw_poll(struct cc_sw *sw, uint64_t now, struct cc_sw_departure *out, uint32_t n);

@@ -52,6 +52,11 @@ struct cc_sw {
 	uint32_t tx;              /* on the wire, or NIL */
 	uint64_t now;             /* ps: the port is run up to here */
 	uint8_t rr_next;
+	uint8_t early;           /* cc_sw_early_departures() */
+	uint8_t busy;            /* bit p: queue p holds packets (the per-step scans skip the rest) */
+	uint8_t eg_ever;         /* bit p: egress of p has been paused at some time */
+	uint8_t xoff_mask;       /* bit p: xoff_on[p] */
+	uint64_t last_end;       /* early: ps when the last packet queued will have left */
 	/* upstream PFC, per priority */
 	uint8_t xoff_on[CC_SW_PRIOS];
 	uint64_t ps_per_byte_int; /* ps_per_byte when whole, else 0 */
@@ -253,13 +258,23 @@ static int egress_paused(const struct cc_sw *sw, uint8_t p, uint64_t t)
 /* Which non-empty, unpaused priority sends next; -1 for none. */
 static int pick(struct cc_sw *sw, uint64_t t)
 {
+	unsigned busy = sw->busy;
+	if (!busy)
+		return -1;
+	if (!(busy & (busy - 1)) && !(sw->eg_ever & busy))
+		return __builtin_ctz(busy); /* one queue, never paused: most steps */
 	int n = sw->p.nprio;
 	for (int k = 0; k < n; k++) {
 		int p = sw->p.sched == CC_SW_STRICT ? n - 1 - k : (sw->rr_next + k) % n;
-		if (sw->q[p].head != NIL && !egress_paused(sw, (uint8_t)p, t))
+		if ((busy >> p & 1) && !egress_paused(sw, (uint8_t)p, t))
 			return p;
 	}
 	return -1;
+}
+
+static uint64_t frame_ps(const struct cc_sw *sw, uint32_t bytes)
+{
+	return sw->ps_per_byte_int ? bytes * sw->ps_per_byte_int : (uint64_t)llround((double)bytes * sw->ps_per_byte);
 }
 
 static void try_start(struct cc_sw *sw, uint64_t t)
@@ -271,15 +286,17 @@ static void try_start(struct cc_sw *sw, uint64_t t)
 		return;
 	sw->rr_next = (uint8_t)((p + 1) % sw->p.nprio);
 	uint32_t i = pop(sw, &sw->q[p]);
+	if (sw->q[p].head == NIL)
+		sw->busy &= (uint8_t)~(1u << p);
 	struct desc *d = &sw->pool[i];
 	sw->qbytes[p] -= d->bytes;
 	sw->total -= d->bytes;
 	d->t_start = t;
-	d->t_end = t + (sw->ps_per_byte_int ? d->bytes * sw->ps_per_byte_int
-					    : (uint64_t)llround((double)d->bytes * sw->ps_per_byte));
+	d->t_end = t + frame_ps(sw, d->bytes);
 	sw->tx = i;
 	if (sw->xoff_on[p] && sw->qbytes[p] <= sw->p.prio[p].xon) {
 		sw->xoff_on[p] = 0;
+		sw->xoff_mask &= (uint8_t)~(1u << p);
 		timers_update(sw, (uint8_t)p);
 		sw->st[p].xon++;
 		sw->st[p].paused_ns += ps_to_ns(t - sw->xoff_first[p]);
@@ -291,6 +308,7 @@ static void try_start(struct cc_sw *sw, uint64_t t)
  * the union of the stretches, each closed when the next one begins. */
 static void egress_pause(struct cc_sw *sw, uint8_t p, uint64_t t, uint64_t dur)
 {
+	sw->eg_ever |= (uint8_t)(1u << p);
 	if (!egress_paused(sw, p, t)) {
 		sw->eg_acc[p] += sw->eg_until[p] - sw->eg_from[p];
 		sw->eg_from[p] = t;
@@ -321,9 +339,11 @@ static uint64_t unpause_time(const struct cc_sw *sw)
 	uint64_t t = PS_NEVER;
 	if (sw->tx != NIL)
 		return t;
-	for (int p = 0; p < sw->p.nprio; p++)
-		if (sw->q[p].head != NIL && sw->eg_until[p] > sw->now && sw->eg_until[p] < t)
+	for (unsigned m = sw->busy & sw->eg_ever; m; m &= m - 1) {
+		int p = __builtin_ctz(m);
+		if (sw->eg_until[p] > sw->now && sw->eg_until[p] < t)
 			t = sw->eg_until[p];
+	}
 	return t;
 }
 
@@ -332,6 +352,11 @@ static void advance(struct cc_sw *sw, uint64_t now)
 	if (now < sw->now)
 		return;
 	for (;;) {
+		if (!sw->timers && !(sw->busy & sw->eg_ever)) {
+			/* no timer, no pause: only the packet on the wire can end */
+			if (sw->tx == NIL || sw->pool[sw->tx].t_end > now)
+				break;
+		}
 		/* at one instant: departure, storm frames, refreshes, unpause */
 		uint64_t t_tx = sw->tx != NIL ? sw->pool[sw->tx].t_end : PS_NEVER;
 		uint64_t t_storm = PS_NEVER, t_ref = PS_NEVER;
@@ -357,7 +382,12 @@ static void advance(struct cc_sw *sw, uint64_t now)
 		if (t == t_tx) {
 			struct desc *d = &sw->pool[sw->tx];
 			sw->st[d->prio].departed++;
-			push(sw, &sw->departed, sw->tx);
+			if (sw->early) { /* told at its arrival: the descriptor is free */
+				d->next = sw->free_head;
+				sw->free_head = sw->tx;
+			} else {
+				push(sw, &sw->departed, sw->tx);
+			}
 			sw->tx = NIL;
 			try_start(sw, t);
 		} else if (t == t_storm) {
@@ -427,6 +457,7 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 	d->prio = prio;
 	d->ce = v.ce;
 	push(sw, &sw->q[prio], i);
+	sw->busy |= (uint8_t)(1u << prio);
 	sw->qbytes[prio] += bytes;
 	sw->total += bytes;
 	if (sw->qbytes[prio] > st->max_qlen)
@@ -434,6 +465,7 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 	v.result = CC_SW_QUEUED;
 	if (pr->lossless && pr->xoff && !sw->xoff_on[prio] && sw->qbytes[prio] >= pr->xoff) {
 		sw->xoff_on[prio] = 1;
+		sw->xoff_mask |= (uint8_t)(1u << prio);
 		timers_update(sw, prio);
 		sw->xoff_first[prio] = t;
 		sw->xoff_refresh[prio] = t + sw->refresh_ps[prio];
@@ -441,8 +473,22 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 		v.xoff = 1;
 		emit_one(sw, t, CC_SW_PFC_UPSTREAM, prio, sw->quanta[prio]);
 	}
+	if (sw->early) {
+		/* one FIFO, never paused: it starts when the packet before it
+		 * has left, as try_start() will find */
+		uint64_t start = sw->last_end > t ? sw->last_end : t;
+		sw->last_end = start + frame_ps(sw, bytes);
+		v.t_start_ns = ps_to_ns(start);
+		v.t_dep_ns = ps_to_ns(sw->last_end);
+	}
 	try_start(sw, t);
 	return v;
+}
+
+void cc_sw_early_departures(struct cc_sw *sw)
+{
+	sw->early = 1;
+	sw->last_end = sw->tx != NIL ? sw->pool[sw->tx].t_end : sw->now;
 }
 
 uint32_t cc_sw_poll(struct cc_sw *sw, uint64_t now, struct cc_sw_departure *out, uint32_t n)
@@ -477,6 +523,8 @@ uint32_t cc_sw_pfc_events(struct cc_sw *sw, struct cc_sw_pfc *out, uint32_t n)
 uint64_t cc_sw_next_event(const struct cc_sw *sw)
 {
 	uint64_t t = sw->tx != NIL ? sw->pool[sw->tx].t_end : PS_NEVER;
+	if (sw->early && !sw->xoff_mask)
+		t = PS_NEVER; /* departures were told at arrival; only an XON needs them */
 	for (unsigned m = sw->timers; m; m &= m - 1) {
 		int p = __builtin_ctz(m);
 		if (sw->storm_next[p] < t)

@@ -283,6 +283,7 @@ struct gen_model *gen_model_new(const struct gen_scenario *sc, uint32_t shard, u
 		gen_model_free(m);
 		return NULL;
 	}
+	m->cc_next_t = m->cc ? gen_cc_next(m) : GEN_NEVER;
 	for (uint32_t i = 0; i < m->tsize; i++) {
 		struct gen_hent e = { .key = GEN_NEVER, .qi = UINT32_MAX };
 		if (i < m->nqp)
@@ -341,7 +342,7 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 			/* the switch, CNPs and PFC go before QP events at a
 			 * later time (and at the same time: what the port did
 			 * at t is known to the QPs acting at t) */
-			uint64_t tc = gen_cc_next(m);
+			uint64_t tc = m->cc_next_t;
 			if (tc != GEN_NEVER && tc <= t) {
 				if (tc > until_ns)
 					break;

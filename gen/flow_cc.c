@@ -43,6 +43,11 @@ struct ccev {
 
 #define PFC_PEND 64
 
+struct evq {
+	struct ccev *h;
+	uint32_t n, cap;
+};
+
 struct gen_ccm {
 	const struct gen_congestion *cfg;
 	struct cc_sw *sw;
@@ -54,10 +59,12 @@ struct gen_ccm {
 	uint32_t *free_slots;
 	uint32_t nfree, nslots;
 	uint32_t fresh;             /* slots never used: fresh .. nslots - 1 */
-	/* events */
-	struct ccev *heap;
-	uint32_t nheap, capheap;
+	/* events: CNPs leaving and arriving; the notification points' deferred
+	 * CNPs apart (with early departures they are run ahead of the clock,
+	 * up to each CE's departure), all in one (t, seq) order */
+	struct evq ev, fire;
 	uint64_t seq;
+	int early;                  /* the port is one FIFO: departures known at arrival */
 	/* storms by start time */
 	uint32_t *storm_order;
 	uint32_t storm_next;
@@ -87,48 +94,58 @@ static int ev_less(const struct ccev *a, const struct ccev *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static int ev_push(struct gen_ccm *c, uint64_t t, uint8_t kind, uint32_t qi)
+static int ev_push(struct gen_ccm *c, struct evq *q, uint64_t t, uint8_t kind, uint32_t qi)
 {
-	if (c->nheap == c->capheap) {
-		uint32_t cap = c->capheap ? c->capheap * 2 : 1024;
-		struct ccev *h = realloc(c->heap, cap * sizeof(*h));
+	if (q->n == q->cap) {
+		uint32_t cap = q->cap ? q->cap * 2 : 1024;
+		struct ccev *h = realloc(q->h, cap * sizeof(*h));
 		if (!h)
-			return -1; /* out of memory: the event is lost, counted below */
-		c->heap = h;
-		c->capheap = cap;
+			return -1; /* out of memory: the event is lost */
+		q->h = h;
+		q->cap = cap;
 	}
 	struct ccev e = { .t = t, .seq = c->seq++, .qi = qi, .kind = kind };
-	uint32_t i = c->nheap++;
+	uint32_t i = q->n++;
 	while (i > 0) {
 		uint32_t p = (i - 1) / 2;
-		if (!ev_less(&e, &c->heap[p]))
+		if (!ev_less(&e, &q->h[p]))
 			break;
-		c->heap[i] = c->heap[p];
+		q->h[i] = q->h[p];
 		i = p;
 	}
-	c->heap[i] = e;
+	q->h[i] = e;
 	return 0;
 }
 
-static struct ccev ev_pop(struct gen_ccm *c)
+static struct ccev ev_pop(struct evq *q)
 {
-	struct ccev top = c->heap[0], e = c->heap[--c->nheap];
-	uint32_t i = 0, n = c->nheap;
+	struct ccev top = q->h[0], e = q->h[--q->n];
+	uint32_t i = 0, n = q->n;
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, s = i;
 		const struct ccev *best = &e;
-		if (l < n && ev_less(&c->heap[l], best))
-			s = l, best = &c->heap[l];
-		if (r < n && ev_less(&c->heap[r], best))
+		if (l < n && ev_less(&q->h[l], best))
+			s = l, best = &q->h[l];
+		if (r < n && ev_less(&q->h[r], best))
 			s = r;
 		if (s == i)
 			break;
-		c->heap[i] = c->heap[s];
+		q->h[i] = q->h[s];
 		i = s;
 	}
 	if (n)
-		c->heap[i] = e;
+		q->h[i] = e;
 	return top;
+}
+
+/* The queue whose event comes first, or NULL when both are empty. */
+static struct evq *ev_first(struct gen_ccm *c)
+{
+	if (!c->fire.n)
+		return c->ev.n ? &c->ev : NULL;
+	if (!c->ev.n)
+		return &c->fire;
+	return ev_less(&c->fire.h[0], &c->ev.h[0]) ? &c->fire : &c->ev;
 }
 
 /* ---- construction ---- */
@@ -230,6 +247,13 @@ struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap)
 	}
 	if (c->pfc_flow == UINT32_MAX)
 		c->pfc_flow = m->nlf ? m->lf[0].index : 0;
+	/* One class through the port and no storm: the port is one FIFO
+	 * that nothing pauses, and each request's departure is known when it
+	 * arrives (cc_sw_early_departures) */
+	if (sc->cc.n_storms == 0 && (c->prio_mask & (c->prio_mask - 1)) == 0) {
+		c->early = 1;
+		cc_sw_early_departures(c->sw);
+	}
 	for (uint32_t i = 0; i < sc->cc.n_storms; i++)
 		c->storm_order[i] = i;
 	g_sc_for_sort = sc;
@@ -263,7 +287,8 @@ void gen_cc_free(struct gen_ccm *c)
 	free(c->slot);
 	free(c->slot_qi);
 	free(c->free_slots);
-	free(c->heap);
+	free(c->ev.h);
+	free(c->fire.h);
 	free(c->storm_order);
 	free(c);
 }
@@ -279,6 +304,10 @@ static inline void set_rate(struct gen_qp *q, const struct cc_rp *rp)
 	}
 	q->cc_next = cc_rp_next_event(rp);
 }
+
+static void departs_at(struct gen_model *m, struct gen_ccm *c, struct gen_qp *q, const struct gen_pkt *pk,
+		       uint64_t t_dep);
+static void cc_sync(struct gen_model *m);
 
 /* ---- the switch ---- */
 
@@ -356,7 +385,7 @@ void gen_cc_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns)
 	}
 }
 
-void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t)
+static void cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t)
 {
 	struct gen_ccm *c = ccm_of(m);
 	struct gen_lflow *lf = gen_qlf(m, q);
@@ -365,13 +394,14 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 	/* the reaction point's byte counter counts what the QP sends */
 	cc_rp_on_sent(&c->rp[qi], pk->frame_len, t);
 	set_rate(q, &c->rp[qi]);
-	if (c->nfree == 0 && c->fresh == c->nslots) {
+	if (!c->early && c->nfree == 0 && c->fresh == c->nslots) {
 		/* every descriptor is held: the port has no room for it */
 		m->pk_dropped = 1;
 		c->st.sw_dropped++;
 		return;
 	}
-	uint32_t s = c->nfree ? c->free_slots[c->nfree - 1] : c->fresh;
+	/* early departures hold no slot (the port's descriptors still limit it) */
+	uint32_t s = c->early ? 0 : c->nfree ? c->free_slots[c->nfree - 1] : c->fresh;
 	int ect = (lf->f->ecn & 3) == RW_ECN_ECT0 || (lf->f->ecn & 3) == RW_ECN_ECT1;
 	struct cc_sw_verdict v = cc_sw_enqueue(c->sw, t, lf->src_prio, pk->frame_len, ect, s);
 	c->sw_next = cc_sw_next_event(c->sw);
@@ -383,7 +413,9 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 		c->st.sw_dropped++;
 		return;
 	}
-	if (c->nfree)
+	if (c->early)
+		;
+	else if (c->nfree)
 		c->nfree--;
 	else
 		c->fresh++;
@@ -394,6 +426,10 @@ void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, u
 	if (v.ce) {
 		pk->flags |= GEN_PF_CE;
 		c->st.sw_marked++;
+	}
+	if (c->early) {
+		departs_at(m, c, q, pk, v.t_dep_ns);
+		return;
 	}
 	c->slot[s] = *pk;
 	c->slot_qi[s] = qi;
@@ -469,6 +505,37 @@ static void np_key(struct gen_model *m, const struct gen_qp *q, struct cc_np_key
 	k->qpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
 }
 
+/* The notification point sees a CE-marked request of q that left the port
+ * at t_dep. */
+static void np_ce(struct gen_model *m, struct gen_ccm *c, struct gen_qp *q, uint64_t t_dep)
+{
+	struct cc_np_key k;
+	uint64_t due = 0;
+	uint32_t qi = (uint32_t)(q - m->qps);
+	np_key(m, q, &k);
+	switch (cc_np_on_ce(c->np, &k, t_dep, &due)) {
+	case CC_NP_SEND:
+		ev_push(c, &c->ev, t_dep + m->sc->link_delay_ns, CCEV_CNP_SEND, qi);
+		break;
+	case CC_NP_DEFER:
+		ev_push(c, &c->fire, due, CCEV_NP_FIRE, qi);
+		break;
+	default:
+		c->st.cnps_suppressed++;
+		break;
+	}
+}
+
+/* A deferred CNP's interval ends at e->t: the notification point sends it
+ * if it still owes it. */
+static void np_fire(struct gen_model *m, struct gen_ccm *c, const struct ccev *e)
+{
+	struct cc_np_key k;
+	np_key(m, &m->qps[e->qi], &k);
+	if (cc_np_fire(c->np, &k, e->t))
+		ev_push(c, &c->ev, e->t + m->sc->link_delay_ns, CCEV_CNP_SEND, e->qi);
+}
+
 /* A request left the port at t_dep. */
 static void departed(struct gen_model *m, struct gen_ccm *c, const struct cc_sw_departure *d)
 {
@@ -487,22 +554,26 @@ static void departed(struct gen_model *m, struct gen_ccm *c, const struct cc_sw_
 		gen_resp_request(m, q, pk, d->t_ns + m->sc->link_delay_ns);
 		gen_clock_rekey(m, q);
 	}
-	if (!d->ce)
+	if (d->ce)
+		np_ce(m, c, q, d->t_ns);
+}
+
+/* Early departures: what departed() does, at the request's arrival at the
+ * port, for its departure at t_dep. The notification point is run in
+ * departure order: the deferred CNPs whose interval ends before this one
+ * are decided first (the CNPs themselves go out on the clock). */
+static void departs_at(struct gen_model *m, struct gen_ccm *c, struct gen_qp *q, const struct gen_pkt *pk,
+		       uint64_t t_dep)
+{
+	if (gen_qlf(m, q)->responder)
+		gen_resp_request(m, q, pk, t_dep + m->sc->link_delay_ns);
+	if (!(pk->flags & GEN_PF_CE))
 		return;
-	struct cc_np_key k;
-	uint64_t due = 0;
-	np_key(m, q, &k);
-	switch (cc_np_on_ce(c->np, &k, d->t_ns, &due)) {
-	case CC_NP_SEND:
-		ev_push(c, d->t_ns + m->sc->link_delay_ns, CCEV_CNP_SEND, (uint32_t)(q - m->qps));
-		break;
-	case CC_NP_DEFER:
-		ev_push(c, due, CCEV_NP_FIRE, (uint32_t)(q - m->qps));
-		break;
-	default:
-		c->st.cnps_suppressed++;
-		break;
+	while (c->fire.n && c->fire.h[0].t < t_dep) {
+		struct ccev e = ev_pop(&c->fire);
+		np_fire(m, c, &e);
 	}
+	np_ce(m, c, q, t_dep);
 }
 
 /* The CNP from q's responder to its requester, leaving at t. */
@@ -544,8 +615,10 @@ uint64_t gen_cc_next(struct gen_model *m)
 	uint64_t t = c->sw_next; /* CC_NEVER is GEN_NEVER */
 	if (c->pend_n && c->pend[c->pend_head].t_ns < t)
 		t = c->pend[c->pend_head].t_ns;
-	if (c->nheap && c->heap[0].t < t)
-		t = c->heap[0].t;
+	if (c->ev.n && c->ev.h[0].t < t)
+		t = c->ev.h[0].t;
+	if (c->fire.n && c->fire.h[0].t < t)
+		t = c->fire.h[0].t;
 	if (c->storm_next < c->cfg->n_storms) {
 		uint64_t s = c->cfg->storms[c->storm_order[c->storm_next]].start_ns;
 		if (s < t)
@@ -554,7 +627,13 @@ uint64_t gen_cc_next(struct gen_model *m)
 	return t;
 }
 
-uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint32_t room)
+/* After anything that may move the next congestion event. */
+static void cc_sync(struct gen_model *m)
+{
+	m->cc_next_t = gen_cc_next(m);
+}
+
+static uint32_t cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint32_t room)
 {
 	struct gen_ccm *c = ccm_of(m);
 	uint32_t got = 0;
@@ -586,22 +665,19 @@ uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint
 		pfc_read(m, c);
 		return got;
 	}
-	while (c->nheap && c->heap[0].t <= now) {
-		if (c->heap[0].kind == CCEV_CNP_SEND && got == room)
+	for (struct evq *eq; (eq = ev_first(c)) && eq->h[0].t <= now;) {
+		if (eq->h[0].kind == CCEV_CNP_SEND && got == room)
 			return got;
-		struct ccev e = ev_pop(c);
+		struct ccev e = ev_pop(eq);
 		struct gen_qp *q = &m->qps[e.qi];
-		struct cc_np_key k;
 		switch (e.kind) {
 		case CCEV_NP_FIRE:
-			np_key(m, q, &k);
-			if (cc_np_fire(c->np, &k, e.t))
-				ev_push(c, e.t + m->sc->link_delay_ns, CCEV_CNP_SEND, e.qi);
+			np_fire(m, c, &e);
 			break;
 		case CCEV_CNP_SEND:
 			cnp_packet(m, q, e.t, &out[got++]);
 			c->st.cnps++;
-			ev_push(c, e.t + m->sc->link_delay_ns, CCEV_CNP_ARRIVE, e.qi);
+			ev_push(c, &c->ev, e.t + m->sc->link_delay_ns, CCEV_CNP_ARRIVE, e.qi);
 			break;
 		case CCEV_CNP_ARRIVE: {
 			struct cc_rp *rp = &c->rp[e.qi];
@@ -616,6 +692,19 @@ uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint
 		}
 		}
 	}
+	return got;
+}
+
+void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t)
+{
+	cc_request(m, q, pk, t);
+	cc_sync(m);
+}
+
+uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint32_t room)
+{
+	uint32_t got = cc_run(m, now, out, room);
+	cc_sync(m);
 	return got;
 }
 

@@ -188,6 +188,8 @@ struct gen_model {
 	uint8_t draining;         /* the duration or packet limit passed: no new messages,
 				     the ones under way finish (a capture of whole conversations) */
 	struct gen_ccm *cc;       /* simulated congestion (flow_cc.c); NULL: none */
+	uint64_t cc_next_t;       /* gen_cc_next(), kept by flow_cc.c after each call that
+				   * can change it: read on every step of the clock */
 	uint64_t cc_pause[8];     /* the switch's PFC on its senders, per class */
 	/* The packet being emitted, and whether it survives the faults. */
 	uint8_t pk_dropped, pk_lost, pk_rnr;

@@ -515,6 +515,53 @@ static void test_sw_overload_qlen(void **state)
 	cc_sw_free(sw);
 }
 
+/* Early departures (one FIFO): each packet's departure comes with its
+ * arrival. 1000 B at 100 Gb/s is 80 ns: three at t = 0 leave at 80, 160
+ * and 240 (starting at 0, 80, 160); one at 500, on an idle port, at 580.
+ * Nothing comes back from poll, the port names no next event while no
+ * XOFF is on, and the queue is what has not started. */
+static void test_sw_early_departures(void **state)
+{
+	(void)state;
+	struct cc_sw *sw = one_port(100e9, 10000000, 0, 0, 0, 0xFFFF);
+	struct cc_sw_departure d[4];
+	struct cc_sw_qlen s;
+	cc_sw_early_departures(sw);
+	static const uint64_t at[4] = { 0, 0, 0, 500 }, start[4] = { 0, 80, 160, 500 },
+			      dep[4] = { 80, 160, 240, 580 };
+	for (int k = 0; k < 4; k++) {
+		if (k == 3) {
+			cc_sw_sample(sw, 100, &s); /* the first has left, the second is on the wire */
+			assert_int_equal(s.bytes[3], 1000);
+		}
+		struct cc_sw_verdict v = cc_sw_enqueue(sw, at[k], 3, 1000, 0, (uint64_t)k);
+		assert_int_equal(v.result, CC_SW_QUEUED);
+		assert_int_equal(v.t_start_ns, start[k]);
+		assert_int_equal(v.t_dep_ns, dep[k]);
+		assert_int_equal(cc_sw_next_event(sw), CC_NEVER);
+	}
+	assert_int_equal(cc_sw_poll(sw, 1000, d, 4), 0);
+	assert_int_equal(cc_sw_stats(sw, 3)->departed, 4);
+	cc_sw_free(sw);
+	/* lossless with XOFF at 2000 B, XON at 1000 B: the XON needs the
+	 * start that brings the queue to 1000 B, so that one is named */
+	sw = one_port(100e9, 10000000, 1, 2000, 1000, 0xFFFF);
+	cc_sw_early_departures(sw);
+	for (int k = 0; k < 3; k++)
+		cc_sw_enqueue(sw, 0, 3, 1000, 0, (uint64_t)k);
+	/* queued (not started) 2000 B: XOFF on; the port names its departure at 80 */
+	assert_int_equal(cc_sw_next_event(sw), 80);
+	struct cc_sw_pfc f[4];
+	assert_int_equal(cc_sw_pfc_events(sw, f, 4), 1); /* the XOFF */
+	cc_sw_sample(sw, 80, &s);
+	assert_int_equal(s.bytes[3], 1000);
+	assert_int_equal(cc_sw_pfc_events(sw, f, 4), 1); /* the XON at 80 */
+	assert_int_equal(f[0].t_ns, 80);
+	assert_int_equal(f[0].quanta[3], 0);
+	assert_int_equal(cc_sw_next_event(sw), CC_NEVER);
+	cc_sw_free(sw);
+}
+
 static void test_sw_lossy_drops(void **state)
 {
 	(void)state;
@@ -774,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_np_bounded),
 		cmocka_unit_test(test_pfc_quanta),
 		cmocka_unit_test(test_sw_overload_qlen),
+		cmocka_unit_test(test_sw_early_departures),
 		cmocka_unit_test(test_sw_lossy_drops),
 		cmocka_unit_test(test_sw_pfc_hysteresis),
 		cmocka_unit_test(test_sw_pfc_refresh_ignored),

@@ -85,6 +85,7 @@ struct cap_opts {
 	int no_promisc;         /* -p */
 	int linktype;           /* -y; -1: the interface's default */
 	double duration;        /* --duration seconds; 0: until -c or a signal */
+	unsigned rx_queues;     /* --rx-queues (dpdk:): 0 or 1 one queue; more: a file each */
 	unsigned status_secs;   /* --status interval off a terminal; 0: none */
 	int view;               /* the refreshing per-QP table on stdout (resolved) */
 	int list_ifaces;        /* -D */
@@ -388,6 +389,21 @@ int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opt
 int cap_dpdk_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg);
 void cap_dpdk_update_drops(struct cap_live *l);
 void cap_dpdk_close(struct cap_live *l);
+/* --rx-queues N > 1: the port's N RX queues spread over EAL's lcores, each
+ * polled by one lcore and written to its own file (-w FILE gives FILE.q0,
+ * FILE.q1, ... before a .pcap/.pcapng extension), decoded and ICRC-checked
+ * by the lcore that polls it. cap_dpdk_multi() says whether this is so;
+ * cap_dpdk_queues_start() opens the files and starts the workers (then
+ * cap_dpdk_dispatch() runs the main lcore's share); _finish() stops them,
+ * closes the files, prints a line per queue and adds each queue's
+ * counters to c->stats. 0, or -1 (start: with l->err). */
+#define CAP_DPDK_MAX_QUEUES 64
+int cap_dpdk_multi(const struct cap_live *l);
+int cap_dpdk_queues_start(struct cap_live *l, const struct cap_opts *o, const struct cap_ctx *c);
+int cap_dpdk_queues_finish(struct cap_live *l, struct cap_ctx *c, const char *shown);
+/* The closing line on the port, its queues and the clock its timestamps
+ * came from. */
+void cap_dpdk_summary(const struct cap_live *l, const char *shown);
 
 /* RDMA sniffer flows (source_rdma.c). */
 int cap_rdma_open(struct cap_live *l, const char *dev, const struct cap_opts *o);

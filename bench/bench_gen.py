@@ -7,8 +7,10 @@ One forwarding lcore each (EAL -l 0-1: the main lcore and one worker), no
 hugepages. testpmd sends one fixed UDP template and computes nothing;
 rocewire-gen sends RoCEv2 conversations where every packet has its own PSN
 and a correct ICRC. Frame sizes are matched: 62-byte frames (a UC SEND of 4
-bytes; testpmd --txpkts=62) and 4,170-byte frames (a UC WRITE of 4 KiB at
-MTU 4096). Ports: net_null (the generator alone) and net_pcap into a file
+bytes; testpmd --txpkts=62), 1,098-byte frames (a UC WRITE of 1 KiB) and
+4,170-byte frames (a UC WRITE of 4 KiB at MTU 4096). The last column is the
+rate one lcore would put on an Ethernet wire (frame + FCS, preamble and gap),
+against a 100 GbE port's line rate. Ports: net_null (the generator alone) and net_pcap into a file
 (what the default run does). Each rate is packets sent over the time from the
 start of sending to SIGINT; the best of ROUNDS (default 3) runs.
 """
@@ -122,6 +124,7 @@ def main():
     load0 = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="rw-bench-gen.") as tmp:
         cases = [("62 B frames (UC SEND 4 B)", 62, "send", "4"),
+                 ("1098 B frames (UC WRITE 1 KiB)", 1098, "write", "1KiB"),
                  ("4170 B frames (UC WRITE 4 KiB)", 4170, "write", "4KiB")]
         rows = []
         for label, frame, op, size in cases:
@@ -138,10 +141,15 @@ def main():
                     os.unlink(os.path.join(tmp, "out.pcap"))
                 except FileNotFoundError:
                     pass
-        print("| frames | port | dpdk-testpmd txonly | rocewire-gen | ratio |")
-        print("| --- | --- | --- | --- | --- |")
+        print("| frames | port | dpdk-testpmd txonly | rocewire-gen | ratio | rocewire-gen on the wire |")
+        print("| --- | --- | --- | --- | --- | --- |")
         for label, port, tp, g in rows:
-            print(f"| {label} | {port} | {tp / 1e6:.2f} Mpps | {g / 1e6:.2f} Mpps | {g / tp:.2f}x |")
+            frame = int(label.split()[0])
+            # on an Ethernet wire a frame also takes its FCS, preamble and
+            # inter-frame gap: 24 bytes
+            gbps = g * (frame + 24) * 8 / 1e9
+            print(f"| {label} | {port} | {tp / 1e6:.2f} Mpps | {g / 1e6:.2f} Mpps | {g / tp:.2f}x "
+                  f"| {gbps:.0f} Gb/s ({gbps / 100:.2f}x 100GbE line rate) |")
         # the machine's load, since a shared machine moves both columns
         load1 = os.getloadavg()
         print(f"\n{os.cpu_count()} CPUs; load average {load0[0]:.2f} at the start, "

@@ -72,10 +72,30 @@ void cc_rp_on_sent(struct cc_rp *rp, uint64_t bytes, uint64_t now);
  * (CC_NEVER: at rest until the next CNP or bytes sent). Alpha decay is not
  * reported: it changes nothing visible until the next cut, and
  * cc_rp_advance() applies every due decay before that cut. */
-uint64_t cc_rp_next_event(const struct cc_rp *rp);
+static inline uint64_t cc_rp_next_event(const struct cc_rp *rp)
+{
+	return rp->t_rate < rp->t_cut ? rp->t_rate : rp->t_cut;
+}
 static inline double cc_rp_rate(const struct cc_rp *rp)
 {
 	return rp->rc;
+}
+/* cc_rp_on_sent(), with its common case inline (called for every request
+ * a congestion flow sends): no timer due by now, the byte counter not
+ * filled. */
+static inline void cc_rp_sent(struct cc_rp *rp, uint64_t bytes, uint64_t now)
+{
+	uint64_t due = rp->t_alpha < rp->t_rate ? rp->t_alpha : rp->t_rate;
+	int counting = rp->active && rp->p.byte_counter;
+	if (rp->t_cut < due)
+		due = rp->t_cut;
+	if (now >= rp->now && now < due && (!counting || rp->bytes + bytes < rp->p.byte_counter)) {
+		rp->now = now;
+		if (counting)
+			rp->bytes += bytes;
+		return;
+	}
+	cc_rp_on_sent(rp, bytes, now);
 }
 /* A new offered rate (Rc and Rt are clamped to it). */
 void cc_rp_set_max(struct cc_rp *rp, double bps, uint64_t now);
@@ -180,6 +200,8 @@ struct cc_sw_verdict {
 	uint8_t xoff;            /* this packet made the port send XOFF upstream */
 	uint8_t while_paused;    /* sent by a sender this port had paused */
 	uint64_t qlen;           /* the priority's queue in bytes before this packet */
+	uint64_t next_ns;        /* cc_sw_next_event() after it */
+	uint8_t pfc;             /* PFC frames wait in cc_sw_pfc_events() */
 	/* with cc_sw_early_departures(): when it starts and finishes leaving */
 	uint64_t t_start_ns, t_dep_ns;
 };

@@ -218,11 +218,6 @@ void cc_rp_on_sent(struct cc_rp *rp, uint64_t bytes, uint64_t now)
 	}
 }
 
-uint64_t cc_rp_next_event(const struct cc_rp *rp)
-{
-	return min64(rp->t_rate, rp->t_cut);
-}
-
 void cc_rp_set_max(struct cc_rp *rp, double bps, uint64_t now)
 {
 	cc_rp_advance(rp, now);

@@ -435,6 +435,8 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 	if ((!pr->lossless && fill > sw->p.buffer) || (sw->free_head == NIL && sw->fresh == sw->npool)) {
 		st->dropped++;
 		st->dropped_bytes += bytes;
+		v.next_ns = cc_sw_next_event(sw);
+		v.pfc = sw->ring_n != 0;
 		return v;
 	}
 	if (pr->lossless && fill > sw->p.buffer && fill - sw->p.buffer > st->headroom)
@@ -482,6 +484,8 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 		v.t_dep_ns = ps_to_ns(sw->last_end);
 	}
 	try_start(sw, t);
+	v.next_ns = cc_sw_next_event(sw);
+	v.pfc = sw->ring_n != 0;
 	return v;
 }
 

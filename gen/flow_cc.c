@@ -390,9 +390,10 @@ static void cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk
 	struct gen_ccm *c = ccm_of(m);
 	struct gen_lflow *lf = gen_qlf(m, q);
 	uint32_t qi = (uint32_t)(q - m->qps);
-	qlen_upto(m, c, t);
+	if (c->qlen_next != GEN_NEVER)
+		qlen_upto(m, c, t);
 	/* the reaction point's byte counter counts what the QP sends */
-	cc_rp_on_sent(&c->rp[qi], pk->frame_len, t);
+	cc_rp_sent(&c->rp[qi], pk->frame_len, t);
 	set_rate(q, &c->rp[qi]);
 	if (!c->early && c->nfree == 0 && c->fresh == c->nslots) {
 		/* every descriptor is held: the port has no room for it */
@@ -404,8 +405,9 @@ static void cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk
 	uint32_t s = c->early ? 0 : c->nfree ? c->free_slots[c->nfree - 1] : c->fresh;
 	int ect = (lf->f->ecn & 3) == RW_ECN_ECT0 || (lf->f->ecn & 3) == RW_ECN_ECT1;
 	struct cc_sw_verdict v = cc_sw_enqueue(c->sw, t, lf->src_prio, pk->frame_len, ect, s);
-	c->sw_next = cc_sw_next_event(c->sw);
-	pfc_read(m, c);
+	c->sw_next = v.next_ns;
+	if (v.pfc)
+		pfc_read(m, c);
 	if (v.while_paused)
 		c->st.sw_while_paused++;
 	if (v.result == CC_SW_DROPPED) {

@@ -232,6 +232,30 @@ static void test_random_rocev2(void **state)
 	}
 }
 
+/* Every length of what follows the headers from 0 to 256 bytes, across the
+ * point where icrc.c stops copying the rest with the headers (one CRC pass)
+ * and continues in place (two): RoCEv2 over IPv4 and IPv6, RoCEv1, IB. */
+static void test_every_short_length(void **state)
+{
+	(void)state;
+	uint64_t s = 0x1C2C;
+	static uint8_t b[512];
+	for (size_t rest = 0; rest <= 256; rest++) {
+		rw_randbytes(&s, b, sizeof(b));
+		b[0] = 0x45;
+		if (rw_icrc_rocev2(b, 20 + 8 + 12 + rest) != rw_ref_icrc_rocev2(b, 20 + 8 + 12 + rest))
+			fail_msg("RoCEv2/IPv4: ICRC differs from the reference, %zu bytes after the BTH", rest);
+		b[0] = 0x60;
+		if (rw_icrc_rocev2(b, 40 + 8 + 12 + rest) != rw_ref_icrc_rocev2(b, 40 + 8 + 12 + rest))
+			fail_msg("RoCEv2/IPv6: ICRC differs from the reference, %zu bytes after the BTH", rest);
+		if (rw_icrc_rocev1(b, 40 + 12 + rest) != rw_ref_icrc_rocev1(b, 40 + 12 + rest))
+			fail_msg("RoCEv1: ICRC differs from the reference, %zu bytes after the BTH", rest);
+		b[1] = (uint8_t)((b[1] & ~3u) | 2); /* LNH 2: local, no GRH */
+		if (rw_icrc_ib(b, 8 + 12 + rest) != rw_ref_icrc_ib(b, 8 + 12 + rest))
+			fail_msg("IB: ICRC differs from the reference, %zu bytes after the BTH", rest);
+	}
+}
+
 static void test_ipv6(void **state)
 {
 	(void)state;
@@ -415,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_vlan_unchanged),
 		cmocka_unit_test(test_update),
 		cmocka_unit_test(test_random_rocev2),
+		cmocka_unit_test(test_every_short_length),
 		cmocka_unit_test(test_ipv6),
 		cmocka_unit_test(test_rocev1),
 		cmocka_unit_test(test_ib),

@@ -430,7 +430,8 @@ struct cap_writer {
 	uint32_t start_nsec;
 
 	FILE *fp;               /* NULL between a time rotation and the next packet */
-	char *iobuf;
+	char *iobuf;            /* records not yet handed to fp (unbuffered) */
+	size_t ilen;
 	char base[4096];        /* current name before the index suffix */
 	char name[4096];        /* current file */
 	char part[4112];        /* name + ".XXXXXX.part", written until closed */
@@ -451,6 +452,8 @@ int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype
 /* Writes one record, rotating first when -C or -G says so; 0 or -1 (w->err). */
 int cap_writer_write(struct cap_writer *w, const struct cap_record *r);
 /* Once a second: flushes, and ends a -G period that is over. */
+/* Hands what the writer holds to the file or standard output now. */
+int cap_writer_flush(struct cap_writer *w);
 int cap_writer_tick(struct cap_writer *w);
 /* Closes (statistics block, flush, rename FILE.XXXXXX.part to FILE); 0 or -1. */
 int cap_writer_close(struct cap_writer *w);

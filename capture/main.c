@@ -1035,7 +1035,7 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 			if (c->out.failed)
 				break;
 		}
-		if (n > 0 && have_writer && w.to_stdout && fflush(stdout) != 0) {
+		if (n > 0 && have_writer && w.to_stdout && cap_writer_flush(&w) != 0) {
 			lr.wfailed = 1;
 			snprintf(w.err, sizeof(w.err), "standard output: cannot write: %s", strerror(errno));
 			break;

@@ -8,6 +8,15 @@
  * receive buffers; completions are waited for on a completion channel with
  * poll(), so the capture loop keeps its timeout.
  *
+ * Wake-ups: as source_live.c has the kernel hand packets over a block of its
+ * ring at a time, the CQ is moderated where the device can (ibv_modify_cq,
+ * ConnectX-4 and later): the NIC raises a completion event once half the
+ * receive ring has completed or the block timeout has passed since the
+ * first completion (10 ms when packets are shown on a terminal, 100 ms
+ * otherwise, capped by the device's longest period), not once per packet.
+ * Without moderation (rxe, siw) every armed completion wakes the capture,
+ * which then drains all that completed meanwhile, as before.
+ *
  * Timestamps are the host's clock when the completion is read (the NIC's
  * own completion timestamps need a clock conversion this tool does not do).
  * The filter runs here, in user space, over Ethernet frames. Loss: the
@@ -89,6 +98,8 @@ struct cap_rdma {
 	uint64_t oob_start;
 	char driver[64];
 	char devname[64];
+	uint32_t mod_count;        /* CQ moderation: completions per event, 0: none */
+	uint32_t mod_period_us;
 };
 
 static int read_u64_file(const char *path, uint64_t *v)
@@ -138,6 +149,44 @@ static int set_err(struct cap_live *l, const char *fmt, const char *a, const cha
 		snprintf(l->err, sizeof(l->err), "%s: %s", l->name, what);
 	l->err_status = CAP_EXIT_USAGE;
 	return -1;
+}
+
+/* One completion event per half ring or per block timeout (above); left as
+ * it is when the device has no CQ moderation. */
+static void moderate_cq(struct cap_rdma *r, const struct cap_opts *o)
+{
+	struct ibv_device_attr_ex ax;
+
+	memset(&ax, 0, sizeof(ax));
+	if (ibv_query_device_ex(r->ctx, NULL, &ax) != 0 || ax.cq_mod_caps.max_cq_count == 0 ||
+	    ax.cq_mod_caps.max_cq_period == 0)
+		return;
+	uint32_t count = r->n_bufs / 2 ? r->n_bufs / 2 : 1;
+	uint32_t period = (o->interactive ? CAP_LIVE_TIMEOUT_TTY_MS : CAP_LIVE_TIMEOUT_MS) * 1000u;
+	if (count > ax.cq_mod_caps.max_cq_count)
+		count = ax.cq_mod_caps.max_cq_count;
+	if (period > ax.cq_mod_caps.max_cq_period)
+		period = ax.cq_mod_caps.max_cq_period;
+	struct ibv_modify_cq_attr ma = {
+		.attr_mask = IBV_CQ_ATTR_MODERATE,
+		.moderate = {.cq_count = (uint16_t)count, .cq_period = (uint16_t)period},
+	};
+	if (ibv_modify_cq(r->cq, &ma) == 0) {
+		r->mod_count = count;
+		r->mod_period_us = period;
+	}
+}
+
+static void say_wakeups(const struct cap_live *l, const struct cap_rdma *r)
+{
+	if (r->mod_count)
+		fprintf(stderr, "%s: %s: completion events moderated: one per %" PRIu32
+				" packets or %" PRIu32 " us\n",
+			CAP_PROG, l->name, r->mod_count, r->mod_period_us);
+	else
+		fprintf(stderr, "%s: %s: completion events per packet (driver %s has no CQ "
+				"moderation)\n",
+			CAP_PROG, l->name, r->driver);
 }
 
 static int unsupported(int err)
@@ -257,6 +306,7 @@ int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o
 		set_err(l, "cannot create a completion queue%s%s", "", "", errno);
 		goto fail;
 	}
+	moderate_cq(r, o);
 
 	struct ibv_qp_init_attr qa = {
 		.send_cq = r->cq,
@@ -346,6 +396,7 @@ int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o
 	/* The filter runs here, compiled for Ethernet. */
 	if (cap_live_user_filter(l, o) != 0)
 		goto fail;
+	say_wakeups(l, r);
 	return 0;
 fail:
 	cap_rdma_close(l);

@@ -258,8 +258,9 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
  * XOFF is on (the XON waits for one). The caller acts on each departure
  * when the packet arrives instead of waking at every one: the simulated
  * port's cost per packet is then its enqueue alone. */
-/* Call it before the first packet. */
-void cc_sw_early_departures(struct cc_sw *sw);
+/* Call it before the first packet: 0, or -1 (after a packet, or out of
+ * memory) with the port left as it was. */
+int cc_sw_early_departures(struct cc_sw *sw);
 /* Runs the port up to now and returns up to n departures in time order (call
  * again while it returns n). Departed packets hold a descriptor until polled. */
 uint32_t cc_sw_poll(struct cc_sw *sw, uint64_t now, struct cc_sw_departure *out, uint32_t n);

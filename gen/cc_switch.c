@@ -57,6 +57,14 @@ struct cc_sw {
 	uint8_t eg_ever;         /* bit p: egress of p has been paused at some time */
 	uint8_t xoff_mask;       /* bit p: xoff_on[p] */
 	uint64_t last_end;       /* early: ps when the last packet queued will have left */
+	/* early: the packets queued and not started, a ring in arrival order
+	 * (no descriptors: a start time is all the port needs of them) */
+	uint64_t *e_start;
+	uint32_t *e_bytes;
+	uint8_t *e_prio;
+	uint32_t e_head, e_tail, e_mask;
+	uint64_t e_wire_end;     /* when the last packet started has left */
+	uint8_t e_wire_prio;
 	/* upstream PFC, per priority */
 	uint8_t xoff_on[CC_SW_PRIOS];
 	uint64_t ps_per_byte_int; /* ps_per_byte when whole, else 0 */
@@ -203,6 +211,9 @@ void cc_sw_free(struct cc_sw *sw)
 	if (!sw)
 		return;
 	free(sw->pool);
+	free(sw->e_start);
+	free(sw->e_bytes);
+	free(sw->e_prio);
 	free(sw);
 }
 
@@ -272,6 +283,27 @@ static int pick(struct cc_sw *sw, uint64_t t)
 	return -1;
 }
 
+/* A packet of class p started at t: its queue may be down to XON. */
+static void xon_check(struct cc_sw *sw, uint8_t p, uint64_t t)
+{
+	if (sw->xoff_on[p] && sw->qbytes[p] <= sw->p.prio[p].xon) {
+		sw->xoff_on[p] = 0;
+		sw->xoff_mask &= (uint8_t)~(1u << p);
+		timers_update(sw, p);
+		sw->st[p].xon++;
+		sw->st[p].paused_ns += ps_to_ns(t - sw->xoff_first[p]);
+		emit_one(sw, t, CC_SW_PFC_UPSTREAM, p, 0);
+	}
+}
+
+/* An XOFF refresh of class p is due at t. */
+static void xoff_refresh(struct cc_sw *sw, uint8_t p, uint64_t t)
+{
+	sw->st[p].xoff++;
+	sw->xoff_refresh[p] = t + sw->refresh_ps[p];
+	emit_one(sw, t, CC_SW_PFC_UPSTREAM, p, sw->quanta[p]);
+}
+
 static uint64_t frame_ps(const struct cc_sw *sw, uint32_t bytes)
 {
 	return sw->ps_per_byte_int ? bytes * sw->ps_per_byte_int : (uint64_t)llround((double)bytes * sw->ps_per_byte);
@@ -294,14 +326,7 @@ static void try_start(struct cc_sw *sw, uint64_t t)
 	d->t_start = t;
 	d->t_end = t + frame_ps(sw, d->bytes);
 	sw->tx = i;
-	if (sw->xoff_on[p] && sw->qbytes[p] <= sw->p.prio[p].xon) {
-		sw->xoff_on[p] = 0;
-		sw->xoff_mask &= (uint8_t)~(1u << p);
-		timers_update(sw, (uint8_t)p);
-		sw->st[p].xon++;
-		sw->st[p].paused_ns += ps_to_ns(t - sw->xoff_first[p]);
-		emit_one(sw, t, CC_SW_PFC_UPSTREAM, (uint8_t)p, 0);
-	}
+	xon_check(sw, (uint8_t)p, t);
 }
 
 /* A pause from the receiver at t for dur (0: resume). The paused time is
@@ -347,8 +372,58 @@ static uint64_t unpause_time(const struct cc_sw *sw)
 	return t;
 }
 
+/* The earliest XOFF refresh due (PS_NEVER: none), and its class. */
+static uint64_t next_refresh(const struct cc_sw *sw, int *pr)
+{
+	uint64_t t = PS_NEVER;
+	for (unsigned m = sw->xoff_mask; m; m &= m - 1) {
+		int p = __builtin_ctz(m);
+		if (sw->xoff_refresh[p] < t)
+			t = sw->xoff_refresh[p], *pr = p;
+	}
+	return t;
+}
+
+/* advance() of an early-departure port: packets start in arrival order at
+ * the times fixed when they came; XOFF refreshes between them. At one
+ * instant a start goes before a refresh, as in advance(). */
+static void early_advance(struct cc_sw *sw, uint64_t now)
+{
+	if (now < sw->now)
+		return;
+	for (;;) {
+		uint64_t ts = sw->e_head != sw->e_tail ? sw->e_start[sw->e_head & sw->e_mask] : PS_NEVER;
+		int pr = -1;
+		uint64_t tr = sw->xoff_mask ? next_refresh(sw, &pr) : PS_NEVER;
+		if (ts <= tr) {
+			if (ts > now)
+				break;
+			uint32_t k = sw->e_head++ & sw->e_mask;
+			uint8_t p = sw->e_prio[k];
+			uint32_t b = sw->e_bytes[k];
+			sw->qbytes[p] -= b;
+			sw->total -= b;
+			sw->st[p].departed++; /* counted at its start; cc_sw_stats() takes back one on the wire */
+			sw->e_wire_end = ts + frame_ps(sw, b);
+			sw->e_wire_prio = p;
+			sw->now = ts;
+			xon_check(sw, p, ts);
+		} else {
+			if (tr > now)
+				break;
+			sw->now = tr;
+			xoff_refresh(sw, (uint8_t)pr, tr);
+		}
+	}
+	sw->now = now;
+}
+
 static void advance(struct cc_sw *sw, uint64_t now)
 {
+	if (sw->early) {
+		early_advance(sw, now);
+		return;
+	}
 	if (now < sw->now)
 		return;
 	for (;;) {
@@ -393,9 +468,7 @@ static void advance(struct cc_sw *sw, uint64_t now)
 		} else if (t == t_storm) {
 			storm_step(sw, (uint8_t)ps);
 		} else if (t == t_ref) {
-			sw->st[pr].xoff++;
-			sw->xoff_refresh[pr] = t + sw->refresh_ps[pr];
-			emit_one(sw, t, CC_SW_PFC_UPSTREAM, (uint8_t)pr, sw->quanta[pr]);
+			xoff_refresh(sw, (uint8_t)pr, t);
 		} else {
 			try_start(sw, t);
 		}
@@ -412,6 +485,39 @@ static double mark_prob(const struct cc_sw_prio *pr, uint64_t q)
 	if (pr->kmax == pr->kmin)
 		return pr->pmax;
 	return pr->pmax * (double)(q - pr->kmin) / (double)(pr->kmax - pr->kmin);
+}
+
+/* The early ring is full: twice the room, the queued packets kept in order. */
+static int early_grow(struct cc_sw *sw)
+{
+	uint32_t cap = sw->e_mask + 1, n = sw->e_tail - sw->e_head;
+	if (cap >= (1u << 31))
+		return -1;
+	uint64_t *st = malloc((size_t)cap * 2 * sizeof(*st));
+	uint32_t *by = malloc((size_t)cap * 2 * sizeof(*by));
+	uint8_t *pr = malloc((size_t)cap * 2);
+	if (!st || !by || !pr) {
+		free(st);
+		free(by);
+		free(pr);
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t k = (sw->e_head + i) & sw->e_mask;
+		st[i] = sw->e_start[k];
+		by[i] = sw->e_bytes[k];
+		pr[i] = sw->e_prio[k];
+	}
+	free(sw->e_start);
+	free(sw->e_bytes);
+	free(sw->e_prio);
+	sw->e_start = st;
+	sw->e_bytes = by;
+	sw->e_prio = pr;
+	sw->e_head = 0;
+	sw->e_tail = n;
+	sw->e_mask = cap * 2 - 1;
+	return 0;
 }
 
 struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio, uint32_t bytes, int ect,
@@ -432,7 +538,13 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 		st->sent_while_paused++;
 	}
 	uint64_t fill = sw->total + bytes;
-	if ((!pr->lossless && fill > sw->p.buffer) || (sw->free_head == NIL && sw->fresh == sw->npool)) {
+	/* a packet holds a descriptor from its arrival until it has left */
+	int full = sw->early ? sw->e_tail - sw->e_head + (sw->e_wire_end > t) >= sw->npool
+			     : sw->free_head == NIL && sw->fresh == sw->npool;
+	/* (a ring that cannot grow, out of memory, is a port out of descriptors) */
+	if (!full && sw->early && sw->e_tail - sw->e_head > sw->e_mask)
+		full = early_grow(sw) != 0;
+	if ((!pr->lossless && fill > sw->p.buffer) || full) {
 		st->dropped++;
 		st->dropped_bytes += bytes;
 		v.next_ns = cc_sw_next_event(sw);
@@ -446,20 +558,34 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 		v.ce = pm >= 1.0 || (pm > 0 && rand01(sw) < pm);
 		st->marked += v.ce;
 	}
-	uint32_t i;
-	if (sw->free_head != NIL) {
-		i = sw->free_head;
-		sw->free_head = sw->pool[i].next;
+	uint64_t start = 0;
+	if (sw->early) {
+		/* one FIFO, never paused: it starts when the packet before it
+		 * has left */
+		start = sw->last_end > t ? sw->last_end : t;
+		sw->last_end = start + frame_ps(sw, bytes);
+		uint32_t k = sw->e_tail++ & sw->e_mask;
+		sw->e_start[k] = start;
+		sw->e_bytes[k] = bytes;
+		sw->e_prio[k] = prio;
+		v.t_start_ns = ps_to_ns(start);
+		v.t_dep_ns = ps_to_ns(sw->last_end);
 	} else {
-		i = sw->fresh++;
+		uint32_t i;
+		if (sw->free_head != NIL) {
+			i = sw->free_head;
+			sw->free_head = sw->pool[i].next;
+		} else {
+			i = sw->fresh++;
+		}
+		struct desc *d = &sw->pool[i];
+		d->cookie = cookie;
+		d->bytes = bytes;
+		d->prio = prio;
+		d->ce = v.ce;
+		push(sw, &sw->q[prio], i);
+		sw->busy |= (uint8_t)(1u << prio);
 	}
-	struct desc *d = &sw->pool[i];
-	d->cookie = cookie;
-	d->bytes = bytes;
-	d->prio = prio;
-	d->ce = v.ce;
-	push(sw, &sw->q[prio], i);
-	sw->busy |= (uint8_t)(1u << prio);
 	sw->qbytes[prio] += bytes;
 	sw->total += bytes;
 	if (sw->qbytes[prio] > st->max_qlen)
@@ -475,24 +601,40 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 		v.xoff = 1;
 		emit_one(sw, t, CC_SW_PFC_UPSTREAM, prio, sw->quanta[prio]);
 	}
-	if (sw->early) {
-		/* one FIFO, never paused: it starts when the packet before it
-		 * has left, as try_start() will find */
-		uint64_t start = sw->last_end > t ? sw->last_end : t;
-		sw->last_end = start + frame_ps(sw, bytes);
-		v.t_start_ns = ps_to_ns(start);
-		v.t_dep_ns = ps_to_ns(sw->last_end);
-	}
-	try_start(sw, t);
+	if (!sw->early)
+		try_start(sw, t);
+	else if (start <= t)
+		early_advance(sw, t); /* an idle port: it starts now */
 	v.next_ns = cc_sw_next_event(sw);
 	v.pfc = sw->ring_n != 0;
 	return v;
 }
 
-void cc_sw_early_departures(struct cc_sw *sw)
+int cc_sw_early_departures(struct cc_sw *sw)
 {
+	if (sw->early)
+		return 0;
+	if (sw->tx != NIL || sw->busy)
+		return -1; /* only before the first packet */
+	/* small, so that it stays in cache; it grows when a queue needs it */
+	uint32_t cap = 1024;
+	sw->e_start = malloc((size_t)cap * sizeof(*sw->e_start));
+	sw->e_bytes = malloc((size_t)cap * sizeof(*sw->e_bytes));
+	sw->e_prio = malloc(cap);
+	if (!sw->e_start || !sw->e_bytes || !sw->e_prio) {
+		free(sw->e_start);
+		free(sw->e_bytes);
+		free(sw->e_prio);
+		sw->e_start = NULL;
+		sw->e_bytes = NULL;
+		sw->e_prio = NULL;
+		return -1;
+	}
+	sw->e_mask = cap - 1;
+	sw->e_head = sw->e_tail = 0;
 	sw->early = 1;
-	sw->last_end = sw->tx != NIL ? sw->pool[sw->tx].t_end : sw->now;
+	sw->last_end = sw->now;
+	return 0;
 }
 
 uint32_t cc_sw_poll(struct cc_sw *sw, uint64_t now, struct cc_sw_departure *out, uint32_t n)
@@ -526,9 +668,17 @@ uint32_t cc_sw_pfc_events(struct cc_sw *sw, struct cc_sw_pfc *out, uint32_t n)
 
 uint64_t cc_sw_next_event(const struct cc_sw *sw)
 {
+	if (sw->early) {
+		/* departures were told at arrival; only an XON needs the starts */
+		if (!sw->xoff_mask)
+			return CC_NEVER;
+		int pr;
+		uint64_t t = next_refresh(sw, &pr);
+		if (sw->e_head != sw->e_tail && sw->e_start[sw->e_head & sw->e_mask] < t)
+			t = sw->e_start[sw->e_head & sw->e_mask];
+		return ps_to_ns(t);
+	}
 	uint64_t t = sw->tx != NIL ? sw->pool[sw->tx].t_end : PS_NEVER;
-	if (sw->early && !sw->xoff_mask)
-		t = PS_NEVER; /* departures were told at arrival; only an XON needs them */
 	for (unsigned m = sw->timers; m; m &= m - 1) {
 		int p = __builtin_ctz(m);
 		if (sw->storm_next[p] < t)
@@ -578,6 +728,8 @@ const struct cc_sw_prio_stats *cc_sw_stats(struct cc_sw *sw, uint8_t prio)
 		prio = 0;
 	struct cc_sw_prio_stats *o = &sw->out[prio];
 	*o = sw->st[prio];
+	if (sw->early && sw->e_wire_prio == prio && sw->e_wire_end > sw->now && o->departed)
+		o->departed--; /* started, not yet left */
 	/* stretches still open count up to now */
 	if (sw->xoff_on[prio])
 		o->paused_ns += ps_to_ns(sw->now - sw->xoff_first[prio]);

@@ -250,10 +250,9 @@ struct gen_ccm *gen_cc_new(struct gen_model *m, char *err, size_t errcap)
 	/* One class through the port and no storm: the port is one FIFO
 	 * that nothing pauses, and each request's departure is known when it
 	 * arrives (cc_sw_early_departures) */
-	if (sc->cc.n_storms == 0 && (c->prio_mask & (c->prio_mask - 1)) == 0) {
+	if (sc->cc.n_storms == 0 && (c->prio_mask & (c->prio_mask - 1)) == 0 &&
+	    cc_sw_early_departures(c->sw) == 0)
 		c->early = 1;
-		cc_sw_early_departures(c->sw);
-	}
 	for (uint32_t i = 0; i < sc->cc.n_storms; i++)
 		c->storm_order[i] = i;
 	g_sc_for_sort = sc;

@@ -542,6 +542,17 @@ static void test_sw_early_departures(void **state)
 	}
 	assert_int_equal(cc_sw_poll(sw, 1000, d, 4), 0);
 	assert_int_equal(cc_sw_stats(sw, 3)->departed, 4);
+	/* 3000 more at t = 1000, more than the port's first ring holds: the
+	 * k-th leaves at 1000 + 80 (k + 1); at 1000 + 80 * 2000 + 40 the
+	 * 2001st is on the wire and 999 wait */
+	for (uint64_t k = 0; k < 3000; k++) {
+		struct cc_sw_verdict v = cc_sw_enqueue(sw, 1000, 3, 1000, 0, k);
+		assert_int_equal(v.result, CC_SW_QUEUED);
+		assert_int_equal(v.t_dep_ns, 1000 + 80 * (k + 1));
+	}
+	cc_sw_sample(sw, 1000 + 80 * 2000 + 40, &s);
+	assert_int_equal(s.bytes[3], 999 * 1000);
+	assert_int_equal(cc_sw_stats(sw, 3)->departed, 4 + 2000);
 	cc_sw_free(sw);
 	/* lossless with XOFF at 2000 B, XON at 1000 B: the XON needs the
 	 * start that brings the queue to 1000 B, so that one is named */

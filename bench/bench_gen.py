@@ -23,7 +23,11 @@ import sys
 import tempfile
 import time
 
-EAL = ["--no-huge", "-m", "1024", "--no-pci", "--no-shconf", "-l", "0-1", "--log-level=*:error"]
+EAL_BASE = ["--no-huge", "-m", "1024", "--no-pci", "--no-shconf", "--log-level=*:error"]
+EAL = EAL_BASE + ["-l", "0-1"]
+# Two forwarding lcores, one per CPU of a two-CPU machine: the main lcore
+# (which only sleeps and prints) shares the first CPU with the first worker.
+EAL2 = EAL_BASE + ["--lcores=0@0,1@0,2@1"]
 
 SCEN = """name: bench-{name}
 line_rate: 100Gbps
@@ -42,6 +46,19 @@ flows:
     qps: 16
     src_qpn: 0x100
     dst_qpn: 0x200
+"""
+# the same traffic as two flows of 8 QPs: one per TX queue and lcore
+SCEN2 = SCEN.replace("    qps: 16\n", "    qps: 8\n") + """  - name: g
+    from: a
+    to: b
+    transport: uc
+    ops: {op}
+    size: {size}
+    mtu: 4096
+    rate: line
+    qps: 8
+    src_qpn: 0x180
+    dst_qpn: 0x280
 """
 
 
@@ -80,13 +97,14 @@ def run_timed(cmd, seconds, start_marker):
     return buf, (t_stop - t_start) if t_start else None
 
 
-def testpmd(frame, vdev, seconds):
+def testpmd(frame, vdev, seconds, two=False):
     mbuf = max(2176, frame + 256)
+    eal, more = (EAL2, ["--nb-cores=2", "--txq=2", "--rxq=2"]) if two else (EAL, [])
     # --mbuf-size before --txpkts: testpmd checks the packet length against
     # the mbuf size known when it parses --txpkts, and falls back to 64-byte
     # packets ("give up") when that is still the default 2176
-    cmd = ["stdbuf", "-oL", "dpdk-testpmd", *EAL, vdev, "--", "--forward-mode=txonly",
-           f"--mbuf-size={mbuf}", f"--txpkts={frame}", "--burst=32"]
+    cmd = ["stdbuf", "-oL", "dpdk-testpmd", *eal, vdev, "--", "--forward-mode=txonly",
+           f"--mbuf-size={mbuf}", f"--txpkts={frame}", "--burst=32", *more]
     out, dt = run_timed(cmd, seconds, "txonly packet forwarding packets/burst")
     if "give up" in out or f"packet len={frame}" not in out:
         raise RuntimeError(f"testpmd did not take --txpkts={frame}:\n" + out[-2000:])
@@ -96,9 +114,9 @@ def testpmd(frame, vdev, seconds):
     return int(m[-1]) / dt
 
 
-def gen(gen_bin, scen, vdev, seconds, tmp):
+def gen(gen_bin, scen, vdev, seconds, tmp, two=False):
     js = os.path.join(tmp, "sum.json")
-    cmd = [gen_bin, *EAL, vdev, "--", "--pace", "none", "-d", "3600s",
+    cmd = [gen_bin, *(EAL2 if two else EAL), vdev, "--", "--pace", "none", "-d", "3600s",
            "--status", "--summary-json", js, scen]
     out, _ = run_timed(cmd, seconds, "Mpps")
     with open(js) as f:
@@ -141,6 +159,13 @@ def main():
                     os.unlink(os.path.join(tmp, "out.pcap"))
                 except FileNotFoundError:
                     pass
+        # scaling: the 62-byte case on two lcores (two TX queues), both tools
+        scen2 = os.path.join(tmp, "send2.yaml")
+        with open(scen2, "w") as f:
+            f.write(SCEN2.format(name="send2", op="send", size="4"))
+        tp2 = best(rounds, lambda: testpmd(62, "--vdev=net_null0", seconds, two=True))
+        g2 = best(rounds, lambda: gen(gen_bin, scen2, "--vdev=net_null0", seconds, tmp, two=True)[0])
+        rows.append(("62 B frames (UC SEND 4 B)", "net_null, 2 lcores", tp2, g2))
         print("| frames | port | dpdk-testpmd txonly | rocewire-gen | ratio | rocewire-gen on the wire |")
         print("| --- | --- | --- | --- | --- | --- |")
         for label, port, tp, g in rows:
@@ -148,8 +173,12 @@ def main():
             # on an Ethernet wire a frame also takes its FCS, preamble and
             # inter-frame gap: 24 bytes
             gbps = g * (frame + 24) * 8 / 1e9
-            print(f"| {label} | {port} | {tp / 1e6:.2f} Mpps | {g / 1e6:.2f} Mpps | {g / tp:.2f}x "
-                  f"| {gbps:.0f} Gb/s ({gbps / 100:.2f}x 100GbE line rate) |")
+            wire = (f"{gbps:.0f} Gb/s ({gbps / 100:.2f}x 100GbE line rate)" if port.startswith("net_null")
+                    else "(the file is the limit)")
+            print(f"| {label} | {port} | {tp / 1e6:.2f} Mpps | {g / 1e6:.2f} Mpps | {g / tp:.2f}x | {wire} |")
+        g1 = next(g for label, port, tp, g in rows if label.startswith("62 ") and port == "net_null")
+        print(f"\nrocewire-gen on two lcores: {g2 / g1:.2f}x its one-lcore rate (testpmd: "
+              f"{tp2 / next(tp for label, port, tp, g in rows if label.startswith('62 ') and port == 'net_null'):.2f}x)")
         # the machine's load, since a shared machine moves both columns
         load1 = os.getloadavg()
         print(f"\n{os.cpu_count()} CPUs; load average {load0[0]:.2f} at the start, "

@@ -65,6 +65,8 @@ struct gen_ccm {
 	struct evq ev, fire;
 	uint64_t seq;
 	int early;                  /* the port is one FIFO: departures known at arrival */
+	uint64_t drain_t;           /* early: when the port will be empty (the last departure) */
+	uint64_t drain_run;         /* early: drain_t once the clock has been there */
 	/* storms by start time */
 	uint32_t *storm_order;
 	uint32_t storm_next;
@@ -429,6 +431,7 @@ static void cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk
 		c->st.sw_marked++;
 	}
 	if (c->early) {
+		c->drain_t = v.t_dep_ns;
 		departs_at(m, c, q, pk, v.t_dep_ns);
 		return;
 	}
@@ -620,6 +623,10 @@ uint64_t gen_cc_next(struct gen_model *m)
 		t = c->ev.h[0].t;
 	if (c->fire.n && c->fire.h[0].t < t)
 		t = c->fire.h[0].t;
+	/* early departures wake nothing, but the queue-length series goes on
+	 * until the port is empty, as the departures' events took it */
+	if (c->early && c->qlen_next != GEN_NEVER && c->drain_t > c->drain_run && c->drain_t < t)
+		t = c->drain_t;
 	if (c->storm_next < c->cfg->n_storms) {
 		uint64_t s = c->cfg->storms[c->storm_order[c->storm_next]].start_ns;
 		if (s < t)
@@ -639,6 +646,8 @@ static uint32_t cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, u
 	struct gen_ccm *c = ccm_of(m);
 	uint32_t got = 0;
 	qlen_upto(m, c, now);
+	if (now >= c->drain_t)
+		c->drain_run = c->drain_t;
 	/* PFC frames first: they were sent when the port decided, before anything later */
 	while (c->pend_n && c->pend[c->pend_head].t_ns <= now) {
 		if (got == room)

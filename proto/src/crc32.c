@@ -101,6 +101,12 @@ static uint32_t crc32_slice8(uint32_t crc, const uint8_t *p, size_t len)
 	return ~crc;
 }
 
+/* rw__crc32_cat(): two passes. */
+static uint32_t crc32_cat_slice8(const uint8_t *head, size_t hlen, const uint8_t *rest, size_t rlen)
+{
+	return crc32_slice8(crc32_slice8(0, head, hlen), rest, rlen);
+}
+
 static bool cpu_any(void)
 {
 	return true;
@@ -111,6 +117,7 @@ static const struct rw__crc32_ops impl_slice8 = {
 	.supported = cpu_any,
 	.crc = crc32_slice8,
 	.mulmod = mulmod_portable,
+	.cat = crc32_cat_slice8,
 };
 
 /* ---------------------------------------------------------------------------
@@ -281,6 +288,22 @@ static TARGET_CLMUL uint32_t crc32_pclmul(uint32_t crc, const uint8_t *p, size_t
 	return crc32_pclmul_body(crc, p, len);
 }
 
+/* rw__crc32_cat(): one fold chain over both parts, one reduction. The head
+ * is whole 16-byte blocks; a short rest (under 16 bytes, where crc32_pclmul
+ * would take the byte-wise tables) is the partial last block of
+ * clmul_finish, read as the 16 bytes that end it: the bytes before rest must
+ * be readable, but only the rest's own are used. */
+static TARGET_CLMUL uint32_t crc32_cat_pclmul(const uint8_t *head, size_t hlen, const uint8_t *rest,
+					      size_t rlen)
+{
+	const __m128i k128 = _mm_set_epi64x(K128_HI, K128_LO);
+	__m128i x = _mm_xor_si128(load128(head), _mm_cvtsi32_si128(-1));
+
+	for (size_t i = 16; i < hlen; i += 16)
+		x = _mm_xor_si128(fold128(x, k128), load128(head + i));
+	return ~clmul_finish(x, rest, rlen);
+}
+
 /* a * b mod P. The operands in the low halves stand for a*x^32 and b*x^32,
  * so the product a*b*x^65 has degree e at bit 62 - e: one bit short of
  * top-63 in the low qword. Then Barrett for degree < 64:
@@ -438,6 +461,7 @@ static const struct rw__crc32_ops impl_vpclmul = {
 	.supported = cpu_vpclmul,
 	.crc = crc32_vpclmul,
 	.mulmod = mulmod_pclmul,
+	.cat = crc32_cat_pclmul,
 };
 
 static const struct rw__crc32_ops impl_pclmul = {
@@ -445,6 +469,7 @@ static const struct rw__crc32_ops impl_pclmul = {
 	.supported = cpu_pclmul,
 	.crc = crc32_pclmul,
 	.mulmod = mulmod_pclmul,
+	.cat = crc32_cat_pclmul,
 };
 #endif /* x86 */
 
@@ -526,6 +551,25 @@ static __attribute__((used)) rw_crc32_fn resolve_rw_crc32(void)
 }
 
 uint32_t rw_crc32(uint32_t crc, const void *buf, size_t len) __attribute__((ifunc("resolve_rw_crc32")));
+#endif
+
+/* rw__crc32_cat() is bound like rw_crc32(). */
+#ifdef RW_CRC32_NO_IFUNC
+uint32_t rw__crc32_cat(const uint8_t *head, size_t hlen, const uint8_t *rest, size_t rlen)
+{
+	return crc32_get()->cat(head, hlen, rest, rlen);
+}
+#else
+typedef uint32_t (*rw_crc32_cat_fn)(const uint8_t *head, size_t hlen, const uint8_t *rest,
+				    size_t rlen);
+
+static __attribute__((used)) rw_crc32_cat_fn resolve_rw_crc32_cat(void)
+{
+	return crc32_best()->cat;
+}
+
+uint32_t rw__crc32_cat(const uint8_t *head, size_t hlen, const uint8_t *rest, size_t rlen)
+	__attribute__((ifunc("resolve_rw_crc32_cat")));
 #endif
 
 /* The zero-initialised, non-inverted CRC of old XOR new: what a change of

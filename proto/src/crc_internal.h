@@ -20,7 +20,17 @@ struct rw__crc32_ops {
 	bool (*supported)(void);
 	uint32_t (*crc)(uint32_t crc, const uint8_t *p, size_t len); /* p non-NULL */
 	uint32_t (*mulmod)(uint32_t a, uint32_t b);
+	/* rw__crc32_cat() */
+	uint32_t (*cat)(const uint8_t *head, size_t hlen, const uint8_t *rest, size_t rlen);
 };
+
+/* rw_crc32(rw_crc32(0, head, hlen), rest, rlen) in one pass: for a masked
+ * copy of a packet's headers followed by the rest of the packet in place
+ * (the ICRC). hlen is a multiple of 16, at least 16; the 16 bytes that end
+ * at rest + rlen must be readable (when rlen < 16 some lie before rest; their
+ * values do not matter). */
+RW_HIDDEN uint32_t rw__crc32_cat(const uint8_t *head, size_t hlen, const uint8_t *rest,
+				 size_t rlen);
 
 /* The implementation named ("vpclmulqdq", "pclmulqdq", "slice8", as
  * rw_crc32_impl() names them), or NULL when it is not in this build or this

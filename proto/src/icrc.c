@@ -28,6 +28,8 @@
 #include "rocewire/lrh.h"
 #include "rocewire/udp.h"
 
+#include "crc_internal.h"
+
 /* RoCE has no LRH: A16/A17 replace it with 64 bits of ones. */
 #define LRH_ONES 8
 
@@ -70,7 +72,8 @@ static uint32_t icrc_v4_plain(const uint8_t *ip, size_t len)
 	_mm_store_si128((__m128i *)(void *)hdr, _mm_or_si128(b0, _mm_load_si128(m)));
 	_mm_store_si128((__m128i *)(void *)(hdr + 16), _mm_or_si128(b1, _mm_load_si128(m + 1)));
 	_mm_store_si128((__m128i *)(void *)(hdr + 32), _mm_or_si128(b2, _mm_load_si128(m + 2)));
-	return rw_crc32(rw_crc32(0, hdr, sizeof(hdr)), ip + 40, len - 40);
+	/* the 16 bytes before ip + len are the packet's (len >= 40) */
+	return rw__crc32_cat(hdr, sizeof(hdr), ip + 40, len - 40);
 }
 #endif
 

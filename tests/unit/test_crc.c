@@ -161,6 +161,30 @@ static void test_crc32_chaining(void **state)
 	free(buf);
 }
 
+/* cat(): a head of whole 16-byte blocks (16..96 bytes) in one buffer and a
+ * rest of every length 0..300 in another, as the ICRC uses it (the rest's
+ * 16 bytes before its end readable, the bytes before the rest not its
+ * own), against zlib over the two concatenated. */
+static void test_crc32_cat(void **state)
+{
+	uint8_t *buf = random_buffer(1024);
+	uint8_t head[96], both[96 + 300];
+
+	force_impl(state);
+	for (size_t hlen = 16; hlen <= sizeof(head); hlen += 16) {
+		for (size_t rlen = 0; rlen <= 300; rlen++) {
+			const uint8_t *rest = buf + 16 + rng_below(64);
+
+			for (size_t i = 0; i < hlen; i++)
+				head[i] = (uint8_t)rng();
+			memcpy(both, head, hlen);
+			memcpy(both + hlen, rest, rlen);
+			assert_int_equal(ops->cat(head, hlen, rest, rlen), zlib_crc(0, both, hlen + rlen));
+		}
+	}
+	free(buf);
+}
+
 /* rw_crc32_patch() against recomputing the changed message: random
  * messages, random changed ranges, including ranges at the very end (tail 0),
  * at the start of long messages (large tails), and empty ones. */
@@ -331,6 +355,7 @@ int main(void)
 		PER_IMPL(test_crc32_matches_zlib),
 		PER_IMPL(test_crc32_chaining),
 		PER_IMPL(test_crc32_patch),
+		PER_IMPL(test_crc32_cat),
 		cmocka_unit_test(test_crc32_null),
 		cmocka_unit_test(test_crc32_impl_names),
 		cmocka_unit_test(test_vcrc16_reference),

@@ -229,6 +229,7 @@ struct cap_stats {
 	uint64_t decode_errors;
 	uint64_t errors[CAP_ERR_KINDS][CAP_ERR_PLACES];
 	uint64_t truncated;     /* caplen < wire length (cut by the snapshot length) */
+	uint64_t undecoded;     /* live -w -q: written but not decoded (the decoder was behind) */
 };
 
 void cap_stats_add(struct cap_stats *st, const struct rw_packet *p, const struct cap_record *r);
@@ -350,6 +351,7 @@ struct cap_live {
 	int user_filter;        /* prog is run here, not in the kernel (RDMA) */
 	char filter_desc[160];  /* for the "listening" line */
 	uint64_t index;         /* packets delivered */
+	uint64_t ring_bytes;    /* the kernel ring's size (network interfaces) */
 	volatile sig_atomic_t stop; /* set by cap_live_breakloop */
 	/* pcap_stats counters are 32-bit and wrap: accumulated from deltas */
 	struct cap_drops drops;

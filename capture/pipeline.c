@@ -405,7 +405,7 @@ const struct rw_packet *cap_pipe_next(struct cap_pipe *p, const struct cap_recor
  * per-capture ones: a field added there must be added here. */
 _Static_assert(sizeof(struct cap_stats) ==
 		       sizeof(const char *) + (4 + RW_CARRIER_COUNT + 256 + 3 + 3 + 1 +
-					       CAP_ERR_KINDS * CAP_ERR_PLACES + 1) * sizeof(uint64_t),
+					       CAP_ERR_KINDS * CAP_ERR_PLACES + 2) * sizeof(uint64_t),
 	       "struct cap_stats changed: merge the new counter in cap_pipe_stop");
 
 static void stats_merge(struct cap_stats *to, const struct cap_stats *from)
@@ -424,6 +424,7 @@ static void stats_merge(struct cap_stats *to, const struct cap_stats *from)
 		for (int i = 0; i < CAP_ERR_PLACES; i++)
 			to->errors[k][i] += from->errors[k][i];
 	to->truncated += from->truncated;
+	to->undecoded += from->undecoded;
 }
 
 int cap_pipe_counts(const struct cap_pipe *p)

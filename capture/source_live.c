@@ -1,7 +1,8 @@
 /* Live source: a network interface through libpcap (rdma:DEVICE is handed to
  * source_rdma.c), the default filter, -D and -d.
  *
- * The handle runs in immediate mode and non-blocking; cap_live_dispatch()
+ * The handle is non-blocking and hands packets over a ring block at a time
+ * (see configure()); cap_live_dispatch()
  * waits in poll() on pcap_get_selectable_fd() with a timeout, so the caller
  * regains control at least every timeout_ms whether or not traffic flows:
  * the capture never hangs on an idle interface, and a signal handler only
@@ -201,7 +202,8 @@ static uint32_t auto_buffer_kib(const char *iface)
 	return kib > CAP_MAX_AUTO_BUFFER_KIB ? CAP_MAX_AUTO_BUFFER_KIB : (uint32_t)kib;
 }
 
-static void configure(pcap_t *p, const char *iface, const struct cap_opts *o)
+/* Returns the ring's size in bytes. */
+static uint64_t configure(pcap_t *p, const char *iface, const struct cap_opts *o)
 {
 	uint32_t kib = o->buffer_given ? o->buffer_kib : auto_buffer_kib(iface);
 	pcap_set_snaplen(p, (int)o->snaplen);
@@ -216,6 +218,8 @@ static void configure(pcap_t *p, const char *iface, const struct cap_opts *o)
 	pcap_set_timeout(p, o->interactive ? CAP_LIVE_TIMEOUT_TTY_MS : CAP_LIVE_TIMEOUT_MS);
 	if (kib)
 		pcap_set_buffer_size(p, kib > INT32_MAX / 1024 ? INT32_MAX : (int)kib * 1024);
+	/* libpcap's own default: 2 MiB */
+	return kib ? (kib > INT32_MAX / 1024 ? INT32_MAX : (uint64_t)kib * 1024) : 2u << 20;
 }
 
 /* Creates and activates the handle; does not set a filter. */
@@ -231,7 +235,7 @@ static int activate(struct cap_live *l, const struct cap_opts *o)
 		return -1;
 	}
 	l->pcap = p;
-	configure(p, l->name, o);
+	l->ring_bytes = configure(p, l->name, o);
 	/* Nanoseconds when the kernel gives them; microseconds otherwise
 	 * (checked again after activation). */
 	pcap_set_tstamp_precision(p, PCAP_TSTAMP_PRECISION_NANO);
@@ -244,7 +248,7 @@ static int activate(struct cap_live *l, const struct cap_opts *o)
 			l->err_status = CAP_EXIT_USAGE;
 			return -1;
 		}
-		configure(p, l->name, o);
+		l->ring_bytes = configure(p, l->name, o);
 		rc = pcap_activate(p);
 	}
 	if (rc < 0) {

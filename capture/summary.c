@@ -104,6 +104,12 @@ void cap_summary_print(const struct cap_stats *st, FILE *fp)
 	}
 	fputc('\n', fp);
 	fprintf(fp, "  truncated packets: %" PRIu64 " (cut by the snapshot length)\n", st->truncated);
+	if (st->undecoded)
+		fprintf(fp,
+			"  not decoded: %" PRIu64 " packets, written to the file but not decoded while "
+			"the decoder was behind the link (the counts above leave their carriers, opcodes, "
+			"ICRCs and errors out; read the file with -r for them)\n",
+			st->undecoded);
 	if (st->files_cut)
 		fprintf(fp, "  truncated files: %" PRIu64 "\n", st->files_cut);
 }

@@ -29,7 +29,7 @@
 #include "cap.h"
 #include "tmpfile.h"
 
-#define WRITER_BUF (1u << 20)
+#define WRITER_BUF (1u << 17)
 
 /* pcapng block types and options (draft-ietf-opsawg-pcapng). */
 #define PCAPNG_SHB 0x0A0D0D0Au
@@ -66,7 +66,9 @@ static void fail(struct cap_writer *w, const char *what, int err)
 
 /* Records are gathered in the writer's own buffer and handed to the kernel
  * WRITER_BUF bytes at a time, through an unbuffered stream: one memcpy per
- * record and one write() per megabyte. stdio per record (two fwrite calls,
+ * record and one write() per 128 KiB (small enough for the kernel to copy it
+ * from the CPU's cache: 1 MiB was no fewer calls that counted and at times
+ * several times the copy's cost). stdio per record (two fwrite calls,
  * each taking the stream's lock) cost a quarter of a 64-byte frame's
  * capture time (perf, bench/bench_live.sh). */
 static int flush_buf(struct cap_writer *w)

@@ -5,7 +5,9 @@
 #     the input's frames, byte for byte, in order (Scapy's raw reader);
 #  2. --duration: a port that never runs dry (net_null) is captured for 1 s
 #     and the run ends within a few seconds, exit 0, its file whole;
-#  3. bad EAL options: one line naming the problem, exit 2, no file left.
+#  3. -c on a port that never runs dry: exactly that many packets written
+#     (the file's size says so), exit 0;
+#  4. bad EAL options: one line naming the problem, exit 2, no file left.
 # Env: ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR.
 set -u
 cap=${ROCEWIRE_CAP:-}
@@ -57,6 +59,17 @@ if [ "$rc" = 0 ] && [ $((end - start)) -le 6 ] && [ -n "$wrote" ] && [ "$wrote" 
 else
 	echo "FAIL: --duration 1 on net_null: exit $rc after $((end - start)) s, wrote '${wrote:-?}'"
 	tail -n 3 "$work/null.err"
+	fails=$((fails + 1))
+fi
+
+"$cap" -i "dpdk:$eal --vdev=net_null0,size=64" --all -c 123457 -w "$work/count.pcap" -q 2>"$work/count.err"
+rc=$?
+wrote=$(sed -n 's/^rocewire-cap: wrote \([0-9]*\) packets to .*/\1/p' "$work/count.err")
+if [ "$rc" = 0 ] && [ "$wrote" = 123457 ] && [ "$(stat -c %s "$work/count.pcap")" = $((24 + 123457 * 80)) ]; then
+	echo "ok: -c 123457 on net_null: exactly 123457 frames written"
+else
+	echo "FAIL: -c 123457 on net_null: exit $rc, wrote '${wrote:-?}', file of $(stat -c %s "$work/count.pcap" 2>/dev/null) bytes"
+	tail -n 3 "$work/count.err"
 	fails=$((fails + 1))
 fi
 

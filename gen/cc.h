@@ -250,6 +250,12 @@ void cc_sw_free(struct cc_sw *sw);
  * at once: cc_sw_early_departures()). */
 struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio, uint32_t bytes,
 				   int ect, uint64_t cookie);
+/* cc_sw_enqueue() for a port with early departures, in its common case (no
+ * XOFF on, a class that is not lossless, no drop): fills *v as
+ * cc_sw_enqueue() would and returns 1; otherwise changes nothing that
+ * matters and returns 0, and the caller calls cc_sw_enqueue(). */
+int cc_sw_enqueue_early(struct cc_sw *sw, uint64_t now, uint8_t prio, uint32_t bytes, int ect,
+			struct cc_sw_verdict *v);
 /* Early departures: the caller promises that the port is one FIFO for
  * the rest of the run (one priority in use, no storm, no PFC from the
  * receiver), so that a packet's departure is fixed the moment it arrives.

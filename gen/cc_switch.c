@@ -40,6 +40,14 @@ struct fifo {
 	uint32_t head, tail;
 };
 
+/* One packet of an early-departure port's ring: its start and size in one
+ * 16-byte entry (one cache line holds four). */
+struct early_ent {
+	uint64_t start;
+	uint32_t bytes;
+	uint8_t prio;
+};
+
 struct cc_sw {
 	struct cc_sw_params p;
 	double ps_per_byte;
@@ -59,9 +67,7 @@ struct cc_sw {
 	uint64_t last_end;       /* early: ps when the last packet queued will have left */
 	/* early: the packets queued and not started, a ring in arrival order
 	 * (no descriptors: a start time is all the port needs of them) */
-	uint64_t *e_start;
-	uint32_t *e_bytes;
-	uint8_t *e_prio;
+	struct early_ent *e;
 	uint32_t e_head, e_tail, e_mask;
 	uint64_t e_wire_end;     /* when the last packet started has left */
 	uint8_t e_wire_prio;
@@ -143,7 +149,8 @@ static void timers_update(struct cc_sw *sw, uint8_t p)
 
 static uint64_t ps_to_ns(uint64_t ps)
 {
-	return ps == PS_NEVER ? CC_NEVER : ps / 1000 + (ps % 1000 != 0);
+	/* rounded up: one division (PS_NEVER - 999 and above are never times) */
+	return ps >= PS_NEVER - 999 ? CC_NEVER : (ps + 999) / 1000;
 }
 
 static uint64_t ns_to_ps(uint64_t ns)
@@ -211,9 +218,7 @@ void cc_sw_free(struct cc_sw *sw)
 	if (!sw)
 		return;
 	free(sw->pool);
-	free(sw->e_start);
-	free(sw->e_bytes);
-	free(sw->e_prio);
+	free(sw->e);
 	free(sw);
 }
 
@@ -384,36 +389,60 @@ static uint64_t next_refresh(const struct cc_sw *sw, int *pr)
 	return t;
 }
 
-/* advance() of an early-departure port: packets start in arrival order at
- * the times fixed when they came; XOFF refreshes between them. At one
- * instant a start goes before a refresh, as in advance(). */
-static void early_advance(struct cc_sw *sw, uint64_t now)
+/* At one instant a start goes before a refresh, as in advance(). */
+static inline __attribute__((always_inline)) void early_start(struct cc_sw *sw,
+								 const struct early_ent *e)
 {
-	if (now < sw->now)
-		return;
+	sw->qbytes[e->prio] -= e->bytes;
+	sw->total -= e->bytes;
+	sw->st[e->prio].departed++; /* counted at its start; cc_sw_stats() takes back one on the wire */
+	sw->e_wire_end = e->start + frame_ps(sw, e->bytes);
+	sw->e_wire_prio = e->prio;
+}
+
+/* early_advance() while an XOFF is on: refreshes between the starts, and
+ * each start may end the XOFF. */
+static __attribute__((noinline)) void early_advance_pfc(struct cc_sw *sw, uint64_t now)
+{
 	for (;;) {
-		uint64_t ts = sw->e_head != sw->e_tail ? sw->e_start[sw->e_head & sw->e_mask] : PS_NEVER;
+		uint64_t ts = sw->e_head != sw->e_tail ? sw->e[sw->e_head & sw->e_mask].start : PS_NEVER;
 		int pr = -1;
 		uint64_t tr = sw->xoff_mask ? next_refresh(sw, &pr) : PS_NEVER;
 		if (ts <= tr) {
 			if (ts > now)
 				break;
-			uint32_t k = sw->e_head++ & sw->e_mask;
-			uint8_t p = sw->e_prio[k];
-			uint32_t b = sw->e_bytes[k];
-			sw->qbytes[p] -= b;
-			sw->total -= b;
-			sw->st[p].departed++; /* counted at its start; cc_sw_stats() takes back one on the wire */
-			sw->e_wire_end = ts + frame_ps(sw, b);
-			sw->e_wire_prio = p;
+			const struct early_ent *e = &sw->e[sw->e_head++ & sw->e_mask];
+			early_start(sw, e);
 			sw->now = ts;
-			xon_check(sw, p, ts);
+			xon_check(sw, e->prio, ts);
 		} else {
 			if (tr > now)
 				break;
 			sw->now = tr;
 			xoff_refresh(sw, (uint8_t)pr, tr);
 		}
+	}
+	sw->now = now;
+}
+
+/* advance() of an early-departure port: packets start in arrival order at
+ * the times fixed when they came. With no XOFF on (the common case: ECN
+ * ports, and lossless ones below their threshold) a start changes nothing
+ * but the counts. */
+static inline void early_advance(struct cc_sw *sw, uint64_t now)
+{
+	if (now < sw->now)
+		return;
+	if (sw->xoff_mask) {
+		early_advance_pfc(sw, now);
+		return;
+	}
+	while (sw->e_head != sw->e_tail) {
+		const struct early_ent *e = &sw->e[sw->e_head & sw->e_mask];
+		if (e->start > now)
+			break;
+		sw->e_head++;
+		early_start(sw, e);
 	}
 	sw->now = now;
 }
@@ -493,31 +522,86 @@ static int early_grow(struct cc_sw *sw)
 	uint32_t cap = sw->e_mask + 1, n = sw->e_tail - sw->e_head;
 	if (cap >= (1u << 31))
 		return -1;
-	uint64_t *st = malloc((size_t)cap * 2 * sizeof(*st));
-	uint32_t *by = malloc((size_t)cap * 2 * sizeof(*by));
-	uint8_t *pr = malloc((size_t)cap * 2);
-	if (!st || !by || !pr) {
-		free(st);
-		free(by);
-		free(pr);
+	struct early_ent *e = malloc((size_t)cap * 2 * sizeof(*e));
+	if (!e)
 		return -1;
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t k = (sw->e_head + i) & sw->e_mask;
-		st[i] = sw->e_start[k];
-		by[i] = sw->e_bytes[k];
-		pr[i] = sw->e_prio[k];
-	}
-	free(sw->e_start);
-	free(sw->e_bytes);
-	free(sw->e_prio);
-	sw->e_start = st;
-	sw->e_bytes = by;
-	sw->e_prio = pr;
+	for (uint32_t i = 0; i < n; i++)
+		e[i] = sw->e[(sw->e_head + i) & sw->e_mask];
+	free(sw->e);
+	sw->e = e;
 	sw->e_head = 0;
 	sw->e_tail = n;
 	sw->e_mask = cap * 2 - 1;
 	return 0;
+}
+
+/* RED/ECN for a queue at or above Kmin (out of line: the common case is
+ * below it). */
+static __attribute__((noinline)) void early_mark(struct cc_sw *sw, const struct cc_sw_prio *pr,
+						 struct cc_sw_prio_stats *st, uint64_t q,
+						 struct cc_sw_verdict *v)
+{
+	double pm = mark_prob(pr, q);
+	v->ce = pm >= 1.0 || (pm > 0 && rand01(sw) < pm);
+	st->marked += v->ce;
+}
+
+/* cc_sw_enqueue() of an early-departure port in its common case: a class
+ * that is not lossless, no XOFF on anywhere (so no packet starts an XON or
+ * comes while paused), room in the buffer and the ring. The same steps in
+ * the same order as the general code, without the cases that cannot
+ * arise; anything else goes to it. */
+int cc_sw_enqueue_early(struct cc_sw *sw, uint64_t now, uint8_t prio, uint32_t bytes, int ect,
+			struct cc_sw_verdict *v)
+{
+	if (prio >= sw->p.nprio)
+		prio = 0;
+	const struct cc_sw_prio *pr = &sw->p.prio[prio];
+	uint64_t t = ns_to_ps(now);
+	if (!sw->early || sw->xoff_mask || pr->lossless || t < sw->now)
+		return 0;
+	/* advance(): starts up to t change only counts */
+	while (sw->e_head != sw->e_tail) {
+		const struct early_ent *e = &sw->e[sw->e_head & sw->e_mask];
+		if (e->start > t)
+			break;
+		sw->e_head++;
+		early_start(sw, e);
+	}
+	sw->now = t;
+	uint32_t held = sw->e_tail - sw->e_head;
+	if (sw->total + bytes > sw->p.buffer || held + (sw->e_wire_end > t) >= sw->npool || held > sw->e_mask)
+		return 0; /* a drop, or the ring grows: the general code (at t already) */
+	struct cc_sw_prio_stats *st = &sw->st[prio];
+	uint64_t q = sw->qbytes[prio];
+	st->packets++;
+	st->bytes += bytes;
+	v->result = CC_SW_QUEUED;
+	v->qlen = q;
+	v->ce = 0;
+	v->xoff = 0;
+	v->while_paused = 0;
+	v->pfc = sw->ring_n != 0;
+	if (pr->ecn && ect && q >= pr->kmin)
+		early_mark(sw, pr, st, q, v);
+	uint64_t start = sw->last_end > t ? sw->last_end : t;
+	sw->last_end = start + frame_ps(sw, bytes);
+	struct early_ent *e = &sw->e[sw->e_tail++ & sw->e_mask];
+	e->start = start;
+	e->bytes = bytes;
+	e->prio = prio;
+	v->t_start_ns = ps_to_ns(start);
+	v->t_dep_ns = ps_to_ns(sw->last_end);
+	sw->qbytes[prio] = q + bytes;
+	sw->total += bytes;
+	if (q + bytes > st->max_qlen)
+		st->max_qlen = q + bytes;
+	if (start <= t) { /* an idle port: it starts now */
+		sw->e_head++;
+		early_start(sw, e);
+	}
+	v->next_ns = CC_NEVER; /* no XOFF on: departures were told at arrival */
+	return 1;
 }
 
 struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio, uint32_t bytes, int ect,
@@ -564,10 +648,10 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 		 * has left */
 		start = sw->last_end > t ? sw->last_end : t;
 		sw->last_end = start + frame_ps(sw, bytes);
-		uint32_t k = sw->e_tail++ & sw->e_mask;
-		sw->e_start[k] = start;
-		sw->e_bytes[k] = bytes;
-		sw->e_prio[k] = prio;
+		struct early_ent *e = &sw->e[sw->e_tail++ & sw->e_mask];
+		e->start = start;
+		e->bytes = bytes;
+		e->prio = prio;
 		v.t_start_ns = ps_to_ns(start);
 		v.t_dep_ns = ps_to_ns(sw->last_end);
 	} else {
@@ -618,18 +702,9 @@ int cc_sw_early_departures(struct cc_sw *sw)
 		return -1; /* only before the first packet */
 	/* small, so that it stays in cache; it grows when a queue needs it */
 	uint32_t cap = 1024;
-	sw->e_start = malloc((size_t)cap * sizeof(*sw->e_start));
-	sw->e_bytes = malloc((size_t)cap * sizeof(*sw->e_bytes));
-	sw->e_prio = malloc(cap);
-	if (!sw->e_start || !sw->e_bytes || !sw->e_prio) {
-		free(sw->e_start);
-		free(sw->e_bytes);
-		free(sw->e_prio);
-		sw->e_start = NULL;
-		sw->e_bytes = NULL;
-		sw->e_prio = NULL;
+	sw->e = malloc((size_t)cap * sizeof(*sw->e));
+	if (!sw->e)
 		return -1;
-	}
 	sw->e_mask = cap - 1;
 	sw->e_head = sw->e_tail = 0;
 	sw->early = 1;
@@ -674,8 +749,8 @@ uint64_t cc_sw_next_event(const struct cc_sw *sw)
 			return CC_NEVER;
 		int pr;
 		uint64_t t = next_refresh(sw, &pr);
-		if (sw->e_head != sw->e_tail && sw->e_start[sw->e_head & sw->e_mask] < t)
-			t = sw->e_start[sw->e_head & sw->e_mask];
+		if (sw->e_head != sw->e_tail && sw->e[sw->e_head & sw->e_mask].start < t)
+			t = sw->e[sw->e_head & sw->e_mask].start;
 		return ps_to_ns(t);
 	}
 	uint64_t t = sw->tx != NIL ? sw->pool[sw->tx].t_end : PS_NEVER;

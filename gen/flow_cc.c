@@ -386,7 +386,10 @@ void gen_cc_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns)
 	}
 }
 
-static void cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t)
+/* Returns 0 when nothing gen_cc_next() reads can have changed (the common
+ * case of an early-departure port: no CE, no PFC frame, no queue-length
+ * series), else 1. */
+static int cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t)
 {
 	struct gen_ccm *c = ccm_of(m);
 	struct gen_lflow *lf = gen_qlf(m, q);
@@ -400,12 +403,15 @@ static void cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk
 		/* every descriptor is held: the port has no room for it */
 		m->pk_dropped = 1;
 		c->st.sw_dropped++;
-		return;
+		return 1;
 	}
 	/* early departures hold no slot (the port's descriptors still limit it) */
 	uint32_t s = c->early ? 0 : c->nfree ? c->free_slots[c->nfree - 1] : c->fresh;
 	int ect = (lf->f->ecn & 3) == RW_ECN_ECT0 || (lf->f->ecn & 3) == RW_ECN_ECT1;
-	struct cc_sw_verdict v = cc_sw_enqueue(c->sw, t, lf->src_prio, pk->frame_len, ect, s);
+	struct cc_sw_verdict v;
+	uint64_t sw_next = c->sw_next;
+	if (!c->early || !cc_sw_enqueue_early(c->sw, t, lf->src_prio, pk->frame_len, ect, &v))
+		v = cc_sw_enqueue(c->sw, t, lf->src_prio, pk->frame_len, ect, s);
 	c->sw_next = v.next_ns;
 	if (v.pfc)
 		pfc_read(m, c);
@@ -414,7 +420,7 @@ static void cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk
 	if (v.result == CC_SW_DROPPED) {
 		m->pk_dropped = 1;
 		c->st.sw_dropped++;
-		return;
+		return 1;
 	}
 	if (c->early)
 		;
@@ -433,11 +439,12 @@ static void cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk
 	if (c->early) {
 		c->drain_t = v.t_dep_ns;
 		departs_at(m, c, q, pk, v.t_dep_ns);
-		return;
+		return v.ce || v.pfc || v.next_ns != sw_next || c->qlen_next != GEN_NEVER;
 	}
 	c->slot[s] = *pk;
 	c->slot_qi[s] = qi;
 	q->in_net++;
+	return 1;
 }
 
 void gen_cc_sent(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t)
@@ -707,8 +714,8 @@ static uint32_t cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, u
 
 void gen_cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, uint64_t t)
 {
-	cc_request(m, q, pk, t);
-	cc_sync(m);
+	if (cc_request(m, q, pk, t))
+		cc_sync(m);
 }
 
 uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint32_t room)

@@ -41,10 +41,7 @@ static void on_signal(int sig)
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return gen_now_s();
 }
 
 /* The pcap being written under a temporary name: an error exit removes it
@@ -436,6 +433,16 @@ int main(int argc, char **argv)
 		gen_worker_run(&w[0]);
 	}
 	double t_end = now_s();
+	/* The main lcore looks every 20 ms: the run ended when its last
+	 * worker did (a short run's rate would be off by up to 20 ms). */
+	if (workers) {
+		double last = 0;
+		for (uint32_t q = 0; q < nq; q++)
+			if (w[q].end_s > last)
+				last = w[q].end_s;
+		if (last > t_start && last < t_end)
+			t_end = last;
+	}
 
 	rte_eth_dev_stop(port);
 	rte_eth_dev_close(port); /* net_pcap closes its dumper: the file is whole */

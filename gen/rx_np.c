@@ -267,6 +267,7 @@ out:
 	free(owed);
 	free(qp0);
 	free(rq);
+	w->end_s = gen_now_s();
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return w->error ? -1 : 0;
 }

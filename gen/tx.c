@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
@@ -120,6 +121,14 @@ static void rx_poll(struct gen_worker *w, uint64_t now)
 	}
 	if (k)
 		rte_pktmbuf_free_bulk(rb, k);
+}
+
+double gen_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 int gen_worker_init(struct gen_worker *w)
@@ -297,6 +306,7 @@ int gen_worker_run(void *arg)
 	}
 out:
 	take_snapshot(w);
+	w->end_s = gen_now_s();
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return w->error ? -1 : 0;
 }

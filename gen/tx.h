@@ -60,6 +60,7 @@ struct gen_worker {
 	uint64_t n_times, cap_times;
 	int times_failed;
 	int done;                    /* atomic: the worker has returned */
+	double end_s;                /* CLOCK_MONOTONIC when it finished (before done) */
 	int error;
 	char errmsg[256];
 
@@ -81,6 +82,9 @@ struct gen_worker {
 /* A pool whose every mbuf holds pattern at GEN_PAYLOAD_AT. NULL on failure
  * (rte_errno). pattern holds GEN_PAYLOAD_MAX + GEN_TAIL_MAX bytes. */
 struct rte_mempool *gen_pool_create(const char *name, unsigned n, int socket, const uint8_t *pattern);
+
+/* CLOCK_MONOTONIC in seconds: the run's wall time is measured on it. */
+double gen_now_s(void);
 
 /* Prepares a worker (model, caches, source ports); 0 or -1 with errmsg. */
 int gen_worker_init(struct gen_worker *w);

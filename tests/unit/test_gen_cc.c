@@ -573,6 +573,78 @@ static void test_sw_early_departures(void **state)
 	cc_sw_free(sw);
 }
 
+/* cc_sw_enqueue_early() (the flow model's path) against cc_sw_enqueue() on
+ * a twin port: an ECN class with a small buffer, bursts that overflow it
+ * (drops fall back to the general code), idle gaps, random sizes, and more
+ * packets queued than the ring's first size (it grows through the general
+ * code). Every verdict and the final counts must be the same; the fast path
+ * must have taken most arrivals. */
+static void test_sw_early_fast_path(void **state)
+{
+	(void)state;
+	struct cc_sw_params p;
+	cc_sw_defaults(&p, 100e9, 1000000, 8);
+	p.seed = 7;
+	p.prio[3].ecn = 1;
+	p.prio[3].kmin = 20000;
+	p.prio[3].kmax = 200000;
+	p.prio[3].pmax = 0.3;
+	struct cc_sw *a = cc_sw_new(&p), *b = cc_sw_new(&p);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(cc_sw_early_departures(a), 0);
+	assert_int_equal(cc_sw_early_departures(b), 0);
+	uint64_t rng = 99, t = 0, fast = 0, drops = 0, marks = 0;
+	for (int i = 0; i < 200000; i++) {
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		uint32_t r = (uint32_t)(rng >> 33);
+		/* mostly back to back at twice the line rate, now and then a gap */
+		t += r % 997 == 0 ? 20000 + r % 100000 : r % 3 == 0 ? 0 : 40;
+		uint32_t bytes = 64 + r % 1000;
+		int ect = r % 5 != 0;
+		struct cc_sw_verdict va, vb = cc_sw_enqueue(b, t, 3, bytes, ect, 0);
+		if (cc_sw_enqueue_early(a, t, 3, bytes, ect, &va))
+			fast++;
+		else
+			va = cc_sw_enqueue(a, t, 3, bytes, ect, 0);
+		assert_int_equal(va.result, vb.result);
+		drops += vb.result == CC_SW_DROPPED;
+		if (vb.result == CC_SW_DROPPED)
+			continue;
+		marks += vb.ce;
+		assert_int_equal(va.ce, vb.ce);
+		assert_int_equal(va.qlen, vb.qlen);
+		assert_int_equal(va.t_start_ns, vb.t_start_ns);
+		assert_int_equal(va.t_dep_ns, vb.t_dep_ns);
+		assert_int_equal(va.next_ns, vb.next_ns);
+		assert_int_equal(va.pfc, vb.pfc);
+	}
+	const struct cc_sw_prio_stats *sa = cc_sw_stats(a, 3);
+	struct cc_sw_prio_stats ca = *sa;
+	const struct cc_sw_prio_stats *sb = cc_sw_stats(b, 3);
+	assert_int_equal(ca.packets, sb->packets);
+	assert_int_equal(ca.bytes, sb->bytes);
+	assert_int_equal(ca.dropped, sb->dropped);
+	assert_int_equal(ca.marked, sb->marked);
+	assert_int_equal(ca.departed, sb->departed);
+	assert_int_equal(ca.max_qlen, sb->max_qlen);
+	assert_true(drops > 100);
+	assert_true(marks > 100);
+	assert_true(fast > 150000);
+	/* a lossless class never takes the fast path */
+	p.prio[3].lossless = 1;
+	p.prio[3].xoff = 100000;
+	p.prio[3].xon = 50000;
+	struct cc_sw *c = cc_sw_new(&p);
+	assert_non_null(c);
+	assert_int_equal(cc_sw_early_departures(c), 0);
+	struct cc_sw_verdict v;
+	assert_int_equal(cc_sw_enqueue_early(c, 0, 3, 1000, 1, &v), 0);
+	cc_sw_free(a);
+	cc_sw_free(b);
+	cc_sw_free(c);
+}
+
 static void test_sw_lossy_drops(void **state)
 {
 	(void)state;
@@ -833,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_pfc_quanta),
 		cmocka_unit_test(test_sw_overload_qlen),
 		cmocka_unit_test(test_sw_early_departures),
+		cmocka_unit_test(test_sw_early_fast_path),
 		cmocka_unit_test(test_sw_lossy_drops),
 		cmocka_unit_test(test_sw_pfc_hysteresis),
 		cmocka_unit_test(test_sw_pfc_refresh_ignored),

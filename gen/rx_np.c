@@ -9,6 +9,7 @@
  * generator sends. RC requests are acknowledged as an RC responder does
  * (answer_rc below), so a real NIC can be the requester; rocewire-gen's own
  * requester side reads no ACKs (its RC flows say `external_responder`).
+ * RDMA READs and atomics are answered too (answer_rc).
  *
  * Time is the wall clock from the start (ns), the notification point's
  * clock. The loop ends at the run's duration (when one is set) or on
@@ -63,9 +64,10 @@ static int find_rsp(const struct gen_scenario *sc, uint32_t dqpn, uint32_t *flow
 	return -1;
 }
 
-/* A response of (flow, qp) to its requester (a CNP, an ACK or a NAK),
- * built by proto's builder: 0, or -1 when no mbuf or the port refused. */
-static int send_rsp(struct gen_worker *w, struct gen_pkt *pk, uint64_t *counter)
+/* A response of (flow, qp) to its requester (a CNP, an ACK or NAK, a READ
+ * response with payload bytes, an atomic ACK), built by proto's builder:
+ * 0, or -1 when no mbuf or the port refused. */
+static int send_rsp(struct gen_worker *w, struct gen_pkt *pk, const uint8_t *payload, uint64_t *counter)
 {
 	const struct gen_flow *f = &w->sc->flows[pk->flow];
 	struct rte_mbuf *m = rte_pktmbuf_alloc(w->pools[0]);
@@ -77,10 +79,11 @@ static int send_rsp(struct gen_worker *w, struct gen_pkt *pk, uint64_t *counter)
 	pk->dir = GEN_DIR_RESPONSE;
 	pk->dqpn = (f->src_qpn + pk->qp) & RW_QPN_MASK;
 	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
-	gen_pkt_describe(w->sc, pk, NULL, &p);
-	/* in the header room, before the payload pattern the pool keeps */
+	gen_pkt_describe(w->sc, pk, payload, &p);
+	/* from the header room on: the responder role sends nothing from
+	 * templates, so the pool's payload pattern may be written over */
 	uint8_t *at = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT - 192;
-	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, at, 192, &n) != RW_OK) {
+	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, at, 192 + GEN_PAYLOAD_MAX + GEN_TAIL_MAX, &n) != RW_OK) {
 		rte_pktmbuf_free(m);
 		return -1;
 	}
@@ -105,37 +108,139 @@ static int send_cnp(struct gen_worker *w, uint32_t flow, uint32_t qp)
 	pk.qp = qp;
 	pk.opcode = gen_cnp_opcode();
 	pk.becn = 1; /* A17.9.3 */
-	return send_rsp(w, &pk, &w->npc.cnps);
+	return send_rsp(w, &pk, NULL, &w->npc.cnps);
 }
 
 /* An RC responder's go-back-N, as IBA 9.7.5 has it: in-sequence requests
- * advance the expected PSN (and the MSN at a message's last packet) and are
+ * advance the expected PSN (and the MSN at a message's end) and are
  * acknowledged when they ask (AckReq); the first request past a hole gets
  * one PSN sequence error NAK naming the expected PSN; a duplicate gets an
  * ACK of the last PSN received. The expected PSN is learnt from the first
  * request of each QP, so a real NIC's requester works as well as
- * rocewire-gen's. READ and atomic requests are counted but not answered. */
+ * rocewire-gen's. An RDMA READ is answered with its response packets (the
+ * flow's payload pattern, FIRST/MIDDLE/LAST or ONLY at the flow's MTU,
+ * AETH on the first and last) and takes as many PSNs; an atomic is
+ * executed on the QP's memory (RSP_MEM_WORDS 64-bit words, each found by
+ * its VA and zero when first used; past that many VAs the oldest word is
+ * forgotten) and answered with the original value. A duplicate READ is answered again from the PSN,
+ * VA and length it carries; a duplicate of the last atomic gets the result
+ * it had (IBA 9.7.5.1.1). */
+#define RSP_MEM_WORDS 16
 struct rsp_qp {
 	uint32_t epsn, msn;
-	uint8_t synced, nak_sent;
+	uint8_t synced, nak_sent, atomic_valid;
+	uint8_t mem_n, mem_next;
+	uint32_t atomic_psn;
+	uint64_t atomic_orig;
+	uint64_t mem_va[RSP_MEM_WORDS], mem[RSP_MEM_WORDS];
 };
 
-static uint8_t rc_ack_opcode(void)
+static uint64_t *rsp_word(struct rsp_qp *r, uint64_t va)
+{
+	for (unsigned i = 0; i < r->mem_n; i++)
+		if (r->mem_va[i] == va)
+			return &r->mem[i];
+	unsigned i = r->mem_n < RSP_MEM_WORDS ? r->mem_n++ : r->mem_next++ % RSP_MEM_WORDS;
+	r->mem_va[i] = va;
+	r->mem[i] = 0;
+	return &r->mem[i];
+}
+
+/* The RC opcodes the responder sends, from proto's table. */
+struct rsp_ops {
+	uint8_t ack, atomic_ack;
+	uint8_t read[4]; /* by position: [RW_OPF_FIRST | RW_OPF_LAST bits] -> see rd_pos() */
+};
+
+static uint8_t rc_opcode(enum rw_op op, unsigned pos)
 {
 	for (unsigned c = 0; c < 256; c++) {
 		const struct rw_opcode_info *i = rw_opcode((uint8_t)c);
-		if ((i->flags & RW_OPF_VALID) && i->transport == RW_TRANSPORT_RC && i->op == RW_OP_ACK)
+		if ((i->flags & RW_OPF_VALID) && i->transport == RW_TRANSPORT_RC && i->op == op &&
+		    (i->flags & (RW_OPF_FIRST | RW_OPF_LAST)) == pos)
 			return (uint8_t)c;
 	}
-	return 0x11; /* not reached */
+	return 0xFF;
 }
 
-static void answer_rc(struct gen_worker *w, struct rsp_qp *r, uint32_t flow, uint32_t qp, const struct rw_packet *p)
+static unsigned rd_pos(unsigned pos)
+{
+	return (pos & RW_OPF_FIRST ? 1u : 0u) | (pos & RW_OPF_LAST ? 2u : 0u);
+}
+
+static void rsp_ops_init(struct rsp_ops *o)
+{
+	static const unsigned pos[4] = { 0, RW_OPF_FIRST, RW_OPF_LAST, RW_OPF_FIRST | RW_OPF_LAST };
+	o->ack = rc_opcode(RW_OP_ACK, RW_OPF_FIRST | RW_OPF_LAST);
+	if (o->ack == 0xFF)
+		o->ack = rc_opcode(RW_OP_ACK, 0);
+	o->atomic_ack = rc_opcode(RW_OP_ATOMIC_ACK, RW_OPF_FIRST | RW_OPF_LAST);
+	if (o->atomic_ack == 0xFF)
+		o->atomic_ack = rc_opcode(RW_OP_ATOMIC_ACK, 0);
+	for (unsigned k = 0; k < 4; k++)
+		o->read[rd_pos(pos[k])] = rc_opcode(RW_OP_READ_RESP, pos[k]);
+}
+
+/* READ responses for psn, length len (0: one empty ONLY packet). */
+static void answer_read(struct gen_worker *w, const struct rsp_ops *ops, const struct rsp_qp *r, uint32_t flow,
+			uint32_t qp, uint32_t psn, uint32_t len, const uint8_t *pattern)
+{
+	const struct gen_flow *f = &w->sc->flows[flow];
+	uint32_t mtu = f->mtu ? f->mtu : 1024;
+	uint32_t n = len ? (len + mtu - 1) / mtu : 1;
+	for (uint32_t k = 0; k < n; k++) {
+		struct gen_pkt pk;
+		unsigned pos = (k == 0 ? RW_OPF_FIRST : 0u) | (k + 1 == n ? RW_OPF_LAST : 0u);
+		memset(&pk, 0, sizeof(pk));
+		pk.flow = flow;
+		pk.qp = qp;
+		pk.opcode = ops->read[rd_pos(pos)];
+		pk.psn = (psn + k) & RW_PSN_MASK;
+		pk.payload_len = len - k * mtu < mtu ? len - k * mtu : mtu;
+		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+		pk.aeth.msn = r->msn;
+		if (send_rsp(w, &pk, pattern, &w->npc.read_responses) != 0)
+			return;
+	}
+}
+
+static void answer_atomic(struct gen_worker *w, const struct rsp_ops *ops, const struct rsp_qp *r, uint32_t flow,
+			  uint32_t qp, uint32_t psn, uint64_t orig)
+{
+	struct gen_pkt pk;
+	memset(&pk, 0, sizeof(pk));
+	pk.flow = flow;
+	pk.qp = qp;
+	pk.opcode = ops->atomic_ack;
+	pk.psn = psn;
+	pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+	pk.aeth.msn = r->msn;
+	pk.atomic_orig = orig;
+	send_rsp(w, &pk, NULL, &w->npc.atomic_acks);
+}
+
+/* IBA 9.4.5: the original value; the word takes the new one (compare and
+ * swap only when it was equal). */
+static uint64_t atomic_execute(struct rsp_qp *r, const struct rw_packet *p)
+{
+	uint64_t *word = rsp_word(r, p->atomiceth.va);
+	uint64_t orig = *word;
+	if (p->op->op == RW_OP_CMP_SWAP) {
+		if (orig == p->atomiceth.compare)
+			*word = p->atomiceth.swap_add;
+	} else {
+		*word += p->atomiceth.swap_add;
+	}
+	return orig;
+}
+
+static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rsp_qp *r, uint32_t flow,
+		      uint32_t qp, const struct rw_packet *p, const uint8_t *pattern)
 {
 	struct gen_pkt pk;
 	uint32_t psn = p->bth.psn & RW_PSN_MASK;
-	if (p->op->op == RW_OP_READ_REQ || p->op->op == RW_OP_CMP_SWAP || p->op->op == RW_OP_FETCH_ADD)
-		return;
+	int read = p->op->op == RW_OP_READ_REQ;
+	int atomic = p->op->op == RW_OP_CMP_SWAP || p->op->op == RW_OP_FETCH_ADD;
 	if (!r->synced) {
 		r->epsn = psn;
 		r->synced = 1;
@@ -143,11 +248,27 @@ static void answer_rc(struct gen_worker *w, struct rsp_qp *r, uint32_t flow, uin
 	memset(&pk, 0, sizeof(pk));
 	pk.flow = flow;
 	pk.qp = qp;
-	pk.opcode = rc_ack_opcode();
+	pk.opcode = ops->ack;
 	int32_t d = rw_psn_diff(psn, r->epsn);
 	if (d == 0) {
 		r->nak_sent = 0;
+		if (read) {
+			uint32_t mtu = w->sc->flows[flow].mtu ? w->sc->flows[flow].mtu : 1024;
+			uint32_t len = p->reth.dmalen;
+			r->epsn = (psn + (len ? (len + mtu - 1) / mtu : 1)) & RW_PSN_MASK;
+			r->msn = (r->msn + 1) & 0xFFFFFF;
+			answer_read(w, ops, r, flow, qp, psn, len, pattern);
+			return;
+		}
 		r->epsn = (psn + 1) & RW_PSN_MASK;
+		if (atomic) {
+			r->msn = (r->msn + 1) & 0xFFFFFF;
+			r->atomic_orig = atomic_execute(r, p);
+			r->atomic_psn = psn;
+			r->atomic_valid = 1;
+			answer_atomic(w, ops, r, flow, qp, psn, r->atomic_orig);
+			return;
+		}
 		if (p->op->flags & RW_OPF_LAST)
 			r->msn = (r->msn + 1) & 0xFFFFFF;
 		if (!p->bth.ackreq)
@@ -160,12 +281,19 @@ static void answer_rc(struct gen_worker *w, struct rsp_qp *r, uint32_t flow, uin
 		r->nak_sent = 1;
 		pk.psn = r->epsn;
 		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR);
+	} else if (read) {
+		answer_read(w, ops, r, flow, qp, psn, p->reth.dmalen, pattern);
+		return;
+	} else if (atomic) {
+		if (r->atomic_valid && r->atomic_psn == psn)
+			answer_atomic(w, ops, r, flow, qp, psn, r->atomic_orig);
+		return;
 	} else {
 		pk.psn = (r->epsn - 1) & RW_PSN_MASK;
 		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
 	}
 	pk.aeth.msn = r->msn;
-	send_rsp(w, &pk, &w->npc.acks);
+	send_rsp(w, &pk, NULL, &w->npc.acks);
 }
 
 int gen_responder_run(void *arg)
@@ -176,6 +304,8 @@ int gen_responder_run(void *arg)
 	uint32_t nowed = 0, cap = 0;
 	struct owed *owed = NULL;
 	struct cc_np *np = cc_np_new(&sc->cc.np);
+	struct rsp_ops ops;
+	rsp_ops_init(&ops);
 
 	uint32_t *qp0 = calloc(sc->n_flows ? sc->n_flows : 1, sizeof(*qp0));
 	for (uint32_t i = 0; qp0 && i < sc->n_flows; i++) {
@@ -235,7 +365,7 @@ int gen_responder_run(void *arg)
 			}
 			w->npc.requests++;
 			if (sc->flows[flow].transport == GEN_RC && p.op->transport == RW_TRANSPORT_RC)
-				answer_rc(w, &rq[qp0[flow] + qp], flow, qp, &p);
+				answer_rc(w, &ops, &rq[qp0[flow] + qp], flow, qp, &p, w->patterns[w->flow_pool[flow]]);
 			uint8_t ecn = (p.present & RW_P_IPV6) ? p.ipv6.ecn : p.ipv4.ecn;
 			if (ecn != RW_ECN_CE)
 				continue;

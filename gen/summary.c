@@ -110,10 +110,12 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 	if (r->np) {
 		const struct gen_np_counters *n = r->np;
 		fprintf(f, "  responder: %llu frames received, %llu requests to the scenario's receivers (%llu with a "
-			   "bad ICRC dropped), %llu marked CE; %llu CNPs sent, %llu CE marks without one (pacing); %llu ACKs/NAKs sent\n",
+			   "bad ICRC dropped), %llu marked CE; %llu CNPs sent, %llu CE marks without one (pacing); %llu ACKs/NAKs, "
+			   "%llu READ response packets and %llu atomic ACKs sent\n",
 			(unsigned long long)n->received, (unsigned long long)n->requests,
 			(unsigned long long)n->bad_icrc, (unsigned long long)n->ce, (unsigned long long)n->cnps,
-			(unsigned long long)n->suppressed, (unsigned long long)n->acks);
+			(unsigned long long)n->suppressed, (unsigned long long)n->acks,
+			(unsigned long long)n->read_responses, (unsigned long long)n->atomic_acks);
 	}
 	if (r->cc && r->cc->closed_loop) {
 		const struct gen_cc_stats *c = r->cc;
@@ -252,6 +254,8 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 		SET(o2, "cnps", u64(n->cnps));
 		SET(o2, "ce_without_cnp", u64(n->suppressed));
 		SET(o2, "acks", u64(n->acks));
+		SET(o2, "read_responses", u64(n->read_responses));
+		SET(o2, "atomic_acks", u64(n->atomic_acks));
 		SET(o, "responder", o2);
 	}
 	if (r->cc && r->cc->closed_loop) {

@@ -34,6 +34,8 @@ struct gen_np_counters {
 	uint64_t bad_icrc;         /* dropped: a NIC drops them */
 	uint64_t cnps;             /* CNPs sent */
 	uint64_t acks;             /* RC ACKs and NAKs sent */
+	uint64_t read_responses;   /* RDMA READ response packets sent */
+	uint64_t atomic_acks;      /* atomic ACKs sent */
 	uint64_t suppressed;       /* CE marks the pacing gave no CNP */
 };
 

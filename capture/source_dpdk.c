@@ -520,6 +520,21 @@ static void stop_all(struct cap_dpdk *d)
 	atomic_store_explicit(&d->halt, 1, memory_order_relaxed);
 }
 
+/* The record of mbuf m (its bytes up to the snapshot length, made linear in
+ * q->linear when it is chained); 0 when the user filter (RDMA-style, run
+ * here) rejects it. Times and numbers are the caller's. */
+static int mbuf_record(const struct cap_live *l, struct dpdk_queue *q, struct rte_mbuf *m,
+		       struct cap_record *rec)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	rec->caplen = len < l->snaplen ? len : l->snaplen;
+	rec->wirelen = len;
+	rec->data = m->nb_segs == 1 ? rte_pktmbuf_mtod(m, const uint8_t *)
+				    : rte_pktmbuf_read(m, 0, rec->caplen, q->linear);
+	struct pcap_pkthdr h = {.caplen = rec->caplen, .len = len};
+	return !(l->user_filter && pcap_offline_filter(&l->prog, &h, rec->data) == 0);
+}
+
 /* One burst of queue q into its file, decoded and its ICRC checked into
  * its own counters. Returns the frames that passed the filter. */
 static unsigned poll_queue(struct dpdk_queue *q)
@@ -536,13 +551,7 @@ static unsigned poll_queue(struct dpdk_queue *q)
 	for (uint16_t i = 0; i < n; i++) {
 		struct rte_mbuf *m = mb[i];
 		struct cap_record rec;
-		uint32_t len = rte_pktmbuf_pkt_len(m);
-		rec.caplen = len < l->snaplen ? len : l->snaplen;
-		rec.wirelen = len;
-		rec.data = m->nb_segs == 1 ? rte_pktmbuf_mtod(m, const uint8_t *)
-					   : rte_pktmbuf_read(m, 0, rec.caplen, q->linear);
-		struct pcap_pkthdr h = {.caplen = rec.caplen, .len = len};
-		if (q->failed || (l->user_filter && pcap_offline_filter(&l->prog, &h, rec.data) == 0))
+		if (q->failed || !mbuf_record(l, q, m, &rec))
 			continue;
 		/* -c over all queues: each packet takes a number; the one that
 		 * takes the last stops every lcore */
@@ -786,13 +795,7 @@ int cap_dpdk_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *
 		for (uint16_t i = 0; i < n && !l->stop; i++) {
 			struct rte_mbuf *m = mb[i];
 			struct cap_record rec;
-			uint32_t len = rte_pktmbuf_pkt_len(m);
-			rec.caplen = len < l->snaplen ? len : l->snaplen;
-			rec.wirelen = len;
-			rec.data = m->nb_segs == 1 ? rte_pktmbuf_mtod(m, const uint8_t *)
-						   : rte_pktmbuf_read(m, 0, rec.caplen, q->linear);
-			struct pcap_pkthdr h = {.caplen = rec.caplen, .len = len};
-			if (l->user_filter && pcap_offline_filter(&l->prog, &h, rec.data) == 0)
+			if (!mbuf_record(l, q, m, &rec))
 				continue;
 			rec.index = ++l->index;
 			fill_ts(&rec, frame_ns(d, m, burst_ns, &q->hw_ts, &q->sw_ts));

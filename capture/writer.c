@@ -363,6 +363,24 @@ int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype
 	return open_next(w);
 }
 
+/* The record's header at p (an EPB's first 28 bytes, or pcap's 16): the
+ * end of what it wrote. */
+static uint8_t *record_header(const struct cap_writer *w, const struct cap_record *r, uint64_t size,
+			      uint8_t *p)
+{
+	if (w->pcapng) {
+		p = le32(p, PCAPNG_EPB);
+		p = le32(p, (uint32_t)size);
+		p = le32(p, 0);
+		p = ts64(p, ts_units(w, r->ts_sec, r->ts_nsec));
+	} else {
+		p = le32(p, (uint32_t)(r->ts_sec < 0 ? 0 : r->ts_sec));
+		p = le32(p, w->nano ? r->ts_nsec : r->ts_nsec / 1000);
+	}
+	p = le32(p, r->caplen);
+	return le32(p, r->wirelen);
+}
+
 int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 {
 	uint8_t h[28], *p = h;
@@ -385,20 +403,7 @@ int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 		/* the record put together in place */
 		if (w->ilen + size > WRITER_BUF && flush_buf(w) != 0)
 			return -1;
-		p = (uint8_t *)w->iobuf + w->ilen;
-		if (w->pcapng) {
-			p = le32(p, PCAPNG_EPB);
-			p = le32(p, (uint32_t)size);
-			p = le32(p, 0);
-			p = ts64(p, ts_units(w, r->ts_sec, r->ts_nsec));
-			p = le32(p, r->caplen);
-			p = le32(p, r->wirelen);
-		} else {
-			p = le32(p, (uint32_t)(r->ts_sec < 0 ? 0 : r->ts_sec));
-			p = le32(p, w->nano ? r->ts_nsec : r->ts_nsec / 1000);
-			p = le32(p, r->caplen);
-			p = le32(p, r->wirelen);
-		}
+		p = record_header(w, r, size, (uint8_t *)w->iobuf + w->ilen);
 		memcpy(p, r->data, r->caplen);
 		p += r->caplen;
 		if (w->pcapng) {
@@ -411,20 +416,7 @@ int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 		w->total_packets++;
 		return 0;
 	}
-	if (w->pcapng) {
-		uint64_t t = ts_units(w, r->ts_sec, r->ts_nsec);
-		p = le32(p, PCAPNG_EPB);
-		p = le32(p, (uint32_t)size);
-		p = le32(p, 0);
-		p = ts64(p, t);
-		p = le32(p, r->caplen);
-		p = le32(p, r->wirelen);
-	} else {
-		p = le32(p, (uint32_t)(r->ts_sec < 0 ? 0 : r->ts_sec));
-		p = le32(p, w->nano ? r->ts_nsec : r->ts_nsec / 1000);
-		p = le32(p, r->caplen);
-		p = le32(p, r->wirelen);
-	}
+	p = record_header(w, r, size, h);
 	if (put(w, h, (size_t)(p - h)) != 0 || put(w, r->data, r->caplen) != 0)
 		return -1;
 	if (w->pcapng) {

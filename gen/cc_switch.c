@@ -560,15 +560,7 @@ int cc_sw_enqueue_early(struct cc_sw *sw, uint64_t now, uint8_t prio, uint32_t b
 	uint64_t t = ns_to_ps(now);
 	if (!sw->early || sw->xoff_mask || pr->lossless || t < sw->now)
 		return 0;
-	/* advance(): starts up to t change only counts */
-	while (sw->e_head != sw->e_tail) {
-		const struct early_ent *e = &sw->e[sw->e_head & sw->e_mask];
-		if (e->start > t)
-			break;
-		sw->e_head++;
-		early_start(sw, e);
-	}
-	sw->now = t;
+	early_advance(sw, t); /* with no XOFF on: starts up to t change only counts */
 	uint32_t held = sw->e_tail - sw->e_head;
 	if (sw->total + bytes > sw->p.buffer || held + (sw->e_wire_end > t) >= sw->npool || held > sw->e_mask)
 		return 0; /* a drop, or the ring grows: the general code (at t already) */

@@ -234,6 +234,8 @@ struct cap_stats {
 
 void cap_stats_add(struct cap_stats *st, const struct rw_packet *p, const struct cap_record *r);
 void cap_summary_print(const struct cap_stats *st, FILE *fp);
+/* Adds every counter of from but packets (which the caller counts) to to. */
+void cap_stats_merge(struct cap_stats *to, const struct cap_stats *from);
 
 /* ---- time formatting ---------------------------------------------------- */
 

@@ -703,20 +703,7 @@ static int dispatch_multi(struct cap_live *l, int timeout_ms)
 static void merge_stats(struct cap_stats *to, const struct cap_stats *s)
 {
 	to->packets += s->packets;
-	to->bytes += s->bytes;
-	to->truncated += s->truncated;
-	to->decode_errors += s->decode_errors;
-	for (unsigned i = 0; i < RW_CARRIER_COUNT; i++)
-		to->carrier[i] += s->carrier[i];
-	for (unsigned i = 0; i < 256; i++)
-		to->opcode[i] += s->opcode[i];
-	for (unsigned i = 0; i < 3; i++) {
-		to->icrc[i] += s->icrc[i];
-		to->vcrc[i] += s->vcrc[i];
-	}
-	for (unsigned k = 0; k < CAP_ERR_KINDS; k++)
-		for (unsigned p = 0; p < CAP_ERR_PLACES; p++)
-			to->errors[k][p] += s->errors[k][p];
+	cap_stats_merge(to, s);
 }
 
 int cap_dpdk_queues_finish(struct cap_live *l, struct cap_ctx *c, const char *shown)

@@ -35,6 +35,32 @@ void cap_stats_add(struct cap_stats *st, const struct rw_packet *p, const struct
 		st->truncated++;
 }
 
+/* Every counter of struct cap_stats but packets (the consumer's) and the
+ * per-capture ones: a field added there must be added here. */
+_Static_assert(sizeof(struct cap_stats) ==
+		       sizeof(const char *) + (4 + RW_CARRIER_COUNT + 256 + 3 + 3 + 1 +
+					       CAP_ERR_KINDS * CAP_ERR_PLACES + 2) * sizeof(uint64_t),
+	       "struct cap_stats changed: merge the new counter in cap_stats_merge");
+
+void cap_stats_merge(struct cap_stats *to, const struct cap_stats *from)
+{
+	to->bytes += from->bytes;
+	for (int i = 0; i < RW_CARRIER_COUNT; i++)
+		to->carrier[i] += from->carrier[i];
+	for (int i = 0; i < 256; i++)
+		to->opcode[i] += from->opcode[i];
+	for (int i = 0; i < 3; i++) {
+		to->icrc[i] += from->icrc[i];
+		to->vcrc[i] += from->vcrc[i];
+	}
+	to->decode_errors += from->decode_errors;
+	for (int k = 0; k < CAP_ERR_KINDS; k++)
+		for (int i = 0; i < CAP_ERR_PLACES; i++)
+			to->errors[k][i] += from->errors[k][i];
+	to->truncated += from->truncated;
+	to->undecoded += from->undecoded;
+}
+
 static void place_name(unsigned place, char *buf, size_t cap)
 {
 	if (place >= 32) {

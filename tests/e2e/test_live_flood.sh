@@ -83,16 +83,27 @@ t_lost=$(sed -n 's/^\([0-9]*\) packets dropped by kernel$/\1/p' "$work/t.err")
 [ "${t_lost:-1}" = 0 ] || skip "tcpdump itself lost ${t_lost:-?} of $sent packets at this rate here: no rate to compare at"
 echo "tcpdump: $sent sent, none lost"
 
+# cap_flood NAME [ENV=VALUE...]: rocewire-cap -w $work/NAME.pcap -q (with
+# those variables) under a 3 s flood; sets sent, lost, wrote, undec (packets
+# written undecoded) and dec (decoded) from its summary.
+cap_flood() {
+	n=$1
+	shift
+	ip netns exec "$nb" env "$@" "$cap" -i vB -w "$work/$n.pcap" -q 2>"$work/$n.err" &
+	cp_pid=$!
+	sleep 1
+	sent=$(flood 3)
+	sleep 1
+	kill -INT "$cp_pid"
+	wait "$cp_pid"
+	lost=$(sed -n 's/^rocewire-cap: vB: [0-9]* packets received by filter, \([0-9]*\) dropped by kernel.*/\1/p' "$work/$n.err")
+	wrote=$(sed -n 's/^rocewire-cap: wrote \([0-9]*\) packets to .*/\1/p' "$work/$n.err")
+	undec=$(sed -n 's/^  not decoded: \([0-9]*\) packets.*/\1/p' "$work/$n.err")
+	dec=$(sed -n 's/^  carriers: rocev2 \([0-9]*\)$/\1/p' "$work/$n.err")
+}
+
 # 2. rocewire-cap, the same flood
-ip netns exec "$nb" "$cap" -i vB -w "$work/r.pcap" -q 2>"$work/r.err" &
-rp=$!
-sleep 1
-sent=$(flood 3)
-sleep 1
-kill -INT "$rp"
-wait "$rp"
-lost=$(sed -n 's/^rocewire-cap: vB: [0-9]* packets received by filter, \([0-9]*\) dropped by kernel.*/\1/p' "$work/r.err")
-wrote=$(sed -n 's/^rocewire-cap: wrote \([0-9]*\) packets to .*/\1/p' "$work/r.err")
+cap_flood r
 got=$(records "$work/r.pcap")
 if [ "${lost:-x}" != 0 ] || [ -z "$wrote" ] || [ "$got" != "$wrote" ] || [ "$wrote" -lt "$sent" ]; then
 	echo "FAIL: rocewire-cap under the flood tcpdump took: $sent sent, ${lost:-?} lost, wrote ${wrote:-?}, file holds $got"
@@ -121,27 +132,13 @@ else
 	echo "ok: SIGINT mid-flood: $wrote packets, the file whole and holding them all"
 fi
 # 4. a decoder slower than the link
-slow_run() {
-	ip netns exec "$nb" env ROCEWIRE_CAP_TEST_SLOW_DECODE_NS=3000 "$@" "$cap" -i vB -w "$work/d.pcap" -q \
-		2>"$work/d.err" &
-	dp=$!
-	sleep 1
-	sent=$(flood 3)
-	sleep 1
-	kill -INT "$dp"
-	wait "$dp"
-	lost=$(sed -n 's/^rocewire-cap: vB: [0-9]* packets received by filter, \([0-9]*\) dropped by kernel.*/\1/p' "$work/d.err")
-	wrote=$(sed -n 's/^rocewire-cap: wrote \([0-9]*\) packets to .*/\1/p' "$work/d.err")
-	undec=$(sed -n 's/^  not decoded: \([0-9]*\) packets.*/\1/p' "$work/d.err")
-	dec=$(sed -n 's/^  carriers: rocev2 \([0-9]*\)$/\1/p' "$work/d.err")
-}
-slow_run env ROCEWIRE_CAP_NO_SHED=1
+cap_flood d ROCEWIRE_CAP_TEST_SLOW_DECODE_NS=3000 ROCEWIRE_CAP_NO_SHED=1
 if [ "${lost:-0}" = 0 ]; then
 	echo "note: with a 3 us decode and no shedding nothing was lost here ($sent sent): the control shows nothing"
 else
 	echo "control: a 3 us decode without shedding loses $lost of $sent"
 fi
-slow_run
+cap_flood d ROCEWIRE_CAP_TEST_SLOW_DECODE_NS=3000
 got=$(records "$work/d.pcap")
 if [ "${lost:-x}" != 0 ] || [ -z "$wrote" ] || [ "$got" != "$wrote" ] || [ "$wrote" -lt "$sent" ] ||
 	[ "${undec:-0}" -le 0 ] || [ $((${dec:-0} + ${undec:-0})) != "$wrote" ]; then

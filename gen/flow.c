@@ -132,8 +132,14 @@ static uint32_t pow2_at_least(uint32_t v)
  * messages in flight. UC and UD have no responses and keep no messages. */
 static uint32_t ring_cap(const struct gen_scenario *sc, const struct gen_flow *f)
 {
-	if (f->transport != GEN_RC || f->external_responder)
+	if (f->transport != GEN_RC)
 		return 1;
+	/* A real responder in the closed loop: its answers come back over a
+	 * real network, a window as deep as a NIC's send queue keeps the
+	 * link busy meanwhile. Open loop, a real responder's answers are
+	 * not read and a message is done once sent. */
+	if (f->external_responder)
+		return sc->cc.mode == GEN_CC_CLOSED_LOOP ? GEN_WIRE_WINDOW : 1;
 	uint32_t rd = f->max_rd_atomic ? f->max_rd_atomic : 1;
 	uint32_t cap = pow2_at_least(rd + 4);
 	/* Through the simulated switch a request holds its slot while it
@@ -183,6 +189,8 @@ static int lflow_init(struct gen_model *m, struct gen_lflow *lf, uint32_t index,
 	while ((1u << lf->mtu_shift) < lf->mtu)
 		lf->mtu_shift++;
 	lf->responder = f->transport == GEN_RC && !f->external_responder;
+	lf->wire_acks = f->transport == GEN_RC && f->external_responder && m->sc->cc.mode == GEN_CC_CLOSED_LOOP;
+	lf->acks = lf->responder || lf->wire_acks;
 	lf->src_prio = m->sc->hosts[f->src].pcp & 7;
 	lf->dst_prio = m->sc->hosts[f->dst].pcp & 7;
 	for (uint32_t i = 0; i < m->sc->n_faults; i++)
@@ -216,6 +224,7 @@ static void qp_init(struct gen_model *m, struct gen_qp *q, struct gen_lflow *lf,
 	q->cc_next = GEN_NEVER;
 	q->retries_left = f->retry_count;
 	q->rnr_left = f->rnr_retry;
+	q->rd_next = 1u << 31;
 	gen_req_init(m, q);
 }
 

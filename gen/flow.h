@@ -113,6 +113,16 @@ struct gen_cc_stats {
  * time its quanta give at the scenario's line rate, a zero time resumes. */
 int gen_model_rx_cnp(struct gen_model *m, uint32_t qpn, uint64_t now);
 void gen_model_rx_pause(struct gen_model *m, uint16_t cev, const uint16_t quanta[8], uint64_t now);
+/* Closed loop, RC flows whose responder is real (responder: external): an
+ * answer the port brought for requester QP qpn at now (BTH opcode and PSN,
+ * the AETH syndrome where it has one). ACKs, NAKs, atomic ACKs and the last
+ * response of a READ whose responses all came in order reach the requester
+ * as the modelled responder's would (go-back-N on a sequence NAK, the RNR
+ * timer, completion); a READ response out of order is left to the
+ * retransmission timer. Returns 0 when no such QP of this model has that
+ * number. */
+int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+			  uint64_t now);
 /* NULL when the model has no simulated congestion. */
 const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m);
 /* Ends the simulated run's outputs (fct, pfc, qlen files): commit 1 renames

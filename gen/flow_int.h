@@ -24,6 +24,7 @@
 
 #define GEN_NEVER UINT64_MAX
 #define GEN_ATOMIC_SLOTS 8      /* 64-bit words the atomics of a flow cycle through */
+#define GEN_WIRE_WINDOW 256     /* messages in flight per QP waiting for a real responder */
 #define GEN_TXHIST 8            /* go-back-N episodes remembered for transmission numbers */
 #define GEN_BAD_RKEY_XOR 0x5A5A5A5Au /* what a bad_rkey fault does to the R_Key */
 #define GEN_CC_WINDOW 512     /* requests in flight per RC QP through the simulated switch */
@@ -83,7 +84,7 @@ struct gen_txhist {
  * cache lines per QP. */
 struct gen_qp {
 	uint32_t flow, qp, lf;    /* scenario flow, QP index in it, local flow */
-	uint32_t unused;
+	uint32_t rd_next;         /* wire_acks: the READ response PSN expected next (bit 31: none) */
 	uint64_t now;             /* time of its latest event: nothing of it happens earlier */
 	uint32_t flags;           /* QF_* */
 	uint32_t kepoch;          /* m->epoch when its clock key was computed */
@@ -147,6 +148,10 @@ struct gen_lflow {
 	uint32_t mtu;
 	uint8_t mtu_shift;        /* log2(mtu): IBA MTUs are powers of two */
 	uint8_t responder;        /* RC with the responder modelled */
+	uint8_t wire_acks;        /* RC, the responder real (external) and the loop closed: the
+				   * requester waits for the ACKs, NAKs and responses its port
+				   * brings (gen_model_rx_response) */
+	uint8_t acks;             /* responder || wire_acks: messages complete when answered */
 	uint8_t src_prio, dst_prio; /* pause classes of the two ends */
 	uint8_t faulty;           /* some fault of the scenario may hit this flow */
 	uint8_t only_op;          /* the one usable op, or 0xFF when several */
@@ -293,7 +298,7 @@ static inline int gen_req_may_start(struct gen_model *m, struct gen_qp *q, const
 	if (q->wq_n >= lf->cap)
 		return 0;
 	uint32_t rd = f->max_rd_atomic ? f->max_rd_atomic : 1;
-	return !(lf->responder && gen_is_rd_atomic(q->next_op) && q->rd_out >= rd);
+	return !(lf->acks && gen_is_rd_atomic(q->next_op) && q->rd_out >= rd);
 }
 
 /* When the requester sends next (GEN_NEVER: not before something else

@@ -298,6 +298,82 @@ static void nak_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j
 	q->rto_ns = 0;
 }
 
+int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+			  uint64_t now)
+{
+	struct gen_qp *q = NULL;
+	for (uint32_t lfi = 0; lfi < m->nlf && !q; lfi++) {
+		const struct gen_lflow *lf = &m->lf[lfi];
+		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+		uint32_t i = (qpn - lf->f->src_qpn) & RW_QPN_MASK;
+		if (lf->wire_acks && i < nq)
+			q = &m->qps[lf->first_qp + i];
+	}
+	if (!q)
+		return 0;
+	if (q->flags & QF_FAILED)
+		return 1;
+	const struct rw_opcode_info *oi = rw_opcode(opcode);
+	enum job_kind kind;
+	uint32_t npkts = 0;
+	psn &= RW_PSN_MASK;
+	switch (oi->op) {
+	case RW_OP_ACK: {
+		unsigned type = syndrome >> 5 & 3, code = syndrome & 31;
+		if (type == RW_AETH_ACK)
+			kind = JOB_ACK;
+		else if (type == RW_AETH_RNR_NAK)
+			kind = JOB_NAK_RNR;
+		else if (type == RW_AETH_NAK && code == RW_NAK_PSN_SEQ_ERROR)
+			kind = JOB_NAK_SEQ;
+		else
+			kind = JOB_NAK_ACCESS; /* any other NAK ends the QP (IBA 9.7.5.2.4) */
+		break;
+	}
+	case RW_OP_ATOMIC_ACK:
+		kind = JOB_ATOMIC;
+		break;
+	case RW_OP_READ_RESP: {
+		if (oi->flags & RW_OPF_FIRST)
+			q->rd_next = psn;
+		if (q->rd_next != psn) {
+			q->rd_next = 1u << 31; /* a hole: the timer resends from it */
+			return 1;
+		}
+		q->rd_next = (psn + 1) & RW_PSN_MASK;
+		if (!(oi->flags & RW_OPF_LAST))
+			return 1;
+		struct gen_wqe *w = NULL;
+		for (uint32_t i = 0; i < q->wq_n && !w; i++) {
+			struct gen_wqe *c = gen_wq(m, q, i);
+			if (c->op == GEN_OP_READ && !c->done && ((c->psn + c->npsn - 1) & RW_PSN_MASK) == psn)
+				w = c;
+		}
+		if (!w)
+			return 1; /* the answer to a READ sent again since, or none of ours */
+		kind = JOB_READ;
+		psn = w->psn;
+		npkts = w->npsn;
+		break;
+	}
+	default:
+		return 1;
+	}
+	const struct gen_lflow *lf = gen_qlf(m, q);
+	if (q->jq_n >= lf->cap)
+		return 1; /* more answers waiting than requests in flight: not ours to keep */
+	struct gen_job *j = gen_jq(m, q, q->jq_n++);
+	memset(j, 0, sizeof(*j));
+	j->kind = (uint8_t)kind;
+	j->psn = psn;
+	j->npkts = npkts;
+	/* it arrived now: gen_req_arrival_time() adds the link delay back */
+	j->t_ns = now > m->sc->link_delay_ns ? now - m->sc->link_delay_ns : 0;
+	q->jq_emit++;
+	gen_clock_rekey(m, q);
+	return 1;
+}
+
 uint64_t gen_req_arrival_time(struct gen_model *m, struct gen_qp *q)
 {
 	if (!q->jq_n)
@@ -421,7 +497,7 @@ static void new_wqe(struct gen_model *m, struct gen_qp *q)
 	q->wq_n++;
 	q->msgs_created++;
 	m->stats[q->flow].messages_started[w->op]++;
-	if (is_rd_atomic(w->op) && lf->responder)
+	if (is_rd_atomic(w->op) && lf->acks)
 		q->rd_out++;
 	choose_next(m, q);
 }
@@ -586,10 +662,10 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 		gen_cc_request(m, q, pk, t);
 	else if (lf->rp && !lf->cc)
 		gen_cc_sent(m, q, pk, t);
-	if (lf->responder) {
+	if (lf->acks) {
 		if (!q->rto_ns && f->retransmission_timeout_ns)
 			q->rto_ns = t + f->retransmission_timeout_ns;
-		if (!m->pk_lost && !lf->cc)
+		if (lf->responder && !m->pk_lost && !lf->cc)
 			gen_resp_request(m, q, pk, t + m->sc->link_delay_ns);
 	} else if (last) {
 		/* Unreliable, or a real responder we do not model: the message

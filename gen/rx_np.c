@@ -123,15 +123,18 @@ static int send_cnp(struct gen_worker *w, uint32_t flow, uint32_t qp)
  * executed on the QP's memory (RSP_MEM_WORDS 64-bit words, each found by
  * its VA and zero when first used; past that many VAs the oldest word is
  * forgotten) and answered with the original value. A duplicate READ is answered again from the PSN,
- * VA and length it carries; a duplicate of the last atomic gets the result
- * it had (IBA 9.7.5.1.1). */
+ * VA and length it carries; a duplicate atomic gets the result it had the
+ * first time, from the last RSP_ATOMIC_KEPT atomics' results (the
+ * responder's atomic resources, IBA 9.7.5.1.1), and no answer past them. */
 #define RSP_MEM_WORDS 16
+#define RSP_ATOMIC_KEPT 64
 struct rsp_qp {
 	uint32_t epsn, msn;
-	uint8_t synced, nak_sent, atomic_valid;
+	uint8_t synced, nak_sent;
 	uint8_t mem_n, mem_next;
-	uint32_t atomic_psn;
-	uint64_t atomic_orig;
+	uint32_t atomic_n;                       /* atomics executed; the last ones kept below */
+	uint32_t atomic_psn[RSP_ATOMIC_KEPT];
+	uint64_t atomic_orig[RSP_ATOMIC_KEPT];
 	uint64_t mem_va[RSP_MEM_WORDS], mem[RSP_MEM_WORDS];
 };
 
@@ -262,11 +265,11 @@ static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rs
 		}
 		r->epsn = (psn + 1) & RW_PSN_MASK;
 		if (atomic) {
+			uint32_t k = r->atomic_n++ % RSP_ATOMIC_KEPT;
 			r->msn = (r->msn + 1) & 0xFFFFFF;
-			r->atomic_orig = atomic_execute(r, p);
-			r->atomic_psn = psn;
-			r->atomic_valid = 1;
-			answer_atomic(w, ops, r, flow, qp, psn, r->atomic_orig);
+			r->atomic_orig[k] = atomic_execute(r, p);
+			r->atomic_psn[k] = psn;
+			answer_atomic(w, ops, r, flow, qp, psn, r->atomic_orig[k]);
 			return;
 		}
 		if (p->op->flags & RW_OPF_LAST)
@@ -285,8 +288,14 @@ static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rs
 		answer_read(w, ops, r, flow, qp, psn, p->reth.dmalen, pattern);
 		return;
 	} else if (atomic) {
-		if (r->atomic_valid && r->atomic_psn == psn)
-			answer_atomic(w, ops, r, flow, qp, psn, r->atomic_orig);
+		uint32_t kept = r->atomic_n < RSP_ATOMIC_KEPT ? r->atomic_n : RSP_ATOMIC_KEPT;
+		for (uint32_t i = 1; i <= kept; i++) {
+			uint32_t k = (r->atomic_n - i) % RSP_ATOMIC_KEPT;
+			if (r->atomic_psn[k] == psn) {
+				answer_atomic(w, ops, r, flow, qp, psn, r->atomic_orig[k]);
+				break;
+			}
+		}
 		return;
 	} else {
 		pk.psn = (r->epsn - 1) & RW_PSN_MASK;

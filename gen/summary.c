@@ -173,6 +173,12 @@ static json_t *flow_json(const struct gen_flow *fl, const struct gen_flow_stats 
 			SET(msgs, gen_op_name((enum gen_op)i), u64(s->messages[i]));
 	SET(o, "messages", msgs);
 	SET(o, "messages_total", u64(sum_messages(s)));
+	/* started and not complete: in flight at a stop, or lost with a failed QP */
+	json_t *started = json_object();
+	for (int i = 0; i < GEN_OP_COUNT; i++)
+		if (fl->op_weight[i] || s->messages_started[i])
+			SET(started, gen_op_name((enum gen_op)i), u64(s->messages_started[i]));
+	SET(o, "messages_started", started);
 	SET(o, "retransmissions", u64(s->retransmissions));
 	SET(naks, "sequence", u64(s->naks_seq));
 	SET(naks, "rnr", u64(s->naks_rnr));

@@ -102,8 +102,9 @@ static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, stru
 	return 0;
 }
 
-/* Closed loop: CNPs for our QPs and PFC/PAUSE frames from the port, at
- * now on the model's (wall-paced) clock. A CNP whose ICRC is bad is
+/* Closed loop: CNPs for our QPs, the answers of real RC responders (ACKs,
+ * NAKs, READ responses, atomic ACKs) and PFC/PAUSE frames from the port,
+ * at now on the model's (wall-paced) clock. A packet whose ICRC is bad is
  * dropped, as a NIC drops it. */
 static void rx_poll(struct gen_worker *w, uint64_t now)
 {
@@ -115,6 +116,10 @@ static void rx_poll(struct gen_worker *w, uint64_t now)
 		rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, d, rte_pktmbuf_data_len(rb[i]), rb[i]->pkt_len, &p);
 		if (p.carrier == RW_CARRIER_ROCEV2 && p.op && p.op->op == RW_OP_CNP && p.icrc_status == RW_CRC_OK)
 			gen_model_rx_cnp(w->model, p.bth.dqpn, now);
+		else if (p.carrier == RW_CARRIER_ROCEV2 && p.op && (p.op->flags & RW_OPF_RESPONSE) &&
+			 p.op->transport == RW_TRANSPORT_RC && p.icrc_status == RW_CRC_OK)
+			gen_model_rx_response(w->model, p.bth.dqpn, p.bth.opcode, p.bth.psn,
+					      (p.op->hdrs & RW_HDR_AETH) ? p.aeth.syndrome : 0, now);
 		else if ((p.carrier == RW_CARRIER_PFC || p.carrier == RW_CARRIER_PAUSE) && p.err == RW_OK)
 			gen_model_rx_pause(w->model, p.carrier == RW_CARRIER_PFC ? p.macctrl.cev : 0,
 					   p.macctrl.quanta, now);

@@ -1,15 +1,16 @@
 #!/bin/sh
-# The responder role (`rocewire-gen --role responder`) answers RDMA READs
-# and atomics as an RC responder does: two network namespaces joined by a
-# veth, a requester process sending READ, WRITE, fetch-and-add and
-# compare-and-swap on two RC QPs (responder-ops.yaml), the responder on the
-# other end, rocewire-cap capturing there. Checked from the capture through
-# Wireshark's own dissector (responder_ops_check.py): every READ answered by
-# ceil(length / MTU) response packets at the request's PSNs with the right
-# FIRST/MIDDLE/LAST/ONLY opcodes and as many payload bytes as it asked;
-# every atomic by an atomic ACK at its PSN whose original value is what a
-# 64-bit memory (each word zero at first) held, replayed in request order;
-# nothing malformed; the responder's summary counts what the capture shows.
+# The closed loop with a real responder: rocewire-gen's requester (RC,
+# responder: external, closed-loop mode: it reads what its port brings)
+# against `rocewire-gen --role responder` on a veth between two namespaces,
+# with READ, WRITE, fetch-and-add and compare-and-swap on two QPs and every
+# 61st request lost on its first send (responder-ops.yaml); rocewire-cap
+# captures at the responder. Checked through Wireshark's own dissector
+# against a responder written from the IBA (responder_ops_check.py): every
+# READ response, atomic ACK (original values from a replayed memory) and
+# NAK is one the spec asks for and none is missing, duplicates answered
+# again, go-back-N recovered every loss driven by the NAKs, the requester
+# completed every message, nothing malformed, and both summaries count what
+# the capture holds.
 # Env: ROCEWIRE_GEN, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR. Root (namespaces).
 . "$(dirname "$0")/gen_netns.sh"
 command -v tshark >/dev/null 2>&1 || skip "tshark is not installed"
@@ -25,6 +26,6 @@ fi
 tshark -n -r "$work/cap.pcap" $noheur -Y infiniband -T fields -E separator='|' \
 	-e infiniband.bth.opcode -e infiniband.bth.destqp -e infiniband.bth.psn -e infiniband.bth.padcnt \
 	-e udp.length -e infiniband.reth.va -e infiniband.reth.dmalen -e infiniband.atomiceth.swapdt \
-	-e infiniband.atomiceth.cmpdt -e infiniband.atomicacketh.origremdt -e infiniband.aeth.msn \
+	-e infiniband.atomiceth.cmpdt -e infiniband.atomicacketh.origremdt -e infiniband.aeth.syndrome \
 	>"$work/fields.txt" 2>"$work/tshark.err" || { echo "FAIL: tshark:" >&2; cat "$work/tshark.err" >&2; exit 1; }
 "$py" "$src/tests/e2e/responder_ops_check.py" "$work/fields.txt" "$work/resp.json" "$work/req.json"

@@ -677,6 +677,7 @@ int sc_enum(struct sc_ctx *c, const char *key, const yaml_node_t *n, const char 
 	    unsigned *idx)
 {
 	const char *s = sc_text(c, key, n, expect);
+	*idx = 0; /* on failure too: callers store it (GCC -O3 cannot tell) */
 	if (!s)
 		return -1;
 	for (unsigned i = 0; names[i]; i++) {

@@ -227,6 +227,7 @@ static int h_dst_mac(struct ctx *c, const char *arg)
 
 static int small(struct ctx *c, const char *arg, uint64_t max, uint64_t *v)
 {
+	*v = 0; /* set on failure too: GCC -O3 cannot tell that fail() is never 0 */
 	if (rp_parse_u64(arg, max, v))
 		return fail(c, "'%s': expected a number from 0 to %llu", arg, (unsigned long long)max);
 	return 0;

@@ -15,6 +15,14 @@ echo "test.sh: stage 1 of 2: every test, build in $BUILD_DIR" >&2
 scripts/build.sh
 (cd "$BUILD_DIR" && ctest --output-on-failure -j2 "$@") || status=1
 
+# An optimised build (-O3) must compile too: GCC's warnings there differ
+# from -O2's (what `cmake -DCMAKE_BUILD_TYPE=Release` gives a user).
+echo "test.sh: a Release (-O3) build, compiled only, in ${RELEASE_BUILD_DIR:-build-release}" >&2
+if ! BUILD_DIR=${RELEASE_BUILD_DIR:-build-release} BUILD_TYPE=Release scripts/build.sh; then
+	echo "test.sh: the Release build failed" >&2
+	status=1
+fi
+
 # clang (installed for the fuzzers) rather than the first stage's compiler:
 # a second compiler's warnings, and its UBSan honours log_path (GCC's, next
 # to ASan, writes to stderr only).

@@ -363,6 +363,21 @@ int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype
 	return open_next(w);
 }
 
+/* A captured frame into the buffer. Small ones (most RoCE frames are
+ * ACKs and short requests) with 32-byte moves, the last one overlapping,
+ * inline: a call to the C library's memcpy for 64 bytes cost as much as
+ * the copy (perf, bench/bench_live.sh). */
+static inline void copy_frame(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n > 256 || n < 32) {
+		memcpy(d, s, n);
+		return;
+	}
+	for (size_t i = 0; i + 32 < n; i += 32)
+		memcpy(d + i, s + i, 32);
+	memcpy(d + n - 32, s + n - 32, 32);
+}
+
 /* The record's header at p (an EPB's first 28 bytes, or pcap's 16): the
  * end of what it wrote. */
 static uint8_t *record_header(const struct cap_writer *w, const struct cap_record *r, uint64_t size,
@@ -404,7 +419,7 @@ int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 		if (w->ilen + size > WRITER_BUF && flush_buf(w) != 0)
 			return -1;
 		p = record_header(w, r, size, (uint8_t *)w->iobuf + w->ilen);
-		memcpy(p, r->data, r->caplen);
+		copy_frame(p, r->data, r->caplen);
 		p += r->caplen;
 		if (w->pcapng) {
 			memset(p, 0, pad);

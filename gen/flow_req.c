@@ -359,6 +359,15 @@ int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uin
 	default:
 		return 1;
 	}
+	/* An ACK or NAK names a PSN the requester has sent and not seen
+	 * acknowledged (a NAK: the one the responder expects, at most
+	 * snd_max); anything else is stale (a duplicate after a go-back) or
+	 * not for this connection, and a requester ignores it (IBA 9.7.5.1). */
+	if (kind != JOB_READ && kind != JOB_ATOMIC) {
+		int32_t lo = rw_psn_diff(psn, q->una), hi = rw_psn_diff(psn, q->snd_max);
+		if (kind == JOB_ACK ? (lo < -1 || hi >= 0) : (lo < 0 || hi > 0))
+			return 1;
+	}
 	const struct gen_lflow *lf = gen_qlf(m, q);
 	if (q->jq_n >= lf->cap)
 		return 1; /* more answers waiting than requests in flight: not ours to keep */

@@ -1,4 +1,5 @@
-/* The flow model's closed-loop hooks (gen_model_rx_cnp, gen_model_rx_pause)
+/* The flow model's closed-loop hooks (gen_model_rx_cnp, gen_model_rx_pause,
+ * gen_model_rx_response)
  * against plain arithmetic: a UC flow at a fixed rate, its packet times
  * before and after a CNP or a PFC frame reaches it.
  *
@@ -113,11 +114,76 @@ static void test_pfc_pauses_and_resumes(void **state)
 	assert_int_equal(gen_model_cc_stats(x->m)->pfc_received, 4);
 }
 
+/* A requester facing a real responder in the closed loop (RC, responder:
+ * external): its messages complete when the port brings their ACKs, a
+ * sequence NAK makes it send again from the PSN it names (IBA 9.7.5.1.2),
+ * and an ACK or NAK outside what it has sent and not seen acknowledged is
+ * ignored (IBA 9.7.5.1). */
+static const char yaml_rc[] =
+	"name: loop-rc\n"
+	"line_rate: 10Gbps\n"
+	"hosts:\n"
+	"  - {name: s, mac: \"02:00:00:00:00:01\", ip: 10.0.0.1}\n"
+	"  - {name: r, mac: \"02:00:00:00:00:02\", ip: 10.0.0.2}\n"
+	"flows:\n"
+	"  - {name: f, from: s, to: r, transport: rc, responder: external, ops: write, size: 1000,\n"
+	"     mtu: 1024, rate: 1Gbps, qps: 1, src_qpn: 0x100, dst_qpn: 0x200, initial_psn: 100,\n"
+	"     retransmission_timeout: 1s}\n"
+	"congestion:\n"
+	"  mode: closed_loop\n";
+
+static void test_wire_acks(void **state)
+{
+	(void)state;
+	struct gen_scenario sc;
+	char err[512];
+	if (gen_scenario_parse(yaml_rc, sizeof(yaml_rc) - 1, "loop-rc.yaml", &sc, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	struct gen_model *m = gen_model_new(&sc, 0, 1);
+	assert_non_null(m);
+	struct gen_pkt pk;
+	uint64_t t = 0;
+	const uint8_t ack = 0x11; /* RC ACKNOWLEDGE */
+	const uint8_t syn_ack = 0x1F, syn_nak_seq = 0x60;
+	for (uint32_t i = 0; i < 5; i++) {
+		t = next_t(m, &pk);
+		assert_int_equal(pk.psn, 100 + i);
+		assert_int_equal(pk.resend, 0);
+	}
+	/* sent, not acknowledged: not complete */
+	assert_int_equal(gen_model_stats(m, 0)->messages[GEN_OP_WRITE], 0);
+	/* not a QP of a real responder's flow */
+	assert_int_equal(gen_model_rx_response(m, 0x123, ack, 101, syn_ack, t), 0);
+	/* ACK of 101: the first two complete */
+	assert_int_equal(gen_model_rx_response(m, 0x100, ack, 101, syn_ack, t), 1);
+	t = next_t(m, &pk);
+	assert_int_equal(pk.psn, 105);
+	assert_int_equal(gen_model_stats(m, 0)->messages[GEN_OP_WRITE], 2);
+	/* stale: a NAK naming 100 (acknowledged), an ACK past what was sent */
+	gen_model_rx_response(m, 0x100, ack, 100, syn_nak_seq, t);
+	gen_model_rx_response(m, 0x100, ack, 120, syn_ack, t);
+	t = next_t(m, &pk);
+	assert_int_equal(pk.psn, 106);
+	assert_int_equal(pk.resend, 0);
+	assert_int_equal(gen_model_stats(m, 0)->messages[GEN_OP_WRITE], 2);
+	/* a sequence NAK naming 103: 102 is acknowledged, 103 on go again */
+	gen_model_rx_response(m, 0x100, ack, 103, syn_nak_seq, t);
+	t = next_t(m, &pk);
+	assert_int_equal(pk.psn, 103);
+	assert_int_equal(pk.resend, 1);
+	assert_int_equal(gen_model_stats(m, 0)->messages[GEN_OP_WRITE], 3);
+	t = next_t(m, &pk);
+	assert_int_equal(pk.psn, 104);
+	gen_model_free(m);
+	gen_scenario_free(&sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_cnp_halves_rate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pfc_pauses_and_resumes, setup, teardown),
+		cmocka_unit_test(test_wire_acks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,6 +163,13 @@ static void ip16(const struct gen_host *h, uint8_t out[16])
 	memcpy(out + 12, h->ip, 4);
 }
 
+void gen_np_key(const struct gen_scenario *sc, const struct gen_flow *f, uint32_t qp, struct cc_np_key *k)
+{
+	ip16(&sc->hosts[f->src], k->src);
+	ip16(&sc->hosts[f->dst], k->dst);
+	k->qpn = (f->dst_qpn + qp) & RW_QPN_MASK;
+}
+
 static const struct gen_scenario *g_sc_for_sort;
 
 static int storm_cmp(const void *a, const void *b)
@@ -510,10 +517,7 @@ void gen_cc_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
 
 static void np_key(struct gen_model *m, const struct gen_qp *q, struct cc_np_key *k)
 {
-	const struct gen_flow *f = gen_qlf(m, (struct gen_qp *)q)->f;
-	ip16(&m->sc->hosts[f->src], k->src);
-	ip16(&m->sc->hosts[f->dst], k->dst);
-	k->qpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
+	gen_np_key(m->sc, gen_qlf(m, (struct gen_qp *)q)->f, q->qp, k);
 }
 
 /* The notification point sees a CE-marked request of q that left the port

@@ -351,6 +351,10 @@ uint32_t gen_cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, uint
 void gen_clock_rekey(struct gen_model *m, struct gen_qp *q);
 /* The switch paused (or resumed) the senders of class prio until until_ns. */
 void gen_cc_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns);
+/* The notification point's key of a request to QP qp of flow f: its
+ * source and destination IPs (IPv4 mapped into IPv6) and destination QPN. */
+struct cc_np_key;
+void gen_np_key(const struct gen_scenario *sc, const struct gen_flow *f, uint32_t qp, struct cc_np_key *k);
 /* Message w of q completed at t (the fct output, when asked for). */
 void gen_cc_complete(struct gen_model *m, struct gen_qp *q, const struct gen_wqe *w, uint64_t t);
 

@@ -37,17 +37,6 @@ struct owed {
 	struct cc_np_key key;
 };
 
-static void ip16(const struct gen_host *h, uint8_t out[16])
-{
-	if (h->af == 6) {
-		memcpy(out, h->ip, 16);
-		return;
-	}
-	memset(out, 0, 10);
-	out[10] = out[11] = 0xFF;
-	memcpy(out + 12, h->ip, 4);
-}
-
 /* The flow and QP whose responder has QP number dqpn; -1 when none. */
 static int find_rsp(const struct gen_scenario *sc, uint32_t dqpn, uint32_t *flow, uint32_t *qp)
 {
@@ -382,9 +371,7 @@ int gen_responder_run(void *arg)
 			const struct gen_flow *f = &sc->flows[flow];
 			struct cc_np_key key;
 			uint64_t due = 0;
-			ip16(&sc->hosts[f->src], key.src);
-			ip16(&sc->hosts[f->dst], key.dst);
-			key.qpn = p.bth.dqpn;
+			gen_np_key(sc, f, qp, &key);
 			switch (cc_np_on_ce(np, &key, now, &due)) {
 			case CC_NP_SEND:
 				send_cnp(w, flow, qp);

@@ -17,13 +17,9 @@ extern const char cap_hexdig[16];
 /* Short copies of a length known only at run time (names, addresses): GCC
  * inlines memcpy() there as `rep movsq`, whose start-up cost is most of a
  * line's formatting time; 8-byte moves with an overlapping tail are not. */
-static inline char *fmt_mem_var(char *p, const char *s, size_t n)
+static inline char *fmt_mem_short(char *p, const char *s, size_t n) /* n < 8 */
 {
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 <= n; i += 8)
-			memcpy(p + i, s + i, 8);
-		memcpy(p + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
+	if (n >= 4) {
 		memcpy(p, s, 4);
 		memcpy(p + n - 4, s + n - 4, 4);
 	} else {
@@ -33,23 +29,27 @@ static inline char *fmt_mem_var(char *p, const char *s, size_t n)
 	return p + n;
 }
 
+static inline char *fmt_mem_var(char *p, const char *s, size_t n)
+{
+	if (n < 8)
+		return fmt_mem_short(p, s, n);
+	for (size_t i = 0; i + 8 <= n; i += 8)
+		memcpy(p + i, s + i, 8);
+	memcpy(p + n - 8, s + n - 8, 8);
+	return p + n;
+}
+
 /* The digits of a number (1 to 20 bytes): fmt_mem_var's moves with a
  * bound GCC can see (its loop, for any n, makes -O3 warn of writes past
  * small buffers that never happen). */
 static inline char *fmt_digits(char *p, const char *s, size_t n)
 {
-	if (n >= 8) {
-		memcpy(p, s, 8);
-		if (n > 16)
-			memcpy(p + 8, s + 8, 8);
-		memcpy(p + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(p, s, 4);
-		memcpy(p + n - 4, s + n - 4, 4);
-	} else {
-		for (size_t i = 0; i < n; i++)
-			p[i] = s[i];
-	}
+	if (n < 8)
+		return fmt_mem_short(p, s, n);
+	memcpy(p, s, 8);
+	if (n > 16)
+		memcpy(p + 8, s + 8, 8);
+	memcpy(p + n - 8, s + n - 8, 8);
 	return p + n;
 }
 

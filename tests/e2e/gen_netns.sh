@@ -5,21 +5,9 @@
 # vb (in $nsb), both up, and removes them all at exit, with the background
 # processes listed in $pids. Exit 77 (skip) with the reason when it cannot.
 # It sets $py, $gen, $cap, $src and $eal (the EAL options of both processes).
-set -u
-py=/usr/bin/python3
-gen=${ROCEWIRE_GEN:-}
-cap=${ROCEWIRE_CAP:-}
-src=${ROCEWIRE_SOURCE_DIR:-}
-for t in "$gen" "$cap"; do
-	if [ -z "$t" ] || [ ! -x "$t" ]; then
-		echo "FAIL: set ROCEWIRE_GEN and ROCEWIRE_CAP (got \"$gen\", \"$cap\")" >&2
-		exit 1
-	fi
-done
-skip() { echo "SKIP: $*"; exit 77; }
+. "$(dirname "$0")/gen_env.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (network namespaces, packet sockets)"
 command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is not installed"
-[ -x "$py" ] || skip "$py is missing"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-gennet.XXXXXX")
 nsa=rwgna$$

@@ -7,21 +7,7 @@
 # the model reports, which the report must equal. gen_cc_check.py says what
 # each scenario must show.
 # Env: ROCEWIRE_GEN, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR.
-set -u
-py=/usr/bin/python3
-gen=${ROCEWIRE_GEN:-}
-cap=${ROCEWIRE_CAP:-}
-src=${ROCEWIRE_SOURCE_DIR:-}
-for t in "$gen" "$cap"; do
-	if [ -z "$t" ] || [ ! -x "$t" ]; then
-		echo "FAIL: set ROCEWIRE_GEN and ROCEWIRE_CAP (got \"$gen\", \"$cap\")" >&2
-		exit 1
-	fi
-done
-if [ ! -x "$py" ]; then
-	echo "SKIP: $py is missing"
-	exit 77
-fi
+. "$(dirname "$0")/gen_env.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-gencc.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1 # the scenarios' output files are relative to here

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "flow_int.h"
+#include "rocewire/wire.h"
 
 
 static struct gen_job *push(struct gen_model *m, struct gen_qp *q, enum job_kind kind, uint32_t psn,
@@ -206,7 +207,7 @@ int gen_resp_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_
 	struct gen_lflow *lf = gen_qlf(m, q);
 	struct gen_job *j = gen_jq(m, q, q->jq_emit);
 	struct gen_pkt pk;
-	memset(&pk, 0, sizeof(pk));
+	rw_zero(&pk, sizeof(pk)); /* not memset: see rw_zero */
 	pk.t_ns = t;
 	pk.flow = q->flow;
 	pk.qp = q->qp;

@@ -7,9 +7,6 @@
  * one that is complete on the wire but cut by the capture is TRUNCATED. */
 #include <stdio.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "rocewire/crc.h"
 #include "rocewire/icrc.h"
@@ -454,34 +451,13 @@ static enum rw_err decode_erf(struct walk *w)
 	return decode_eth(w, p->erf.hlen);
 }
 
-/* *p zeroed with 16-byte stores: GCC turns a memset of this size into
- * `rep stos`, whose start-up costs more than the stores themselves (perf:
- * a tenth of a 64-byte frame's live capture went to that one line). The
- * empty asm keeps the compiler from turning the loop back into it. */
-static inline void zero_packet(struct rw_packet *p)
-{
-#if defined(__SSE2__)
-	uint8_t *b = (uint8_t *)p;
-	const __m128i z = _mm_setzero_si128();
-	size_t i;
-	for (i = 0; i + 16 <= sizeof(*p); i += 16) {
-		_mm_storeu_si128((__m128i *)(void *)(b + i), z);
-		__asm__("" : : "r"(b + i) : "memory"); /* not a memset to the compiler */
-	}
-	if (i < sizeof(*p))
-		_mm_storeu_si128((__m128i *)(void *)(b + sizeof(*p) - 16), z);
-#else
-	memset(p, 0, sizeof(*p));
-#endif
-}
-
 enum rw_err rw_packet_decode(const struct rw_decode_cfg *cfg, int linktype, const uint8_t *frame,
 			     size_t caplen, size_t wirelen, struct rw_packet *out)
 {
 	struct walk w = { cfg, frame, caplen, wirelen < caplen ? caplen : wirelen, out };
 	enum rw_err e;
 
-	zero_packet(out);
+	rw_zero(out, sizeof(*out)); /* not memset: see rw_zero */
 	out->caplen = (uint32_t)caplen;
 	out->wirelen = (uint32_t)wirelen;
 	switch (linktype) {

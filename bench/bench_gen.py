@@ -48,18 +48,9 @@ flows:
     dst_qpn: 0x200
 """
 # the same traffic as two flows of 8 QPs: one per TX queue and lcore
-SCEN2 = SCEN.replace("    qps: 16\n", "    qps: 8\n") + """  - name: g
-    from: a
-    to: b
-    transport: uc
-    ops: {op}
-    size: {size}
-    mtu: 4096
-    rate: line
-    qps: 8
-    src_qpn: 0x180
-    dst_qpn: 0x280
-"""
+_FLOW_F = SCEN[SCEN.index("  - name: f"):].replace("    qps: 16\n", "    qps: 8\n")
+SCEN2 = (SCEN.replace("    qps: 16\n", "    qps: 8\n") +
+         _FLOW_F.replace("name: f", "name: g").replace("0x100", "0x180").replace("0x200", "0x280"))
 
 
 def run_timed(cmd, seconds, start_marker):

@@ -1103,7 +1103,7 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 			break;
 		if (now >= next_tick) {
 			next_tick = now + 1.0;
-					cap_live_update_drops(&l);
+			cap_live_update_drops(&l);
 			if (have_writer && cap_writer_tick(&w) != 0) {
 				lr.wfailed = 1;
 				break;

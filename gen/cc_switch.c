@@ -535,9 +535,26 @@ static int early_grow(struct cc_sw *sw)
 	return 0;
 }
 
-/* RED/ECN for a queue at or above Kmin (out of line: the common case is
- * below it). */
-static __attribute__((noinline)) void early_mark(struct cc_sw *sw, const struct cc_sw_prio *pr,
+/* An early port's arrival at t: it starts when the packet before it has
+ * left (one FIFO, never paused), and its start and departure go in the
+ * verdict. */
+static inline const struct early_ent *early_push(struct cc_sw *sw, uint64_t t, uint8_t prio, uint32_t bytes,
+						 struct cc_sw_verdict *v)
+{
+	uint64_t start = sw->last_end > t ? sw->last_end : t;
+	sw->last_end = start + frame_ps(sw, bytes);
+	struct early_ent *e = &sw->e[sw->e_tail++ & sw->e_mask];
+	e->start = start;
+	e->bytes = bytes;
+	e->prio = prio;
+	v->t_start_ns = ps_to_ns(start);
+	v->t_dep_ns = ps_to_ns(sw->last_end);
+	return e;
+}
+
+/* RED/ECN for an ECT packet that found q bytes queued (out of line: in the
+ * early port's common case the queue is below Kmin and it is not called). */
+static __attribute__((noinline)) void red_mark(struct cc_sw *sw, const struct cc_sw_prio *pr,
 						 struct cc_sw_prio_stats *st, uint64_t q,
 						 struct cc_sw_verdict *v)
 {
@@ -575,20 +592,13 @@ int cc_sw_enqueue_early(struct cc_sw *sw, uint64_t now, uint8_t prio, uint32_t b
 	v->while_paused = 0;
 	v->pfc = sw->ring_n != 0;
 	if (pr->ecn && ect && q >= pr->kmin)
-		early_mark(sw, pr, st, q, v);
-	uint64_t start = sw->last_end > t ? sw->last_end : t;
-	sw->last_end = start + frame_ps(sw, bytes);
-	struct early_ent *e = &sw->e[sw->e_tail++ & sw->e_mask];
-	e->start = start;
-	e->bytes = bytes;
-	e->prio = prio;
-	v->t_start_ns = ps_to_ns(start);
-	v->t_dep_ns = ps_to_ns(sw->last_end);
+		red_mark(sw, pr, st, q, v);
+	const struct early_ent *e = early_push(sw, t, prio, bytes, v);
 	sw->qbytes[prio] = q + bytes;
 	sw->total += bytes;
 	if (q + bytes > st->max_qlen)
 		st->max_qlen = q + bytes;
-	if (start <= t) { /* an idle port: it starts now */
+	if (e->start <= t) { /* an idle port: it starts now */
 		sw->e_head++;
 		early_start(sw, e);
 	}
@@ -629,23 +639,13 @@ struct cc_sw_verdict cc_sw_enqueue(struct cc_sw *sw, uint64_t now, uint8_t prio,
 	}
 	if (pr->lossless && fill > sw->p.buffer && fill - sw->p.buffer > st->headroom)
 		st->headroom = fill - sw->p.buffer;
-	if (pr->ecn && ect) {
-		double pm = mark_prob(pr, v.qlen);
-		v.ce = pm >= 1.0 || (pm > 0 && rand01(sw) < pm);
-		st->marked += v.ce;
-	}
+	if (pr->ecn && ect)
+		red_mark(sw, pr, st, v.qlen, &v);
 	uint64_t start = 0;
 	if (sw->early) {
 		/* one FIFO, never paused: it starts when the packet before it
 		 * has left */
-		start = sw->last_end > t ? sw->last_end : t;
-		sw->last_end = start + frame_ps(sw, bytes);
-		struct early_ent *e = &sw->e[sw->e_tail++ & sw->e_mask];
-		e->start = start;
-		e->bytes = bytes;
-		e->prio = prio;
-		v.t_start_ns = ps_to_ns(start);
-		v.t_dep_ns = ps_to_ns(sw->last_end);
+		start = early_push(sw, t, prio, bytes, &v)->start;
 	} else {
 		uint32_t i;
 		if (sw->free_head != NIL) {

@@ -24,9 +24,7 @@ static enum rw_transport rw_transport_of(enum gen_transport t)
 	return t == GEN_UD ? RW_TRANSPORT_UD : t == GEN_UC ? RW_TRANSPORT_UC : RW_TRANSPORT_RC;
 }
 
-/* The opcode of transport tr doing op at position pos, with immediate data
- * or an IETH as asked; 0xFF when the spec has none (UC atomics, ...). */
-static uint8_t find_opcode(enum rw_transport tr, enum rw_op op, unsigned pos, int imm, int inv)
+uint8_t gen_find_opcode(enum rw_transport tr, enum rw_op op, unsigned pos, int imm, int inv)
 {
 	for (unsigned c = 0; c < 256; c++) {
 		const struct rw_opcode_info *i = rw_opcode((uint8_t)c);
@@ -65,16 +63,16 @@ static void opcode_tables(struct gen_lflow *lf)
 		int inv = op == GEN_OP_SEND_INV;
 		for (unsigned pos = 0; pos < 4; pos++) {
 			int tail = pos == POS_LAST || pos == POS_ONLY;
-			lf->opc[op][pos] = find_opcode(tr, (enum rw_op)rwop[op], pos, imm && tail, inv && tail);
+			lf->opc[op][pos] = gen_find_opcode(tr, (enum rw_op)rwop[op], pos, imm && tail, inv && tail);
 		}
 	}
 	for (unsigned op = 0; op < GEN_OP_COUNT; op++)
 		for (unsigned pos = 0; pos < 4; pos++)
 			lf->opc_hdrs[op][pos] = rw_opcode(lf->opc[op][pos])->hdrs;
 	for (unsigned pos = 0; pos < 4; pos++)
-		lf->rsp_read[pos] = find_opcode(tr, RW_OP_READ_RESP, pos, 0, 0);
-	lf->rsp_ack = find_opcode(tr, RW_OP_ACK, POS_ONLY, 0, 0);
-	lf->rsp_atomic = find_opcode(tr, RW_OP_ATOMIC_ACK, POS_ONLY, 0, 0);
+		lf->rsp_read[pos] = gen_find_opcode(tr, RW_OP_READ_RESP, pos, 0, 0);
+	lf->rsp_ack = gen_find_opcode(tr, RW_OP_ACK, POS_ONLY, 0, 0);
+	lf->rsp_atomic = gen_find_opcode(tr, RW_OP_ATOMIC_ACK, POS_ONLY, 0, 0);
 }
 
 /* Frame bytes besides payload and pad, measured by building one frame of

@@ -261,6 +261,27 @@ static inline uint32_t gen_frame_len(const struct gen_lflow *lf, uint8_t opcode,
 }
 uint16_t gen_qp_sport(const struct gen_flow *f, uint32_t qp);
 uint8_t gen_cnp_opcode(void); /* 0x81, from proto's opcode table */
+/* The opcode of transport tr doing op at position pos (POS_*), with
+ * immediate data or an IETH as asked, from proto's opcode table; 0xFF when
+ * the spec has none (UC atomics, ...). */
+uint8_t gen_find_opcode(enum rw_transport tr, enum rw_op op, unsigned pos, int imm, int inv);
+/* Packets (and PSNs) of a READ of len bytes at a path MTU: one at least. */
+static inline uint32_t gen_read_npkts(uint64_t len, uint32_t mtu)
+{
+	uint32_t n = (uint32_t)((len + mtu - 1) / mtu);
+	return n ? n : 1;
+}
+/* IBA 9.4.5: an atomic on a 64-bit word returns what the word held and
+ * leaves the new value (compare-and-swap only when it was equal). */
+static inline uint64_t gen_atomic_apply(int cmp_swap, uint64_t *word, uint64_t compare, uint64_t swap_add)
+{
+	uint64_t orig = *word;
+	if (!cmp_swap)
+		*word = orig + swap_add;
+	else if (orig == compare)
+		*word = swap_add;
+	return orig;
+}
 
 /* flow_req.c */
 void gen_req_init(struct gen_model *m, struct gen_qp *q);

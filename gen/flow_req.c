@@ -114,8 +114,7 @@ static uint32_t npsn_of(const struct gen_lflow *lf, uint8_t op, uint32_t len)
 {
 	if (is_atomic(op))
 		return 1;
-	uint32_t n = (uint32_t)(((uint64_t)len + lf->mtu - 1) >> lf->mtu_shift);
-	return n ? n : 1;
+	return gen_read_npkts(len, lf->mtu);
 }
 
 /* ---- completion and go-back-N ---- */

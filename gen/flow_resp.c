@@ -34,9 +34,7 @@ static void push_read(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 		return;
 	j->val = pk->reth.va;
 	j->len = pk->reth.dmalen;
-	j->npkts = (uint32_t)(((uint64_t)j->len + lf->mtu - 1) >> lf->mtu_shift);
-	if (!j->npkts)
-		j->npkts = 1;
+	j->npkts = gen_read_npkts(j->len, lf->mtu);
 }
 
 static struct gen_wqe *atomic_wqe(struct gen_model *m, struct gen_qp *q, uint32_t psn)
@@ -54,14 +52,8 @@ static struct gen_wqe *atomic_wqe(struct gen_model *m, struct gen_qp *q, uint32_
 static uint64_t atomic_execute(struct gen_lflow *lf, const struct gen_pkt *pk)
 {
 	uint32_t slot = (uint32_t)(((pk->atomic.va - lf->atomic_base) / 8) % lf->nslots);
-	uint64_t orig = lf->mem[slot];
-	if (rw_opcode(pk->opcode)->op == RW_OP_CMP_SWAP) {
-		if (orig == pk->atomic.compare)
-			lf->mem[slot] = pk->atomic.swap_add;
-	} else {
-		lf->mem[slot] = orig + pk->atomic.swap_add;
-	}
-	return orig;
+	return gen_atomic_apply(rw_opcode(pk->opcode)->op == RW_OP_CMP_SWAP, &lf->mem[slot], pk->atomic.compare,
+				pk->atomic.swap_add);
 }
 
 /* A request PSN behind the expected one (IBA 9.7.5.1.1): READs are

@@ -141,36 +141,15 @@ static uint64_t *rsp_word(struct rsp_qp *r, uint64_t va)
 /* The RC opcodes the responder sends, from proto's table. */
 struct rsp_ops {
 	uint8_t ack, atomic_ack;
-	uint8_t read[4]; /* by position: [RW_OPF_FIRST | RW_OPF_LAST bits] -> see rd_pos() */
+	uint8_t read[4]; /* by POS_* */
 };
-
-static uint8_t rc_opcode(enum rw_op op, unsigned pos)
-{
-	for (unsigned c = 0; c < 256; c++) {
-		const struct rw_opcode_info *i = rw_opcode((uint8_t)c);
-		if ((i->flags & RW_OPF_VALID) && i->transport == RW_TRANSPORT_RC && i->op == op &&
-		    (i->flags & (RW_OPF_FIRST | RW_OPF_LAST)) == pos)
-			return (uint8_t)c;
-	}
-	return 0xFF;
-}
-
-static unsigned rd_pos(unsigned pos)
-{
-	return (pos & RW_OPF_FIRST ? 1u : 0u) | (pos & RW_OPF_LAST ? 2u : 0u);
-}
 
 static void rsp_ops_init(struct rsp_ops *o)
 {
-	static const unsigned pos[4] = { 0, RW_OPF_FIRST, RW_OPF_LAST, RW_OPF_FIRST | RW_OPF_LAST };
-	o->ack = rc_opcode(RW_OP_ACK, RW_OPF_FIRST | RW_OPF_LAST);
-	if (o->ack == 0xFF)
-		o->ack = rc_opcode(RW_OP_ACK, 0);
-	o->atomic_ack = rc_opcode(RW_OP_ATOMIC_ACK, RW_OPF_FIRST | RW_OPF_LAST);
-	if (o->atomic_ack == 0xFF)
-		o->atomic_ack = rc_opcode(RW_OP_ATOMIC_ACK, 0);
-	for (unsigned k = 0; k < 4; k++)
-		o->read[rd_pos(pos[k])] = rc_opcode(RW_OP_READ_RESP, pos[k]);
+	o->ack = gen_find_opcode(RW_TRANSPORT_RC, RW_OP_ACK, POS_ONLY, 0, 0);
+	o->atomic_ack = gen_find_opcode(RW_TRANSPORT_RC, RW_OP_ATOMIC_ACK, POS_ONLY, 0, 0);
+	for (unsigned pos = 0; pos < 4; pos++)
+		o->read[pos] = gen_find_opcode(RW_TRANSPORT_RC, RW_OP_READ_RESP, pos, 0, 0);
 }
 
 /* READ responses for psn, length len (0: one empty ONLY packet). */
@@ -179,14 +158,14 @@ static void answer_read(struct gen_worker *w, const struct rsp_ops *ops, const s
 {
 	const struct gen_flow *f = &w->sc->flows[flow];
 	uint32_t mtu = f->mtu ? f->mtu : 1024;
-	uint32_t n = len ? (len + mtu - 1) / mtu : 1;
+	uint32_t n = gen_read_npkts(len, mtu);
 	for (uint32_t k = 0; k < n; k++) {
 		struct gen_pkt pk;
-		unsigned pos = (k == 0 ? RW_OPF_FIRST : 0u) | (k + 1 == n ? RW_OPF_LAST : 0u);
+		unsigned pos = n == 1 ? POS_ONLY : k == 0 ? POS_FIRST : k + 1 == n ? POS_LAST : POS_MIDDLE;
 		memset(&pk, 0, sizeof(pk));
 		pk.flow = flow;
 		pk.qp = qp;
-		pk.opcode = ops->read[rd_pos(pos)];
+		pk.opcode = ops->read[pos];
 		pk.psn = (psn + k) & RW_PSN_MASK;
 		pk.payload_len = len - k * mtu < mtu ? len - k * mtu : mtu;
 		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
@@ -211,19 +190,11 @@ static void answer_atomic(struct gen_worker *w, const struct rsp_ops *ops, const
 	send_rsp(w, &pk, NULL, &w->npc.atomic_acks);
 }
 
-/* IBA 9.4.5: the original value; the word takes the new one (compare and
- * swap only when it was equal). */
+/* The atomic on the QP's word at its VA (gen_atomic_apply): the original value. */
 static uint64_t atomic_execute(struct rsp_qp *r, const struct rw_packet *p)
 {
-	uint64_t *word = rsp_word(r, p->atomiceth.va);
-	uint64_t orig = *word;
-	if (p->op->op == RW_OP_CMP_SWAP) {
-		if (orig == p->atomiceth.compare)
-			*word = p->atomiceth.swap_add;
-	} else {
-		*word += p->atomiceth.swap_add;
-	}
-	return orig;
+	return gen_atomic_apply(p->op->op == RW_OP_CMP_SWAP, rsp_word(r, p->atomiceth.va), p->atomiceth.compare,
+				p->atomiceth.swap_add);
 }
 
 static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rsp_qp *r, uint32_t flow,
@@ -247,7 +218,7 @@ static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rs
 		if (read) {
 			uint32_t mtu = w->sc->flows[flow].mtu ? w->sc->flows[flow].mtu : 1024;
 			uint32_t len = p->reth.dmalen;
-			r->epsn = (psn + (len ? (len + mtu - 1) / mtu : 1)) & RW_PSN_MASK;
+			r->epsn = (psn + gen_read_npkts(len, mtu)) & RW_PSN_MASK;
 			r->msn = (r->msn + 1) & 0xFFFFFF;
 			answer_read(w, ops, r, flow, qp, psn, len, pattern);
 			return;

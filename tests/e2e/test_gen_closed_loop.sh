@@ -13,7 +13,7 @@
 # 500 Mb/s to around the phantom queue's 100 Mb/s.
 # Env: ROCEWIRE_GEN, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR. Root (namespaces).
 . "$(dirname "$0")/gen_netns.sh"
-[ -n "${ROCEWIRE_KEEP:-}" ] && trap 'cp "$work/cap.pcap" "$ROCEWIRE_KEEP"; cleanup' EXIT
+[ -n "${ROCEWIRE_KEEP:-}" ] && trap 'cp "$WORK/cap.pcap" "$ROCEWIRE_KEEP"; cleanup' EXIT
 
 command -v clang >/dev/null 2>&1 || skip "clang is not installed (it builds the marking program)"
 command -v tc >/dev/null 2>&1 || skip "tc (iproute2) is not installed"
@@ -22,8 +22,8 @@ if ! clang -O2 -g -target bpf -I"/usr/include/$march" -DRATE_BPS=100000000ULL -D
 	-c "$src/tests/e2e/ecn_marker.bpf.c" -o "$work/marker.o" 2>"$work/clang.err"; then
 	skip "cannot build the BPF marker (libbpf-dev headers?): $(head -n 1 "$work/clang.err")"
 fi
-ip netns exec "$nsa" tc qdisc add dev va clsact 2>"$work/tc.err" &&
-	ip netns exec "$nsa" tc filter add dev va egress bpf da obj "$work/marker.o" sec tc 2>>"$work/tc.err" ||
+ip netns exec "$nsa" tc qdisc add dev vA clsact 2>"$work/tc.err" &&
+	ip netns exec "$nsa" tc filter add dev vA egress bpf da obj "$work/marker.o" sec tc 2>>"$work/tc.err" ||
 	skip "cannot attach the BPF marker to the veth: $(grep -v '^libbpf' "$work/tc.err" | head -n 1)"
 
 gen_pair "$src/tests/e2e/closed-loop.yaml" 4s

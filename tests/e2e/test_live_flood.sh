@@ -25,19 +25,12 @@ for t in dpdk-testpmd tcpdump ip; do
 done
 py=/usr/bin/python3
 [ -x "$py" ] || skip "$py is missing"
-work=$(mktemp -d "${TMPDIR:-/tmp}/rw-flood.XXXXXX")
-na=rwfl-a$$
-nb=rwfl-b$$
+. "$(dirname "$0")/live_common.sh"
+ns_setup # $NS_A (vA) and $NS_B (vB), $WORK, removed at exit
+na=$NS_A
+nb=$NS_B
+work=$WORK
 fails=0
-cleanup() {
-	ip netns del "$na" 2>/dev/null
-	ip netns del "$nb" 2>/dev/null
-	rm -rf "$work"
-}
-trap cleanup EXIT
-ip netns add "$na" && ip netns add "$nb" || skip "cannot create network namespaces"
-ip -n "$na" link add vA type veth peer name vB netns "$nb" || skip "cannot create a veth pair"
-ip -n "$na" link set vA up && ip -n "$nb" link set vB up
 
 # flood SECONDS: testpmd's TX count
 flood() {

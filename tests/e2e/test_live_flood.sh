@@ -63,14 +63,22 @@ print(n)
 PY
 }
 
+# during_flood NAME CMD...: CMD in the capture namespace (its standard
+# error in $work/NAME.err) for a 3 s flood, then SIGINT; sets sent.
+during_flood() {
+	n=$1
+	shift
+	ip netns exec "$nb" "$@" 2>"$work/$n.err" &
+	cp_pid=$!
+	sleep 1
+	sent=$(flood 3)
+	sleep 1
+	kill -INT "$cp_pid"
+	wait "$cp_pid"
+}
+
 # 1. tcpdump
-ip netns exec "$nb" tcpdump -i vB -B 32768 -s 16000 -w "$work/t.pcap" 'udp port 4791' 2>"$work/t.err" &
-tp=$!
-sleep 1
-sent=$(flood 3)
-sleep 1
-kill -INT "$tp"
-wait "$tp"
+during_flood t tcpdump -i vB -B 32768 -s 16000 -w "$work/t.pcap" 'udp port 4791'
 t_lost=$(sed -n 's/^\([0-9]*\) packets dropped by kernel$/\1/p' "$work/t.err")
 [ -n "$sent" ] && [ "$sent" -gt 100000 ] || skip "dpdk-testpmd sent ${sent:-nothing} (no flood here)"
 [ "${t_lost:-1}" = 0 ] || skip "tcpdump itself lost ${t_lost:-?} of $sent packets at this rate here: no rate to compare at"
@@ -82,13 +90,7 @@ echo "tcpdump: $sent sent, none lost"
 cap_flood() {
 	n=$1
 	shift
-	ip netns exec "$nb" env "$@" "$cap" -i vB -w "$work/$n.pcap" -q 2>"$work/$n.err" &
-	cp_pid=$!
-	sleep 1
-	sent=$(flood 3)
-	sleep 1
-	kill -INT "$cp_pid"
-	wait "$cp_pid"
+	during_flood "$n" env "$@" "$cap" -i vB -w "$work/$n.pcap" -q
 	lost=$(sed -n 's/^rocewire-cap: vB: [0-9]* packets received by filter, \([0-9]*\) dropped by kernel.*/\1/p' "$work/$n.err")
 	wrote=$(sed -n 's/^rocewire-cap: wrote \([0-9]*\) packets to .*/\1/p' "$work/$n.err")
 	undec=$(sed -n 's/^  not decoded: \([0-9]*\) packets.*/\1/p' "$work/$n.err")

@@ -161,7 +161,7 @@ def main():
     fl = req["flows"][0]
     if fl.get("timeouts", 0) != 0:
         fails.append(f"the requester timed out {fl['timeouts']} times: the NAKs should have driven every "
-                     "recovery (the timeout is 50 ms)")
+                     "recovery (the timeout is 500 ms)")
     started, done = fl.get("messages_started", {}), fl.get("messages", {})
     if started != done:
         fails.append(f"the requester completed {done} of the messages it started ({started})")

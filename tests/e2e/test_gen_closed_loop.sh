@@ -11,9 +11,10 @@
 # capture alone (closed_loop_check.py): CE marks, CNPs to the requester's
 # QPs with good ICRCs, paced, and a send rate that falls from the offered
 # 500 Mb/s to around the phantom queue's 100 Mb/s.
-# Env: ROCEWIRE_GEN, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR. Root (namespaces).
+# Env: ROCEWIRE_GEN, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR; ROCEWIRE_KEEP=DIR keeps the
+# capture and both summaries there. Root (namespaces).
 . "$(dirname "$0")/gen_netns.sh"
-[ -n "${ROCEWIRE_KEEP:-}" ] && trap 'cp "$WORK/cap.pcap" "$ROCEWIRE_KEEP"; cleanup' EXIT
+[ -n "${ROCEWIRE_KEEP:-}" ] && trap 'cp "$WORK/cap.pcap" "$WORK/req.json" "$WORK/resp.json" "$WORK/req.err" "$ROCEWIRE_KEEP"; cleanup' EXIT
 
 command -v clang >/dev/null 2>&1 || skip "clang is not installed (it builds the marking program)"
 command -v tc >/dev/null 2>&1 || skip "tc (iproute2) is not installed"

@@ -316,6 +316,7 @@ void gen_model_free(struct gen_model *m)
 	free(m->jobs);
 	free(m->wqes);
 	gen_cc_free(m->cc);
+	gen_lockstep_free(m->ls);
 	free(m);
 }
 
@@ -418,6 +419,8 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 
 int gen_model_done(const struct gen_model *m)
 {
+	if (m->ls)
+		return m->ls->done;
 	if (m->over)
 		return 1;
 	if (m->tree[1].key != GEN_NEVER)

@@ -89,6 +89,46 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 int gen_model_done(const struct gen_model *m);
 const struct gen_flow_stats *gen_model_stats(const struct gen_model *m, uint32_t flow);
 
+/* ---- the lockstep stream ----
+ * A shard that holds one unreliable flow (UC or UD) which no fault and no
+ * congestion touch, sending one operation of one size in messages of one
+ * packet, moves in lockstep: every QP sends its k-th message at the same
+ * time t_k, and the clock sends them in QP order (its tie order). The whole
+ * state is then (k, next QP), and the model can hand out its packets as
+ * rounds instead of one gen_pkt each: the TX layer writes their frames from
+ * one header and a few words per QP (tx_frame.h), which is what lets one
+ * core keep up with a port at line rate. Packets, order, times, counters and
+ * the end of the run are those gen_model_next() gives for the same model
+ * (the unit test compares them packet by packet). */
+struct gen_lockstep {
+	uint32_t flow;           /* the scenario's flow */
+	uint32_t nq;             /* its QPs */
+	uint8_t opcode;          /* the one opcode (an ONLY) */
+	uint32_t payload_len;
+	uint32_t frame_len;
+};
+/* One round's packets of a gen_model_rounds() call: QPs qp0 .. qp0 + n - 1
+ * of the flow, each with PSN (psn + its offset) & 0xFFFFFF, where QP i's
+ * offset is i * psn_stride (its initial PSN's). */
+struct gen_round {
+	uint64_t t_ns;           /* when they leave */
+	uint64_t va;             /* RETH virtual address of their messages (WRITE; else 0) */
+	uint32_t psn;            /* QP 0's PSN in this round */
+	uint32_t qp0, n;
+};
+/* Switches the model to the lockstep stream when its shard allows it:
+ * NULL (the model unchanged) when it does not. Call it before any
+ * gen_model_next(); after it, only gen_model_rounds() sends. */
+const struct gen_lockstep *gen_model_lockstep(struct gen_model *m);
+/* Up to max_pkts packets in at most max_rounds rounds, none later than
+ * until_ns. Returns the rounds written; 0 with gen_model_done() true at the
+ * end of the run. */
+uint32_t gen_model_rounds(struct gen_model *m, struct gen_round *out, uint32_t max_rounds, uint32_t max_pkts,
+			  uint64_t until_ns);
+/* The i-th packet of round r (QP r->qp0 + i) as gen_model_next() would
+ * give it. */
+void gen_model_round_pkt(const struct gen_model *m, const struct gen_round *r, uint32_t i, struct gen_pkt *out);
+
 /* The simulated bottleneck and the DCQCN roles (issue 10), when the
  * scenario's congestion mode is simulated: flow_cc.c. */
 struct gen_cc_stats {

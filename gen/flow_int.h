@@ -196,6 +196,7 @@ struct gen_model {
 	uint64_t cc_next_t;       /* gen_cc_next(), kept by flow_cc.c after each call that
 				   * can change it: read on every step of the clock */
 	uint64_t cc_pause[8];     /* the switch's PFC on its senders, per class */
+	struct gen_ls *ls;        /* the lockstep stream (flow_lockstep.c); NULL: the clock */
 	/* The packet being emitted, and whether it survives the faults. */
 	uint8_t pk_dropped, pk_lost, pk_rnr;
 };
@@ -285,6 +286,13 @@ static inline uint64_t gen_atomic_apply(int cmp_swap, uint64_t *word, uint64_t c
 
 /* flow_req.c */
 void gen_req_init(struct gen_model *m, struct gen_qp *q);
+/* The remote address of q's next message of op and len bytes (advances
+ * its place in the remote buffer, or its atomic slot). */
+uint64_t gen_next_va(struct gen_lflow *lf, struct gen_qp *q, uint8_t op, uint32_t len);
+/* The packet of a one-packet message of an unreliable flow (op, len bytes,
+ * the given PSN, remote address and message number), from QP qp at t. */
+void gen_single_fill(const struct gen_lflow *lf, uint32_t qp, uint8_t op, uint32_t len, uint32_t psn, uint64_t va,
+		     uint32_t seq, uint64_t t, struct gen_pkt *pk);
 int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out);
 void gen_req_timer(struct gen_model *m, struct gen_qp *q, uint64_t t);
 uint64_t gen_req_arrival_time(struct gen_model *m, struct gen_qp *q);
@@ -348,6 +356,16 @@ static inline uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q)
 	}
 	return t;
 }
+
+/* flow_lockstep.c */
+struct gen_ls {
+	struct gen_lockstep info;
+	uint32_t qi;     /* the next QP of the round */
+	uint8_t op;      /* enum gen_op */
+	uint8_t done;
+	uint64_t va;     /* the round's remote address (taken at its first packet) */
+};
+void gen_lockstep_free(struct gen_ls *ls);
 
 /* flow_cc.c */
 struct gen_ccm;

@@ -474,7 +474,7 @@ int gen_req_idle(struct gen_model *m, struct gen_qp *q)
 
 /* ---- sending ---- */
 
-static uint64_t next_va(struct gen_lflow *lf, struct gen_qp *q, uint8_t op, uint32_t len)
+uint64_t gen_next_va(struct gen_lflow *lf, struct gen_qp *q, uint8_t op, uint32_t len)
 {
 	const struct gen_flow *f = lf->f;
 	if (is_atomic(op))
@@ -499,7 +499,7 @@ static void new_wqe(struct gen_model *m, struct gen_qp *q)
 	w->len = q->next_len;
 	w->npsn = npsn_of(lf, w->op, w->len);
 	w->psn = q->next_psn;
-	w->va = next_va(lf, q, w->op, w->len);
+	w->va = gen_next_va(lf, q, w->op, w->len);
 	w->seq = (uint32_t)q->msgs_created;
 	q->next_psn = (q->next_psn + w->npsn) & RW_PSN_MASK;
 	q->wq_n++;
@@ -558,34 +558,22 @@ static inline void fill_request(struct gen_lflow *lf, const struct gen_qp *q, co
 	pk->ieth = f->invalidate_rkey;
 }
 
-/* The steady state of an unreliable flow no fault can hit: a message of
- * one packet, complete once sent. What new_wqe(), fill_request() and
- * gen_req_send() do for it, without the WQE ring. */
-static int send_single(struct gen_model *m, struct gen_qp *q, struct gen_lflow *lf, uint64_t t,
-		       struct gen_pkt *pk)
+void gen_single_fill(const struct gen_lflow *lf, uint32_t qp, uint8_t op, uint32_t len, uint32_t psn, uint64_t va,
+		     uint32_t seq, uint64_t t, struct gen_pkt *pk)
 {
 	const struct gen_flow *f = lf->f;
-	struct gen_flow_stats *st = &m->stats[q->flow];
-	uint8_t op = q->next_op;
-	uint32_t len = q->next_len, psn = q->next_psn;
-	uint64_t va = next_va(lf, q, op, len);
 
-	q->next_psn = (psn + 1) & RW_PSN_MASK;
-	uint32_t seq = (uint32_t)q->msgs_created;
-	q->msgs_created++;
-	st->messages_started[op]++;
-	if (!lf->no_draw) /* else the next message is this one again */
-		choose_next(m, q);
 	pk->t_ns = t;
-	pk->flow = q->flow;
-	pk->qp = q->qp;
+	pk->flow = lf->index;
+	pk->qp = qp;
 	pk->dir = GEN_DIR_REQUEST;
 	pk->opcode = lf->opc[op][POS_ONLY];
 	pk->ackreq = 0;
 	pk->se = 0;
 	pk->flags = 0;
 	pk->becn = 0;
-	pk->dqpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
+	pk->resend = 0;
+	pk->dqpn = (f->dst_qpn + qp) & RW_QPN_MASK;
 	pk->psn = psn;
 	pk->payload_len = len;
 	pk->hdrs = lf->opc_hdrs[op][POS_ONLY];
@@ -601,12 +589,33 @@ static int send_single(struct gen_model *m, struct gen_qp *q, struct gen_lflow *
 	}
 	if (pk->hdrs & RW_HDR_DETH) {
 		pk->deth.qkey = f->qkey;
-		pk->deth.sqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
+		pk->deth.sqpn = (f->src_qpn + qp) & RW_QPN_MASK;
 	}
 	pk->immdt = f->immediate_sequence ? seq : f->immediate;
 	pk->ieth = f->invalidate_rkey;
-	pk->resend = rw_psn_diff(psn, q->snd_max) < 0;
 	pk->frame_len = gen_frame_len(lf, pk->opcode, len);
+}
+
+/* The steady state of an unreliable flow no fault can hit: a message of
+ * one packet, complete once sent. What new_wqe(), fill_request() and
+ * gen_req_send() do for it, without the WQE ring. */
+static int send_single(struct gen_model *m, struct gen_qp *q, struct gen_lflow *lf, uint64_t t,
+		       struct gen_pkt *pk)
+{
+	struct gen_flow_stats *st = &m->stats[q->flow];
+	uint8_t op = q->next_op;
+	uint32_t len = q->next_len, psn = q->next_psn;
+	uint64_t va = gen_next_va(lf, q, op, len);
+
+	q->next_psn = (psn + 1) & RW_PSN_MASK;
+	uint32_t seq = (uint32_t)q->msgs_created;
+	q->msgs_created++;
+	st->messages_started[op]++;
+	if (!lf->no_draw) /* else the next message is this one again */
+		choose_next(m, q);
+	gen_single_fill(lf, q->qp, op, len, psn, va, seq, t, pk);
+	/* a PSN behind the highest sent is a resend (never, without faults) */
+	pk->resend = rw_psn_diff(psn, q->snd_max) < 0;
 	if (rw_psn_diff(q->next_psn, q->snd_max) > 0)
 		q->snd_max = q->next_psn;
 	q->next_tx_ns = gen_pace(lf, q, t, pk->frame_len, &q->tx_frac, &q->tx_len, &q->tx_gap);

@@ -163,6 +163,16 @@ int gen_worker_init(struct gen_worker *w)
 			 w->queue);
 		return -1;
 	}
+	/* A shard the lockstep stream can send (flow.h) goes without the
+	 * clock; ROCEWIRE_GEN_STREAM=0 keeps the clock (the tests compare). */
+	const char *env = getenv("ROCEWIRE_GEN_STREAM");
+	if (!w->rx && !(env && strcmp(env, "0") == 0) && gen_model_lockstep(w->model)) {
+		const struct gen_lockstep *ls = gen_model_lockstep(w->model);
+		w->ls = gen_ls_frames_new(sc, w->model, w->patterns[w->flow_pool[ls->flow]], w->errmsg,
+					  sizeof(w->errmsg));
+		if (!w->ls)
+			return -1;
+	}
 	return 0;
 }
 
@@ -170,6 +180,8 @@ void gen_worker_fini(struct gen_worker *w)
 {
 	gen_model_free(w->model);
 	gen_frames_free(w->frames);
+	gen_ls_frames_free(w->ls);
+	w->ls = NULL;
 	free(w->snap);
 	free(w->times);
 	w->model = NULL;
@@ -191,10 +203,11 @@ static void take_snapshot(struct gen_worker *w)
 	__atomic_store_n(&w->snap_done, 1, __ATOMIC_RELEASE);
 }
 
-static void record_times(struct gen_worker *w, const struct gen_pkt *pk, uint32_t n)
+/* Room for n more packet times (pcap restamping); NULL once memory ran out. */
+static uint64_t *times_room(struct gen_worker *w, uint32_t n)
 {
 	if (w->times_failed)
-		return;
+		return NULL;
 	if (w->n_times + n > w->cap_times) {
 		uint64_t cap = w->cap_times ? w->cap_times * 2 : 65536;
 		uint64_t *t;
@@ -204,16 +217,130 @@ static void record_times(struct gen_worker *w, const struct gen_pkt *pk, uint32_
 		t = realloc(w->times, cap * sizeof(*t));
 		if (!t) {
 			w->times_failed = 1;
-			return;
+			return NULL;
 		}
 		w->times = t;
 		w->cap_times = cap;
 	}
-	for (uint32_t i = 0; i < n; i++)
-		w->times[w->n_times++] = pk[i].t_ns;
+	w->n_times += n;
+	return w->times + w->n_times - n;
+}
+
+static void record_times(struct gen_worker *w, const struct gen_pkt *pk, uint32_t n)
+{
+	uint64_t *t = times_room(w, n);
+
+	for (uint32_t i = 0; t && i < n; i++)
+		t[i] = pk[i].t_ns;
+}
+
+/* n mbufs from pool, waiting while the port holds them all; -1 when the
+ * run stops meanwhile. */
+static int alloc_burst(struct gen_worker *w, struct rte_mempool *pool, struct rte_mbuf **mb, uint32_t n)
+{
+	while (rte_pktmbuf_alloc_bulk(pool, mb, n) != 0) {
+		if (*w->stop)
+			return -1;
+		rte_pause();
+	}
+	return 0;
+}
+
+/* Sends all of mb (what the model made goes out, even when stopping, so
+ * that the model's counters and the port's agree) and counts it. */
+static void send_burst(struct gen_worker *w, struct rte_mbuf **mb, uint32_t got)
+{
+	uint64_t bytes = 0;
+	uint32_t sent = 0;
+
+	for (uint32_t i = 0; i < got; i++)
+		bytes += mb[i]->pkt_len;
+	for (uint64_t spins = 0; sent < got;) {
+		uint16_t k = rte_eth_tx_burst(w->port, w->queue, mb + sent, (uint16_t)(got - sent));
+		if (k < got - sent)
+			w->ctr.tx_full++;
+		sent += k;
+		if (sent < got) {
+			/* a port that takes nothing for a second while stopping
+			 * (link down) does not hold the exit */
+			if (*w->stop && ++spins > 10000000) {
+				rte_pktmbuf_free_bulk(mb + sent, got - sent);
+				w->ctr.unsent += got - sent;
+				break;
+			}
+			rte_pause();
+		}
+	}
+	__atomic_store_n(&w->ctr.packets, w->ctr.packets + got, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->ctr.bytes, w->ctr.bytes + bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->ctr.bursts, w->ctr.bursts + 1, __ATOMIC_RELAXED);
 }
 
 #define GEN_BURST_MAX 512
+
+/* The lockstep stream (flow.h): rounds from the model, frames from one
+ * header and a few words per QP (tx_frame.h), no gen_pkt in between. */
+static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_t burst, struct rte_mbuf **mb)
+{
+	const struct gen_ls_frames *fr = w->ls;
+	const struct gen_lockstep *ls = gen_model_lockstep(w->model);
+	uint32_t fi = ls->flow;
+	struct rte_mempool *pool = w->pools[w->flow_pool[fi]];
+	const uint8_t *pat = w->patterns[w->flow_pool[fi]];
+	const uint16_t hdr_len = fr->t.hdr_len, tail_len = fr->tail_len;
+	const uint32_t pay_len = fr->t.payload_len, frame_len = fr->t.frame_len;
+	struct gen_round rb[GEN_BURST_MAX];
+
+	while (!*w->stop) {
+		uint64_t until = UINT64_MAX;
+		uint32_t nr, got = 0, j = 0;
+
+		if (__atomic_load_n(&w->snap_req, __ATOMIC_ACQUIRE))
+			take_snapshot(w);
+		if (w->pace_real)
+			until = (uint64_t)((double)(rte_rdtsc() - t0) * 1e9 / (double)hz);
+		nr = gen_model_rounds(w->model, rb, burst, burst, until);
+		if (nr == 0) {
+			if (gen_model_done(w->model))
+				return;
+			rte_pause();
+			continue;
+		}
+		for (uint32_t k = 0; k < nr; k++)
+			got += rb[k].n;
+		if (alloc_burst(w, pool, mb, got) != 0)
+			return;
+		for (uint32_t k = 0; k < nr; k++) {
+			uint32_t va_icrc = gen_ls_va_icrc(fr, rb[k].va);
+
+			for (uint32_t i = 0; i < rb[k].n; i++, j++) {
+				struct rte_mbuf *m = mb[j];
+				struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
+				uint8_t *pay = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT;
+
+				/* the stream's tails all lie where this one goes: a
+				 * tail of another layout is put back first */
+				if (unlikely(pv->tail_at != pay_len || pv->tail_len != tail_len)) {
+					if (pv->tail_len)
+						gen_frames_restore(pay + pv->tail_at, pat + pv->tail_at, pv->tail_len);
+					pv->tail_at = (uint16_t)pay_len;
+					pv->tail_len = tail_len;
+				}
+				gen_ls_put(fr, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc, pay);
+				m->data_off = (uint16_t)(GEN_PAYLOAD_AT - hdr_len);
+				m->data_len = (uint16_t)frame_len;
+				m->pkt_len = frame_len;
+			}
+		}
+		if (w->record_times) {
+			uint64_t *t = times_room(w, got);
+			for (uint32_t k = 0, x = 0; t && k < nr; k++)
+				for (uint32_t i = 0; i < rb[k].n; i++)
+					t[x++] = rb[k].t_ns;
+		}
+		send_burst(w, mb, got);
+	}
+}
 
 int gen_worker_run(void *arg)
 {
@@ -229,10 +356,14 @@ int gen_worker_run(void *arg)
 	for (uint32_t i = 0; i < w->sc->n_flows; i++)
 		if (w->flow_pool[i] != 0)
 			one_pool = 0;
+	if (w->ls) {
+		run_lockstep(w, t0, hz, burst, mb);
+		goto out;
+	}
 
 	while (!*w->stop) {
 		uint64_t until = UINT64_MAX;
-		uint32_t n = burst, got, sent;
+		uint32_t n = burst, got;
 
 		if (__atomic_load_n(&w->snap_req, __ATOMIC_ACQUIRE))
 			take_snapshot(w);
@@ -248,12 +379,13 @@ int gen_worker_run(void *arg)
 			continue;
 		}
 		/* mbufs: the pool refills as the port frees what it sent */
-		for (;;) {
-			int rc = 0;
+		if (one_pool) {
+			if (alloc_burst(w, pool0, mb, got) != 0)
+				goto out;
+		} else {
+			for (;;) {
+				int rc = 0;
 
-			if (one_pool) {
-				rc = rte_pktmbuf_alloc_bulk(pool0, mb, got);
-			} else {
 				for (uint32_t i = 0; i < got; i++) {
 					mb[i] = rte_pktmbuf_alloc(w->pools[w->flow_pool[pk[i].flow]]);
 					if (!mb[i]) {
@@ -262,12 +394,12 @@ int gen_worker_run(void *arg)
 						break;
 					}
 				}
+				if (rc == 0)
+					break;
+				if (*w->stop)
+					goto out;
+				rte_pause();
 			}
-			if (rc == 0)
-				break;
-			if (*w->stop)
-				goto out;
-			rte_pause();
 		}
 		for (uint32_t i = 0; i < got; i++) {
 			if (unlikely(put_frame(w, &pk[i], mb[i]) != 0)) {
@@ -281,33 +413,7 @@ int gen_worker_run(void *arg)
 		}
 		if (w->record_times)
 			record_times(w, pk, got);
-		/* Everything the model made goes out, even when stopping, so the
-		 * model's counters and the port's agree. */
-		uint64_t bytes = 0;
-		for (uint32_t i = 0; i < got; i++)
-			bytes += mb[i]->pkt_len;
-		sent = 0;
-		for (uint64_t spins = 0; sent < got;) {
-			uint16_t k = rte_eth_tx_burst(w->port, w->queue, mb + sent, (uint16_t)(got - sent));
-			if (k < got - sent)
-				w->ctr.tx_full++;
-			sent += k;
-			if (sent < got) {
-				/* a port that takes nothing for a second while stopping
-				 * (link down) does not hold the exit */
-				if (*w->stop && ++spins > 10000000) {
-					rte_pktmbuf_free_bulk(mb + sent, got - sent);
-					w->ctr.unsent += got - sent;
-					break;
-				}
-				rte_pause();
-			}
-		}
-		{
-			__atomic_store_n(&w->ctr.packets, w->ctr.packets + got, __ATOMIC_RELAXED);
-			__atomic_store_n(&w->ctr.bytes, w->ctr.bytes + bytes, __ATOMIC_RELAXED);
-			__atomic_store_n(&w->ctr.bursts, w->ctr.bursts + 1, __ATOMIC_RELAXED);
-		}
+		send_burst(w, mb, got);
 	}
 out:
 	take_snapshot(w);

@@ -16,6 +16,7 @@
 
 struct rte_mempool;
 struct gen_frames;
+struct gen_ls_frames;
 
 /* What the main lcore reads from a worker (written only by the worker,
  * with atomic stores). */
@@ -57,6 +58,7 @@ struct gen_worker {
 	/* the worker's own */
 	struct gen_model *model;
 	struct gen_frames *frames;   /* templates (tx_frame.h) */
+	struct gen_ls_frames *ls;    /* the lockstep stream's frames; NULL: the model's clock */
 	struct gen_tx_counters ctr;
 	uint64_t *times;
 	uint64_t n_times, cap_times;

@@ -1,6 +1,7 @@
 /* Frames of model packets: the template table (tx_frame.h). */
 #include "tx_frame.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,4 +135,64 @@ const struct rw_tmpl_fast *gen_frames_layout(struct gen_frames *fr, const struct
 	l->key = key;
 	fr->lay_builds++;
 	return &l->fs;
+}
+
+struct gen_ls_frames *gen_ls_frames_new(const struct gen_scenario *sc, const struct gen_model *m,
+					const uint8_t *pattern, char *err, size_t errcap)
+{
+	const struct gen_lockstep *ls = gen_model_lockstep((struct gen_model *)m);
+	struct gen_ls_frames *fr = calloc(1, sizeof(*fr));
+	/* round 0 at PSN 0 and VA 0: each QP's packet there gives its fixed
+	 * words, its PSN offset, and (PSN cleared) the ICRC base */
+	struct gen_round r0 = { .t_ns = 0, .va = 0, .psn = 0, .qp0 = 0, .n = ls ? ls->nq : 0 };
+	uint8_t hdr[RW_TMPL_HDR_MAX];
+
+	if (!fr || !ls || !(fr->qp = calloc(ls->nq, sizeof(*fr->qp)))) {
+		snprintf(err, errcap, "out of memory for the frames of %u QPs", ls ? ls->nq : 0);
+		gen_ls_frames_free(fr);
+		return NULL;
+	}
+	fr->nq = ls->nq;
+	for (uint32_t i = 0; i < ls->nq; i++) {
+		struct gen_pkt pk;
+		struct rw_packet p;
+		struct rw_tmpl_fields f;
+		struct gen_ls_qp *q = &fr->qp[i];
+
+		gen_model_round_pkt(m, &r0, i, &pk);
+		q->psn_off = pk.psn;
+		pk.psn = 0;
+		gen_pkt_describe(sc, &pk, pattern, &p);
+		if (i == 0) {
+			if (rw_tmpl_init(&fr->t, &p, fr->scratch, sizeof(fr->scratch)) != RW_OK ||
+			    rw_tmpl_fast_init(&fr->t, &fr->fs) != RW_OK || fr->t.frame_len != ls->frame_len) {
+				snprintf(err, errcap, "flow %u: no template for opcode 0x%02x with %u bytes of payload",
+					 ls->flow, ls->opcode, ls->payload_len);
+				gen_ls_frames_free(fr);
+				return NULL;
+			}
+		}
+		rw_tmpl_fields_of(&p, &f);
+		q->icrc = rw_tmpl_write(&fr->t, &f, hdr);
+		q->sport = rw_get_be16(hdr + fr->t.l4_off);
+		q->bth4 = rw_get_be32(hdr + fr->t.bth_off + 4);
+		if (fr->t.ext_off[__builtin_ctz(RW_HDR_DETH)] >= 0) {
+			fr->deth_off = (uint16_t)fr->t.ext_off[__builtin_ctz(RW_HDR_DETH)];
+			q->deth4 = rw_get_be32(hdr + fr->deth_off + 4);
+		}
+	}
+	if (fr->t.ext_off[__builtin_ctz(RW_HDR_RETH)] >= 0)
+		fr->reth_off = (uint16_t)fr->t.ext_off[__builtin_ctz(RW_HDR_RETH)];
+	fr->bth8 = rw_get_be32(fr->t.hdr + fr->t.bth_off + 8) & 0xFF000000u;
+	fr->tail_len = (uint16_t)(fr->t.frame_len - fr->t.hdr_len - fr->t.payload_len);
+	fr->icrc_only = fr->t.pad == 0 && fr->t.eth_pad == 0;
+	return fr;
+}
+
+void gen_ls_frames_free(struct gen_ls_frames *fr)
+{
+	if (!fr)
+		return;
+	free(fr->qp);
+	free(fr);
 }

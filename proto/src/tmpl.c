@@ -166,7 +166,9 @@ static enum rw_err fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs, i
 	track(fs, t->l4_off, 2);                  /* UDP source port */
 	track(fs, t->bth_off + BTH_FLAGS, 1);     /* SE */
 	track(fs, t->bth_off + BTH_DQPN, 4);      /* destination QP, AckReq */
+	fs->psn_at = fs->n;
 	track(fs, t->bth_off + BTH_PSN, 3);
+	fs->va_at = t->ext_off[HDR_IDX(RW_HDR_RETH)] >= 0 || t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)] >= 0 ? fs->n : 0xFF;
 	track(fs, t->ext_off[HDR_IDX(RW_HDR_RETH)], 8);       /* virtual address */
 	track(fs, t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)], 8);  /* virtual address */
 	track(fs, t->ext_off[HDR_IDX(RW_HDR_AETH)], 4);       /* syndrome, MSN */

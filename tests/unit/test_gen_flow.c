@@ -1052,6 +1052,243 @@ static void test_payload_pattern(void **state)
 	assert_memory_equal(b, "\xAA\x55\xAA\x55\xAA", 5);
 }
 
+/* ---- the lockstep stream ----
+ * gen_model_rounds() must give what gen_model_next() gives for the same
+ * scenario: the clock is the reference here, the stream its shortcut. */
+
+/* Runs shard/nshards of sc through the stream, in calls of varying size
+ * (and, when step_ns, a bound that moves on by step_ns a call, as a paced
+ * run's wall clock does). */
+static void run_rounds(const struct gen_scenario *sc, uint32_t shard, uint32_t nshards, uint64_t step_ns,
+		       struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	struct gen_model *m = gen_model_new(sc, shard, nshards);
+	assert_non_null(m);
+	const struct gen_lockstep *ls = gen_model_lockstep(m);
+	assert_non_null(ls);
+	struct gen_round rb[8];
+	uint64_t until = step_ns ? step_ns : UINT64_MAX;
+	uint32_t sizes[] = { 1, 32, 7, 64, 3, 500 }, call = 0;
+	for (int idle = 0; idle < 100000;) {
+		uint32_t nr = gen_model_rounds(m, rb, 1 + call % 8, sizes[call % 6], until);
+		call++;
+		if (!nr) {
+			if (gen_model_done(m))
+				break;
+			assert_true(step_ns != 0); /* unbounded: 0 only at the end */
+			until += step_ns;
+			idle++;
+			continue;
+		}
+		for (uint32_t k = 0; k < nr; k++) {
+			assert_true(rb[k].n > 0 && rb[k].qp0 + rb[k].n <= ls->nq);
+			for (uint32_t i = 0; i < rb[k].n; i++) {
+				if (r->n == r->cap) {
+					r->cap = r->cap ? r->cap * 2 : 1024;
+					r->p = realloc(r->p, r->cap * sizeof(*r->p));
+					assert_non_null(r->p);
+				}
+				gen_model_round_pkt(m, &rb[k], i, &r->p[r->n]);
+				assert_int_equal(r->p[r->n].opcode, ls->opcode);
+				assert_int_equal(r->p[r->n].frame_len, ls->frame_len);
+				r->n++;
+			}
+		}
+	}
+	assert_true(gen_model_done(m));
+	for (uint32_t f = 0; f < sc->n_flows && f < 4; f++)
+		r->st[f] = *gen_model_stats(m, f);
+	gen_model_free(m);
+}
+
+static void run_shard(const struct gen_scenario *sc, uint32_t shard, uint32_t nshards, struct run *r)
+{
+	memset(r, 0, sizeof(*r));
+	struct gen_model *m = gen_model_new(sc, shard, nshards);
+	assert_non_null(m);
+	struct gen_pkt buf[64];
+	for (;;) {
+		uint32_t n = gen_model_next(m, buf, 64, UINT64_MAX);
+		if (!n)
+			break;
+		if (r->n + n > r->cap) {
+			r->cap = r->cap ? r->cap * 2 : 1024;
+			r->p = realloc(r->p, r->cap * sizeof(*r->p));
+			assert_non_null(r->p);
+		}
+		memcpy(r->p + r->n, buf, n * sizeof(*buf));
+		r->n += n;
+	}
+	assert_true(gen_model_done(m));
+	for (uint32_t f = 0; f < sc->n_flows && f < 4; f++)
+		r->st[f] = *gen_model_stats(m, f);
+	gen_model_free(m);
+}
+
+static void assert_same_runs(const struct run *a, const struct run *b, const char *what)
+{
+	if (a->n != b->n)
+		fail_msg("%s: %zu packets by the clock, %zu by the stream", what, a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct gen_pkt *x = &a->p[i], *y = &b->p[i];
+		if (x->t_ns != y->t_ns || x->flow != y->flow || x->qp != y->qp || x->opcode != y->opcode ||
+		    x->psn != y->psn || x->dqpn != y->dqpn || x->payload_len != y->payload_len ||
+		    x->frame_len != y->frame_len || x->hdrs != y->hdrs || x->flags != y->flags ||
+		    x->resend != y->resend || x->ackreq != y->ackreq || x->se != y->se || x->dir != y->dir ||
+		    memcmp(&x->reth, &y->reth, sizeof(x->reth)) || memcmp(&x->deth, &y->deth, sizeof(x->deth)) ||
+		    x->immdt != y->immdt || x->ieth != y->ieth)
+			fail_msg("%s: packet %zu differs: clock qp %u psn 0x%x t %llu va 0x%llx, stream qp %u psn 0x%x "
+				 "t %llu va 0x%llx", what, i, x->qp, x->psn, (unsigned long long)x->t_ns,
+				 (unsigned long long)x->reth.va, y->qp, y->psn, (unsigned long long)y->t_ns,
+				 (unsigned long long)y->reth.va);
+	}
+	for (int f = 0; f < 4; f++)
+		if (memcmp(&a->st[f], &b->st[f], sizeof(a->st[f])))
+			fail_msg("%s: flow %d's counters differ (packets %llu / %llu, last_ns %llu / %llu)", what, f,
+				 (unsigned long long)a->st[f].packets[0], (unsigned long long)b->st[f].packets[0],
+				 (unsigned long long)a->st[f].last_ns, (unsigned long long)b->st[f].last_ns);
+}
+
+static void check_lockstep(const struct gen_scenario *sc, uint32_t nshards, uint64_t step_ns, const char *what,
+			   size_t min_packets)
+{
+	for (uint32_t sh = 0; sh < nshards; sh++) {
+		struct run a, b;
+		run_shard(sc, sh, nshards, &a);
+		run_rounds(sc, sh, nshards, step_ns, &b);
+		if (a.n < min_packets)
+			fail_msg("%s: only %zu packets", what, a.n);
+		assert_same_runs(&a, &b, what);
+		run_free(&a);
+		run_free(&b);
+	}
+}
+
+static void test_lockstep_same_as_clock(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+
+	/* UC SEND of 4 bytes on 16 QPs, a packet limit that ends mid-round */
+	f->transport = GEN_UC;
+	memset(f->op_weight, 0, sizeof(f->op_weight));
+	f->op_weight[GEN_OP_SEND] = 1;
+	f->size.min = f->size.max = 4;
+	f->qps = 16;
+	f->messages = 0;
+	w->sc.packets = 1000;
+	check_lockstep(&w->sc, 1, 0, "uc send, packet limit", 1000);
+
+	/* UC WRITE of 4 KiB at MTU 4096: the VA wraps in a 10,000-byte
+	 * buffer, the PSNs wrap past 0xFFFFFF, a duration ends the run */
+	memset(f->op_weight, 0, sizeof(f->op_weight));
+	f->op_weight[GEN_OP_WRITE] = 1;
+	f->size.min = f->size.max = 4096;
+	f->mtu = 4096;
+	f->qps = 3;
+	f->remote_len = 10000;
+	f->initial_psn = 0xFFFFF0;
+	f->psn_stride = 0x800003;
+	w->sc.packets = 0;
+	w->sc.duration_ns = 50000;
+	check_lockstep(&w->sc, 1, 0, "uc write, va and psn wrap, duration", 100);
+	/* the same, paced: the bound moves 700 ns a call */
+	check_lockstep(&w->sc, 1, 700, "uc write paced", 100);
+
+	/* UD SEND larger than the MTU (cut to it), 5 QPs, 7 messages each, a
+	 * rate in packets per second */
+	f->transport = GEN_UD;
+	memset(f->op_weight, 0, sizeof(f->op_weight));
+	f->op_weight[GEN_OP_SEND] = 1;
+	f->size.min = f->size.max = 5000;
+	f->mtu = 1024;
+	f->qps = 5;
+	f->messages = 7;
+	f->rate.unit = GEN_RATE_PPS;
+	f->rate.value = 1e6;
+	w->sc.duration_ns = 0;
+	check_lockstep(&w->sc, 1, 0, "ud send, message count", 35);
+
+	/* UC WRITE with immediate at 10 Gb/s from 1 us to 20 us, 2 QPs, on a
+	 * VLAN with IPv6 (hosts 2 and 3) */
+	f->transport = GEN_UC;
+	f->src = 2;
+	f->dst = 3;
+	memset(f->op_weight, 0, sizeof(f->op_weight));
+	f->op_weight[GEN_OP_WRITE_IMM] = 1;
+	f->size.min = f->size.max = 100;
+	f->qps = 2;
+	f->messages = 0;
+	f->remote_len = 0;
+	f->rate.unit = GEN_RATE_GBPS;
+	f->rate.value = 10;
+	f->start_ns = 1000;
+	f->stop_ns = 20000;
+	check_lockstep(&w->sc, 1, 0, "uc write_imm, start and stop", 50);
+	check_lockstep(&w->sc, 1, 333, "uc write_imm paced", 50);
+
+	/* two flows on two shards, a packet limit shared between them */
+	w->sc.n_flows = 2;
+	w->flows[1] = *f;
+	w->flows[1].src_qpn = 0x900;
+	w->flows[1].dst_qpn = 0xA00;
+	w->flows[1].qps = 3;
+	w->flows[1].stop_ns = 0;
+	f->stop_ns = 0;
+	w->sc.packets = 301;
+	check_lockstep(&w->sc, 2, 0, "two shards, packet limit", 150);
+	free(w);
+}
+
+/* Where the stream would not be the clock's order, the model keeps the
+ * clock. */
+static void test_lockstep_refused(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+	struct gen_model *m;
+
+#define REFUSED(what, stmt)                                                                     \
+	do {                                                                                    \
+		struct world *x = world_new();                                                  \
+		struct gen_flow *g = &x->flows[0];                                              \
+		g->transport = GEN_UC;                                                          \
+		memset(g->op_weight, 0, sizeof(g->op_weight));                                  \
+		g->op_weight[GEN_OP_SEND] = 1;                                                  \
+		g->size.min = g->size.max = 64;                                                 \
+		stmt;                                                                           \
+		m = gen_model_new(&x->sc, 0, 1);                                                \
+		assert_non_null(m);                                                             \
+		if (gen_model_lockstep(m) != NULL)                                              \
+			fail_msg("lockstep taken for %s", what);                                \
+		gen_model_free(m);                                                              \
+		free(x);                                                                        \
+	} while (0)
+
+	/* the base case is taken */
+	f->transport = GEN_UC;
+	memset(f->op_weight, 0, sizeof(f->op_weight));
+	f->op_weight[GEN_OP_SEND] = 1;
+	f->size.min = f->size.max = 64;
+	m = gen_model_new(&w->sc, 0, 1);
+	assert_non_null(gen_model_lockstep(m));
+	gen_model_free(m);
+	free(w);
+
+	REFUSED("rc", g->transport = GEN_RC);
+	REFUSED("two ops", g->op_weight[GEN_OP_SEND_IMM] = 1);
+	REFUSED("a size distribution", (g->size.kind = GEN_SIZE_UNIFORM, g->size.max = 128));
+	REFUSED("multi-packet messages", g->size.min = g->size.max = 4096);
+	REFUSED("an immediate sequence", (g->op_weight[GEN_OP_SEND] = 0, g->op_weight[GEN_OP_SEND_IMM] = 1,
+					  g->immediate_sequence = 1));
+	REFUSED("a fault", add_fault(x, GEN_FAULT_DROP));
+	REFUSED("two flows in a shard", (x->sc.n_flows = 2, x->flows[1] = *g));
+#undef REFUSED
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1076,6 +1313,8 @@ int main(void)
 		cmocka_unit_test(test_analyzer_clean),
 		cmocka_unit_test(test_analyzer_faulty),
 		cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_lockstep_same_as_clock),
+		cmocka_unit_test(test_lockstep_refused),
 		cmocka_unit_test(test_pause_and_rate),
 		cmocka_unit_test(test_cnp_describe),
 		cmocka_unit_test(test_payload_pattern),

@@ -96,6 +96,8 @@ struct rw_tmpl_fast {
 	uint8_t words;                         /* 8-byte words from l4_off to the payload */
 	uint8_t any_len;                       /* rw_tmpl_fast_init_any: times t->shift per packet */
 	uint16_t hdrs;                         /* the template's extension headers (enum rw_hdr mask) */
+	uint8_t psn_at;                        /* tracked index of the PSN's first byte */
+	uint8_t va_at;                         /* of the RETH's or AtomicETH's VA; 0xFF: none */
 	uint64_t other[RW_TMPL_FAST_SPAN / 8]; /* 0xFF on the bytes not tracked, in that span */
 };
 
@@ -115,5 +117,18 @@ enum rw_err rw_tmpl_fast_init_any(const struct rw_tmpl *t, struct rw_tmpl_fast *
  * rw_tmpl_fast_init_any() on a template with the same headers as t. */
 uint32_t rw_tmpl_write_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *fs,
 			    const struct rw_tmpl_fields *f, uint8_t *out);
+
+/* What XOR-ing x into the n (1 to 8) tracked bytes from index i (a
+ * field's bytes in wire order, as psn_at and va_at give them) adds to the
+ * ICRC of fs's template: for a sender that writes a field itself and keeps
+ * its ICRC by the field alone (a PSN as 3 bytes, a VA as 8). */
+static inline uint32_t rw_tmpl_fast_xor(const struct rw_tmpl_fast *fs, unsigned i, unsigned n, uint64_t x)
+{
+	uint32_t d = 0;
+
+	for (unsigned j = 0; j < n; j++)
+		d ^= fs->tab[i + j][(uint8_t)(x >> (8 * (n - 1 - j)))];
+	return d;
+}
 
 #endif

@@ -136,6 +136,47 @@ double gen_now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Stamps the lockstep stream's frame into every mbuf of pool, where the
+ * frame starts on a cache line: a frame of up to 64 bytes is then one
+ * line, and a longer one's patched words (all in the headers, and the
+ * ICRC) two. */
+static void ls_stamp(struct rte_mempool *mp, void *arg, void *obj, unsigned idx)
+{
+	struct gen_worker *w = arg;
+	struct rte_mbuf *m = obj;
+	const struct gen_ls_frames *fr = w->ls;
+	struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
+
+	(void)mp;
+	(void)idx;
+	memcpy((uint8_t *)m->buf_addr + w->ls_off, fr->frame, fr->t.frame_len);
+	m->data_off = w->ls_off;
+	m->data_len = (uint16_t)fr->t.frame_len;
+	m->pkt_len = fr->t.frame_len;
+	pv->tail_at = pv->tail_len = 0; /* the pattern is gone: for the stream alone */
+}
+
+static void ls_align(struct rte_mempool *mp, void *arg, void *obj, unsigned idx)
+{
+	struct gen_worker *w = arg;
+	uintptr_t a = (uintptr_t)((struct rte_mbuf *)obj)->buf_addr + RTE_PKTMBUF_HEADROOM;
+
+	(void)mp;
+	if (idx == 0)
+		w->ls_off = (uint16_t)(RTE_PKTMBUF_HEADROOM + ((64 - (a & 63)) & 63));
+}
+
+static void ls_stamp_pool(struct gen_worker *w, struct rte_mempool *mp)
+{
+	/* the offset from the headroom on where the first buffer's data is
+	 * line-aligned (mempool objects are, so it is the whole pool's) */
+	w->ls_off = RTE_PKTMBUF_HEADROOM;
+	rte_mempool_obj_iter(mp, ls_align, w);
+	if ((uint32_t)w->ls_off + w->ls->t.frame_len > GEN_MBUF_DATA)
+		w->ls_off = (uint16_t)(GEN_MBUF_DATA - w->ls->t.frame_len);
+	rte_mempool_obj_iter(mp, ls_stamp, w);
+}
+
 int gen_worker_init(struct gen_worker *w)
 {
 	const struct gen_scenario *sc = w->sc;
@@ -172,6 +213,7 @@ int gen_worker_init(struct gen_worker *w)
 					  sizeof(w->errmsg));
 		if (!w->ls)
 			return -1;
+		ls_stamp_pool(w, w->pools[w->flow_pool[ls->flow]]);
 	}
 	return 0;
 }
@@ -278,17 +320,19 @@ static void send_burst(struct gen_worker *w, struct rte_mbuf **mb, uint32_t got)
 
 #define GEN_BURST_MAX 512
 
-/* The lockstep stream (flow.h): rounds from the model, frames from one
- * header and a few words per QP (tx_frame.h), no gen_pkt in between. */
+/* The lockstep stream (flow.h): rounds from the model, frames patched in
+ * place (tx_frame.h), no gen_pkt in between. The pool is the worker's own
+ * and carries nothing else, so every mbuf holds a frame of the stream from
+ * gen_worker_init() on (ls_stamp), at w->ls_off, and mbufs are taken raw
+ * from the pool as testpmd takes them: a packet writes its five words and
+ * three lengths. */
 static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_t burst, struct rte_mbuf **mb)
 {
 	const struct gen_ls_frames *fr = w->ls;
 	const struct gen_lockstep *ls = gen_model_lockstep(w->model);
-	uint32_t fi = ls->flow;
-	struct rte_mempool *pool = w->pools[w->flow_pool[fi]];
-	const uint8_t *pat = w->patterns[w->flow_pool[fi]];
-	const uint16_t hdr_len = fr->t.hdr_len, tail_len = fr->tail_len;
-	const uint32_t pay_len = fr->t.payload_len, frame_len = fr->t.frame_len;
+	struct rte_mempool *pool = w->pools[w->flow_pool[ls->flow]];
+	const uint16_t off = w->ls_off;
+	const uint32_t frame_len = fr->t.frame_len;
 	struct gen_round rb[GEN_BURST_MAX];
 
 	while (!*w->stop) {
@@ -308,28 +352,25 @@ static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_
 		}
 		for (uint32_t k = 0; k < nr; k++)
 			got += rb[k].n;
-		if (alloc_burst(w, pool, mb, got) != 0)
-			return;
+		while (rte_mempool_get_bulk(pool, (void **)mb, got) != 0) {
+			if (*w->stop)
+				return;
+			rte_pause();
+		}
 		for (uint32_t k = 0; k < nr; k++) {
 			uint32_t va_icrc = gen_ls_va_icrc(fr, rb[k].va);
 
 			for (uint32_t i = 0; i < rb[k].n; i++, j++) {
 				struct rte_mbuf *m = mb[j];
-				struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
-				uint8_t *pay = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT;
 
-				/* the stream's tails all lie where this one goes: a
-				 * tail of another layout is put back first */
-				if (unlikely(pv->tail_at != pay_len || pv->tail_len != tail_len)) {
-					if (pv->tail_len)
-						gen_frames_restore(pay + pv->tail_at, pat + pv->tail_at, pv->tail_len);
-					pv->tail_at = (uint16_t)pay_len;
-					pv->tail_len = tail_len;
-				}
-				gen_ls_put(fr, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc, pay);
-				m->data_off = (uint16_t)(GEN_PAYLOAD_AT - hdr_len);
+				/* a pool's mbufs have one segment and no
+				 * offload flags; the lengths are the stamp's,
+				 * written again lest a driver moved them */
+				m->data_off = off;
 				m->data_len = (uint16_t)frame_len;
 				m->pkt_len = frame_len;
+				gen_ls_patch(fr, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc,
+					     (uint8_t *)m->buf_addr + off);
 			}
 		}
 		if (w->record_times) {

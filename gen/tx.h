@@ -59,6 +59,7 @@ struct gen_worker {
 	struct gen_model *model;
 	struct gen_frames *frames;   /* templates (tx_frame.h) */
 	struct gen_ls_frames *ls;    /* the lockstep stream's frames; NULL: the model's clock */
+	uint16_t ls_off;             /* where its frames start in an mbuf's buffer */
 	struct gen_tx_counters ctr;
 	uint64_t *times;
 	uint64_t n_times, cap_times;

@@ -164,7 +164,7 @@ struct gen_ls_frames *gen_ls_frames_new(const struct gen_scenario *sc, const str
 		pk.psn = 0;
 		gen_pkt_describe(sc, &pk, pattern, &p);
 		if (i == 0) {
-			if (rw_tmpl_init(&fr->t, &p, fr->scratch, sizeof(fr->scratch)) != RW_OK ||
+			if (rw_tmpl_init(&fr->t, &p, fr->frame, sizeof(fr->frame)) != RW_OK ||
 			    rw_tmpl_fast_init(&fr->t, &fr->fs) != RW_OK || fr->t.frame_len != ls->frame_len) {
 				snprintf(err, errcap, "flow %u: no template for opcode 0x%02x with %u bytes of payload",
 					 ls->flow, ls->opcode, ls->payload_len);
@@ -184,8 +184,7 @@ struct gen_ls_frames *gen_ls_frames_new(const struct gen_scenario *sc, const str
 	if (fr->t.ext_off[__builtin_ctz(RW_HDR_RETH)] >= 0)
 		fr->reth_off = (uint16_t)fr->t.ext_off[__builtin_ctz(RW_HDR_RETH)];
 	fr->bth8 = rw_get_be32(fr->t.hdr + fr->t.bth_off + 8) & 0xFF000000u;
-	fr->tail_len = (uint16_t)(fr->t.frame_len - fr->t.hdr_len - fr->t.payload_len);
-	fr->icrc_only = fr->t.pad == 0 && fr->t.eth_pad == 0;
+	fr->icrc_off = fr->t.hdr_len + fr->t.payload_len + fr->t.pad;
 	return fr;
 }
 

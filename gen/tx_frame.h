@@ -153,13 +153,15 @@ static inline void gen_frames_put(struct gen_frames *fr, const struct gen_fr_slo
 }
 
 /* ---- the lockstep stream's frames (flow.h: gen_model_lockstep) ----
- * Every packet of the stream has one layout, so its frame is one header
- * (QP 0's at PSN 0 and VA 0) with four words written per packet: the UDP
- * source port, the BTH's destination QP and PSN words, and UD's source QP
- * (and, per round, the RETH's VA). Each QP keeps the ICRC of its own frame
- * at PSN 0 and VA 0, made once by proto's general patch; a packet's is that
- * one changed by its PSN's three bytes and the round's VA, through proto's
- * tables (rw_tmpl_fast_xor): a few loads, whatever the payload length. */
+ * Every packet of the stream has one layout: its frame is the template's
+ * (QP 0's at PSN 0 and VA 0, payload, pad and padding included), stamped
+ * once into each buffer the stream will ever use, and per packet only the
+ * words that differ are written: the UDP source port, the BTH's
+ * destination QP and PSN words, UD's source QP, the RETH's VA and the ICRC.
+ * Each QP keeps the ICRC of its own frame at PSN 0 and VA 0, made once by
+ * proto's general patch; a packet's is that one changed by its PSN's three
+ * bytes and the round's VA through proto's tables (rw_tmpl_fast_xor): a few
+ * loads and five stores a packet, whatever the payload length. */
 struct gen_ls_qp {
 	uint32_t icrc;       /* its frame's at PSN 0, VA 0 */
 	uint32_t psn_off;    /* its PSN less QP 0's */
@@ -176,9 +178,8 @@ struct gen_ls_frames {
 	uint32_t nq;
 	uint32_t bth8;       /* BTH bytes 8-11 at PSN 0: AckReq and the reserved bits */
 	uint16_t deth_off, reth_off; /* frame offsets; 0: absent */
-	uint16_t tail_len;   /* pad, ICRC, Ethernet padding */
-	uint8_t icrc_only;   /* the tail is the ICRC alone */
-	uint8_t scratch[GEN_FR_SCRATCH];
+	uint32_t icrc_off;   /* frame offset of the ICRC */
+	uint8_t frame[GEN_FR_SCRATCH]; /* the template's whole frame (t.frame_len bytes) */
 };
 
 /* The frames of model m's lockstep stream (gen_model_lockstep(m) not NULL),
@@ -193,34 +194,24 @@ static inline uint32_t gen_ls_va_icrc(const struct gen_ls_frames *fr, uint64_t v
 	return fr->reth_off ? rw_tmpl_fast_xor(&fr->fs, fr->fs.va_at, 8, va) : 0;
 }
 
-/* Writes the frame of QP i in a round (QP 0's PSN psn, the VA va and its
- * gen_ls_va_icrc) around its payload at pay, as gen_frames_put() does. */
-static inline void gen_ls_put(const struct gen_ls_frames *fr, uint32_t i, uint32_t psn, uint64_t va,
-			      uint32_t va_icrc, uint8_t *pay)
+/* Makes frame (t.frame_len bytes) the packet of QP i in a round (QP 0's
+ * PSN psn, the VA va and its gen_ls_va_icrc), frame holding a packet of
+ * this stream already (fr->frame, or any packet it made since). */
+static inline void gen_ls_patch(const struct gen_ls_frames *fr, uint32_t i, uint32_t psn, uint64_t va,
+				uint32_t va_icrc, uint8_t *frame)
 {
 	const struct gen_ls_qp *q = &fr->qp[i];
 	const struct rw_tmpl *t = &fr->t;
-	uint8_t *h = pay - t->hdr_len;
 	uint32_t p = (psn + q->psn_off) & 0xFFFFFFu;
-	uint32_t icrc;
-	size_t k;
 
-	/* the header in 16-byte pieces, the last one ending at the payload */
-	for (k = 0; k + 16 < t->hdr_len; k += 16)
-		memcpy(h + k, t->hdr + k, 16);
-	memcpy(h + t->hdr_len - 16, t->hdr + t->hdr_len - 16, 16);
-	rw_put_be16(h + t->l4_off, q->sport);
-	rw_put_be32(h + t->bth_off + 4, q->bth4);
-	rw_put_be32(h + t->bth_off + 8, fr->bth8 | p);
+	rw_put_be16(frame + t->l4_off, q->sport);
+	rw_put_be32(frame + t->bth_off + 4, q->bth4);
+	rw_put_be32(frame + t->bth_off + 8, fr->bth8 | p);
 	if (fr->deth_off)
-		rw_put_be32(h + fr->deth_off + 4, q->deth4);
+		rw_put_be32(frame + fr->deth_off + 4, q->deth4);
 	if (fr->reth_off)
-		rw_put_be64(h + fr->reth_off, va);
-	icrc = q->icrc ^ va_icrc ^ rw_tmpl_fast_xor(&fr->fs, fr->fs.psn_at, 3, p);
-	if (fr->icrc_only)
-		rw_put_le32(pay + t->payload_len, icrc);
-	else
-		rw_tmpl_write_tail(t, icrc, pay + t->payload_len);
+		rw_put_be64(frame + fr->reth_off, va);
+	rw_put_le32(frame + fr->icrc_off, q->icrc ^ va_icrc ^ rw_tmpl_fast_xor(&fr->fs, fr->fs.psn_at, 3, p));
 }
 
 #endif

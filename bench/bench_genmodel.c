@@ -14,12 +14,17 @@
  * that lost the CPU counts no time. rocewire-gen on net_null adds the port:
  * bench/bench_gen.py.
  *
+ * Scenarios the lockstep stream sends (gen/flow.h: one UC/UD flow of one
+ * op and size in one-packet messages) get two more columns: the stream's
+ * rounds alone (gen_model_rounds) and with the frames patched in place
+ * (gen_ls_patch) into 512 buffers stamped once, as rocewire-gen's pool is.
+ *
  * --general: no ICRC tables (every ICRC by the general patch, as before
  * rw_tmpl_fast), to see what they save.
  *
  * --check N: before timing, builds the first N frames of each scenario the
  * slow, obvious way too (gen_pkt_describe + rw_packet_build, a full ICRC)
- * and fails on the first byte that differs. */
+ * and fails on the first byte that differs; the lockstep's frames too. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +199,89 @@ out:
 	return got;
 }
 
+/* The lockstep stream: rounds alone (ls NULL) or with frames patched into
+ * NBUF buffers stamped with the stream's frame. 0 packets when the
+ * scenario is not sent in lockstep. */
+static uint64_t run_lockstep(const struct gen_scenario *sc, const struct rig *r, int frames, uint64_t n,
+			     uint64_t check, double *secs, int *bad)
+{
+	struct gen_model *m = gen_model_new(sc, 0, 1);
+	const struct gen_lockstep *ls = m ? gen_model_lockstep(m) : NULL;
+	struct gen_ls_frames *fr = NULL;
+	struct gen_round rb[BURST];
+	static uint8_t ref[GEN_MBUF_DATA];
+	uint8_t *bufs[NBUF] = { NULL };
+	uint64_t got = 0, sum = 0;
+	char err[256];
+	double t0;
+
+	*bad = 0;
+	*secs = 0;
+	if (!ls) {
+		gen_model_free(m);
+		return 0;
+	}
+	if (frames) {
+		fr = gen_ls_frames_new(sc, m, r->patterns[ls->flow], err, sizeof(err));
+		if (!fr) {
+			fprintf(stderr, "bench-genmodel: %s\n", err);
+			*bad = 1;
+			gen_model_free(m);
+			return 0;
+		}
+		for (uint32_t i = 0; i < NBUF; i++) {
+			bufs[i] = malloc(GEN_MBUF_DATA);
+			if (!bufs[i]) {
+				*bad = 1;
+				goto out;
+			}
+			memcpy(bufs[i], fr->frame, fr->t.frame_len);
+		}
+	}
+	t0 = cpu_now();
+	while (got < n) {
+		uint32_t nr = gen_model_rounds(m, rb, BURST, BURST, UINT64_MAX);
+		if (nr == 0 && gen_model_done(m))
+			break;
+		for (uint32_t k = 0; k < nr; k++) {
+			if (!fr) {
+				got += rb[k].n;
+				continue;
+			}
+			uint32_t va_icrc = gen_ls_va_icrc(fr, rb[k].va);
+			for (uint32_t i = 0; i < rb[k].n; i++, got++) {
+				uint8_t *f = bufs[got % NBUF];
+				gen_ls_patch(fr, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc, f);
+				sum += f[fr->t.frame_len - 1];
+				if (got < check) {
+					struct gen_pkt pk;
+					struct rw_packet p;
+					size_t rn;
+					gen_model_round_pkt(m, &rb[k], i, &pk);
+					gen_pkt_describe(sc, &pk, r->patterns[ls->flow], &p);
+					if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, ref, sizeof(ref), &rn) != RW_OK ||
+					    rn != fr->t.frame_len || memcmp(ref, f, rn) != 0) {
+						fprintf(stderr, "bench-genmodel: lockstep packet %llu (QP %u, PSN %u): frame "
+								"differs from rw_packet_build's\n",
+							(unsigned long long)got, pk.qp, pk.psn);
+						*bad = 1;
+						goto out;
+					}
+				}
+			}
+		}
+	}
+	*secs = cpu_now() - t0;
+out:
+	if (sum == 1)
+		fputc(' ', stderr); /* keeps the frames' last bytes read */
+	for (uint32_t i = 0; i < NBUF; i++)
+		free(bufs[i]);
+	gen_ls_frames_free(fr);
+	gen_model_free(m);
+	return got;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -227,13 +315,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench-genmodel [-n PACKETS] [-r ROUNDS] [--general] [--check N] SCENARIO...\n");
 		return 2;
 	}
-	printf("| scenario | packets | model ns/pkt | model + frames ns/pkt | frames ns/pkt |\n");
-	printf("| --- | --- | --- | --- | --- |\n");
+	printf("| scenario | packets | model ns/pkt | model + frames ns/pkt | frames ns/pkt | lockstep rounds "
+	       "ns/pkt | lockstep rounds + frames ns/pkt |\n");
+	printf("| --- | --- | --- | --- | --- | --- | --- |\n");
 	for (int a = optind; a < argc; a++) {
 		struct gen_scenario sc;
 		struct rig r;
 		char err[512];
-		double best_m = 1e30, best_f = 1e30;
+		double best_m = 1e30, best_f = 1e30, best_lr = 1e30, best_lf = 1e30;
 		uint64_t got = 0;
 		int bad = 0;
 
@@ -247,7 +336,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench-genmodel: %s: out of memory\n", argv[a]);
 			return 1;
 		}
-		if (check && (run_frames(&sc, &r, check, check, &best_f, &bad), bad)) {
+		if (check && ((run_frames(&sc, &r, check, check, &best_f, &bad), bad) ||
+			      (run_lockstep(&sc, &r, 1, check, check, &best_f, &bad), bad))) {
 			rc = 1;
 		} else {
 			best_f = 1e30;
@@ -259,9 +349,20 @@ int main(int argc, char **argv)
 				got = run_frames(&sc, &r, n, 0, &s, &bad);
 				if (got && s / (double)got < best_f)
 					best_f = s / (double)got;
+				uint64_t lg = run_lockstep(&sc, &r, 0, n, 0, &s, &bad);
+				if (lg && s / (double)lg < best_lr)
+					best_lr = s / (double)lg;
+				lg = run_lockstep(&sc, &r, 1, n, 0, &s, &bad);
+				if (lg && s / (double)lg < best_lf)
+					best_lf = s / (double)lg;
 			}
-			printf("| %s | %llu | %.1f | %.1f | %.1f |\n", argv[a], (unsigned long long)got,
-			       best_m * 1e9, best_f * 1e9, (best_f - best_m) * 1e9);
+			char lr[32] = "-", lf[32] = "-";
+			if (best_lr < 1e30)
+				snprintf(lr, sizeof(lr), "%.1f", best_lr * 1e9);
+			if (best_lf < 1e30)
+				snprintf(lf, sizeof(lf), "%.1f", best_lf * 1e9);
+			printf("| %s | %llu | %.1f | %.1f | %.1f | %s | %s |\n", argv[a], (unsigned long long)got,
+			       best_m * 1e9, best_f * 1e9, (best_f - best_m) * 1e9, lr, lf);
 		}
 		rig_free(&r);
 		gen_scenario_free(&sc);

@@ -386,6 +386,8 @@ int main(int argc, char **argv)
 	run.scenario_path = o.scenario;
 	run.port_name = port_name;
 	run.queues = nq;
+	for (uint32_t q = 0; q < nq; q++)
+		run.lockstep_queues += w[q].ls != NULL;
 	run.flows = cur;
 
 	int status = o.status < 0 ? isatty(STDERR_FILENO) : o.status;

@@ -83,8 +83,12 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 		r->queues, r->queues == 1 ? "" : "s",
 		r->wall_s > 0 ? (double)r->packets / r->wall_s / 1e6 : 0.0,
 		r->wall_s > 0 ? (double)(r->bytes + r->packets * WIRE_EXTRA) * 8 / r->wall_s / 1e9 : 0.0);
-	fprintf(f, "  model time %.6f s%s\n", (double)r->model_ns / 1e9,
+	fprintf(f, "  model time %.6f s%s", (double)r->model_ns / 1e9,
 		r->interrupted ? "; stopped by a signal" : "");
+	if (r->lockstep_queues)
+		fprintf(f, "; %s in lockstep", r->lockstep_queues == r->queues ? "sent" :
+			r->lockstep_queues == 1 ? "1 queue" : "some queues");
+	fputc('\n', f);
 	for (uint32_t i = 0; i < r->sc->n_flows; i++) {
 		const struct gen_flow_stats *s = &r->flows[i];
 		const struct gen_flow *fl = &r->sc->flows[i];
@@ -211,6 +215,7 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 	SET(o, "port", json_string(r->port_name));
 	SET(o, "output", r->output ? json_string(r->output) : json_null());
 	SET(o, "queues", u64(r->queues));
+	SET(o, "lockstep_queues", u64(r->lockstep_queues));
 	SET(o, "interrupted", json_boolean(r->interrupted));
 	SET(o, "packets", u64(r->packets));
 	SET(o, "bytes", u64(r->bytes));

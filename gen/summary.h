@@ -14,6 +14,7 @@ struct gen_run {
 	const char *port_name;        /* driver and port, "net_pcap (port 0)" */
 	const char *output;           /* the pcap written, or NULL */
 	uint32_t queues;
+	uint32_t lockstep_queues;     /* of them, sending the lockstep stream (flow.h) */
 	double wall_s;                /* from the first packet sent to the last */
 	uint64_t packets, bytes;      /* what the port took */
 	uint64_t unsent;

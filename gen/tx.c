@@ -205,8 +205,8 @@ int gen_worker_init(struct gen_worker *w)
 		return -1;
 	}
 	/* A shard the lockstep stream can send (flow.h) goes without the
-	 * clock; ROCEWIRE_GEN_STREAM=0 keeps the clock (the tests compare). */
-	const char *env = getenv("ROCEWIRE_GEN_STREAM");
+	 * clock; ROCEWIRE_GEN_LOCKSTEP=0 keeps the clock (the tests compare). */
+	const char *env = getenv("ROCEWIRE_GEN_LOCKSTEP");
 	if (!w->rx && !(env && strcmp(env, "0") == 0) && gen_model_lockstep(w->model)) {
 		const struct gen_lockstep *ls = gen_model_lockstep(w->model);
 		w->ls = gen_ls_frames_new(sc, w->model, w->patterns[w->flow_pool[ls->flow]], w->errmsg,

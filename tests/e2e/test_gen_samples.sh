@@ -11,6 +11,8 @@
 #    and on fault-free flows no gap, resend, incomplete message or message
 #    cut by the end of the capture (gen_check.py);
 #  - Wireshark's own dissector finds nothing malformed.
+# line-rate.yaml and ud-flood.yaml go through the lockstep stream (frames
+# stamped once and patched in place), the others through the model's clock.
 # Env: ROCEWIRE_GEN, ROCEWIRE_GENMODEL, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR.
 set -u
 py=/usr/bin/python3
@@ -51,6 +53,14 @@ for s in default "$src"/samples/scenarios/*.yaml; do
 	fi
 	if [ -e "$work/$b.pcap.part" ] || ls "$work/$b.pcap."* >/dev/null 2>&1; then
 		echo "FAIL: $b: a temporary file was left next to the pcap" >&2
+		fails=$((fails + 1))
+	fi
+	# the samples made for the lockstep stream must be sent by it (what
+	# the reference comparison below then proves right), the others not
+	case $b in line-rate | ud-flood) want=1 ;; *) want=0 ;; esac
+	got=$("$py" -c 'import json,sys; print(json.load(open(sys.argv[1]))["lockstep_queues"])' "$work/$b.json")
+	if [ "$got" != "$want" ]; then
+		echo "FAIL: $b: $got queue(s) in lockstep, expected $want" >&2
 		fails=$((fails + 1))
 	fi
 	"$gm" "$s" "$work/$b.ref.pcap" >"$work/$b.model.json" || { fails=$((fails + 1)); continue; }
@@ -100,6 +110,25 @@ PY
 else
 	echo "FAIL: rocewire-gen on two queues:" >&2
 	cat "$work/q2.err" >&2
+	fails=$((fails + 1))
+fi
+
+# The lockstep sample again through the model's clock (ROCEWIRE_GEN_LOCKSTEP=0):
+# the same frames, the same counts.
+b=line-rate
+if ROCEWIRE_GEN_LOCKSTEP=0 "$gen" -w "$work/$b.clock.pcap" --summary-json "$work/$b.clock.json" --no-status -Q \
+	"$src/samples/scenarios/$b.yaml" 2>"$work/$b.clock.err"; then
+	"$cap" -r "$work/$b.clock.pcap" --report --json >"$work/$b.clock.report.json" 2>/dev/null
+	printf '%s through the clock: ' "$b"
+	"$py" "$src/tests/e2e/gen_check.py" "$work/$b.clock.pcap" "$work/$b.ref.pcap" "$work/$b.model.json" \
+		"$work/$b.clock.json" "$work/$b.clock.report.json" || fails=$((fails + 1))
+	if ! grep -q '"lockstep_queues": 0' "$work/$b.clock.json"; then
+		echo "FAIL: ROCEWIRE_GEN_LOCKSTEP=0 still sent in lockstep" >&2
+		fails=$((fails + 1))
+	fi
+else
+	echo "FAIL: $b through the clock:" >&2
+	cat "$work/$b.clock.err" >&2
 	fails=$((fails + 1))
 fi
 

@@ -11,7 +11,10 @@ bytes; testpmd --txpkts=62), 1,098-byte frames (a UC WRITE of 1 KiB) and
 4,170-byte frames (a UC WRITE of 4 KiB at MTU 4096). The last column is the
 rate one lcore would put on an Ethernet wire (frame + FCS, preamble and gap),
 against a 100 GbE port's line rate. Ports: net_null (the generator alone) and net_pcap into a file
-(what the default run does). Each rate is packets sent over the time from the
+(what the default run does). These flows are sent in lockstep (the man
+page's PERFORMANCE; the bench fails if they are not); the rows "the model's
+clock" send the same flows the way every other scenario goes
+(ROCEWIRE_GEN_LOCKSTEP=0). Each rate is packets sent over the time from the
 start of sending to SIGINT; the best of ROUNDS (default 3) runs.
 """
 import json
@@ -105,13 +108,23 @@ def testpmd(frame, vdev, seconds, two=False):
     return int(m[-1]) / dt
 
 
-def gen(gen_bin, scen, vdev, seconds, tmp, two=False):
+def gen(gen_bin, scen, vdev, seconds, tmp, two=False, clock=False):
+    """rocewire-gen's rate; clock: through the model's clock
+    (ROCEWIRE_GEN_LOCKSTEP=0), else the scenario must go in lockstep."""
     js = os.path.join(tmp, "sum.json")
     cmd = [gen_bin, *(EAL2 if two else EAL), vdev, "--", "--pace", "none", "-d", "3600s",
            "--status", "--summary-json", js, scen]
-    out, _ = run_timed(cmd, seconds, "Mpps")
+    if clock:
+        os.environ["ROCEWIRE_GEN_LOCKSTEP"] = "0"
+    try:
+        out, _ = run_timed(cmd, seconds, "Mpps")
+    finally:
+        os.environ.pop("ROCEWIRE_GEN_LOCKSTEP", None)
     with open(js) as f:
         s = json.load(f)
+    want = 0 if clock else s["queues"]
+    if s.get("lockstep_queues") != want:
+        raise RuntimeError(f"rocewire-gen: {s.get('lockstep_queues')} queues in lockstep, expected {want}")
     return s["packets"] / s["duration_s"], s
 
 
@@ -150,6 +163,13 @@ def main():
                     os.unlink(os.path.join(tmp, "out.pcap"))
                 except FileNotFoundError:
                     pass
+        # the same flows through the model's clock (every scenario's path):
+        # what a mix of operations, RC or faults costs
+        for label, frame, op, size in (cases[0], cases[2]):
+            scen = os.path.join(tmp, f"{op}.yaml")
+            tp = best(rounds, lambda: testpmd(frame, "--vdev=net_null0", seconds))
+            g = best(rounds, lambda: gen(gen_bin, scen, "--vdev=net_null0", seconds, tmp, clock=True)[0])
+            rows.append((label, "net_null, the model's clock", tp, g))
         # scaling: the 62-byte case on two lcores (two TX queues), both tools
         scen2 = os.path.join(tmp, "send2.yaml")
         with open(scen2, "w") as f:

@@ -564,6 +564,7 @@ void gen_single_fill(const struct gen_lflow *lf, uint32_t qp, uint8_t op, uint32
 	const struct gen_flow *f = lf->f;
 
 	pk->t_ns = t;
+	pk->kind = GEN_PK_ROCE;
 	pk->flow = lf->index;
 	pk->qp = qp;
 	pk->dir = GEN_DIR_REQUEST;

@@ -1132,14 +1132,21 @@ static void assert_same_runs(const struct run *a, const struct run *b, const cha
 		fail_msg("%s: %zu packets by the clock, %zu by the stream", what, a->n, b->n);
 	for (size_t i = 0; i < a->n; i++) {
 		const struct gen_pkt *x = &a->p[i], *y = &b->p[i];
-		if (x->t_ns != y->t_ns || x->flow != y->flow || x->qp != y->qp || x->opcode != y->opcode ||
-		    x->psn != y->psn || x->dqpn != y->dqpn || x->payload_len != y->payload_len ||
-		    x->frame_len != y->frame_len || x->hdrs != y->hdrs || x->flags != y->flags ||
-		    x->resend != y->resend || x->ackreq != y->ackreq || x->se != y->se || x->dir != y->dir ||
-		    memcmp(&x->reth, &y->reth, sizeof(x->reth)) || memcmp(&x->deth, &y->deth, sizeof(x->deth)) ||
-		    x->immdt != y->immdt || x->ieth != y->ieth)
-			fail_msg("%s: packet %zu differs: clock qp %u psn 0x%x t %llu va 0x%llx, stream qp %u psn 0x%x "
-				 "t %llu va 0x%llx", what, i, x->qp, x->psn, (unsigned long long)x->t_ns,
+		const char *d = x->t_ns != y->t_ns ? "t_ns" : x->flow != y->flow ? "flow" : x->qp != y->qp ? "qp" :
+				x->opcode != y->opcode ? "opcode" : x->psn != y->psn ? "psn" :
+				x->dqpn != y->dqpn ? "dqpn" : x->payload_len != y->payload_len ? "payload_len" :
+				x->frame_len != y->frame_len ? "frame_len" : x->hdrs != y->hdrs ? "hdrs" :
+				x->flags != y->flags ? "flags" : x->resend != y->resend ? "resend" :
+				x->ackreq != y->ackreq ? "ackreq" : x->se != y->se ? "se" : x->dir != y->dir ? "dir" :
+				x->becn != y->becn ? "becn" : x->kind != y->kind ? "kind" :
+				x->reth.va != y->reth.va ? "reth.va" : x->reth.rkey != y->reth.rkey ? "reth.rkey" :
+				x->reth.dmalen != y->reth.dmalen ? "reth.dmalen" : x->deth.qkey != y->deth.qkey ? "deth.qkey" :
+				x->deth.sqpn != y->deth.sqpn ? "deth.sqpn" : x->deth.resv8 != y->deth.resv8 ? "deth.resv8" :
+				x->immdt != y->immdt ? "immdt" :
+				x->ieth != y->ieth ? "ieth" : NULL;
+		if (d)
+			fail_msg("%s: packet %zu differs in %s: clock qp %u psn 0x%x t %llu va 0x%llx, stream qp %u "
+				 "psn 0x%x t %llu va 0x%llx", what, i, d, x->qp, x->psn, (unsigned long long)x->t_ns,
 				 (unsigned long long)x->reth.va, y->qp, y->psn, (unsigned long long)y->t_ns,
 				 (unsigned long long)y->reth.va);
 	}

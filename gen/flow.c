@@ -228,6 +228,63 @@ static void qp_init(struct gen_model *m, struct gen_qp *q, struct gen_lflow *lf,
 	gen_req_init(m, q);
 }
 
+/* ---- QPN maps ----
+ * The closed loop finds the QP of every packet the port brings by its QPN:
+ * a scan over the flows cost as much as there are flows, per packet. */
+
+static uint32_t qpn_hash(uint32_t qpn)
+{
+	return (uint32_t)(((uint64_t)qpn * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+/* The QPs of the flows with lf->rp (acks 0) or lf->wire_acks (acks 1), the
+ * first flow's QP kept where two share a QPN, as a scan in flow order
+ * finds it. 0, or -1 out of memory. */
+static int qpn_map_build(struct gen_model *m, struct gen_qpn_map *map, int acks)
+{
+	uint64_t n = 0;
+	for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
+		const struct gen_lflow *lf = &m->lf[lfi];
+		if (acks ? lf->wire_acks : lf->rp)
+			n += lf->f->qps ? lf->f->qps : 1;
+	}
+	if (n == 0)
+		return 0;
+	uint32_t cap = pow2_at_least((uint32_t)(2 * n));
+	map->e = calloc(cap, sizeof(*map->e));
+	if (!map->e)
+		return -1;
+	map->mask = cap - 1;
+	for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
+		const struct gen_lflow *lf = &m->lf[lfi];
+		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
+		if (!(acks ? lf->wire_acks : lf->rp))
+			continue;
+		for (uint32_t i = 0; i < nq; i++) {
+			uint32_t qpn = (lf->f->src_qpn + i) & RW_QPN_MASK, h = qpn_hash(qpn) & map->mask;
+			while (map->e[h] && (uint32_t)(map->e[h] >> 32) != qpn)
+				h = (h + 1) & map->mask;
+			if (!map->e[h])
+				map->e[h] = (uint64_t)qpn << 32 | (lf->first_qp + i + 1);
+		}
+	}
+	return 0;
+}
+
+uint32_t gen_qpn_find(const struct gen_qpn_map *map, uint32_t qpn)
+{
+	if (!map->e)
+		return UINT32_MAX;
+	qpn &= RW_QPN_MASK;
+	for (uint32_t h = qpn_hash(qpn) & map->mask;; h = (h + 1) & map->mask) {
+		uint64_t e = map->e[h];
+		if (!e)
+			return UINT32_MAX;
+		if ((uint32_t)(e >> 32) == qpn)
+			return (uint32_t)e - 1;
+	}
+}
+
 static int model_alloc(struct gen_model *m)
 {
 	uint64_t slots = 0;
@@ -293,6 +350,10 @@ struct gen_model *gen_model_new(const struct gen_scenario *sc, uint32_t shard, u
 		return NULL;
 	}
 	m->cc_next_t = m->cc ? gen_cc_next(m) : GEN_NEVER;
+	if (qpn_map_build(m, &m->cnp_map, 0) != 0 || qpn_map_build(m, &m->ack_map, 1) != 0) {
+		gen_model_free(m);
+		return NULL;
+	}
 	for (uint32_t i = 0; i < m->tsize; i++) {
 		struct gen_hent e = { .key = GEN_NEVER, .qi = UINT32_MAX };
 		if (i < m->nqp)
@@ -317,6 +378,8 @@ void gen_model_free(struct gen_model *m)
 	free(m->wqes);
 	gen_cc_free(m->cc);
 	gen_lockstep_free(m->ls);
+	free(m->cnp_map.e);
+	free(m->ack_map.e);
 	free(m);
 }
 

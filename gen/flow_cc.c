@@ -467,27 +467,22 @@ int gen_model_rx_cnp(struct gen_model *m, uint32_t qpn, uint64_t now)
 	struct gen_ccm *c = m->cc;
 	if (!c)
 		return 0;
-	for (uint32_t lfi = 0; lfi < m->nlf; lfi++) {
-		struct gen_lflow *lf = &m->lf[lfi];
-		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
-		uint32_t i = (qpn - lf->f->src_qpn) & RW_QPN_MASK;
-		if (!lf->rp || i >= nq)
-			continue;
-		struct gen_qp *q = &m->qps[lf->first_qp + i];
-		struct cc_rp *rp = &c->rp[lf->first_qp + i];
-		uint64_t cuts = rp->cuts;
-		/* the model's clock may be behind the wall clock the CNP came at,
-		 * or ahead of it: a reaction point's time never goes back */
-		cc_rp_on_cnp(rp, now > rp->now ? now : rp->now);
-		c->st.cnps_received++;
-		c->st.rate_cuts += rp->cuts - cuts;
-		set_rate(q, rp);
-		if (c->st.min_rate_bps == 0 || q->rate_bps < c->st.min_rate_bps)
-			c->st.min_rate_bps = q->rate_bps;
-		gen_clock_rekey(m, q);
-		return 1;
-	}
-	return 0;
+	uint32_t qi = gen_qpn_find(&m->cnp_map, qpn);
+	if (qi == UINT32_MAX)
+		return 0;
+	struct gen_qp *q = &m->qps[qi];
+	struct cc_rp *rp = &c->rp[qi];
+	uint64_t cuts = rp->cuts;
+	/* the model's clock may be behind the wall clock the CNP came at,
+	 * or ahead of it: a reaction point's time never goes back */
+	cc_rp_on_cnp(rp, now > rp->now ? now : rp->now);
+	c->st.cnps_received++;
+	c->st.rate_cuts += rp->cuts - cuts;
+	set_rate(q, rp);
+	if (c->st.min_rate_bps == 0 || q->rate_bps < c->st.min_rate_bps)
+		c->st.min_rate_bps = q->rate_bps;
+	gen_clock_rekey(m, q);
+	return 1;
 }
 
 void gen_model_rx_pause(struct gen_model *m, uint16_t cev, const uint16_t quanta[8], uint64_t now)

@@ -169,6 +169,13 @@ struct gen_hent {
 	uint32_t unused;
 };
 
+/* QPN -> local QP index, for what the port brings in the closed loop:
+ * open addressing, each entry qpn << 32 | (index + 1), 0 empty. */
+struct gen_qpn_map {
+	uint64_t *e;
+	uint32_t mask;
+};
+
 struct gen_fault_state {
 	uint64_t matched, applied;
 };
@@ -197,11 +204,16 @@ struct gen_model {
 				   * can change it: read on every step of the clock */
 	uint64_t cc_pause[8];     /* the switch's PFC on its senders, per class */
 	struct gen_ls *ls;        /* the lockstep stream (flow_lockstep.c); NULL: the clock */
+	struct gen_qpn_map cnp_map;  /* requester QPs with a reaction point (gen_model_rx_cnp) */
+	struct gen_qpn_map ack_map;  /* requester QPs answered by a real responder (wire_acks) */
 	/* The packet being emitted, and whether it survives the faults. */
 	uint8_t pk_dropped, pk_lost, pk_rnr;
 };
 
 /* flow.c */
+/* The local QP with that QPN (its low 24 bits), the first in flow order
+ * when flows share QPNs; UINT32_MAX: none. */
+uint32_t gen_qpn_find(const struct gen_qpn_map *map, uint32_t qpn);
 static inline struct gen_lflow *gen_qlf(struct gen_model *m, const struct gen_qp *q)
 {
 	return &m->lf[q->lf];

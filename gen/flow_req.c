@@ -300,16 +300,10 @@ static void nak_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j
 int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uint32_t psn, uint8_t syndrome,
 			  uint64_t now)
 {
-	struct gen_qp *q = NULL;
-	for (uint32_t lfi = 0; lfi < m->nlf && !q; lfi++) {
-		const struct gen_lflow *lf = &m->lf[lfi];
-		uint32_t nq = lf->f->qps ? lf->f->qps : 1;
-		uint32_t i = (qpn - lf->f->src_qpn) & RW_QPN_MASK;
-		if (lf->wire_acks && i < nq)
-			q = &m->qps[lf->first_qp + i];
-	}
-	if (!q)
+	uint32_t qi = gen_qpn_find(&m->ack_map, qpn);
+	if (qi == UINT32_MAX)
 		return 0;
+	struct gen_qp *q = &m->qps[qi];
 	if (q->flags & QF_FAILED)
 		return 1;
 	const struct rw_opcode_info *oi = rw_opcode(opcode);

@@ -248,6 +248,61 @@ static void test_wire_garbage(void **state)
 	gen_scenario_free(&sc);
 }
 
+/* Many flows in the closed loop (about the 1,024 a scenario may have):
+ * every packet the port brings finds its QP by QPN. 500 UC flows (QPNs
+ * 0x1000, 0x1002, ...: the odd ones are nobody's) and 500 RC flows with a
+ * real responder (0x800000 on, two QPs each), all with reaction points. */
+static void test_many_flows(void **state)
+{
+	(void)state;
+	enum { N = 500 };
+	size_t cap = 256 + (size_t)(2 * N + 1) * 200, n = 0;
+	char *y = malloc(cap), err[512];
+	struct gen_scenario sc;
+	assert_non_null(y);
+	n += (size_t)snprintf(y + n, cap - n, "name: many\nline_rate: 100Gbps\nhosts:\n"
+			      "  - {name: s, mac: \"02:00:00:00:00:01\", ip: 10.0.0.1}\n"
+			      "  - {name: r, mac: \"02:00:00:00:00:02\", ip: 10.0.0.2}\nflows:\n");
+	for (int i = 0; i < N; i++)
+		n += (size_t)snprintf(y + n, cap - n,
+				      "  - {name: u%d, from: s, to: r, transport: uc, ops: write, size: 1000, "
+				      "rate: 1Gbps, qps: 1, src_qpn: %d, dst_qpn: %d}\n", i, 0x1000 + 2 * i,
+				      0x1000 + 2 * i);
+	for (int i = 0; i < N; i++)
+		n += (size_t)snprintf(y + n, cap - n,
+				      "  - {name: r%d, from: s, to: r, transport: rc, responder: external, ops: write, "
+				      "size: 1000, rate: 1Gbps, qps: 2, src_qpn: %d, dst_qpn: %d, initial_psn: 100, "
+				      "retransmission_timeout: 1s}\n", i, 0x800000 + 2 * i, 0x900000 + 2 * i);
+	n += (size_t)snprintf(y + n, cap - n, "congestion:\n  mode: closed_loop\n");
+	assert_true(n < cap);
+	if (gen_scenario_parse(y, n, "many.yaml", &sc, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	struct gen_model *m = gen_model_new(&sc, 0, 1);
+	assert_non_null(m);
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(gen_model_rx_cnp(m, 0x1000 + 2 * i, 1000), 1);
+		assert_int_equal(gen_model_rx_cnp(m, 0x1000 + 2 * i + 1, 1000), 0);
+	}
+	/* an RC flow's QP has its reaction point too */
+	assert_int_equal(gen_model_rx_cnp(m, 0x800000 + 2 * (N - 1) + 1, 1000), 1);
+	/* ACKs: only the RC flows' QPs are answered by a real responder; the
+	 * ACK of PSN 99 (before anything was sent) is taken and ignored */
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(gen_model_rx_response(m, 0x800000 + 2 * i + 1, 0x11, 99, 0x1F, 1000), 1);
+	}
+	assert_int_equal(gen_model_rx_response(m, 0x1000, 0x11, 99, 0x1F, 1000), 0);
+	assert_int_equal(gen_model_rx_response(m, 0x800000 + 2 * N, 0x11, 99, 0x1F, 1000), 0);
+	/* QPNs are 24 bits: the top byte of a 32-bit number is not looked at */
+	assert_int_equal(gen_model_rx_cnp(m, 0xAB000000u | 0x1002, 1000), 1);
+	const struct gen_cc_stats *st = gen_model_cc_stats(m);
+	assert_int_equal(st->cnps_received, N + 2);
+	/* a QP's first CNP cuts its rate (DCQCN): N + 1 QPs got one */
+	assert_true(st->rate_cuts >= N + 1);
+	gen_model_free(m);
+	gen_scenario_free(&sc);
+	free(y);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +310,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pfc_pauses_and_resumes, setup, teardown),
 		cmocka_unit_test(test_wire_acks),
 		cmocka_unit_test(test_wire_garbage),
+		cmocka_unit_test(test_many_flows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,18 +47,53 @@ static uint32_t crc_masked(uint8_t *hdr, size_t hlen, const uint8_t *rest, size_
 	return rw_crc32(rw_crc32(0, hdr, hlen), rest, rlen);
 }
 
+/* BTH byte 4 (FECN, BECN, 6 reserved bits) is variant: RoCE switches may
+ * set FECN/BECN (IBA resv8a). */
+static void mask_bth(uint8_t *bth)
+{
+	bth[4] = 0xFF;
+}
+
+/* GRH / IPv6 traffic class, flow label and hop limit are variant. */
+static void mask_grh(uint8_t *g)
+{
+	g[0] |= 0x0F;
+	g[1] = g[2] = g[3] = 0xFF;
+	g[7] = 0xFF;
+}
+
+/* The variant fields of RoCEv2 (A17.3.3) in h: an IP header of iphl
+ * bytes, UDP and BTH. IPv4: TOS (DSCP, ECN), TTL and header checksum;
+ * IPv6: as a GRH; the UDP checksum; BTH byte 4. */
+static void mask_rocev2(uint8_t *h, size_t iphl)
+{
+	if (h[0] >> 4 == 4) {
+		h[1] = 0xFF;            /* TOS: DSCP and ECN */
+		h[8] = 0xFF;            /* TTL */
+		h[10] = h[11] = 0xFF;   /* header checksum */
+	} else {
+		mask_grh(h);            /* same positions in IPv6 */
+	}
+	uint8_t *udp = h + iphl;
+	udp[6] = udp[7] = 0xFF;                 /* UDP checksum */
+	mask_bth(udp + RW_UDP_HLEN);
+}
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 
 /* Ones where RoCEv2/IPv4 (IHL 5) is variant, over the 8 bytes of ones and
- * the first 40 bytes from the IP header: the ones themselves; TOS (IP byte
- * 1); TTL and header checksum (IP 8, 10, 11); the UDP checksum (IP 26, 27);
- * BTH byte 4 (IP 32). */
-static const uint8_t v4_plain_mask[48] __attribute__((aligned(16))) = {
-	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0xFF, 0, 0, 0, 0, 0, 0,
-	0xFF, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0xFF, 0xFF, 0, 0, 0, 0, 0xFF, 0, 0, 0, 0, 0, 0, 0,
-};
+ * the first 40 bytes from the IP header: mask_rocev2's fields, laid out
+ * once (at load time) for the three 16-byte ORs below. */
+static uint8_t v4_plain_mask[48] __attribute__((aligned(16)));
+
+__attribute__((constructor)) static void v4_plain_mask_init(void)
+{
+	memset(v4_plain_mask, 0xFF, LRH_ONES);
+	v4_plain_mask[LRH_ONES] = 0x45; /* IPv4, IHL 5: which fields mask_rocev2 masks */
+	mask_rocev2(v4_plain_mask + LRH_ONES, RW_IPV4_MIN_HLEN);
+	v4_plain_mask[LRH_ONES] = 0;
+}
 
 /* ip: an IPv4 header of 20 bytes; len >= 40 (IP, UDP, BTH). */
 static uint32_t icrc_v4_plain(const uint8_t *ip, size_t len)
@@ -76,21 +111,6 @@ static uint32_t icrc_v4_plain(const uint8_t *ip, size_t len)
 	return rw__crc32_cat(hdr, sizeof(hdr), ip + 40, len - 40);
 }
 #endif
-
-/* BTH byte 4 (FECN, BECN, 6 reserved bits) is variant: RoCE switches may
- * set FECN/BECN (IBA resv8a). */
-static void mask_bth(uint8_t *bth)
-{
-	bth[4] = 0xFF;
-}
-
-/* GRH / IPv6 traffic class, flow label and hop limit are variant. */
-static void mask_grh(uint8_t *g)
-{
-	g[0] |= 0x0F;
-	g[1] = g[2] = g[3] = 0xFF;
-	g[7] = 0xFF;
-}
 
 uint32_t rw_icrc_rocev2(const uint8_t *ip, size_t len)
 {
@@ -116,16 +136,7 @@ uint32_t rw_icrc_rocev2(const uint8_t *ip, size_t len)
 	memset(hdr, 0xFF, LRH_ONES);
 	uint8_t *h = hdr + LRH_ONES;
 	memcpy(h, ip, n);
-	if (ip[0] >> 4 == 4) {
-		h[1] = 0xFF;            /* TOS: DSCP and ECN */
-		h[8] = 0xFF;            /* TTL */
-		h[10] = h[11] = 0xFF;   /* header checksum */
-	} else {
-		mask_grh(h);            /* same positions in IPv6 */
-	}
-	uint8_t *udp = h + iphl;
-	udp[6] = udp[7] = 0xFF;                 /* UDP checksum */
-	mask_bth(udp + RW_UDP_HLEN);
+	mask_rocev2(h, iphl);
 	return crc_masked(hdr, LRH_ONES + n, ip + n, len - n);
 }
 

@@ -276,16 +276,21 @@ static void record_times(struct gen_worker *w, const struct gen_pkt *pk, uint32_
 		t[i] = pk[i].t_ns;
 }
 
-/* n mbufs from pool, waiting while the port holds them all; -1 when the
- * run stops meanwhile. */
-static int alloc_burst(struct gen_worker *w, struct rte_mempool *pool, struct rte_mbuf **mb, uint32_t n)
+/* n mbufs from pool (raw: as the pool holds them, for the lockstep's
+ * stamped frames), waiting while the port holds them all. When the run is
+ * stopping and the port gives none back for about a second (a link that
+ * went down), the n packets the model made are counted unsent and -1 is
+ * returned. */
+static int alloc_burst(struct gen_worker *w, struct rte_mempool *pool, struct rte_mbuf **mb, uint32_t n, int raw)
 {
-	while (rte_pktmbuf_alloc_bulk(pool, mb, n) != 0) {
-		if (*w->stop)
+	for (uint64_t spins = 0;; rte_pause()) {
+		if (raw ? rte_mempool_get_bulk(pool, (void **)mb, n) == 0 : rte_pktmbuf_alloc_bulk(pool, mb, n) == 0)
+			return 0;
+		if (*w->stop && ++spins > 10000000) {
+			__atomic_store_n(&w->ctr.unsent, w->ctr.unsent + n, __ATOMIC_RELAXED);
 			return -1;
-		rte_pause();
+		}
 	}
-	return 0;
 }
 
 /* Sends all of mb (what the model made goes out, even when stopping, so
@@ -307,7 +312,7 @@ static void send_burst(struct gen_worker *w, struct rte_mbuf **mb, uint32_t got)
 			 * (link down) does not hold the exit */
 			if (*w->stop && ++spins > 10000000) {
 				rte_pktmbuf_free_bulk(mb + sent, got - sent);
-				w->ctr.unsent += got - sent;
+				__atomic_store_n(&w->ctr.unsent, w->ctr.unsent + (got - sent), __ATOMIC_RELAXED);
 				break;
 			}
 			rte_pause();
@@ -352,11 +357,8 @@ static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_
 		}
 		for (uint32_t k = 0; k < nr; k++)
 			got += rb[k].n;
-		while (rte_mempool_get_bulk(pool, (void **)mb, got) != 0) {
-			if (*w->stop)
-				return;
-			rte_pause();
-		}
+		if (alloc_burst(w, pool, mb, got, 1) != 0)
+			return;
 		for (uint32_t k = 0; k < nr; k++) {
 			uint32_t va_icrc = gen_ls_va_icrc(fr, rb[k].va);
 
@@ -421,7 +423,7 @@ int gen_worker_run(void *arg)
 		}
 		/* mbufs: the pool refills as the port frees what it sent */
 		if (one_pool) {
-			if (alloc_burst(w, pool0, mb, got) != 0)
+			if (alloc_burst(w, pool0, mb, got, 0) != 0)
 				goto out;
 		} else {
 			for (;;) {
@@ -437,8 +439,10 @@ int gen_worker_run(void *arg)
 				}
 				if (rc == 0)
 					break;
-				if (*w->stop)
+				if (*w->stop) {
+					__atomic_store_n(&w->ctr.unsent, w->ctr.unsent + got, __ATOMIC_RELAXED);
 					goto out;
+				}
 				rte_pause();
 			}
 		}

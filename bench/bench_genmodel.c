@@ -251,7 +251,7 @@ static uint64_t run_lockstep(const struct gen_scenario *sc, const struct rig *r,
 			uint32_t va_icrc = gen_ls_va_icrc(fr, rb[k].va);
 			for (uint32_t i = 0; i < rb[k].n; i++, got++) {
 				uint8_t *f = bufs[got % NBUF];
-				gen_ls_patch(fr, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc, f);
+				gen_ls_patch(fr, &fr->st, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc, f);
 				sum += f[fr->t.frame_len - 1];
 				if (got < check) {
 					struct gen_pkt pk;

@@ -329,8 +329,8 @@ static void send_burst(struct gen_worker *w, struct rte_mbuf **mb, uint32_t got)
  * place (tx_frame.h), no gen_pkt in between. The pool is the worker's own
  * and carries nothing else, so every mbuf holds a frame of the stream from
  * gen_worker_init() on (ls_stamp), at w->ls_off, and mbufs are taken raw
- * from the pool as testpmd takes them: a packet writes its five words and
- * three lengths. */
+ * from the pool as testpmd takes them: a packet writes its five fields,
+ * the ICRC and three lengths (proto's rw_tmpl_put_*). */
 static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_t burst, struct rte_mbuf **mb)
 {
 	const struct gen_ls_frames *fr = w->ls;
@@ -338,6 +338,7 @@ static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_
 	struct rte_mempool *pool = w->pools[w->flow_pool[ls->flow]];
 	const uint16_t off = w->ls_off;
 	const uint32_t frame_len = fr->t.frame_len;
+	const struct rw_tmpl_stamp *stp = &fr->st;
 	struct gen_round rb[GEN_BURST_MAX];
 
 	while (!*w->stop) {
@@ -371,7 +372,7 @@ static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_
 				m->data_off = off;
 				m->data_len = (uint16_t)frame_len;
 				m->pkt_len = frame_len;
-				gen_ls_patch(fr, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc,
+				gen_ls_patch(fr, stp, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc,
 					     (uint8_t *)m->buf_addr + off);
 			}
 		}

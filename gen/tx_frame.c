@@ -142,8 +142,8 @@ struct gen_ls_frames *gen_ls_frames_new(const struct gen_scenario *sc, const str
 {
 	const struct gen_lockstep *ls = gen_model_lockstep((struct gen_model *)m);
 	struct gen_ls_frames *fr = calloc(1, sizeof(*fr));
-	/* round 0 at PSN 0 and VA 0: each QP's packet there gives its fixed
-	 * words, its PSN offset, and (PSN cleared) the ICRC base */
+	/* round 0 at PSN 0 and VA 0: each QP's packet there gives its own
+	 * fields, its PSN offset, and (PSN cleared) the ICRC base */
 	struct gen_round r0 = { .t_ns = 0, .va = 0, .psn = 0, .qp0 = 0, .n = ls ? ls->nq : 0 };
 	uint8_t hdr[RW_TMPL_HDR_MAX];
 
@@ -174,17 +174,11 @@ struct gen_ls_frames *gen_ls_frames_new(const struct gen_scenario *sc, const str
 		}
 		rw_tmpl_fields_of(&p, &f);
 		q->icrc = rw_tmpl_write(&fr->t, &f, hdr);
-		q->sport = rw_get_be16(hdr + fr->t.l4_off);
-		q->bth4 = rw_get_be32(hdr + fr->t.bth_off + 4);
-		if (fr->t.ext_off[__builtin_ctz(RW_HDR_DETH)] >= 0) {
-			fr->deth_off = (uint16_t)fr->t.ext_off[__builtin_ctz(RW_HDR_DETH)];
-			q->deth4 = rw_get_be32(hdr + fr->deth_off + 4);
-		}
+		q->sport = f.udp_sport;
+		q->dqpn = f.dqpn;
+		q->sqpn = f.deth.sqpn;
 	}
-	if (fr->t.ext_off[__builtin_ctz(RW_HDR_RETH)] >= 0)
-		fr->reth_off = (uint16_t)fr->t.ext_off[__builtin_ctz(RW_HDR_RETH)];
-	fr->bth8 = rw_get_be32(fr->t.hdr + fr->t.bth_off + 8) & 0xFF000000u;
-	fr->icrc_off = fr->t.hdr_len + fr->t.payload_len + fr->t.pad;
+	rw_tmpl_stamp_init(&fr->t, &fr->st);
 	return fr;
 }
 

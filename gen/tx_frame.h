@@ -156,8 +156,9 @@ static inline void gen_frames_put(struct gen_frames *fr, const struct gen_fr_slo
  * Every packet of the stream has one layout: its frame is the template's
  * (QP 0's at PSN 0 and VA 0, payload, pad and padding included), stamped
  * once into each buffer the stream will ever use, and per packet only the
- * words that differ are written: the UDP source port, the BTH's
- * destination QP and PSN words, UD's source QP, the RETH's VA and the ICRC.
+ * fields that differ are written (proto's rw_tmpl_put_*): the UDP source
+ * port, the BTH's destination QP and PSN, UD's source QP, the RETH's VA
+ * and the ICRC.
  * Each QP keeps the ICRC of its own frame at PSN 0 and VA 0, made once by
  * proto's general patch; a packet's is that one changed by its PSN's three
  * bytes and the round's VA through proto's tables (rw_tmpl_fast_xor): a few
@@ -165,9 +166,9 @@ static inline void gen_frames_put(struct gen_frames *fr, const struct gen_fr_slo
 struct gen_ls_qp {
 	uint32_t icrc;       /* its frame's at PSN 0, VA 0 */
 	uint32_t psn_off;    /* its PSN less QP 0's */
-	uint32_t bth4;       /* BTH bytes 4-7: FECN/BECN and the destination QP */
-	uint32_t deth4;      /* UD: DETH bytes 4-7, the source QP */
-	uint16_t sport;
+	uint32_t dqpn;       /* destination QP */
+	uint32_t sqpn;       /* UD: the DETH's source QP */
+	uint16_t sport;      /* UDP source port */
 	uint16_t unused;
 };
 
@@ -176,9 +177,7 @@ struct gen_ls_frames {
 	struct rw_tmpl_fast fs;
 	struct gen_ls_qp *qp;
 	uint32_t nq;
-	uint32_t bth8;       /* BTH bytes 8-11 at PSN 0: AckReq and the reserved bits */
-	uint16_t deth_off, reth_off; /* frame offsets; 0: absent */
-	uint32_t icrc_off;   /* frame offset of the ICRC */
+	struct rw_tmpl_stamp st; /* where the per-packet fields go */
 	uint8_t frame[GEN_FR_SCRATCH]; /* the template's whole frame (t.frame_len bytes) */
 };
 
@@ -191,27 +190,27 @@ void gen_ls_frames_free(struct gen_ls_frames *fr);
 /* What a round's VA adds to the ICRC of each of its packets. */
 static inline uint32_t gen_ls_va_icrc(const struct gen_ls_frames *fr, uint64_t va)
 {
-	return fr->reth_off ? rw_tmpl_fast_xor(&fr->fs, fr->fs.va_at, 8, va) : 0;
+	return fr->st.va_at ? rw_tmpl_fast_xor(&fr->fs, fr->fs.va_at, 8, va) : 0;
 }
 
 /* Makes frame (t.frame_len bytes) the packet of QP i in a round (QP 0's
  * PSN psn, the VA va and its gen_ls_va_icrc), frame holding a packet of
- * this stream already (fr->frame, or any packet it made since). */
-static inline void gen_ls_patch(const struct gen_ls_frames *fr, uint32_t i, uint32_t psn, uint64_t va,
-				uint32_t va_icrc, uint8_t *frame)
+ * this stream already (fr->frame, or any packet it made since); st is
+ * &fr->st. */
+static inline void gen_ls_patch(const struct gen_ls_frames *fr, const struct rw_tmpl_stamp *st, uint32_t i,
+				uint32_t psn, uint64_t va, uint32_t va_icrc, uint8_t *frame)
 {
 	const struct gen_ls_qp *q = &fr->qp[i];
-	const struct rw_tmpl *t = &fr->t;
 	uint32_t p = (psn + q->psn_off) & 0xFFFFFFu;
 
-	rw_put_be16(frame + t->l4_off, q->sport);
-	rw_put_be32(frame + t->bth_off + 4, q->bth4);
-	rw_put_be32(frame + t->bth_off + 8, fr->bth8 | p);
-	if (fr->deth_off)
-		rw_put_be32(frame + fr->deth_off + 4, q->deth4);
-	if (fr->reth_off)
-		rw_put_be64(frame + fr->reth_off, va);
-	rw_put_le32(frame + fr->icrc_off, q->icrc ^ va_icrc ^ rw_tmpl_fast_xor(&fr->fs, fr->fs.psn_at, 3, p));
+	rw_tmpl_put_udp_sport(st, frame, q->sport);
+	rw_tmpl_put_dqpn(st, frame, q->dqpn);
+	rw_tmpl_put_psn(st, frame, p);
+	if (st->sqpn_at)
+		rw_tmpl_put_sqpn(st, frame, q->sqpn);
+	if (st->va_at)
+		rw_tmpl_put_va(st, frame, va);
+	rw_tmpl_put_icrc(st, frame, q->icrc ^ va_icrc ^ rw_tmpl_fast_xor(&fr->fs, fr->fs.psn_at, 3, p));
 }
 
 #endif

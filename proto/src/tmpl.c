@@ -319,6 +319,29 @@ void rw_tmpl_write_tail(const struct rw_tmpl *t, uint32_t icrc, uint8_t *tail)
 	memset(tail + t->pad + RW_ICRC_LEN, 0, t->eth_pad);
 }
 
+void rw_tmpl_stamp_init(const struct rw_tmpl *t, struct rw_tmpl_stamp *st)
+{
+	int deth = t->ext_off[HDR_IDX(RW_HDR_DETH)];
+	int va = t->ext_off[HDR_IDX(RW_HDR_RETH)] >= 0 ? t->ext_off[HDR_IDX(RW_HDR_RETH)]
+						      : t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)];
+
+	memset(st, 0, sizeof(*st));
+	st->sport_at = t->l4_off;
+	/* BTH bytes 4-7: FECN, BECN, reserved; DestQP. 8-11: AckReq, reserved; PSN */
+	st->dqpn_at = (uint16_t)(t->bth_off + 4);
+	st->psn_at = (uint16_t)(t->bth_off + BTH_ACKREQ);
+	st->dqpn_hi = (uint32_t)t->hdr[st->dqpn_at] << 24;
+	st->psn_hi = (uint32_t)t->hdr[st->psn_at] << 24;
+	if (deth >= 0) {
+		/* DETH bytes 4-7: reserved; SrcQP */
+		st->sqpn_at = (uint16_t)(deth + 4);
+		st->sqpn_hi = (uint32_t)t->hdr[st->sqpn_at] << 24;
+	}
+	if (va >= 0)
+		st->va_at = (uint16_t)va;
+	st->icrc_at = (uint16_t)(t->hdr_len + t->payload_len + t->pad);
+}
+
 void rw_tmpl_fields_of(const struct rw_packet *p, struct rw_tmpl_fields *f)
 {
 	memset(f, 0, sizeof(*f));

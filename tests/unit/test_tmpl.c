@@ -230,6 +230,86 @@ static void test_patch_shift(void **state)
 	}
 }
 
+/* A frame kept from packet to packet (rw_tmpl_stamp, rw_tmpl_put_*,
+ * rw_tmpl_fast_xor): the
+ * template's whole frame stamped once, then per packet the UDP source
+ * port, destination QP, PSN, UD's source QP and the VA written in place and
+ * the ICRC made as a generator makes it (the frame's with the packet's
+ * QP fields by the general patch, then the PSN's and VA's changes from the
+ * tables) must be rw_packet_build's frame of that packet. */
+static void check_stamped(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_t plen)
+{
+	static uint8_t scratch[8192], want[8192], got[8192], hdr[RW_TMPL_HDR_MAX];
+	struct rw_packet a, b, q;
+	struct rw_tmpl t;
+	struct rw_tmpl_fields f;
+	size_t wn;
+	unsigned h = rw_opcode(opcode)->hdrs;
+	int has_va = (h & (RW_HDR_RETH | RW_HDR_ATOMICETH)) != 0;
+
+	describe(s, &a, opcode, v6, vlan, payload, plen);
+	assert_int_equal(rw_tmpl_init(&t, &a, scratch, sizeof(scratch)), RW_OK);
+	assert_int_equal(rw_tmpl_fast_init(&t, &fast), RW_OK);
+	assert_int_equal(fast.va_at == 0xFF, !has_va);
+	struct rw_tmpl_stamp st;
+	rw_tmpl_stamp_init(&t, &st);
+	assert_int_equal(st.va_at != 0, has_va);
+	assert_int_equal(st.sqpn_at != 0, (h & RW_HDR_DETH) != 0);
+	memcpy(got, scratch, t.frame_len);
+	for (int k = 0; k < 8; k++) {
+		uint64_t va = rw_rand64(s);
+		b = a;
+		b.udp.sport = (uint16_t)rw_rand64(s);
+		b.bth.dqpn = (uint32_t)rw_randbits(s, 24);
+		b.bth.psn = (uint32_t)rw_randbits(s, 24);
+		b.deth.sqpn = (uint32_t)rw_randbits(s, 24);
+		if (h & RW_HDR_RETH)
+			b.reth.va = va;
+		if (h & RW_HDR_ATOMICETH)
+			b.atomiceth.va = va;
+		assert_int_equal(rw_packet_build(&b, RW_LINKTYPE_ETHERNET, 0, want, sizeof(want), &wn), RW_OK);
+		/* the packet's QP fields with the template's PSN and VA */
+		q = b;
+		q.bth.psn = a.bth.psn;
+		q.reth.va = a.reth.va;
+		q.atomiceth.va = a.atomiceth.va;
+		rw_tmpl_fields_of(&q, &f);
+		uint32_t icrc = rw_tmpl_write(&t, &f, hdr) ^
+				rw_tmpl_fast_xor(&fast, fast.psn_at, 3, a.bth.psn ^ b.bth.psn);
+		if (has_va)
+			icrc ^= rw_tmpl_fast_xor(&fast, fast.va_at, 8,
+						 (h & RW_HDR_RETH ? a.reth.va : a.atomiceth.va) ^ va);
+		rw_tmpl_put_udp_sport(&st, got, b.udp.sport);
+		rw_tmpl_put_dqpn(&st, got, b.bth.dqpn);
+		rw_tmpl_put_psn(&st, got, b.bth.psn);
+		if (h & RW_HDR_DETH)
+			rw_tmpl_put_sqpn(&st, got, b.deth.sqpn);
+		if (has_va)
+			rw_tmpl_put_va(&st, got, va);
+		rw_tmpl_put_icrc(&st, got, icrc);
+		assert_int_equal(wn, t.frame_len);
+		for (size_t i = 0; i < wn; i++)
+			if (got[i] != want[i])
+				fail_msg("stamped: opcode 0x%02x v%d vlan %d len %u packet %d: byte %zu is %02x, want %02x",
+					 opcode, v6 ? 6 : 4, vlan, plen, k, i, got[i], want[i]);
+	}
+}
+
+static void test_stamped_frame(void **state)
+{
+	(void)state;
+	uint64_t s = 0xfeed5eedULL;
+	static const uint32_t lens[] = {0, 1, 3, 5, 64, 1021, 4096};
+
+	for (size_t i = 0; i < sizeof(payload); i++)
+		payload[i] = (uint8_t)(i * 7 + 3);
+	for (size_t o = 0; o < RW_ARRAY_LEN(opcodes); o++)
+		for (int v6 = 0; v6 < 2; v6++)
+			for (int vlan = 0; vlan < 2; vlan++)
+				for (size_t l = 0; l < RW_ARRAY_LEN(lens); l++)
+					check_stamped(&s, opcodes[o], v6, vlan, lens[l]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +317,7 @@ int main(void)
 		cmocka_unit_test(test_short_frame_padding),
 		cmocka_unit_test(test_not_rocev2),
 		cmocka_unit_test(test_patch_shift),
+		cmocka_unit_test(test_stamped_frame),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

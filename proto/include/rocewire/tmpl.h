@@ -18,6 +18,7 @@
 #include "rocewire/error.h"
 #include "rocewire/opcode.h"
 #include "rocewire/packet.h"
+#include "rocewire/wire.h"
 
 #define RW_TMPL_HDR_MAX 192 /* Ethernet, 4 VLAN tags, IPv6, UDP, BTH and the longest extension chain */
 
@@ -70,6 +71,57 @@ uint32_t rw_tmpl_write(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, 
  * the byte after the payload: t->frame_len - t->hdr_len - t->payload_len
  * bytes. */
 void rw_tmpl_write_tail(const struct rw_tmpl *t, uint32_t icrc, uint8_t *tail);
+
+/* ---- a frame kept from packet to packet ----
+ * A sender that stamps a template's whole frame into a buffer once, and
+ * sends only that frame's packets from it, writes per packet only the
+ * fields that change: the UDP source port, the BTH's destination QP and
+ * PSN (IBA 9.2), UD's source QP (DETH, 9.3.2), the virtual address (RETH
+ * 9.3.3 or AtomicETH 9.3.4) and the ICRC after the payload and pad. A
+ * stamp is where they are in t's frame and the template's bits that share
+ * their words (FECN/BECN, AckReq, reserved): a packet only stores into its
+ * buffer (a load from a buffer last written hundreds of packets ago waits
+ * for the cache). */
+struct rw_tmpl_stamp {
+	uint16_t sport_at, dqpn_at, psn_at; /* frame offsets of the 16- and 32-bit words */
+	uint16_t sqpn_at, va_at;            /* 0: the template has no DETH / no VA */
+	uint16_t icrc_at;
+	uint32_t dqpn_hi, psn_hi, sqpn_hi;  /* the template's top byte of those words */
+};
+
+void rw_tmpl_stamp_init(const struct rw_tmpl *t, struct rw_tmpl_stamp *st);
+
+static inline void rw_tmpl_put_udp_sport(const struct rw_tmpl_stamp *st, uint8_t *frame, uint16_t sport)
+{
+	rw_put_be16(frame + st->sport_at, sport);
+}
+
+static inline void rw_tmpl_put_dqpn(const struct rw_tmpl_stamp *st, uint8_t *frame, uint32_t dqpn)
+{
+	rw_put_be32(frame + st->dqpn_at, st->dqpn_hi | (dqpn & 0xFFFFFFu));
+}
+
+static inline void rw_tmpl_put_psn(const struct rw_tmpl_stamp *st, uint8_t *frame, uint32_t psn)
+{
+	rw_put_be32(frame + st->psn_at, st->psn_hi | (psn & 0xFFFFFFu));
+}
+
+/* The template must carry a DETH (st->sqpn_at != 0). */
+static inline void rw_tmpl_put_sqpn(const struct rw_tmpl_stamp *st, uint8_t *frame, uint32_t sqpn)
+{
+	rw_put_be32(frame + st->sqpn_at, st->sqpn_hi | (sqpn & 0xFFFFFFu));
+}
+
+/* The template must carry a RETH or AtomicETH (st->va_at != 0). */
+static inline void rw_tmpl_put_va(const struct rw_tmpl_stamp *st, uint8_t *frame, uint64_t va)
+{
+	rw_put_be64(frame + st->va_at, va);
+}
+
+static inline void rw_tmpl_put_icrc(const struct rw_tmpl_stamp *st, uint8_t *frame, uint32_t icrc)
+{
+	rw_put_le32(frame + st->icrc_at, icrc);
+}
 
 /* The fields of the template itself (what rw_tmpl_write reproduces it with). */
 void rw_tmpl_fields_of(const struct rw_packet *p, struct rw_tmpl_fields *f);

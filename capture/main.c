@@ -150,7 +150,8 @@ static const char usage_text[] =
 	"Errors are one line on standard error naming the file (or interface), the\n"
 	"packet number and its byte offset in the file, and what was expected.\n"
 	"SIGINT or SIGTERM ends a live capture cleanly: the file is completed and\n"
-	"renamed, the report and summary printed; a second signal ends it at once.\n"
+	"renamed, the report and summary printed; a second signal (half a second\n"
+	"or more later) ends it at once.\n"
 	"\n"
 	"Exit status:\n"
 	"  0  every packet decoded fully and every ICRC/VCRC was correct\n"
@@ -881,9 +882,28 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 
 static volatile sig_atomic_t got_signal;
 static struct cap_live *signal_live;
+static struct timespec first_signal;
 
+/* The first SIGINT/SIGTERM/SIGHUP ends the capture cleanly. A second one
+ * ends the program at once (the first may not be enough: a write blocked
+ * on a stalled pipe), but only half a second or more after the first: one
+ * press of ^C, or `timeout`, signals the process and then its process
+ * group, and those two arrive as two signals. */
 static void on_signal(int sig)
 {
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe */
+	if (got_signal) {
+		long ms = (long)(now.tv_sec - first_signal.tv_sec) * 1000 +
+			  (now.tv_nsec - first_signal.tv_nsec) / 1000000;
+		if (ms >= 500) {
+			signal(sig, SIG_DFL);
+			raise(sig);
+		}
+		return;
+	}
+	first_signal = now;
 	got_signal = sig;
 	if (signal_live)
 		cap_live_breakloop(signal_live);
@@ -978,10 +998,8 @@ static void install_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: poll() returns at once. SA_RESETHAND: a second
-	 * signal ends the program at once, should the first not be enough
-	 * (a write blocked on a stalled pipe). */
-	sa.sa_flags = (int)SA_RESETHAND;
+	/* No SA_RESTART: poll() returns at once. A second signal: on_signal. */
+	sa.sa_flags = 0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);

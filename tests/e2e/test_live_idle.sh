@@ -2,7 +2,8 @@
 # An idle interface never hangs rocewire-cap: "-c 5" on a veth where nothing
 # arrives ends promptly on SIGINT (and on SIGTERM), and --duration ends the
 # capture by itself; each leaves a valid, empty pcap or pcapng file under its
-# final name (no FILE.XXXXXX.part) that tshark and rocewire-cap read without error.
+# final name (no FILE.XXXXXX.part) that tshark and rocewire-cap read without error;
+# two signals close together end it as cleanly as one.
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/live_common.sh"
 need_tools
@@ -55,6 +56,23 @@ else
 	fail "timeout -s INT 1.5: status $rc after $ms ms: $(tail -n 2 e_timeout)"
 fi
 check_file timeout.pcap
+
+# Two signals close together are one: timeout(1) and a terminal's ^C signal
+# the program and then its process group, and a loaded machine may deliver
+# them apart (the second used to kill the capture and leave FILE.part).
+start_cap e_twice o_twice -i vB -c 5 -w twice.pcap -q && {
+	sleep 1
+	kill -INT "$CAP_PID"
+	sleep 0.05
+	kill -INT "$CAP_PID" 2>/dev/null
+	wait_cap 5
+	if [ "$CAP_RC" = 0 ]; then
+		ok "two SIGINTs 50 ms apart: a clean end"
+	else
+		fail "two SIGINTs 50 ms apart: status $CAP_RC: $(tail -n 2 e_twice)"
+	fi
+	check_file twice.pcap
+}
 
 # --duration stops by itself.
 for fmt in pcap pcapng; do

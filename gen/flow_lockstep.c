@@ -14,7 +14,6 @@
 
 #include "flow_int.h"
 
-
 const struct gen_lockstep *gen_model_lockstep(struct gen_model *m)
 {
 	if (m->ls)

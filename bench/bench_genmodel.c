@@ -222,7 +222,7 @@ static uint64_t run_lockstep(const struct gen_scenario *sc, const struct rig *r,
 		return 0;
 	}
 	if (frames) {
-		fr = gen_ls_frames_new(sc, m, r->patterns[ls->flow], err, sizeof(err));
+		fr = gen_ls_frames_new(sc, m, ls, r->patterns[ls->flow], err, sizeof(err));
 		if (!fr) {
 			fprintf(stderr, "bench-genmodel: %s\n", err);
 			*bad = 1;
@@ -251,7 +251,7 @@ static uint64_t run_lockstep(const struct gen_scenario *sc, const struct rig *r,
 			uint32_t va_icrc = gen_ls_va_icrc(fr, rb[k].va);
 			for (uint32_t i = 0; i < rb[k].n; i++, got++) {
 				uint8_t *f = bufs[got % NBUF];
-				gen_ls_patch(fr, &fr->st, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc, f);
+				gen_ls_patch(fr, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc, f);
 				sum += f[fr->t.frame_len - 1];
 				if (got < check) {
 					struct gen_pkt pk;

@@ -185,7 +185,7 @@ static int lflow_init(struct gen_model *m, struct gen_lflow *lf, uint32_t index,
 			if (rw_aeth_credits(c) >= 0 && (uint32_t)rw_aeth_credits(c) <= f->recv_credits)
 				lf->credit_code = c;
 	}
-	lf->mtu = f->mtu ? f->mtu : 1024;
+	lf->mtu = gen_flow_mtu(f);
 	while ((1u << lf->mtu_shift) < lf->mtu)
 		lf->mtu_shift++;
 	lf->responder = f->transport == GEN_RC && !f->external_responder;

@@ -206,8 +206,8 @@ void gen_pkt_describe(const struct gen_scenario *sc, const struct gen_pkt *pk, c
 	out->hdrs = op->hdrs;
 	out->reth = pk->reth;
 	out->aeth = pk->aeth;
-	out->aeth.kind = (uint8_t)(pk->aeth.syndrome >> 5 & 3);
-	out->aeth.value = pk->aeth.syndrome & 31;
+	out->aeth.kind = (uint8_t)rw_aeth_kind_of(pk->aeth.syndrome);
+	out->aeth.value = rw_aeth_value_of(pk->aeth.syndrome);
 	out->atomiceth = pk->atomic;
 	out->atomicacketh.orig = pk->atomic_orig;
 	out->deth = pk->deth;

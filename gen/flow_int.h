@@ -278,10 +278,11 @@ uint8_t gen_cnp_opcode(void); /* 0x81, from proto's opcode table */
  * immediate data or an IETH as asked, from proto's opcode table; 0xFF when
  * the spec has none (UC atomics, ...). */
 uint8_t gen_find_opcode(enum rw_transport tr, enum rw_op op, unsigned pos, int imm, int inv);
-/* Packets (and PSNs) of a READ of len bytes at a path MTU: one at least. */
+/* Packets (and PSNs) of a READ of len bytes at a path MTU (a power of two,
+ * gen_flow_mtu): one at least. */
 static inline uint32_t gen_read_npkts(uint64_t len, uint32_t mtu)
 {
-	uint32_t n = (uint32_t)((len + mtu - 1) / mtu);
+	uint32_t n = (uint32_t)((len + mtu - 1) >> __builtin_ctz(mtu));
 	return n ? n : 1;
 }
 /* IBA 9.4.5: an atomic on a 64-bit word returns what the word held and

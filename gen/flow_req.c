@@ -312,7 +312,8 @@ int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uin
 	psn &= RW_PSN_MASK;
 	switch (oi->op) {
 	case RW_OP_ACK: {
-		unsigned type = syndrome >> 5 & 3, code = syndrome & 31;
+		enum rw_aeth_kind type = rw_aeth_kind_of(syndrome);
+		uint8_t code = rw_aeth_value_of(syndrome);
 		if (type == RW_AETH_ACK)
 			kind = JOB_ACK;
 		else if (type == RW_AETH_RNR_NAK)

@@ -39,11 +39,6 @@ static void on_signal(int sig)
 	stop_flag = 1;
 }
 
-static double now_s(void)
-{
-	return gen_now_s();
-}
-
 /* The pcap being written under a temporary name: an error exit removes it
  * (a run leaves its file whole or none). */
 static const char *g_tmp_pcap;
@@ -391,7 +386,7 @@ int main(int argc, char **argv)
 	run.flows = cur;
 
 	int status = o.status < 0 ? isatty(STDERR_FILENO) : o.status;
-	double t_start = now_s();
+	double t_start = gen_now_s();
 
 	if (workers) {
 		for (uint32_t q = 0; q < nq; q++)
@@ -407,7 +402,7 @@ int main(int argc, char **argv)
 			if (all_done)
 				break;
 			usleep(20000);
-			double t = now_s();
+			double t = gen_now_s();
 			if (status && t - t_last >= 1.0) {
 				uint64_t p = 0, b = 0;
 
@@ -434,7 +429,7 @@ int main(int argc, char **argv)
 	} else {
 		gen_worker_run(&w[0]);
 	}
-	double t_end = now_s();
+	double t_end = gen_now_s();
 	/* The main lcore looks every 20 ms: the run ended when its last
 	 * worker did (a short run's rate would be off by up to 20 ms). */
 	if (workers) {

@@ -6,10 +6,11 @@
  * cc_np.c decides: a CNP now, one owed at the end of the pacing interval, or
  * none. The CNP goes to the flow's requester QP (src_qpn + i) with the
  * flow's addresses reversed, built by proto's builder like every frame the
- * generator sends. RC requests are acknowledged as an RC responder does
- * (answer_rc below), so a real NIC can be the requester; rocewire-gen's own
- * requester side reads no ACKs (its RC flows say `external_responder`).
- * RDMA READs and atomics are answered too (answer_rc).
+ * generator sends. RC requests are answered as an RC responder does
+ * (answer_rc below: ACKs, NAKs, READ responses, atomic ACKs), so a real NIC
+ * can be the requester, or rocewire-gen's own requester side, which reads
+ * these answers in the closed loop for its `responder: external` RC flows
+ * (gen_model_rx_response).
  *
  * Time is the wall clock from the start (ns), the notification point's
  * clock. The loop ends at the run's duration (when one is set) or on
@@ -157,7 +158,7 @@ static void answer_read(struct gen_worker *w, const struct rsp_ops *ops, const s
 			uint32_t qp, uint32_t psn, uint32_t len, const uint8_t *pattern)
 {
 	const struct gen_flow *f = &w->sc->flows[flow];
-	uint32_t mtu = f->mtu ? f->mtu : 1024;
+	uint32_t mtu = gen_flow_mtu(f);
 	uint32_t n = gen_read_npkts(len, mtu);
 	for (uint32_t k = 0; k < n; k++) {
 		struct gen_pkt pk;
@@ -216,7 +217,7 @@ static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rs
 	if (d == 0) {
 		r->nak_sent = 0;
 		if (read) {
-			uint32_t mtu = w->sc->flows[flow].mtu ? w->sc->flows[flow].mtu : 1024;
+			uint32_t mtu = gen_flow_mtu(&w->sc->flows[flow]);
 			uint32_t len = p->reth.dmalen;
 			r->epsn = (psn + gen_read_npkts(len, mtu)) & RW_PSN_MASK;
 			r->msn = (r->msn + 1) & 0xFFFFFF;

@@ -246,7 +246,13 @@ void gen_scenario_free(struct gen_scenario *s);
  * -3 too large. */
 int gen_parse_duration(const char *s, uint64_t bare_ns, uint64_t *out);
 
-const char *gen_op_name(enum gen_op op);          /* "send", "write_imm", ... as in YAML */
+const char *gen_op_name(enum gen_op op);
+/* A flow's path MTU: the scenario's (a power of two, 256 to 4096), 1024
+ * for a flow made without one. */
+static inline uint32_t gen_flow_mtu(const struct gen_flow *f)
+{
+	return f->mtu ? f->mtu : 1024;
+}          /* "send", "write_imm", ... as in YAML */
 const char *gen_transport_name(enum gen_transport t); /* "rc", "uc", "ud" */
 const char *gen_fault_action_name(enum gen_fault_action a); /* "drop", "ecn_mark", ... */
 

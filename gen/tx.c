@@ -207,9 +207,10 @@ int gen_worker_init(struct gen_worker *w)
 	/* A shard the lockstep stream can send (flow.h) goes without the
 	 * clock; ROCEWIRE_GEN_LOCKSTEP=0 keeps the clock (the tests compare). */
 	const char *env = getenv("ROCEWIRE_GEN_LOCKSTEP");
-	if (!w->rx && !(env && strcmp(env, "0") == 0) && gen_model_lockstep(w->model)) {
-		const struct gen_lockstep *ls = gen_model_lockstep(w->model);
-		w->ls = gen_ls_frames_new(sc, w->model, w->patterns[w->flow_pool[ls->flow]], w->errmsg,
+	const struct gen_lockstep *ls =
+		w->rx || (env && strcmp(env, "0") == 0) ? NULL : gen_model_lockstep(w->model);
+	if (ls) {
+		w->ls = gen_ls_frames_new(sc, w->model, ls, w->patterns[w->flow_pool[ls->flow]], w->errmsg,
 					  sizeof(w->errmsg));
 		if (!w->ls)
 			return -1;
@@ -338,7 +339,6 @@ static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_
 	struct rte_mempool *pool = w->pools[w->flow_pool[ls->flow]];
 	const uint16_t off = w->ls_off;
 	const uint32_t frame_len = fr->t.frame_len;
-	const struct rw_tmpl_stamp *stp = &fr->st;
 	struct gen_round rb[GEN_BURST_MAX];
 
 	while (!*w->stop) {
@@ -372,7 +372,7 @@ static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_
 				m->data_off = off;
 				m->data_len = (uint16_t)frame_len;
 				m->pkt_len = frame_len;
-				gen_ls_patch(fr, stp, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc,
+				gen_ls_patch(fr, rb[k].qp0 + i, rb[k].psn, rb[k].va, va_icrc,
 					     (uint8_t *)m->buf_addr + off);
 			}
 		}

@@ -138,17 +138,17 @@ const struct rw_tmpl_fast *gen_frames_layout(struct gen_frames *fr, const struct
 }
 
 struct gen_ls_frames *gen_ls_frames_new(const struct gen_scenario *sc, const struct gen_model *m,
-					const uint8_t *pattern, char *err, size_t errcap)
+					const struct gen_lockstep *ls, const uint8_t *pattern, char *err,
+					size_t errcap)
 {
-	const struct gen_lockstep *ls = gen_model_lockstep((struct gen_model *)m);
 	struct gen_ls_frames *fr = calloc(1, sizeof(*fr));
 	/* round 0 at PSN 0 and VA 0: each QP's packet there gives its own
 	 * fields, its PSN offset, and (PSN cleared) the ICRC base */
-	struct gen_round r0 = { .t_ns = 0, .va = 0, .psn = 0, .qp0 = 0, .n = ls ? ls->nq : 0 };
+	struct gen_round r0 = { .t_ns = 0, .va = 0, .psn = 0, .qp0 = 0, .n = ls->nq };
 	uint8_t hdr[RW_TMPL_HDR_MAX];
 
-	if (!fr || !ls || !(fr->qp = calloc(ls->nq, sizeof(*fr->qp)))) {
-		snprintf(err, errcap, "out of memory for the frames of %u QPs", ls ? ls->nq : 0);
+	if (!fr || !(fr->qp = calloc(ls->nq, sizeof(*fr->qp)))) {
+		snprintf(err, errcap, "out of memory for the frames of %u QPs", ls->nq);
 		gen_ls_frames_free(fr);
 		return NULL;
 	}

@@ -181,10 +181,11 @@ struct gen_ls_frames {
 	uint8_t frame[GEN_FR_SCRATCH]; /* the template's whole frame (t.frame_len bytes) */
 };
 
-/* The frames of model m's lockstep stream (gen_model_lockstep(m) not NULL),
+/* The frames of model m's lockstep stream ls (gen_model_lockstep(m)),
  * pattern the bytes of its payload. NULL with one line in err. */
 struct gen_ls_frames *gen_ls_frames_new(const struct gen_scenario *sc, const struct gen_model *m,
-					const uint8_t *pattern, char *err, size_t errcap);
+					const struct gen_lockstep *ls, const uint8_t *pattern, char *err,
+					size_t errcap);
 void gen_ls_frames_free(struct gen_ls_frames *fr);
 
 /* What a round's VA adds to the ICRC of each of its packets. */
@@ -195,11 +196,11 @@ static inline uint32_t gen_ls_va_icrc(const struct gen_ls_frames *fr, uint64_t v
 
 /* Makes frame (t.frame_len bytes) the packet of QP i in a round (QP 0's
  * PSN psn, the VA va and its gen_ls_va_icrc), frame holding a packet of
- * this stream already (fr->frame, or any packet it made since); st is
- * &fr->st. */
-static inline void gen_ls_patch(const struct gen_ls_frames *fr, const struct rw_tmpl_stamp *st, uint32_t i,
-				uint32_t psn, uint64_t va, uint32_t va_icrc, uint8_t *frame)
+ * this stream already (fr->frame, or any packet it made since). */
+static inline void gen_ls_patch(const struct gen_ls_frames *fr, uint32_t i, uint32_t psn, uint64_t va,
+				uint32_t va_icrc, uint8_t *frame)
 {
+	const struct rw_tmpl_stamp *st = &fr->st;
 	const struct gen_ls_qp *q = &fr->qp[i];
 	uint32_t p = (psn + q->psn_off) & 0xFFFFFFu;
 

@@ -123,8 +123,8 @@ enum rw_err rw_aeth_decode(const uint8_t *buf, size_t len, struct rw_aeth *out)
 	out->syndrome = buf[0];
 	out->msn = rw_get_be24(buf + 1);
 	/* IBA 9.7.5.2: bit 7 is reserved (0), bits 6:5 the kind, 4:0 its value. */
-	out->kind = out->syndrome >> 5 & 3;
-	out->value = out->syndrome & 0x1F;
+	out->kind = (uint8_t)rw_aeth_kind_of(out->syndrome);
+	out->value = rw_aeth_value_of(out->syndrome);
 	return RW_OK;
 }
 

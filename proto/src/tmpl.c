@@ -328,7 +328,7 @@ void rw_tmpl_stamp_init(const struct rw_tmpl *t, struct rw_tmpl_stamp *st)
 	memset(st, 0, sizeof(*st));
 	st->sport_at = t->l4_off;
 	/* BTH bytes 4-7: FECN, BECN, reserved; DestQP. 8-11: AckReq, reserved; PSN */
-	st->dqpn_at = (uint16_t)(t->bth_off + 4);
+	st->dqpn_at = (uint16_t)(t->bth_off + BTH_DQPN - 1);
 	st->psn_at = (uint16_t)(t->bth_off + BTH_ACKREQ);
 	st->dqpn_hi = (uint32_t)t->hdr[st->dqpn_at] << 24;
 	st->psn_hi = (uint32_t)t->hdr[st->psn_at] << 24;

@@ -130,10 +130,22 @@ struct run {
 	struct gen_flow_stats st[4];
 };
 
-static void run_model(const struct gen_scenario *sc, struct run *r)
+/* Room for one more packet of r. */
+static struct gen_pkt *run_push(struct run *r)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 1024;
+		r->p = realloc(r->p, r->cap * sizeof(*r->p));
+		assert_non_null(r->p);
+	}
+	return &r->p[r->n++];
+}
+
+/* Shard shard of nshards of sc through the model's clock, to the end. */
+static void run_shard(const struct gen_scenario *sc, uint32_t shard, uint32_t nshards, struct run *r)
 {
 	memset(r, 0, sizeof(*r));
-	struct gen_model *m = gen_model_new(sc, 0, 1);
+	struct gen_model *m = gen_model_new(sc, shard, nshards);
 	assert_non_null(m);
 	struct gen_pkt buf[64];
 	uint64_t last = 0;
@@ -143,20 +155,20 @@ static void run_model(const struct gen_scenario *sc, struct run *r)
 			assert_true(gen_model_done(m));
 			break;
 		}
-		if (r->n + n > r->cap) {
-			r->cap = r->cap ? r->cap * 2 : 1024;
-			r->p = realloc(r->p, r->cap * sizeof(*r->p));
-			assert_non_null(r->p);
-		}
 		for (uint32_t i = 0; i < n; i++) {
 			assert_true(buf[i].t_ns >= last); /* time order */
 			last = buf[i].t_ns;
-			r->p[r->n++] = buf[i];
+			*run_push(r) = buf[i];
 		}
 	}
 	for (uint32_t f = 0; f < sc->n_flows && f < 4; f++)
 		r->st[f] = *gen_model_stats(m, f);
 	gen_model_free(m);
+}
+
+static void run_model(const struct gen_scenario *sc, struct run *r)
+{
+	run_shard(sc, 0, 1, r);
 }
 
 static void run_free(struct run *r)
@@ -1084,41 +1096,12 @@ static void run_rounds(const struct gen_scenario *sc, uint32_t shard, uint32_t n
 		for (uint32_t k = 0; k < nr; k++) {
 			assert_true(rb[k].n > 0 && rb[k].qp0 + rb[k].n <= ls->nq);
 			for (uint32_t i = 0; i < rb[k].n; i++) {
-				if (r->n == r->cap) {
-					r->cap = r->cap ? r->cap * 2 : 1024;
-					r->p = realloc(r->p, r->cap * sizeof(*r->p));
-					assert_non_null(r->p);
-				}
-				gen_model_round_pkt(m, &rb[k], i, &r->p[r->n]);
-				assert_int_equal(r->p[r->n].opcode, ls->opcode);
-				assert_int_equal(r->p[r->n].frame_len, ls->frame_len);
-				r->n++;
+				struct gen_pkt *p = run_push(r);
+				gen_model_round_pkt(m, &rb[k], i, p);
+				assert_int_equal(p->opcode, ls->opcode);
+				assert_int_equal(p->frame_len, ls->frame_len);
 			}
 		}
-	}
-	assert_true(gen_model_done(m));
-	for (uint32_t f = 0; f < sc->n_flows && f < 4; f++)
-		r->st[f] = *gen_model_stats(m, f);
-	gen_model_free(m);
-}
-
-static void run_shard(const struct gen_scenario *sc, uint32_t shard, uint32_t nshards, struct run *r)
-{
-	memset(r, 0, sizeof(*r));
-	struct gen_model *m = gen_model_new(sc, shard, nshards);
-	assert_non_null(m);
-	struct gen_pkt buf[64];
-	for (;;) {
-		uint32_t n = gen_model_next(m, buf, 64, UINT64_MAX);
-		if (!n)
-			break;
-		if (r->n + n > r->cap) {
-			r->cap = r->cap ? r->cap * 2 : 1024;
-			r->p = realloc(r->p, r->cap * sizeof(*r->p));
-			assert_non_null(r->p);
-		}
-		memcpy(r->p + r->n, buf, n * sizeof(*buf));
-		r->n += n;
 	}
 	assert_true(gen_model_done(m));
 	for (uint32_t f = 0; f < sc->n_flows && f < 4; f++)
@@ -1172,6 +1155,16 @@ static void check_lockstep(const struct gen_scenario *sc, uint32_t nshards, uint
 	}
 }
 
+/* f sends only op, of size bytes, on transport tr, with nq QPs. */
+static void one_op(struct gen_flow *f, enum gen_transport tr, enum gen_op op, uint32_t size, uint32_t nq)
+{
+	f->transport = tr;
+	memset(f->op_weight, 0, sizeof(f->op_weight));
+	f->op_weight[op] = 1;
+	f->size.min = f->size.max = size;
+	f->qps = nq;
+}
+
 static void test_lockstep_same_as_clock(void **state)
 {
 	(void)state;
@@ -1179,22 +1172,15 @@ static void test_lockstep_same_as_clock(void **state)
 	struct gen_flow *f = &w->flows[0];
 
 	/* UC SEND of 4 bytes on 16 QPs, a packet limit that ends mid-round */
-	f->transport = GEN_UC;
-	memset(f->op_weight, 0, sizeof(f->op_weight));
-	f->op_weight[GEN_OP_SEND] = 1;
-	f->size.min = f->size.max = 4;
-	f->qps = 16;
+	one_op(f, GEN_UC, GEN_OP_SEND, 4, 16);
 	f->messages = 0;
 	w->sc.packets = 1000;
 	check_lockstep(&w->sc, 1, 0, "uc send, packet limit", 1000);
 
 	/* UC WRITE of 4 KiB at MTU 4096: the VA wraps in a 10,000-byte
 	 * buffer, the PSNs wrap past 0xFFFFFF, a duration ends the run */
-	memset(f->op_weight, 0, sizeof(f->op_weight));
-	f->op_weight[GEN_OP_WRITE] = 1;
-	f->size.min = f->size.max = 4096;
+	one_op(f, GEN_UC, GEN_OP_WRITE, 4096, 3);
 	f->mtu = 4096;
-	f->qps = 3;
 	f->remote_len = 10000;
 	f->initial_psn = 0xFFFFF0;
 	f->psn_stride = 0x800003;
@@ -1206,12 +1192,8 @@ static void test_lockstep_same_as_clock(void **state)
 
 	/* UD SEND larger than the MTU (cut to it), 5 QPs, 7 messages each, a
 	 * rate in packets per second */
-	f->transport = GEN_UD;
-	memset(f->op_weight, 0, sizeof(f->op_weight));
-	f->op_weight[GEN_OP_SEND] = 1;
-	f->size.min = f->size.max = 5000;
+	one_op(f, GEN_UD, GEN_OP_SEND, 5000, 5);
 	f->mtu = 1024;
-	f->qps = 5;
 	f->messages = 7;
 	f->rate.unit = GEN_RATE_PPS;
 	f->rate.value = 1e6;
@@ -1220,13 +1202,9 @@ static void test_lockstep_same_as_clock(void **state)
 
 	/* UC WRITE with immediate at 10 Gb/s from 1 us to 20 us, 2 QPs, on a
 	 * VLAN with IPv6 (hosts 2 and 3) */
-	f->transport = GEN_UC;
+	one_op(f, GEN_UC, GEN_OP_WRITE_IMM, 100, 2);
 	f->src = 2;
 	f->dst = 3;
-	memset(f->op_weight, 0, sizeof(f->op_weight));
-	f->op_weight[GEN_OP_WRITE_IMM] = 1;
-	f->size.min = f->size.max = 100;
-	f->qps = 2;
 	f->messages = 0;
 	f->remote_len = 0;
 	f->rate.unit = GEN_RATE_GBPS;
@@ -1262,10 +1240,7 @@ static void test_lockstep_refused(void **state)
 	do {                                                                                    \
 		struct world *x = world_new();                                                  \
 		struct gen_flow *g = &x->flows[0];                                              \
-		g->transport = GEN_UC;                                                          \
-		memset(g->op_weight, 0, sizeof(g->op_weight));                                  \
-		g->op_weight[GEN_OP_SEND] = 1;                                                  \
-		g->size.min = g->size.max = 64;                                                 \
+		one_op(g, GEN_UC, GEN_OP_SEND, 64, 1);                                          \
 		stmt;                                                                           \
 		m = gen_model_new(&x->sc, 0, 1);                                                \
 		assert_non_null(m);                                                             \
@@ -1276,10 +1251,7 @@ static void test_lockstep_refused(void **state)
 	} while (0)
 
 	/* the base case is taken */
-	f->transport = GEN_UC;
-	memset(f->op_weight, 0, sizeof(f->op_weight));
-	f->op_weight[GEN_OP_SEND] = 1;
-	f->size.min = f->size.max = 64;
+	one_op(f, GEN_UC, GEN_OP_SEND, 64, 1);
 	m = gen_model_new(&w->sc, 0, 1);
 	assert_non_null(gen_model_lockstep(m));
 	gen_model_free(m);

@@ -165,19 +165,25 @@ static void check_one(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_t pl
 	check_one_way(s, opcode, v6, vlan, plen, W_FAST_ANY);
 }
 
-static void test_every_opcode_and_carrier(void **state)
+/* check(every opcode, IPv4 and IPv6, with and without VLAN, each of lens). */
+static void each_case(void (*check)(uint64_t *, uint8_t, int, int, uint32_t), uint64_t seed,
+		      const uint32_t *lens, size_t nlens)
 {
-	(void)state;
-	uint64_t s = 0x5eed1234abcdULL;
-	static const uint32_t lens[] = {0, 1, 2, 3, 4, 5, 63, 256, 1021, 1024, 4095, 4096};
-
 	for (size_t i = 0; i < sizeof(payload); i++)
 		payload[i] = (uint8_t)(i * 7 + 3);
 	for (size_t o = 0; o < RW_ARRAY_LEN(opcodes); o++)
 		for (int v6 = 0; v6 < 2; v6++)
 			for (int vlan = 0; vlan < 2; vlan++)
-				for (size_t l = 0; l < RW_ARRAY_LEN(lens); l++)
-					check_one(&s, opcodes[o], v6, vlan, lens[l]);
+				for (size_t l = 0; l < nlens; l++)
+					check(&seed, opcodes[o], v6, vlan, lens[l]);
+}
+
+static void test_every_opcode_and_carrier(void **state)
+{
+	(void)state;
+	static const uint32_t lens[] = {0, 1, 2, 3, 4, 5, 63, 256, 1021, 1024, 4095, 4096};
+
+	each_case(check_one, 0x5eed1234abcdULL, lens, RW_ARRAY_LEN(lens));
 }
 
 /* A short frame keeps its Ethernet padding after the ICRC (60 bytes
@@ -298,16 +304,9 @@ static void check_stamped(uint64_t *s, uint8_t opcode, int v6, int vlan, uint32_
 static void test_stamped_frame(void **state)
 {
 	(void)state;
-	uint64_t s = 0xfeed5eedULL;
 	static const uint32_t lens[] = {0, 1, 3, 5, 64, 1021, 4096};
 
-	for (size_t i = 0; i < sizeof(payload); i++)
-		payload[i] = (uint8_t)(i * 7 + 3);
-	for (size_t o = 0; o < RW_ARRAY_LEN(opcodes); o++)
-		for (int v6 = 0; v6 < 2; v6++)
-			for (int vlan = 0; vlan < 2; vlan++)
-				for (size_t l = 0; l < RW_ARRAY_LEN(lens); l++)
-					check_stamped(&s, opcodes[o], v6, vlan, lens[l]);
+	each_case(check_stamped, 0xfeed5eedULL, lens, RW_ARRAY_LEN(lens));
 }
 
 int main(void)

@@ -126,6 +126,18 @@ static inline uint8_t rw_aeth_syndrome(enum rw_aeth_kind kind, uint8_t value)
 	return (uint8_t)(((unsigned)kind & 3u) << 5 | (value & 0x1Fu));
 }
 
+/* A syndrome's kind (bits 6:5) and its credit code, RNR timer code or NAK
+ * code (bits 4:0): what rw_aeth_decode derives. */
+static inline enum rw_aeth_kind rw_aeth_kind_of(uint8_t syndrome)
+{
+	return (enum rw_aeth_kind)(syndrome >> 5 & 3u);
+}
+
+static inline uint8_t rw_aeth_value_of(uint8_t syndrome)
+{
+	return (uint8_t)(syndrome & 0x1Fu);
+}
+
 /* "ACK", "RNR NAK", "reserved", "NAK". */
 const char *rw_aeth_kind_name(enum rw_aeth_kind kind);
 /* "PSN sequence error", "invalid request", "remote access error",

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-cap's DPDK source into a file on tmpfs, one core (issue 13's goal:
 # >= 10 Mpps of 64-byte frames):
 #  1. net_null (64-byte frames as fast as the PMD makes them), --all: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench-crc: CRC-32 throughput of rw_crc32() against zlib's crc32() and
  * libdeflate_crc32(), measured in the same run on the same buffers.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Decode benchmark: rocewire-cap against tshark on one capture of a realistic
 # RoCEv2 mix (rocewire-mkcap --mix: ~60% 1-4 KiB WRITE/SEND/READ-response
 # data, ~30% ACKs and small packets, CNPs, PFC frames), all in the same run.

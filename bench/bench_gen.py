@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """rocewire-gen against dpdk-testpmd's txonly mode, in the same run.
 
     bench/bench_gen.py BUILD_DIR [SECONDS]

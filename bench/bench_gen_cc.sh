@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # What the simulated congestion costs the generator: the incast sample
 # (samples/scenarios/incast-dcqcn.yaml: switch port, RED/ECN, CNPs, DCQCN)
 # to net_null against the same flows with `congestion: {mode: off}`, in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench-genmodel: the per-packet cost of rocewire-gen's stages without DPDK.
  *
  *   bench-genmodel [-n PACKETS] [-r ROUNDS] [--general] [--check N] SCENARIO...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Live capture against tcpdump, in one run (issue 13): two network
 # namespaces joined by a veth pair, dpdk-testpmd (txonly, net_af_packet) in
 # one flooding UDP 4791 frames for SECONDS, and in the other first tcpdump

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The Wireshark plugin's cost: tshark -r on a realistic RoCEv2 mix
 # (rocewire-mkcap --mix, >= 200k packets) with and without the plugin, in
 # the same run, alternating so that both see the same machine. Goal: with

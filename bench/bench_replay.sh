@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Replay benchmark, in one run on one capture of 60-byte RoCEv2 frames
 # (64 bytes on the wire with the FCS; RC SEND_ONLY, 64 QPs, made with Scapy):
 #  1. on a veth inside a network namespace made here: tcpreplay --topspeed

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Report benchmark: `rocewire-cap -r FILE --report` (per-QP analysis and its
 # table, ICRC verified) against `tshark -n -r FILE` on one capture of a
 # realistic RoCEv2 mix (rocewire-mkcap --mix: WRITE/SEND/READ data, ACKs and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Scale benchmark: how `rocewire-cap --report` (table) and `--report --json`
 # grow with the number of queue pairs. Two captures of many small RC
 # connections (rocewire-mkcap --connections N --host-pairs 8 --rounds 2:

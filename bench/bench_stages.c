@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bench-stages: what each stage of `rocewire-cap -r FILE --report` costs
  * per packet, on one thread, for bench/bench_report.sh.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by the benchmark scripts (sourced, POSIX sh). Expects $bench (the
 # script's name, for messages) and $n (packets in the capture).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-cap: the pieces shared by the sources (offline files, live
  * interfaces, RDMA sniffer flows), the writer, the per-packet dissector, the
  * printers, the live view and the summary.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-packet driver shared by every source: decode one record through
  * proto/, count it, report a packet that did not decode to its end, and hand
  * it to the chosen printer. */

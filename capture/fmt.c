@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text formatting helpers that are too large to inline, and timestamps. */
 #include <time.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Hand-rolled text formatting for the per-packet path.
  *
  * Each function writes at p and returns the position after what it wrote;

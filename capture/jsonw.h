@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A streaming JSON writer: values go out as they are made, so a document of
  * any size costs one buffer, not a tree (the per-QP report has a member per
  * flow, hundreds of thousands of them).

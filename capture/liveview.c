@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Terminal output while capturing or reading: the refreshing per-QP table of
  * a live capture (stdout on a terminal), the periodic status line (stderr,
  * off a terminal), and the progress line of a long file read (stderr).

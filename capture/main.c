@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-cap: options, usage, the loop over the input files, the live
  * capture loop, and the per-QP report. */
 #include <errno.h>

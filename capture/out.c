@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The output buffer: per-packet text is appended to one large buffer that is
  * handed to stdio in big chunks. */
 #include <errno.h>

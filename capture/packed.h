@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A decoded packet in two cache lines: the fields of struct rw_packet that
  * the consumer of the offline pipeline (pipeline.h) reads, and nothing else.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* See pcap_lazy.h. (This file calls no libpcap function: it looks them up
  * by name.) */
 #include "cap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libpcap, loaded on first use (dlopen), not at start-up.
  *
  * Debian's libpcap pulls in libdbus, libsystemd, libgcrypt, liblzma, libzstd,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* See pcapfile.h. Formats: pcap, https://www.tcpdump.org/manpages/pcap-savefile.5.html
  * and draft-ietf-opsawg-pcap; pcapng, draft-ietf-opsawg-pcapng (sections 4.1
  * SHB, 4.2 IDB, 4.3 EPB, 3.1 block layout).

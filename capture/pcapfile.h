@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A reader of pcap and pcapng files read into a ring of memory (readring.h):
  * records come out as pointers into the ring, with no copy of their own and
  * no system call per record, each with its exact byte offset.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* See pipeline.h.
  *
  * What crosses from one core to the other is what costs here: on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The offline read-decode pipeline: a reader thread reads a capture file
  * (pcapfile.c through its ring) and decodes every record with
  * rw_packet_decode() (ICRC included) into a ring of slots; the thread that

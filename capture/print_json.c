@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --json: one JSON object per packet (JSON Lines), built with jansson.
  * The schema is documented in README-json.md.
  *

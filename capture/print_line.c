@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The default output: one tcpdump-like line per packet.
  *
  *   HH:MM:SS.nnnnnnnnn CARRIER [vlan ID pPCP] SRC > DST: OPCODE qp 0xQPN psn PSN

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* -v: every field of every header, one per line, indented by layer:
  *
  *   frame 1: 78 bytes on the wire, 78 captured, rocev2, time 1700000000.000000001

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading a queue-length trace (qlen.h). */
 #include "qlen.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A queue-length trace beside a capture (--qlen FILE): what rocewire-gen's
  * simulated switch writes with `outputs: {qlen: FILE}` (gen/README-congestion.md),
  * CSV (`time_ns,prio,bytes`, a header line) or JSON Lines

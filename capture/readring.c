@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* See readring.h. The ring is a memfd mapped at base and again right after
  * it (the "magic ring buffer"): byte i of the ring is at base + i and
  * base + size + i. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A file read into a ring of memory mapped twice in a row, so that any span
  * of it up to the ring's size is contiguous in memory wherever it wraps: a
  * record is read in place, with one copy (the kernel's, in read()) and no

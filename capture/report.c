@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The per-QP report: owns the analyzer and the time series, and writes the
  * table (`rocewire-cap --report`) and the JSON document (`--report --json`,
  * schema in README-report.md). The HTML report is in report_html.c, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-QP report over the analysis engine (proto's rw_analyzer): the table,
  * JSON and self-contained HTML outputs of `rocewire-cap --report`, and the
  * numbers the live view shows. Owns the analyzer's memory and the bounded

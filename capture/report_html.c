@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `rocewire-cap --html FILE`: one self-contained HTML page (inline CSS and
  * SVG, no script, nothing fetched) with four plots drawn from the bounded
  * series of report_series.c, then the tables of the text report.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Inside the report (report.c, report_series.c, report_html.c): the state
  * struct cap_report hides from its users, the bounded time series the HTML
  * plots are drawn from, and small helpers the three outputs share.

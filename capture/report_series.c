@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The bounded time series behind the HTML plots (see report_int.h for the
  * bounds). Every per-packet update is O(1) and allocates nothing; the rare
  * O(bins) steps (a bin width doubling, a PSN buffer halving, a pause

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Live source: a DPDK port (-i dpdk:EAL-OPTIONS), for traffic that outgrows
  * the kernel's path: RX bursts go straight to the same writer, decoder and
  * report as every other source.

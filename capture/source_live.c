@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Live source: a network interface through libpcap (rdma:DEVICE is handed to
  * source_rdma.c), the default filter, -D and -d.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Offline source: pcap and pcapng files, timestamps at nanosecond
  * precision, and the byte offset of every record kept so that errors can
  * point into the file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* -i rdma:DEVICE[:PORT]: capture through an RDMA NIC's sniffer flow.
  *
  * RoCE traffic that a NIC sends and receives for its own QPs never reaches

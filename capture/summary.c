@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Counters kept per packet and the closing summary printed on stderr. */
 #include <ctype.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Temporary files for -w and --html.
  *
  * rocewire-cap often runs as root and writes where it is told, /tmp

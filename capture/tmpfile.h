@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Files written under a temporary name next to their final one, then
  * renamed into place (writer.c for -w, report_html.c for --html). */
 #ifndef ROCEWIRE_CAP_TMPFILE_H

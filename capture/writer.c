@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* -w: the capture written as pcap or pcapng, with tcpdump-like rotation.
  *
  * Both formats are written here rather than with pcap_dump(): libpcap 1.10

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Debian packages with CPack (cpack -G DEB in the build folder, or
 # scripts/package.sh), one a component:
 #   lib       librocewire0               the shared library

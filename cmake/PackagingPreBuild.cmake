@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Run by CPack (CPACK_PRE_BUILD_SCRIPTS) once the components are staged:
 # each package gets /usr/share/doc/PKG/copyright and changelog.Debian.gz, and
 # its man pages compressed, as Debian policy wants.

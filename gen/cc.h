@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Congestion models for the generator (issue 10): the three DCQCN roles of
  * Zhu et al., SIGCOMM 2015, and the simulated bottleneck they act on.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DCQCN reaction point (Zhu et al., "Congestion Control for Large-Scale RDMA
  * Deployments", SIGCOMM 2015, section 3.3), one per QP, event-driven on the
  * caller's clock.

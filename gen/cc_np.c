@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DCQCN notification point: which CE-marked packets a receiver answers with a
  * CNP. One minimum interval per key; the key is the QP, the IP pair or the
  * destination IP (congestion.md: the three pacing modes seen in NICs).

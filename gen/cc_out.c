@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fct, pfc and qlen files of a simulated congestion run (cc_out.h).
  *
  * The columns follow the HPCC ns-3 simulator's fct.txt ("sip dip sport

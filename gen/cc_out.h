@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The simulated run's outputs beside its capture, as the HPCC ns-3
  * simulator's users know them: per message its completion time and the
  * ideal one (fct), the PFC pause/resume events (pfc), and the bottleneck's

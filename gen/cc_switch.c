@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The simulated bottleneck: one switch egress port with up to eight priority
  * queues (PCP) over a shared buffer, as the DCQCN congestion point.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The flow model's clock: every QP of the shard in one tournament tree keyed
  * by the time of its next event (a packet from either end, a response
  * arriving at the requester, a timer). The clock is lazy about pauses: a QP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The flow model: both ends of every RoCEv2 conversation of a scenario, on a
  * virtual clock, as a stream of packet descriptions in time order.
  *

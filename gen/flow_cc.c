@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Simulated congestion inside the flow model (issue 10): the requests of
  * every flow that takes part (all but `congestion: false` ones) cross one
  * switch egress port (cc_switch.c) on their way to the responder, the

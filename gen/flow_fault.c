@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Faults: which packets a scenario's faults hit, and what happens to them.
  * A packet is named as Lumina's event files name it: by QP, PSN, opcode,
  * direction and which transmission of that PSN it is. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Frames: the opcodes a flow uses (looked up in proto's one opcode table,
  * never written down here), what a packet looks like as a struct rw_packet
  * for proto's builder, the frame length the pacing counts, and the payload

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The flow model's private state, shared by flow.c (clock, API),
  * flow_req.c (requester), flow_resp.c (responder), flow_fault.c (faults)
  * and flow_frame.c (frame descriptions).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The lockstep stream (flow.h): the clock's order for a shard of one
  * unreliable flow, without the clock.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The requester of each QP: chooses messages, segments them (IBA 9.2,
  * 9.7.2), paces them, and keeps the go-back-N state of an RC send queue
  * (IBA 9.7.5.1: resend from the NAKed PSN, from the oldest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The responder of each RC QP (IBA 9.7.4, 9.7.5.1): checks the PSN of each
  * request that reaches it, executes it, and queues what it owes the
  * requester as a job; then sends the jobs in order, paced. UC and UD

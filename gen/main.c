@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-gen: protocol-correct RoCEv2 conversations through DPDK.
  *
  * main owns the process: options, the scenario, EAL, the port, the workers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-gen's own options (after EAL's, past "--"). No DPDK types, so
  * the option tests run without EAL. */
 #ifndef RWGEN_OPTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A pcap that net_pcap wrote carries the wall-clock time of each write;
  * when the generator did not pace in real time, those times say how fast
  * the file was written, not when the packets were sent. restamp puts the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Model times into a pcap written by net_pcap (see restamp.c). */
 #ifndef RWGEN_RESTAMP_H
 #define RWGEN_RESTAMP_H

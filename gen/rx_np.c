@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The closed loop's receiving side (--role responder): the scenario's
  * receivers as notification points on a real port. Every frame the port
  * brings is decoded by proto; a RoCEv2 request to a QP of a flow that takes

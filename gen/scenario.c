@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scenario files: YAML (libyaml) to struct gen_scenario, checked.
  *
  * Two passes over the text. The first pulls libyaml's events only to bound

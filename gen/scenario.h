@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A generator scenario: what the YAML file says, as plain host-order C.
  *
  * scenario.c turns a YAML file (libyaml) into this description and checks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The `congestion:` section of a scenario: the mode, the simulated switch
  * port, the DCQCN reaction point, the notification point, PFC behaviour and
  * the simulator's output files (README-congestion.md, "Scenario keys").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Flows of a scenario: the key table, the `defaults` section that every
  * flow starts from, and the checks that need the whole flow (which
  * operations a transport allows, UD messages in one packet, QPN ranges that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Inside the scenario parser: the shared context and the typed readers of
  * YAML scalars. Not for other layers: they see only scenario.h.
  *

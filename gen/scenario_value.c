@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Typed readers of YAML scalars for the scenario parser: integers, units,
  * rates, addresses and byte patterns, each with its one-line error.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Status line and final summary of a generator run. */
 #include "summary.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What rocewire-gen says about a run: the status line and the final summary
  * (text on stderr, JSON with --summary-json). */
 #ifndef RWGEN_SUMMARY_H

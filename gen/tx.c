@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The TX layer: model packets -> template frames in mbufs -> TX bursts. */
 #include "tx.h"
 

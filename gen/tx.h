@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The TX layer: one worker per TX queue turns its shard's model packets into
  * frames in mbufs and sends them in bursts.
  *

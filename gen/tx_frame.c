@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Frames of model packets: the template table (tx_frame.h). */
 #include "tx_frame.h"
 

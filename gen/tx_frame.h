@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Frames of model packets from proto's templates, with no DPDK type: the
  * part of the TX layer that writes bytes, shared by tx.c (into mbufs) and
  * bench/bench_genmodel.c (into plain buffers, to time it alone).

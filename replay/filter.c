@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --filter: expressions over decoded fields (filter.h). The tool owns the
  * syntax; the values come from proto/'s struct rw_packet. */
 #include "filter.h"

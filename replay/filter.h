@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --filter: a display-filter-like expression over the fields proto/ decodes,
  * compiled once into a small tree and evaluated per frame.
  *

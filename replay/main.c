@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-replay: replays a capture onto a wire, rewritten and re-signed.
  *
  * main owns the process: options, the reader, the output, the replay loop

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-replay's options. One table (name, argument, help, handler)
  * drives getopt_long and --help, so the two cannot drift apart. */
 #include "opts.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-replay's options: one table drives parsing and --help. No DPDK
  * types, so the tool's option handling builds and runs without EAL. */
 #ifndef RWREPLAY_OPTS_H

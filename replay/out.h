@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where replayed frames go: an AF_PACKET TX ring, or a DPDK port. A frame
  * is written straight into the output's own buffer (a ring slot, an mbuf):
  * slot() lends it, commit() queues it, flush() sends what is queued. A slot

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* AF_PACKET output through a TPACKET_V2 TX ring (Documentation/networking/
  * packet_mmap.rst): frames are written into a ring shared with the kernel,
  * and one send() hands over a whole batch, instead of a system call and a

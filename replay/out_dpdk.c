@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* DPDK output: EAL, one port with one TX queue, frames written straight
  * into mbufs. Any PMD: a NIC, net_af_packet, net_pcap (a file), net_null. */
 #include <stdio.h>

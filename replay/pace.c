@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pacing and its measured error. */
 #include "pace.h"
 

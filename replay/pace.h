@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pacing: the intended send time of each frame, waiting for it, and the
  * error between intended and actual send times (mean, p99, max). */
 #ifndef RWREPLAY_PACE_H

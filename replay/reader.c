@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The capture's records, streamed or preloaded. */
 #include "reader.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Records of the capture to replay: streamed through capture's offline
  * source (its ring reader, libpcap for the rest), or preloaded into memory
  * (--preload) so that a replay, and every loop of it, reads no file. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The final statistics, as text and as JSON. */
 #include "stats.h"
 

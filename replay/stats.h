@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a replay did: counters, the final text on stderr, the JSON summary. */
 #ifndef RWREPLAY_STATS_H
 #define RWREPLAY_STATS_H

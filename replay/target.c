@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --target: the live endpoint's coordinates from rocewire-verbs' JSON, the
  * recorded requester's from the capture, and the rewrite rules between. */
 #include "target.h"

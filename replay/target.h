@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* --target: re-targeting a recorded requester stream to a live endpoint,
  * rocewire-verbs' fixed-peer server (its "ready" JSON line or its record). */
 #ifndef RWREPLAY_TARGET_H

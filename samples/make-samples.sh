@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Rewrites the captures of samples/ with rocewire-mkcap (deterministic: the
 # same build writes the same bytes). usage: samples/make-samples.sh MKCAP [OUTDIR]
 # The test e2e_samples_reproducible runs this into a scratch folder and

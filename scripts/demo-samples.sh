@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The main job on built-in defaults: decode every sample capture, show its
 # first packets one line each, then its summary (packets per carrier and
 # opcode, ICRC/VCRC results, decode errors). samples/bad-icrc.pcap is made

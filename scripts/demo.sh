@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The main job on built-in defaults: rocewire-gen runs its default scenario
 # (a clean RC mix of RDMA WRITE, READ and SEND between two hosts, both ends
 # of every conversation, every ICRC valid) through DPDK's net_pcap into a

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes proto/src/crc32_tables.h: the slicing-by-8 tables of the reflected
 CRC-32 polynomial 0xEDB88320 and x^(8*2^k) mod P for k = 0..63, as constants,
 so that librocewire keeps no state that is filled in at run time."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what rocewire needs on Debian 12, idempotently: packages already
 # present are not reinstalled and apt-get update runs only when something is
 # missing. Shared by the README's two commands and by .ci/run.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds rocewire's Debian packages: an optimised build (RelWithDebInfo, the
 # tested flags; cpack strips the binaries) in ${PKG_BUILD_DIR:-build-pkg}
 # (installed under /usr), then cpack -G DEB. Prints the paths of the .deb

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds rocewire and runs every test (unit, e2e, fuzz for a bounded time);
 # then builds it again with AddressSanitizer (LeakSanitizer included) and
 # UndefinedBehaviorSanitizer in ${ASAN_BUILD_DIR:-build-asan} and runs there

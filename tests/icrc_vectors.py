@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The two known-answer RoCEv2 frames of Scapy's RoCE test suite
 (test/contrib/roce.uts), as recorded in shared/notes/icrc.md: whole Ethernet
 frames whose last 4 bytes are a correct ICRC. Independent of rocewire's own

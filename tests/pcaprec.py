@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Classic pcap files split into their records, for the test scripts that
 cut, copy or reseed captures (standard library only; pcapng is not split)."""
 import struct

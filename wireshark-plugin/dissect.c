@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The rocewire postdissector: registration of its fields, expert infos and
  * preferences, and the tree it adds under every RoCE/InfiniBand/PFC frame.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The entry points Wireshark's plugin loader looks for (4.0: plugin_version,
  * plugin_want_major/minor, plugin_register); everything else is in
  * dissect.c, analysis.c and stats.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The Wireshark plugin's parts and what they share: per-capture engine state
  * (analysis.c), the rocewire tree with its fields and expert infos
  * (dissect.c), the statistics (stats.c). The plugin holds no protocol

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Statistics: `tshark -z rocewire,qp` prints the per-QP report of
  * `rocewire-cap --report`, written by the same function
  * (cap_report_table()) from the same engine state; the GUI's Statistics

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Client, server and fixed-peer flows of rocewire-verbs, and the line
  * protocol of the TCP exchange (README.md, "Exchange"):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The three ways rocewire-verbs runs: client (requester), server (responder)
  * and fixed-peer server. Each returns the exit status (opts.h) after printing
  * its summary and writing the record when asked. */

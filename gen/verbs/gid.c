@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* GID text forms and the sysfs GID pick; see gid.h. */
 #include "gid.h"
 

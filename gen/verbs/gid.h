@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* GIDs: text forms, and picking the port's RoCE v2 IPv4-mapped GID from sysfs
  * (/sys/class/infiniband/DEV/ports/PORT/gids/N and gid_attrs/types/N), the way
  * a person would with `show_gids`. The sysfs root is a parameter so that the

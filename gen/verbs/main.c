@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-verbs: a perftest-like pair of libibverbs endpoints that checks
  * what it moved and records it as JSON. See rocewire-verbs(1), README.md. */
 #include <signal.h>

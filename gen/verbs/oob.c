@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Out-of-band TCP exchange; see oob.h. */
 #include "oob.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The out-of-band TCP exchange: lines of text, each read bounded by a timeout,
  * so that a vanished or silent peer ends the run with a message instead of a
  * hang. The protocol itself (which lines, in which order) is in endpoint.c and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command line of rocewire-verbs: parsing, defaults and the cross-option
  * checks. Every rejection is one line naming the option, what was given and
  * what is allowed. */

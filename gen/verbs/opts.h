@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command line of rocewire-verbs: the options, their defaults, the checks that
  * reject impossible combinations, and the --help text. No libibverbs here, so
  * the validation is tested without a device. */

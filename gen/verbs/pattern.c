@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Deterministic data pattern of rocewire-verbs; the definition is in pattern.h
  * and README.md (section "Data pattern"). */
 #include "pattern.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The deterministic data pattern rocewire-verbs writes and checks.
  *
  * A message is named by (qp, iter): the QP index inside the run (0..qps-1,

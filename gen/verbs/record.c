@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The JSON record of a run; the format is in README.md ("Record"). */
 #include "record.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The JSON record of a run (--record FILE) and the fixed-peer JSON lines.
  * The format is documented in README.md ("Record"). */
 #ifndef RWV_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What a run of rocewire-verbs learned, as plain data: filled by endpoint.c,
  * written by record.c. No libibverbs types, so the record writer is tested
  * without a device. */

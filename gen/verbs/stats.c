@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Latency percentiles and the packet counts a capture should show; see run.h. */
 #include <stdlib.h>
 

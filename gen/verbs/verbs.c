@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libibverbs resources and data path of rocewire-verbs; see verbs.h. */
 #include "verbs.h"
 

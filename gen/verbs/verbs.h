@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libibverbs resources of one rocewire-verbs endpoint: device, port, GID,
  * protection domain, CQs, QPs, buffers, and the QP state machine
  * (RESET -> INIT -> RTR -> RTS, IBA 10.3.1). The client/server/fixed-peer

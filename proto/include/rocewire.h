@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Everything in librocewire. */
 #ifndef ROCEWIRE_ROCEWIRE_H
 #define ROCEWIRE_ROCEWIRE_H

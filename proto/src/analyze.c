@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-QP analysis engine, the core: memory, the flow table, address pairs,
  * and the dispatch of each decoded packet to the engine's parts (see
  * analyze_int.h). rocewire/analyze.h describes the model. */

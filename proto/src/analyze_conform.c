@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Conformance and recovery: what Lumina (SIGCOMM 2023) checks with a switch
  * that tags every packet, judged here from an ordinary capture.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Congestion: ECN CE marks, the CNPs they cause, and PFC / 802.3x PAUSE. */
 #include <string.h>
 

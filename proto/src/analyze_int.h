@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The analysis engine's internals, shared by its parts: the core (flow
  * table, memory, dispatch: analyze.c), PSN sequences (analyze_seq.c),
  * message assembly (analyze_msg.c), pairing and responses (analyze_pair.c),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Latency distributions: exact for the first few samples, a log-linear
  * histogram beyond (allocated then, so that the many flows of a large
  * capture that see one or two ACKs cost no histogram). */

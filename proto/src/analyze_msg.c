@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Messages: FIRST/MIDDLE/LAST packets assembled as the responder takes them.
  *
  * Requests are assembled in PSN order (IBA 9.7.5: a responder accepts only

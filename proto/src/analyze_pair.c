@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pairing the two directions of a connection, outstanding requests, and
  * what responses say about them (ACK coverage and latency, NAKs, READ and
  * atomic matching).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PSN sequences: what each packet's PSN says about the stream it belongs to
  * (new, after a gap, resent, late), and what cannot be known because the
  * capture started in the middle of the conversation. */

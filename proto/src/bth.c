@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Base Transport Header (IBA 9.2):
  *   byte 0: OpCode   byte 1: SE M PadCnt(2) TVer(4)   bytes 2-3: P_Key
  *   byte 4: FECN BECN resv(6) (RoCEv2: A17.9; IBA 1.2.1 "resv8a")

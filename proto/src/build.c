@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Whole-frame encode from a struct rw_packet: the inverse of packet.c.
  * Lengths, checksums, pad, ICRC and VCRC are derived unless flags say to
  * keep what the caller gave (to craft malformed frames for tests). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal helpers shared by the per-header codecs. */
 #ifndef ROCEWIRE_CODEC_H
 #define ROCEWIRE_CODEC_H

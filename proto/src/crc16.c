@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The IB VCRC (IBA 7.8.2): CRC-16 with polynomial x^16 + x^12 + x^3 + x + 1
  * (0x100B), initial value 0xFFFF, result inverted, over the whole packet from
  * the first LRH byte through the ICRC.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CRC-32 of IEEE 802.3 with zlib's conventions: the CRC of the IBA ICRC.
  *
  * Three implementations give identical results; the fastest one the CPU can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal hooks of the CRC code, for the unit tests only. Not installed,
  * not part of the API, and not exported from the shared library (the tests
  * link the static one). */

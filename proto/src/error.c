@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 #include "rocewire/error.h"
 
 const char *rw_strerror(enum rw_err err)

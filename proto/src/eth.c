@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ethernet II (IEEE 802.3 clause 3) and 802.1Q / 802.1ad tags. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Transport extension headers (IBA 9.3) and the RoCEv2 CNP body (A17.9.3). */
 #include "codec.h"
 #include "rocewire/ext.h"

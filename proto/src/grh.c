@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Global Route Header (IBA 8.3): laid out like an IPv6 header, with IPVer 6
  * and NxtHdr 0x1B when the BTH follows. */
 #include <string.h>

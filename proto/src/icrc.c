@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Invariant CRC (IBA 7.8.1; RoCEv1 Annex A16; RoCEv2 Annex A17.3.3).
  *
  * The ICRC is a CRC-32 over the packet with the fields that may change in

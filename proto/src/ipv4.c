@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv4 (RFC 791). */
 #include <string.h>
 

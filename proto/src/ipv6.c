@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv6 fixed header (RFC 8200 section 3). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Capture framings: Linux cooked capture v1/v2 (libpcap's pcap-linktype(7)
  * LINKTYPE_LINUX_SLL / _SLL2) and Endace ERF records. */
 #include <string.h>

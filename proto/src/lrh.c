@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Local Route Header (IBA 7.7):
  *   byte 0: VL(4) LVer(4)   byte 1: SL(4) resv(2) LNH(2)
  *   bytes 2-3: DLID         bytes 4-5: resv(5) PktLen(11)   bytes 6-7: SLID */

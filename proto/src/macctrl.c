@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MAC control frames (IEEE 802.3 Annex 31B PAUSE, IEEE 802.1Qbb PFC). */
 #include "codec.h"
 #include "rocewire/macctrl.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The opcode table: IBA 9.2 Table 38 (opcode = transport << 5 | operation),
  * the RoCEv2 CNP (A17.9.3) and the IBA 1.5 RC FLUSH / ATOMIC WRITE. Names
  * follow rdma-core's IB_OPCODE_* so RDMA engineers recognise them. */

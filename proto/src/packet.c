@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Whole-frame decode: capture framing -> carriers -> IB transport.
  *
  * Lengths come from the carriers' own length fields (IP total length, UDP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Header rewrites in place, re-signed with the ICRC patched incrementally.
  *
  * The ICRC (IBA A17.3.3 for RoCEv2, A16 for RoCEv1) covers the IP or GRH

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Frame templates: build once, then patch the varying fields and the ICRC.
  *
  * Offsets come from decoding the built frame (the decoder is the one place

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* UDP (RFC 768). */
 #include "codec.h"
 #include "rocewire/udp.h"

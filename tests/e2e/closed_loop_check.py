@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The closed loop's capture (test_gen_closed_loop.sh): marks, CNPs, rates.
 
 usage: closed_loop_check.py CAPTURE REPORT.json

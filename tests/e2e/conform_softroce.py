@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Go-back-N conformance of real Soft-RoCE (rxe) traffic: the engine's
 verdicts against a second, independent checker written here from the IBA
 rules Lumina's gbn_check.py tests, over Wireshark's own decode (tshark).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Captures cut at their start or end must not change what the analysis
 engine says about the packets both files hold.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks the per-queue files of rocewire-cap --rx-queues against the frames
 that were sent (classic pcap only; standard library and tests/pcaprec.py).
 

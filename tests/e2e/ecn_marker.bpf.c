@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* A congestion point for the closed-loop test, in the kernel's datapath: a
  * tc (clsact, egress, direct action) program that marks ECT IPv4 packets
  * CE the way a RED queue does, on a phantom queue — a byte counter drained
@@ -88,4 +89,4 @@ int ecn_mark(struct __sk_buff *skb)
 	return TC_ACT_OK;
 }
 
-char _license[] SEC("license") = "GPL";
+char _license[] SEC("license") = "Dual BSD/GPL";

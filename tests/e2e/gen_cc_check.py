@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """What each congestion sample must show in its capture.
 
 usage: gen_cc_check.py SCENARIO DIR   (DIR holds SCENARIO.pcap, .json, .report.json)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks one rocewire-gen run against the slow reference and rocewire-cap.
 
 usage: gen_check.py GEN.pcap REF.pcap MODEL.json SUMMARY.json REPORT.json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by the rocewire-gen end-to-end tests that run both tools; sourced,
 # not run. Sets $py, $gen, $cap and $src from the environment (ROCEWIRE_GEN,
 # ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR), fails when a tool is missing and

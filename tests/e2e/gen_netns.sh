@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by the tests that run rocewire-gen on a veth between two network
 # namespaces (test_gen_closed_loop.sh, test_gen_responder_ops.sh); sourced,
 # not run. Checks the environment (ROCEWIRE_GEN, ROCEWIRE_CAP, root, ip),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-genmodel: the flow model written to a pcap the slow, obvious
  * way: every packet described by gen_pkt_describe() and built by proto's
  * rw_packet_build(), stamped with the model's clock (nanosecond pcap).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by the live-capture tests (test_live_*.sh); sourced, not run.
 #
 # Each test makes two network namespaces joined by a veth pair created

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-mkcap: writes deterministic test captures of RoCE, InfiniBand and
  * PFC frames, every frame made by rw_packet_build().
  *

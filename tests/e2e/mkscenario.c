@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-mkscenario: writes a capture of one crafted scenario (gaps,
  * duplicates, go-back-N, every NAK kind, RNR, CE -> CNP, PFC storms, a PSN
  * wrap at 2^24, messages and latencies, and a mixed "showcase" for the HTML

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-notes: the analysis engine's verdicts on every packet of a
  * capture, and its per-flow summary, as JSON Lines — for tests that compare
  * two runs of the engine packet by packet (a whole capture against the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes the captures of test_cap_offline_edge.sh into the current folder,
 and offsets.sh: the byte offsets the expected messages name, as shell
 variables.

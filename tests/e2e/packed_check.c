@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-packed-check: proves that struct cap_packed (capture/packed.h)
  * carries every field of a decoded packet that the analysis engine and the
  * report read.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Compares a `rocewire-cap --report --json` document with the truth that
 rocewire-mkscenario wrote for the same capture.
 

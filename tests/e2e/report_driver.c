@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-report-driver: a test-only front end to the capture report
  * (capture/report.h), for the report tests and bench/bench_report.sh while
  * and where `rocewire-cap --report` is not available, and to measure what

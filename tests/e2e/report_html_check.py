@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks an HTML report of rocewire-cap (--html) as a browser shows it.
 
 usage: report_html_check.py REPORT.html DOM.html WORKDIR CHROMIUM [TITLE...]

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The per-QP report on real Soft-RoCE captures, checked against truths from
 outside rocewire: the endpoints' own records (libibverbs completions) and
 Wireshark's dissector (tshark counts AETH syndromes and ECN marks).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks the closed loop with a real responder from Wireshark's own
 dissection of the capture taken at the responder (test_gen_responder_ops.sh).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Independent ICRC cross-check: Scapy builds RoCEv2 frames and computes their
 ICRC (scapy.contrib.roce); rocewire-cap must report every one "ok", and
 "bad" once a covered bit is flipped.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-cap's DPDK source (-i dpdk:EAL-OPTIONS, run by rocewire-cap-dpdk):
 #  1. every sample capture of Ethernet link type read by DPDK's net_pcap
 #     (rx_pcap=) and written again with -c (its packet count): the file holds

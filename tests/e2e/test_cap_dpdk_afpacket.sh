@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-cap's DPDK source on net_af_packet, on a veth pair inside two
 # network namespaces the test makes and deletes (nothing is sent anywhere
 # else): frames of a RoCEv2 mix (16 connections, up to 1 KiB payloads) are

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-cap's DPDK source on vdevs that need no root and no network:
 #  1. net_ring, one RX queue: a mix of 3,000 RoCEv2 frames (up to 4 KiB, more
 #     than the ring's 1,024 slots) is sent into the ring as the capture runs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-cap's handling of bad input and bad options: exit status, and one
 # clear line on stderr naming the file, the packet and its byte offset.
 #

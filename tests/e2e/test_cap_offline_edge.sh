@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-cap's offline reader at its edges: extreme pcap/pcapng timestamps
 # (printed exactly, or refused in one line naming the file, the packet and
 # its byte offset), exact byte offsets in a pcapng file larger than 8 MiB

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Go-back-N and CNP conformance on the real Soft-RoCE captures: the engine's
 # verdicts against an independent checker over tshark's decode
 # (conform_softroce.py says what is checked).

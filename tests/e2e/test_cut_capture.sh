@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Captures that start or end mid-conversation: the real Soft-RoCE captures
 # in samples/softroce and every crafted scenario of rocewire-mkscenario, cut
 # at every record boundary of their first 20 records (and 5 more points) and

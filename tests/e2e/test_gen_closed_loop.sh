@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-gen's closed loop on a real (virtual) wire: two network namespaces
 # joined by a veth pair, a requester process (net_af_packet on one end) and a
 # `--role responder` process (on the other end), rocewire-cap capturing on

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-gen's simulated congestion scenarios (samples/scenarios/ with a
 # `congestion:` section), each run into a pcap through DPDK's net_pcap and
 # checked from the capture alone: rocewire-cap --report --json, and the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-gen on bad input: every bad scenario of tests/e2e/bad-scenarios/
 # (its first line says "# expect: LINE:COL: message") and bad options give
 # exactly one line on stderr naming what and where, exit status 2, and no

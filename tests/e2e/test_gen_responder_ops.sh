@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The closed loop with a real responder: rocewire-gen's requester (RC,
 # responder: external, closed-loop mode: it reads what its port brings)
 # against `rocewire-gen --role responder` on a veth between two namespaces,

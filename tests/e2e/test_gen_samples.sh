@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-gen end to end, on the built-in default and every scenario of
 # samples/scenarios/: each run goes through DPDK's net_pcap into a file, then
 #  - frame for frame, byte for byte, the file equals rocewire-genmodel's (the

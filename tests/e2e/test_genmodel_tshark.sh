@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The generator's flow model through Wireshark and rocewire-cap: the built-in
 # scenario of rocewire-genmodel (RC WRITE/READ/SEND/atomics, UC, UD, IPv6 with
 # VLAN, one request dropped on its first send) written to a pcap by proto's

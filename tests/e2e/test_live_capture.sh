@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Live capture on a veth inside network namespaces:
 #  - with the default filter, the pcap and the pcapng written hold exactly the
 #    RoCE and PFC frames injected (every opcode on RoCEv2/IPv4, IPv4 with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-cap's live-capture and report options, without capturing:
 #  - the default filter compiles (libpcap) for Ethernet, Linux SLL and Linux
 #    SLL2 (-i any), for the default and another RoCEv2 port, and a bad -f

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Packets the capture loses are reported, never hidden:
 #  1. a tiny kernel buffer (-B 1) and a burst of 10000 frames at full speed:
 #     the final line counts the drops, the exit status is 1, --report --json

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Live capture under a flood (issue 13): dpdk-testpmd (txonly, net_af_packet)
 # floods 128-byte UDP 4791 frames into a veth pair made in two namespaces.
 #  1. tcpdump -B 32768 takes the flood: the rate it can take without loss

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # An idle interface never hangs rocewire-cap: "-c 5" on a veth where nothing
 # arrives ends promptly on SIGINT (and on SIGTERM), and --duration ends the
 # capture by itself; each leaves a valid, empty pcap or pcapng file under its

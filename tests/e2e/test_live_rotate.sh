@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Rotation of -w files:
 #  -C MB: FILE, FILE1, FILE2, ... each at most MB million bytes, each a valid
 #         file (tshark), together exactly the frames sent, in order (pcap and

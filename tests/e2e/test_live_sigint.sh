@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # SIGINT in the middle of a stream of RoCE traffic leaves a complete file,
 # pcap and pcapng: it is under its final name (no FILE.XXXXXX.part), tshark reads it
 # to the end with no error, Scapy finds as many frames as rocewire-cap says

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The HTML report (`rocewire-cap -r FILE --html OUT`) as a browser shows it:
 # headless Chromium renders the page of the "showcase" scenario and of a
 # 300,000-packet mix; report_html_check.py checks that the page loads nothing

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The per-QP report on crafted scenarios whose truth is known by construction
 # (rocewire-mkscenario writes each capture and its truth): for every scenario,
 # `rocewire-cap -r FILE --report --json` must give the truth's numbers

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-cap --report on the real Soft-RoCE captures of samples/softroce,
 # against the endpoints' records and tshark's AETH/ECN counts.
 set -eu

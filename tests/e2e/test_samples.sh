@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # samples/ stays what samples/README.md says: every capture is remade by
 # samples/make-samples.sh byte for byte, and each is under 100 KB.
 # Env: ROCEWIRE_MKCAP, ROCEWIRE_SOURCE_DIR.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Independent ICRC cross-check with Scapy (see scapy_icrc.py).
 # Env: ROCEWIRE_CAP (path of rocewire-cap). Exit 77 when Scapy is missing.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Wireshark cross-check: captures made by rocewire-mkcap (every opcode on
 # every carrier and capture framing, PFC/PAUSE, a realistic mix) plus the
 # samples/ tshark can read, decoded by tshark and by rocewire-cap --json, and

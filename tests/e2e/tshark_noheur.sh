@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Sourced by the shell tests that read RoCE through tshark: the heuristics
 # Wireshark 4.0 registers on infiniband.payload take RoCE payloads for other
 # protocols and call valid packets malformed (as tshark_xcheck.py also

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Field-by-field cross-check of rocewire-cap --json against tshark (Wireshark's
 own InfiniBand, Ethernet, VLAN, IP, UDP, ERF, SLL and MAC-control dissectors).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: whole-frame decode over every link type, the error
  * sentence, and build round trips.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: the pcap-reading path. The input is a whole capture file
  * (pcap or pcapng): libpcap reads it from a memory FILE, and every record is
  * decoded with rw_packet_decode() for the file's link type, as rocewire-cap

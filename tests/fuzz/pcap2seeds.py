@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Splits classic pcap files into fuzz_packet seeds: one file per record,
 the first byte naming the link type as fuzz_packet.c expects (low 3 bits:
 0 Ethernet, 1 InfiniBand, 2 ERF, 3 SLL, 4 SLL2; high nibble 0: complete

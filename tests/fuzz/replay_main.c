@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Runs a libFuzzer target's entry point over files and folders of inputs,
  * without libFuzzer: the regression replay for builds with any compiler. */
 #include <dirent.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds a libFuzzer target with clang (compiling proto/src/*.c directly, so
 # the library is instrumented too) in a scratch folder and runs it for a
 # bounded time, seeded from samples/, tests/fuzz/regressions/,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Every long option of each tool (TOOL --list-options, printed from its
 # getopt table) appears in TOOL --help, and the bash completion offers
 # exactly that list for "TOOL --".

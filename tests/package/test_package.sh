@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The Debian packages: built by scripts/package.sh, then
 #   lintian  no error from lintian (warnings are listed)
 #   install  installed with apt-get, each tool run from the system path, the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The Wireshark plugin checked against answers it did not make.
 
 Each check runs tshark with the plugin (unprivileged, a scratch HOME,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The Wireshark plugin's checks (plugin_check.py CHECK) over every sample
 # tshark can read and, for the analysis checks, every crafted report
 # scenario (rocewire-mkscenario).

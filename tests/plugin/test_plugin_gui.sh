@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # The plugin in Debian's Wireshark GUI: under Xvfb, wireshark opens
 # samples/bad-icrc.pcap on frame 2 (a bad ICRC) with a profile made here
 # (preferences: rocewire.expand_tree, stacked panes; recent: window size, no

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # cmake --install of the plugin's build folder into a scratch DESTDIR: the
 # plugin must land in DESTDIR + Wireshark's global plugin folder, under
 # epan/, and tshark must load it from there (WIRESHARK_PLUGIN_DIR at the

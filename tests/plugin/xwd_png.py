@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Screenshots of an Xvfb screen (its -fbdir file, XWD format): convert to
 PNG and compare, with the standard library only.
 

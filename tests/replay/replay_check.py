@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks a capture that rocewire-replay sent against the capture it read,
 with nothing of rocewire: Scapy applies the same rewrites to the original
 frames field by field (scapy.contrib.roce recomputes the ICRC, Scapy the IPv4

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-replay's AF_PACKET TX ring on a veth inside a network namespace
 # made here (nothing appears in the caller's namespace), captured on the
 # other end of the veth by rocewire-cap:

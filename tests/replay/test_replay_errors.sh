@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-replay on bad input and bad options: exit status 2 and one line on
 # stderr that names the input and what was expected; frames cut by the
 # snapshot length are skipped and counted, never sent half.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-replay into a pcap through DPDK's net_pcap (-w), checked with
 # tools that share no code with rocewire (replay_check.py: Scapy, zlib,
 # tshark):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-replay's timing modes, into a pcap through net_pcap (which stamps
 # each frame when the port takes it): --pps and as-captured with
 # --multiplier give frame times within the pacing error rocewire-replay

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-replay --target into a live Soft-RoCE endpoint in the qemu VM of
 # tests/vm (rxe-vm.sh; vm/replay.sh runs inside), then vm_check.py on what
 # came back. Environment: ROCEWIRE_REPLAY, ROCEWIRE_VERBS, ROCEWIRE_SOURCE_DIR,

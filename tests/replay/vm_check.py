@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks what vm/replay.sh left: rocewire-replay re-targeted a recorded
 requester stream to a live Soft-RoCE fixed-peer server.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the cmocka unit tests of librocewire.
  *
  * Nothing here knows a wire offset that proto/ also knows: the hex strings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The analysis engine on crafted traffic whose truth is known by
  * construction: every scenario states what happened on the wire (a loss, a
  * resend, a reorder, a NAK, a CE mark, a pause) and the counts follow from

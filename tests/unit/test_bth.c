@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* bth.h: the Base Transport Header of IBA 9.2 (Figure 61):
  *   byte 0: OpCode     byte 1: SE(1) M(1) PadCnt(2) TVer(4)    bytes 2-3: P_Key
  *   byte 4: F(1) B(1) Resv6(6)  (FECN/BECN, IBA 9.2 and Annex A17.9)

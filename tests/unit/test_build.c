@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* build.h: rw_packet_build -> rw_packet_decode round trips, for every valid
  * opcode of the table on every carrier and link type. The derived fields
  * (lengths, PadCnt, ICRC) are checked against the spec formulas and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of rw_crc32(), rw_crc32_patch() and rw_vcrc16().
  *
  * CRC-32 is checked against sources that do not share its code: the standard

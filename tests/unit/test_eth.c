@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* eth.h: Ethernet II header (IEEE 802.3 clause 3.1.1: destination, source,
  * length/type) and IEEE 802.1Q tags (9.6: TCI = PCP(3) DEI(1) VID(12)). */
 #include "rw_test_util.h"

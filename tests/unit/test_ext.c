@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ext.h: the transport extension headers of IBA 9.3 and the RoCEv2 CNP body.
  *   RDETH (9.3.1):  Resv8 | EE-Context(24)
  *   DETH  (9.3.2):  Q_Key(32) | Resv8 | SrcQP(24)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The congestion models (gen/cc*.c) against the DCQCN paper's update
  * equations, IEEE 802.1Qbb's pause arithmetic and plain queueing arithmetic.
  *

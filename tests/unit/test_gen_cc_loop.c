@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The flow model's closed-loop hooks (gen_model_rx_cnp, gen_model_rx_pause,
  * gen_model_rx_response)
  * against plain arithmetic: a UC flow at a fixed rate, its packet times

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fct/pfc/qlen writers: exact file contents in both formats, files
  * written whole or not at all (nothing before close, nothing after an
  * error, nothing left behind when a file cannot be created). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The generator's flow model against the IBA's rules and plain arithmetic.
  *
  * Every expected value below comes from the spec (opcode numbers of Table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scenario files: the samples read as written, every unit, every kind of
  * mistake with its exact one-line message, and the bad files that the
  * end-to-end test feeds to rocewire-gen --check.

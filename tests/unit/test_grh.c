@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* grh.h: the Global Route Header of IBA 8.3 (Figure 57):
  *   IPVer(4) TClass(8) FlowLabel(20) | PayLen(16) NxtHdr(8) HopLmt(8) |
  *   SGID(128) | DGID(128)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* icrc.h: the Invariant CRC (IBA 7.8.1, A16 RoCEv1, A17.3.3 RoCEv2).
  *
  * Known answers: the two real frames of shared/notes/icrc.md (a ConnectX-4 Lx

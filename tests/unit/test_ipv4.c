@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipv4.h: the IPv4 header of RFC 791 section 3.1 (with the TOS byte split
  * into DSCP and ECN by RFC 2474 / RFC 3168) and its checksum (RFC 1071). */
 #include "rw_test_util.h"

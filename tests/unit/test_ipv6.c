@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ipv6.h: the IPv6 fixed header of RFC 8200 section 3: Version(4)
  * Traffic Class(8) Flow Label(20), Payload Length(16), Next Header(8),
  * Hop Limit(8), Source(128), Destination(128). Traffic class split into

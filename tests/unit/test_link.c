@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* link.h: capture framings.
  *   LINKTYPE_LINUX_SLL (tcpdump.org/linktypes/LINKTYPE_LINUX_SLL.html):
  *     packet type(16) ARPHRD type(16) address length(16) address(8 bytes)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* lrh.h: the Local Route Header of IBA 7.7 (Figure 55):
  *   byte 0: VL(4) LVer(4)        byte 1: SL(4) Rsv2(2) LNH(2)
  *   bytes 2-3: DLID              bytes 4-5: Rsv5(5) PktLen(11)

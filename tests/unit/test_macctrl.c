@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* macctrl.h: MAC Control frames, ethertype 0x8808 (IEEE 802.3 clause 31).
  *   PAUSE (802.3 Annex 31B): opcode 0x0001, pause_time(16) in quanta of
  *   512 bit times.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* opcode.h: the opcode table, checked against an independent transcription
  * of IBA Vol 1 Table 38 ("OpCode Field") and 9.2-9.3: opcode bits 7:5 are
  * the transport (000 RC, 001 UC, 010 RD, 011 UD, 100 CNP (A17.9.3), 101 XRC,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* packet.h: whole-frame decode.
  *
  * Frames are assembled here by hand, header by header, from hex written

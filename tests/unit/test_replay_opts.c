@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-replay's option parser (replay/opts.c: rewrite rules, filters,
  * timing), its pacing-error histogram (replay/pace.c) and --filter
  * (replay/filter.c). */

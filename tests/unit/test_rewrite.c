@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* rewrite.h: header rewrites with the ICRC patched incrementally.
  *
  * Known answers: the two real frames of shared/notes/icrc.md (Scapy's UC

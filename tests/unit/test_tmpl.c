@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tmpl.h: a packet made from a template (header patched, ICRC patched, the
  * template's payload untouched) must be byte for byte the frame
  * rw_packet_build makes from the same description, and its ICRC must be the

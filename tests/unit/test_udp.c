@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* udp.h: the UDP header of RFC 768: Source Port, Destination Port, Length
  * (header + data, so at least 8), Checksum; RoCEv2 port 4791 (IBA A17.2.3). */
 #include "rw_test_util.h"

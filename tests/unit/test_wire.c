@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* wire.h: big-endian (network order, RFC 1700 "Data Notations") and
  * little-endian byte accessors; error.h: rw_strerror. */
 #include "rw_test_util.h"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Check one Soft-RoCE VM scenario: its capture against its verbs records.
 
     check.py --cap ROCEWIRE-CAP DIR NAME [--loss] [--ce] [--error STATUS --nak SYN]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Check one rocewire-gen -> Soft-RoCE case of the VM (scenarios/gen.sh).
 
     check_gen.py --cap ROCEWIRE-CAP DIR NAME --op OP --size N --messages M

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # make-samples.sh RESULTS_DIR [DEST]: copy the sample scenarios of a VM run
 # (`ctest -L vm` leaves its results in BUILD/tests/vm/out) to DEST (default
 # samples/softroce/ of this tree), each as NAME.pcap with its records

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # rxe-vm.sh: run command files inside a throw-away qemu VM with two Soft-RoCE
 # (rdma_rxe) devices on a veth pair, and bring back what they wrote.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # check_gen.py must fail on what it is there to catch, shown on vm_run's real
 # gen_write and gen_corrupt results: a flipped payload bit in a request (a bad
 # ICRC that rxe would have dropped, and data that is not the pattern), a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # check.py must fail on what it is there to catch: a capture with one bit
 # flipped (both ICRC verifiers and the data pattern check say so), and a
 # record that disagrees with the capture by one message. Uses the real capture samples/softroce/rc_write.pcap.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-verbs' command line without an RDMA device: --help and --version,
 # usage errors (exit 2, one line on stderr), a device that is not there (exit
 # 3, one line, and a record saying so), and a man page that documents every

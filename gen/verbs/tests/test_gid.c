@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* GID text forms and the sysfs GID pick, against fake sysfs trees laid out as
  * the kernel's ib_core lays them out (drivers/infiniband/core/sysfs.c:
  * ports/N/gids/I holds the GID as eight colon-separated 16-bit hex groups,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The TCP exchange's line transport: timeouts, EOF, long lines, key/value
  * parsing, and a connect/accept round trip on the loopback address. */
 #include <setjmp.h>

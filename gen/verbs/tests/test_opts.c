@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command-line parsing and the combinations rocewire-verbs must refuse. The
  * rules come from the IBTA's list of operations per transport service: RDMA
  * READ and atomics only on RC, RDMA WRITE on RC and UC, UD only SEND, one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The data pattern of rocewire-verbs (pattern.h). Known answers: SplitMix64's
  * published outputs for seed 1234567 (Vigna's reference algorithm, as listed
  * by Rosetta Code "Pseudo-random numbers/Splitmix64"), and message bytes from

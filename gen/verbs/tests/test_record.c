@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The JSON record and the fixed-peer lines: written, read back with jansson's
  * parser, and checked field by field; the packet expectations follow IBA
  * 9.7.4 (a message of n bytes over path MTU m is ceil(n/m) packets, an RDMA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-QP analysis: fed one decoded packet at a time, keeps bounded state per
  * connection and answers per packet (struct rw_note) and per flow (struct
  * rw_flow). It never reads wire bytes, only struct rw_packet.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* InfiniBand Base Transport Header (IBA 9.2). */
 #ifndef ROCEWIRE_BTH_H
 #define ROCEWIRE_BTH_H

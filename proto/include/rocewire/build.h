@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Whole-frame encode: the inverse of rw_packet_decode. */
 #ifndef ROCEWIRE_BUILD_H
 #define ROCEWIRE_BUILD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CRC-32 (IEEE 802.3 / zlib polynomial, as used by the IB ICRC) and the
  * CRC-16 of the IB VCRC.
  *

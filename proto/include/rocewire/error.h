@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Error codes shared by every decoder and encoder in librocewire. */
 #ifndef ROCEWIRE_ERROR_H
 #define ROCEWIRE_ERROR_H

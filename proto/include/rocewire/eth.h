@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ethernet II, 802.1Q/802.1ad VLAN tags, and the ethertypes RoCE uses. */
 #ifndef ROCEWIRE_ETH_H
 #define ROCEWIRE_ETH_H

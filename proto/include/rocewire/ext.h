@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* InfiniBand transport extension headers (IBA 9.3) and the RoCEv2 CNP body.
  *
  * Which of them follow a BTH, and in what order, is known only by the opcode

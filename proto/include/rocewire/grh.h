@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* InfiniBand Global Route Header (IBA 8.3): RoCEv1 and routed native IB. */
 #ifndef ROCEWIRE_GRH_H
 #define ROCEWIRE_GRH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Invariant CRC (IBA 7.8.1; RoCEv2: Annex A17.3.3; RoCEv1: Annex A16).
  *
  * All values are CRC-32 results with zlib semantics; the ICRC is stored on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv4 header (RFC 791) with options, as a RoCEv2 carrier. */
 #ifndef ROCEWIRE_IPV4_H
 #define ROCEWIRE_IPV4_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv6 fixed header (RFC 8200), as a RoCEv2 carrier. */
 #ifndef ROCEWIRE_IPV6_H
 #define ROCEWIRE_IPV6_H

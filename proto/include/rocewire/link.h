@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Capture link-layer framings that wrap the carriers: Linux cooked capture
  * (SLL, SLL2; what `-i any` gives) and Endace ERF records (how ibdump saves
  * native InfiniBand). Link types use the pcap LINKTYPE numbers. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* InfiniBand Local Route Header (IBA 7.7), the first header of a native IB packet. */
 #ifndef ROCEWIRE_LRH_H
 #define ROCEWIRE_LRH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MAC control frames on ethertype 0x8808: IEEE 802.3x PAUSE (opcode 0x0001)
  * and IEEE 802.1Qbb priority flow control (opcode 0x0101). */
 #ifndef ROCEWIRE_MACCTRL_H

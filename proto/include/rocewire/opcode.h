@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one opcode table (IBA 9.2 Table 38, plus the RoCEv2 CNP of A17.9.3
  * and the IBA 1.5 FLUSH / ATOMIC WRITE opcodes).
  *

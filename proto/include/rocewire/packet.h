@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Whole-frame decode: walks the carriers of one captured frame down to the
  * IB transport headers and fills one struct rw_packet. */
 #ifndef ROCEWIRE_PACKET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Header rewrites of a decoded frame, in place, with the RoCE ICRC patched
  * incrementally (rw_icrc_update) only when a byte it covers changed, the
  * IPv4 header checksum recomputed, and a non-zero UDP checksum updated.

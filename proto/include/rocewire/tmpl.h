@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Frame templates: the fast path of a generator or a replayer.
  *
  * A template is a RoCEv2 frame built once by rw_packet_build. Per packet,

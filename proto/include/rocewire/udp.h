@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* UDP header (RFC 768); RoCEv2 runs on destination port 4791 (IBA A17.2). */
 #ifndef ROCEWIRE_UDP_H
 #define ROCEWIRE_UDP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Big-endian field access on byte pointers.
  *
  * Wire headers are read and written through these accessors only: no packed

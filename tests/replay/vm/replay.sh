@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # shellcheck shell=dash
 # rocewire-replay into a live Soft-RoCE endpoint (run inside the VM by
 # tests/replay/test_replay_vm.sh through tests/vm/rxe-vm.sh; helpers from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Helpers for the command files run inside the Soft-RoCE VM (busybox sh).
 # Sourced by /init before each command file; the working directory is
 # /tmp/out (tmpfs), whose content is copied to the host after the file ran.

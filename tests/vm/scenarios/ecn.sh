@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # ECT(0) traffic (traffic class 2) through netem marking 25% of the
 # requester's packets CE instead of dropping them (--timeout-exp: ops-rc.sh).
 netem veth1 loss 25% ecn

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # rocewire-gen against a real RoCE v2 responder (README.md, "rocewire-gen
 # into rxe"): rocewire-verbs server --fixed-peer waits on rxe0 (192.0.2.1);
 # rocewire-gen, through DPDK's net_af_packet on veth1, plays the requester of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # 10% loss of the requester's packets (veth1 egress, RoCE only): the responder
 # NAKs the PSN gaps (AETH 0x60), the requester retransmits, the data arrive.
 # The WRITE run uses 256-byte packets and 4 messages in flight to keep its

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # RC, every operation: capture + records named rc_OP. Sizes that are not a
 # multiple of 4 make pad bytes; --qps 2 exercises the per-QP accounting.
 # --timeout-exp 18 (1.07 s): a VM starved of CPU by a busy host should not

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The VM part alone, with rdma-core's own ibv_rc_pingpong (no rocewire code
 # on the wire): 8 round trips of 2048-byte RC SENDs between rxe1 and rxe0.
 capture_start rc_pingpong

@@ -6,7 +6,8 @@
 #
 #   scripts/install-deps.sh          build + test dependencies (incl. the Soft-RoCE VM's)
 #   scripts/install-deps.sh --vm     the same (named for tests/vm/README.md)
-#   scripts/install-deps.sh --build  only what the build needs
+#   scripts/install-deps.sh --build  only what the build needs (the README's command 1)
+#   scripts/install-deps.sh --list-build, --list-test   print the two lists
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config libpcap-dev libjansson-dev zlib1g-dev libibverbs-dev
@@ -20,6 +21,16 @@ pkgs=("${build_pkgs[@]}")
 case "${1:-}" in
 "" | --vm | --test) pkgs+=("${test_pkgs[@]}") ;;
 --build) ;;
+--list-build)
+	# The package lists, one a line, for scripts/check-first-run.sh (which
+	# hides the test-only ones to prove command 1 needs only --build's).
+	printf '%s\n' "${build_pkgs[@]}"
+	exit 0
+	;;
+--list-test)
+	printf '%s\n' "${test_pkgs[@]}"
+	exit 0
+	;;
 *)
 	echo "install-deps: unknown option '$1' (use --build, --vm or nothing)" >&2
 	exit 2

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Builds rocewire and runs every test (unit, e2e, fuzz for a bounded time);
+# Proves the README's command 1 on a clean copy with only the build
+# packages visible (scripts/check-first-run.sh); builds rocewire and runs
+# every test (unit, e2e, fuzz for a bounded time);
 # then builds it again with AddressSanitizer (LeakSanitizer included) and
 # UndefinedBehaviorSanitizer in ${ASAN_BUILD_DIR:-build-asan} and runs there
 # the tests that need no network namespace, VM or browser: labels "unit" and
@@ -11,6 +13,17 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 ASAN_BUILD_DIR=${ASAN_BUILD_DIR:-build-asan}
 status=0
+
+# The README's command 1 from a clean copy with the test-only packages
+# hidden: a test-only dependency must never leak into the main job.
+echo "test.sh: stage 0: the README's command 1 as on a fresh machine (scripts/check-first-run.sh)" >&2
+rc=0
+scripts/check-first-run.sh || rc=$?
+if [ "$rc" -eq 77 ]; then
+	echo "test.sh: stage 0 skipped (see above)" >&2
+elif [ "$rc" -ne 0 ]; then
+	status=1
+fi
 
 echo "test.sh: stage 1 of 2: every test, build in $BUILD_DIR" >&2
 scripts/build.sh

@@ -24,8 +24,18 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR
 set(CPACK_PACKAGE_NAME rocewire)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR rocewire)
-set(ROCEWIRE_DEB_MAINTAINER "rocewire maintainers <rocewire@example.org>" CACHE STRING
-  "Maintainer field of the Debian packages")
+# Maintainer: the project as a role, never a person. Overridden by the cache
+# variable (cmake -DROCEWIRE_DEB_MAINTAINER="Name <address>"; it stays with
+# the build folder until set again), or by the environment's
+# ROCEWIRE_DEB_MAINTAINER of scripts/package.sh, which sets the cache
+# variable, or resets it to this default, on every run.
+set(_rw_maintainer "rocewire maintainers <rocewire-maintainers@lists.invalid>")
+set(ROCEWIRE_DEB_MAINTAINER "${_rw_maintainer}" CACHE STRING
+  "Maintainer field of the Debian packages (default: the project's role address)")
+# A folder configured before holds the old placeholder in its cache.
+if(ROCEWIRE_DEB_MAINTAINER STREQUAL "rocewire maintainers <rocewire@example.org>")
+  set_property(CACHE ROCEWIRE_DEB_MAINTAINER PROPERTY VALUE "${_rw_maintainer}")
+endif()
 set(CPACK_PACKAGE_CONTACT "${ROCEWIRE_DEB_MAINTAINER}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "RoCE and InfiniBand at the packet level")
 set(CPACK_GENERATOR DEB)

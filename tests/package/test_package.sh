@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The Debian packages: built by scripts/package.sh, then
-#   lintian  no error from lintian (warnings are listed)
+# The Debian packages: built by scripts/package.sh in BUILD_DIR, then
+#   lintian  no error and no copyright warning from lintian on the packages
+#            (other warnings are listed); and lintian's DEP-5 checks, which
+#            it runs on source packages only, pass on their copyright file
+#            as the debian/copyright of a minimal source package
 #   install  installed with apt-get, each tool run from the system path, the
 #            plugin loaded by an unprivileged tshark, purged, nothing left
-# usage: test_package.sh lintian|install SOURCE_DIR
+# usage: test_package.sh lintian|install SOURCE_DIR BUILD_DIR
 # Exit 77 (skip) with the reason when the machine cannot run it.
 set -u
 mode=$1
 src=$(cd "$2" && pwd)
+export PKG_BUILD_DIR=$3
 skip() { echo "SKIP: $*"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -58,15 +62,76 @@ for d in "${debs[@]}"; do
 	echo "built: $d ($(dpkg-deb -f "$d" Package), $(dpkg-deb -c "$d" | grep -vc '/$') files)"
 done
 
+# copyright_tags FILE [LEVELS]: lintian's lines (E: or W:, or LEVELS) whose
+# tag is about the copyright file or a licence ("E: PKG: TAG ...", PKG
+# being "NAME source" for a source package)
+copyright_tags() {
+	grep -E "^[${2:-EW}]: [^:]+: [^ ]*(copyright|dep5|licen[cs]e)" "$1"
+}
+
 if [ "$mode" = lintian ]; then
 	# Run as root, lintian says so on stderr; that line is not about the packages.
 	lintian --tag-display-limit 0 "${debs[@]}" >"$work/lintian.out" 2>&1
+	rc=$?
 	grep -v 'running with root privileges' "$work/lintian.out"
+	# 1: tags at its fail-on level (errors), counted below; more: it failed
+	[ $rc -le 1 ] || fail "lintian exited $rc"
+	status=0
 	if grep -q '^E: ' "$work/lintian.out"; then
-		fail "lintian reports errors (E: lines above)"
+		echo "FAIL: lintian reports errors (E: lines above)"
+		status=1
 	fi
-	echo "lintian: no errors, $(grep -c '^W: ' "$work/lintian.out") warnings"
-	exit 0
+	if [ -n "$(copyright_tags "$work/lintian.out")" ]; then
+		echo "FAIL: lintian warns about the copyright file:"
+		copyright_tags "$work/lintian.out"
+		status=1
+	fi
+	echo "lintian: $(grep -c '^E: ' "$work/lintian.out") errors, $(grep -c '^W: ' "$work/lintian.out") warnings" \
+		"($(copyright_tags "$work/lintian.out" | wc -l) about the copyright)"
+
+	# The same copyright file in every package (package_script checks that):
+	# the tools' one, as debian/copyright of a source package that holds a
+	# file at each path it names, so that no Files pattern matches nothing.
+	tools=$(for d in "${debs[@]}"; do [ "$(dpkg-deb -f "$d" Package)" = rocewire ] && echo "$d"; done)
+	[ -n "$tools" ] || fail "no rocewire package among ${debs[*]}"
+	s=$work/source/rocewire-0
+	mkdir -p "$s/debian/source"
+	dpkg-deb --fsys-tarfile "$tools" | tar -xOf - ./usr/share/doc/rocewire/copyright >"$s/debian/copyright" ||
+		fail "no /usr/share/doc/rocewire/copyright in $tools"
+	sed -n 's/^Files: //p' "$s/debian/copyright" | tr ' ' '\n' | while read -r pat; do
+		f=${pat//\*/file}
+		mkdir -p "$s/$(dirname "$f")" && echo x >"$s/$f"
+	done
+	echo '3.0 (native)' >"$s/debian/source/format"
+	maint=$(dpkg-deb -f "$tools" Maintainer)
+	printf '%s\n' "Source: rocewire" "Section: net" "Priority: optional" "Maintainer: $maint" \
+		"Standards-Version: 4.6.2" "Build-Depends: debhelper-compat (= 13)" "Rules-Requires-Root: no" "" \
+		"Package: rocewire" "Architecture: any" 'Depends: ${misc:Depends}, ${shlibs:Depends}' \
+		"Description: RoCE and InfiniBand packet tools" " The source of a lintian check only." \
+		>"$s/debian/control"
+	printf '%s\n' "rocewire (0) unstable; urgency=medium" "" "  * The source of a lintian check only." "" \
+		" -- $maint  $(date -R)" >"$s/debian/changelog"
+	printf '#!/usr/bin/make -f\n%%:\n\tdh $@\n' >"$s/debian/rules"
+	chmod 755 "$s/debian/rules"
+	if ! (cd "$work/source" && dpkg-source -b rocewire-0) >"$work/dpkg-source.log" 2>&1; then
+		cat "$work/dpkg-source.log"
+		fail "dpkg-source -b of the minimal source package failed"
+	fi
+	lintian --tag-display-limit 0 -I "$work/source/rocewire_0.dsc" >"$work/lintian-source.out" 2>&1
+	rc=$?
+	if [ $rc -gt 1 ]; then
+		cat "$work/lintian-source.out"
+		fail "lintian on the minimal source package exited $rc"
+	fi
+	dep5=$(copyright_tags "$work/lintian-source.out" EWI)
+	if [ -n "$dep5" ]; then
+		echo "FAIL: lintian's DEP-5 checks on the copyright file (as debian/copyright):"
+		echo "$dep5"
+		status=1
+	else
+		echo "lintian's DEP-5 checks: nothing on the copyright file"
+	fi
+	exit $status
 fi
 
 # --- install ---

@@ -264,18 +264,20 @@ static int one(struct replay *r, const struct rp_rec *rec)
 		const uint8_t *dst = o->rw.set_dst_mac ? o->rw.dst_mac : NULL;
 		enum rw_err e = rw_rewrite_to_ethernet(lt, p, rec->data, rec->caplen, dst, buf, cap, &len);
 		if (e != RW_OK) {
-			r->st.skipped[e == RW_ERR_NOSPACE ? RP_SKIP_TOO_LONG : RP_SKIP_NO_ETHERNET]++;
+			r->st.skipped[e == RW_ERR_NOSPACE    ? RP_SKIP_TOO_LONG
+				      : e == RW_ERR_TRUNCATED ? RP_SKIP_CUT
+							      : RP_SKIP_NO_ETHERNET]++;
 			return 0;
 		}
 		if (r->rewrite || o->corrupt_rate > 0)
 			rw_packet_decode(&r->dcfg, RW_LINKTYPE_ETHERNET, buf, len, len, &local);
 		p = &local;
 	}
+	size_t len_before = len; /* the frame as captured, before any rewrite */
 	struct rw_rewrite_result res;
-	res.icrc_off = 0; /* rw_rewrite_apply() fills the rest */
 	if (r->rewrite) {
 		enum rw_err e = rw_rewrite_apply(&o->rw, &r->cache, p, buf, &len, cap, &res);
-		if (e == RW_ERR_NOSPACE) {
+		if (e == RW_ERR_NOSPACE || e == RW_ERR_INVALID) {
 			r->st.skipped[RP_SKIP_REWRITE]++;
 			return 0;
 		}
@@ -291,17 +293,20 @@ static int one(struct replay *r, const struct rp_rec *rec)
 		r->st.ipv4_csum += res.ipv4_csum;
 	}
 	if (o->corrupt_rate > 0 && p->err == RW_OK && (p->present & RW_P_ICRC)) {
-		size_t at = res.icrc_off ? res.icrc_off : (size_t)p->bth_off + p->ib_len - 4;
 		uint64_t x = xorshift(&r->rng);
-		if ((double)(x >> 11) / 9007199254740992.0 < o->corrupt_rate) {
-			buf[at + (x & 3)] ^= (uint8_t)(1u << ((x >> 2) & 7));
+		/* the ICRC byte x & 3, its bit (x >> 2) & 7: the choice of the
+		 * seeds of earlier versions, seed for seed */
+		unsigned bit = (unsigned)((x & 3) * 8 + ((x >> 2) & 7));
+		if ((double)(x >> 11) / 9007199254740992.0 < o->corrupt_rate &&
+		    rw_rewrite_corrupt_icrc(p, r->rewrite ? &res : NULL, buf, len, bit) == RW_OK)
 			r->st.icrc_corrupted++;
-		}
 	}
-	if (len < RW_ETH_MIN_FRAME && cap >= RW_ETH_MIN_FRAME) {
-		/* a frame a rewrite shortened (a VLAN tag stripped, RoCEv1 from
-		 * RoCEv2) is padded back to Ethernet's minimum, as a NIC would:
-		 * RoCE finds its ICRC from the IP and UDP lengths, not the end */
+	if (len < RW_ETH_MIN_FRAME && len_before >= RW_ETH_MIN_FRAME && cap >= RW_ETH_MIN_FRAME) {
+		/* a frame a rewrite shortened (a VLAN tag stripped, RoCEv2 from
+		 * RoCEv1) below the minimum it had is padded back to it, as a NIC
+		 * would: RoCE finds its ICRC from the IP and UDP lengths, not the
+		 * end. One captured shorter (before the sender's NIC padded it)
+		 * stays as captured. */
 		memset(buf + len, 0, RW_ETH_MIN_FRAME - len);
 		len = RW_ETH_MIN_FRAME;
 	}

@@ -56,7 +56,7 @@ void rp_stats_text(FILE *f, const struct rp_run_info *ri, const struct rp_stats 
 		}
 	fprintf(f, "%s", any ? "" : " none");
 	if (s->undecodable)
-		fprintf(f, "; %llu undecodable RoCE frames sent as captured", (unsigned long long)s->undecodable);
+		fprintf(f, "; %llu undecodable RoCE frames sent without their RoCE rewrites", (unsigned long long)s->undecodable);
 	fputc('\n', f);
 	if (s->pace.n)
 		fprintf(f, "  pacing    %s: send-time error mean %.1f us, p99 %.1f us, max %.1f us (%llu packets)\n",

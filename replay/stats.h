@@ -25,7 +25,7 @@ struct rp_stats {
 	uint64_t rewritten;         /* frames a rewrite changed */
 	uint64_t rewrites[RW_RW_KIND_COUNT];
 	uint64_t icrc_updated, icrc_fixed, icrc_corrupted, ipv4_csum;
-	uint64_t undecodable;       /* RoCE frames that do not decode: sent as captured */
+	uint64_t undecodable;       /* RoCE frames that do not decode: sent with the Ethernet rewrites only */
 	uint64_t full_waits;
 	struct rp_pace_err pace;
 	double wall_s;

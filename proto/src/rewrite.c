@@ -330,21 +330,17 @@ static uint16_t fold(uint32_t s)
 	return (uint16_t)s;
 }
 
-uint16_t rw_udp_checksum(const uint8_t *ip, size_t len)
+uint16_t rw_udp_checksum(const uint8_t *ip, size_t udp_off, size_t len)
 {
 	uint32_t s;
-	size_t hl;
-	if ((ip[0] >> 4) == 4) {
-		hl = (size_t)(ip[0] & 0x0F) * 4;
+	if ((ip[0] >> 4) == 4)
 		s = sum16(ip + 12, 8) + RW_IPPROTO_UDP;
-	} else {
-		hl = RW_IPV6_HLEN;
+	else
 		s = sum16(ip + 8, 32) + RW_IPPROTO_UDP;
-	}
-	if (len < hl + RW_UDP_HLEN)
+	if (len < udp_off + RW_UDP_HLEN)
 		return 0;
-	const uint8_t *u = ip + hl;
-	size_t ulen = len - hl;
+	const uint8_t *u = ip + udp_off;
+	size_t ulen = len - udp_off;
 	s += (uint32_t)ulen;
 	s += sum16(u, 6) + sum16(u + 8, ulen - 8);
 	uint16_t c = (uint16_t)~fold(s);
@@ -430,6 +426,26 @@ static uint32_t icrc_full(const struct rw_packet *p, const uint8_t *f, size_t st
 	return rw_icrc_rocev2(f + start, icrc_off - start);
 }
 
+/* MAC Control (IEEE 802.3 clause 31, ethertype 0x8808: PAUSE, PFC) acts on
+ * one link, below any bridge: such frames are never VLAN-tagged (IEEE
+ * 802.1Q), and a receiver would not recognise a tagged one. */
+static int is_macctrl(const struct rw_packet *p)
+{
+	uint16_t t = p->n_vlan ? p->vlan[p->n_vlan - 1].ethertype : p->eth.ethertype;
+	return t == RW_ETHERTYPE_MACCTRL || p->carrier == RW_CARRIER_PFC ||
+	       p->carrier == RW_CARRIER_PAUSE;
+}
+
+/* Moves the offsets a result gives by d bytes (a tag pushed or popped in
+ * front of them). */
+static void shift_offsets(struct rw_rewrite_result *res, int d)
+{
+	if (res->icrc_off)
+		res->icrc_off = (uint32_t)((int64_t)res->icrc_off + d);
+	if (res->udp_off)
+		res->udp_off = (uint32_t)((int64_t)res->udp_off + d);
+}
+
 /* 802.1Q (IEEE 802.1Q-2018 9.6): the outermost tag sits after the MAC
  * addresses; the ICRC does not cover Ethernet, so only offsets move. */
 static enum rw_err rewrite_vlan(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *f,
@@ -441,21 +457,23 @@ static enum rw_err rewrite_vlan(const struct rw_rewrite *rw, const struct rw_pac
 
 	if (op == RW_RW_VLAN_RETAG && p->n_vlan == 0)
 		op = RW_RW_VLAN_ADD;
+	/* a tag is neither pushed on nor changed in MAC Control; stripping one
+	 * a capture had makes the frame right again */
+	if ((op == RW_RW_VLAN_ADD || op == RW_RW_VLAN_RETAG) && is_macctrl(p))
+		return RW_OK;
 	if (op == RW_RW_VLAN_ADD) {
 		RW_ROOM(cap, *len + RW_VLAN_HLEN);
 		memmove(f + l2 + 16, f + l2 + 12, *len - l2 - 12);
 		rw_put_be16(f + l2 + 12, RW_ETHERTYPE_VLAN);
 		rw_put_be16(f + l2 + 14, tci);
 		*len += RW_VLAN_HLEN;
-		if (res->icrc_off)
-			res->icrc_off += RW_VLAN_HLEN;
+		shift_offsets(res, RW_VLAN_HLEN);
 	} else if (op == RW_RW_VLAN_STRIP) {
-		if (p->n_vlan == 0)
+		if (p->n_vlan == 0 || *len < l2 + 16)
 			return RW_OK;
 		memmove(f + l2 + 12, f + l2 + 16, *len - l2 - 16);
 		*len -= RW_VLAN_HLEN;
-		if (res->icrc_off)
-			res->icrc_off -= RW_VLAN_HLEN;
+		shift_offsets(res, -RW_VLAN_HLEN);
 	} else if (op == RW_RW_VLAN_RETAG) {
 		uint16_t old = rw_get_be16(f + l2 + 14);
 		tci |= old & 0x1000; /* DEI kept */
@@ -478,25 +496,31 @@ static int gid_v4mapped(const uint8_t *g)
 /* RoCEv1 (Ethernet, GRH, BTH...) <-> RoCEv2 (Ethernet, IP, UDP, BTH...):
  * the carrier headers are replaced, the transport kept byte for byte, and
  * the ICRC computed in full over the new headers; a capture's bad ICRC
- * keeps its difference (err) unless fix_icrc. */
+ * keeps its difference (err) unless fix_icrc. The new headers take their
+ * fields from the old ones as the rewrites left them (addresses, traffic
+ * class, hop limit), so that --dscp, --ttl and --map-ip hold through a
+ * conversion. A new UDP header gets --udp-sport or a port from the flow
+ * label, and its checksum (--udp-csum full) last, over the final bytes. */
 static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *f,
 			   size_t *len, size_t cap, uint32_t err, struct rw_rewrite_result *res)
 {
 	uint8_t hdr[RW_IPV6_HLEN + RW_UDP_HLEN];
-	size_t hl = 0, w;
+	size_t hl = 0, iphl = 0, w;
 	const uint8_t *l3 = f + p->l3_off;
 	uint16_t ethertype;
 	int to_v2 = rw->convert == RW_RW_CONV_TO_V2;
 
-	if (to_v2 == (p->carrier == RW_CARRIER_ROCEV2))
-		return RW_OK;
 	if (to_v2) {
 		struct rw_grh g;
 		rw_grh_decode(l3, RW_GRH_LEN, &g);
-		struct rw_udp u = {.sport = rw->conv_sport ? rw->conv_sport
-							   : (uint16_t)(0xC000 | (g.flow_label & 0x3FFF)),
+		/* RoCEv2 spreads flows by the UDP source port as RoCEv1 and IPv6
+		 * do by the flow label: one from the other keeps a flow a flow */
+		uint16_t from_label = (uint16_t)(0xC000 | (g.flow_label & 0x3FFF));
+		struct rw_udp u = {.sport = rw->udp_sport >= 0 ? (uint16_t)rw->udp_sport : from_label,
 				   .dport = RW_ROCEV2_PORT,
 				   .len = (uint16_t)(RW_UDP_HLEN + p->ib_len)};
+		if (u.sport != from_label)
+			res->applied |= 1u << RW_RW_UDP_SPORT;
 		if (gid_v4mapped(g.sgid) && gid_v4mapped(g.dgid)) {
 			struct rw_ipv4 ip = {.ihl = 5, .dscp = g.tclass >> 2, .ecn = g.tclass & 3,
 					     .total_len = (uint16_t)(RW_IPV4_MIN_HLEN + u.len),
@@ -516,7 +540,7 @@ static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *
 				return RW_ERR_INVALID;
 			ethertype = RW_ETHERTYPE_IPV6;
 		}
-		hl = w;
+		iphl = hl = w;
 		if (rw_udp_encode(&u, hdr + hl, sizeof(hdr) - hl, &w) != RW_OK)
 			return RW_ERR_INVALID;
 		hl += w;
@@ -524,30 +548,35 @@ static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *
 		struct rw_grh g = {.ipver = 6, .paylen = (uint16_t)p->ib_len,
 				   .nxthdr = RW_GRH_NXTHDR_IBA};
 		if (p->present & RW_P_IPV4) {
-			g.tclass = (uint8_t)(p->ipv4.dscp << 2 | p->ipv4.ecn);
-			g.hoplmt = p->ipv4.ttl;
+			g.tclass = l3[1];
+			g.hoplmt = l3[8];
 			g.sgid[10] = g.sgid[11] = g.dgid[10] = g.dgid[11] = 0xFF;
 			memcpy(g.sgid + 12, l3 + 12, 4);
 			memcpy(g.dgid + 12, l3 + 16, 4);
 		} else {
-			g.tclass = (uint8_t)(p->ipv6.dscp << 2 | p->ipv6.ecn);
-			g.flow_label = p->ipv6.flow_label;
-			g.hoplmt = p->ipv6.hop_limit;
-			memcpy(g.sgid, l3 + 8, 16);
-			memcpy(g.dgid, l3 + 24, 16);
+			struct rw_ipv6 ip;
+			rw_ipv6_decode(l3, RW_IPV6_HLEN, &ip);
+			g.tclass = (uint8_t)(ip.dscp << 2 | ip.ecn);
+			g.flow_label = ip.flow_label;
+			g.hoplmt = ip.hop_limit;
+			memcpy(g.sgid, ip.src, 16);
+			memcpy(g.dgid, ip.dst, 16);
 		}
 		if (rw_grh_encode(&g, hdr, sizeof(hdr), &w) != RW_OK)
 			return RW_ERR_INVALID;
 		hl = w;
 		ethertype = RW_ETHERTYPE_ROCEV1;
+		/* what the frame no longer has is not counted as done to it */
+		res->applied &= ~(1u << RW_RW_UDP_SPORT | 1u << RW_RW_UDP_CSUM);
+		res->ipv4_csum = 0;
 	}
-	size_t old_hl = (size_t)p->bth_off - p->l3_off;
-	size_t tail = *len - p->bth_off;
-	RW_ROOM(cap, *len - old_hl + hl);
-	memmove(f + p->l3_off + hl, f + p->bth_off, tail);
+	/* The frame ends with the IB packet: the old frame's Ethernet padding
+	 * (what followed the ICRC) belonged to the old length. */
+	RW_ROOM(cap, (size_t)p->l3_off + hl + p->ib_len);
+	memmove(f + p->l3_off + hl, f + p->bth_off, p->ib_len);
 	memcpy(f + p->l3_off, hdr, hl);
 	rw_put_be16(f + p->l3_off - 2, ethertype); /* the last ethertype, after any VLAN tags */
-	*len = *len - old_hl + hl;
+	*len = (size_t)p->l3_off + hl + p->ib_len;
 	size_t icrc_off = p->l3_off + hl + p->ib_len - RW_ICRC_LEN;
 	uint32_t c = to_v2 ? rw_icrc_rocev2(f + p->l3_off, icrc_off - p->l3_off)
 			   : rw_icrc_rocev1(f + p->l3_off, icrc_off - p->l3_off);
@@ -555,8 +584,15 @@ static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *
 		c ^= err;
 	rw_put_le32(f + icrc_off, c);
 	res->icrc_off = (uint32_t)icrc_off;
+	res->udp_off = to_v2 ? (uint32_t)(p->l3_off + iphl) : 0;
 	res->icrc_updated = 1;
 	res->applied |= 1u << RW_RW_CONVERT;
+	/* after the ICRC: the UDP checksum covers it */
+	if (to_v2 && rw->udp_csum == RW_RW_CSUM_FULL) {
+		rw_put_be16(f + res->udp_off + 6,
+			    rw_udp_checksum(f + p->l3_off, iphl, iphl + RW_UDP_HLEN + p->ib_len));
+		res->applied |= 1u << RW_RW_UDP_CSUM;
+	}
 	return RW_OK;
 }
 
@@ -566,6 +602,7 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 {
 	struct edit e;
 	size_t icrc_off = (size_t)p->bth_off + p->ib_len - RW_ICRC_LEN;
+	int conv = rw->convert && (rw->convert == RW_RW_CONV_TO_V2) != (p->carrier == RW_CARRIER_ROCEV2);
 
 	if (!(p->present & RW_P_ICRC) || icrc_off + RW_ICRC_LEN > *len)
 		return RW_ERR_TRUNCATED;
@@ -600,7 +637,7 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 	}
 	/* the capture's ICRC error, carried through a conversion */
 	uint32_t err = 0;
-	if (rw->fix_icrc || rw->convert) {
+	if (rw->fix_icrc || conv) {
 		uint32_t full = icrc_full(p, f, e.start, icrc_off);
 		err = icrc ^ full;
 		if (rw->fix_icrc && err) {
@@ -616,13 +653,15 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 		ipv4_checksum_put(f + p->l3_off, (size_t)p->ipv4.ihl * 4);
 		res->ipv4_csum = 1;
 	}
-	if (p->present & RW_P_UDP) {
+	res->icrc_off = (uint32_t)icrc_off;
+	if ((p->present & RW_P_UDP) && !conv) {
 		size_t cs = p->l4_off + 6;
 		uint16_t c = rw_get_be16(f + cs), n = c;
 		if (rw->udp_csum == RW_RW_CSUM_ZERO)
 			n = 0;
 		else if (rw->udp_csum == RW_RW_CSUM_FULL)
-			n = rw_udp_checksum(f + p->l3_off, (size_t)p->l4_off - p->l3_off + p->udp.len);
+			n = rw_udp_checksum(f + p->l3_off, (size_t)p->l4_off - p->l3_off,
+					    (size_t)p->l4_off - p->l3_off + p->udp.len);
 		else if (c != 0 && (e.applied || icrc != wire))
 			n = udp_csum_update(p, &e, c, wire, icrc);
 		if (n != c) {
@@ -630,10 +669,10 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 			if (rw->udp_csum != RW_RW_CSUM_KEEP)
 				e.applied |= 1u << RW_RW_UDP_CSUM;
 		}
+		res->udp_off = p->l4_off;
 	}
 	res->applied |= e.applied;
-	res->icrc_off = (uint32_t)icrc_off;
-	if (rw->convert)
+	if (conv)
 		return convert(rw, p, f, len, cap, err, res);
 	return RW_OK;
 }
@@ -642,14 +681,17 @@ enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, struct rw_rewrite_cach
 			     const struct rw_packet *p, uint8_t *frame, size_t *len, size_t cap,
 			     struct rw_rewrite_result *res)
 {
+	enum rw_err err = p->err;
+
 	memset(res, 0, sizeof(*res));
-	if (p->err != RW_OK)
-		return p->err;
 	if (!(p->present & RW_P_ETH) || *len < (size_t)p->l2_off + RW_ETH_HLEN)
-		return RW_ERR_UNSUPPORTED;
-	if (p->carrier == RW_CARRIER_ROCEV2 || p->carrier == RW_CARRIER_ROCEV1) {
-		enum rw_err err = rewrite_roce(rw, cache, p, frame, len, cap, res);
-		if (err != RW_OK)
+		return err != RW_OK ? err : RW_ERR_UNSUPPORTED;
+	/* What the decode did not reach (an IPv6 extension header, a damaged
+	 * header) keeps its bytes; the Ethernet header it did reach is
+	 * rewritten all the same: every frame leaves with the new addresses. */
+	if (err == RW_OK && (p->carrier == RW_CARRIER_ROCEV2 || p->carrier == RW_CARRIER_ROCEV1)) {
+		err = rewrite_roce(rw, cache, p, frame, len, cap, res);
+		if (err == RW_ERR_NOSPACE || err == RW_ERR_INVALID)
 			return err;
 	}
 	/* MAC control frames go to a reserved multicast address (802.3 Annex
@@ -664,15 +706,67 @@ enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, struct rw_rewrite_cach
 		memcpy(eth + 6, rw->src_mac, 6);
 		res->applied |= 1u << RW_RW_MAC;
 	}
-	return rewrite_vlan(rw, p, frame, len, cap, res);
+	enum rw_err v = rewrite_vlan(rw, p, frame, len, cap, res);
+	return v != RW_OK ? v : err;
 }
+
+/* RFC 1624 eqn. 3 for one 16-bit word of the datagram changed from o to n;
+ * a result of 0 is sent as 0xFFFF (RFC 768: 0 means "none"). */
+static uint16_t csum_word_update(uint16_t c, uint16_t o, uint16_t n)
+{
+	uint16_t r = (uint16_t)~fold((uint32_t)(uint16_t)~c + (uint16_t)~o + n);
+	return r ? r : 0xFFFF;
+}
+
+enum rw_err rw_rewrite_corrupt_icrc(const struct rw_packet *p, const struct rw_rewrite_result *res,
+				    uint8_t *frame, size_t len, unsigned bit)
+{
+	size_t icrc, udp = 0;
+
+	if (res) {
+		icrc = res->icrc_off;
+		udp = res->udp_off;
+	} else {
+		if (p->err != RW_OK || !(p->present & RW_P_ICRC) ||
+		    (p->carrier != RW_CARRIER_ROCEV2 && p->carrier != RW_CARRIER_ROCEV1))
+			return RW_ERR_UNSUPPORTED;
+		icrc = (size_t)p->bth_off + p->ib_len - RW_ICRC_LEN;
+		if (p->carrier == RW_CARRIER_ROCEV2 && (p->present & RW_P_UDP))
+			udp = p->l4_off;
+	}
+	if (!icrc || icrc + RW_ICRC_LEN > len || bit >= 32 || udp + RW_UDP_HLEN > icrc)
+		return RW_ERR_UNSUPPORTED;
+	/* The ICRC lies a multiple of 4 bytes after the UDP header (8 bytes,
+	 * then an IB packet of whole words, IBA 9.3.1 PadCnt): its 16-bit words
+	 * are the checksum's words. */
+	size_t word = icrc + (bit / 8 & 2);
+	uint16_t o = rw_get_be16(frame + word);
+	frame[icrc + bit / 8] ^= (uint8_t)(1u << (bit % 8));
+	if (udp) {
+		uint16_t c = rw_get_be16(frame + udp + 6);
+		if (c != 0) /* 0: no checksum, and none is made */
+			rw_put_be16(frame + udp + 6, csum_word_update(c, o, rw_get_be16(frame + word)));
+	}
+	return RW_OK;
+}
+
+/* IEEE 802.3 3.2.9: the FCS is the CRC-32 of the frame, sent least
+ * significant byte first. */
+static int fcs_ok(const uint8_t *f, size_t n)
+{
+	return n >= RW_ETH_HLEN + 4 && rw_crc32(0, f, n - 4) == rw_get_le32(f + n - 4);
+}
+
+/* The ERF header's flags (Endace's generic ERF header): bit 4, RX error,
+ * the card received the frame damaged (for Ethernet, a bad FCS). */
+#define ERF_FLAG_RXE 0x10
 
 enum rw_err rw_rewrite_to_ethernet(int linktype, const struct rw_packet *p, const uint8_t *frame,
 				   size_t len, const uint8_t *dst, uint8_t *out, size_t cap,
 				   size_t *out_len)
 {
 	static const uint8_t zero[6];
-	size_t hl;
+	size_t hl, n;
 
 	switch (linktype) {
 	case RW_LINKTYPE_ETHERNET:
@@ -681,11 +775,30 @@ enum rw_err rw_rewrite_to_ethernet(int linktype, const struct rw_packet *p, cons
 		*out_len = len;
 		return RW_OK;
 	case RW_LINKTYPE_ERF:
-		if (!(p->present & RW_P_ETH) || p->erf.hlen > len)
+		if (!(p->present & RW_P_ERF) || p->erf.type == RW_ERF_TYPE_INFINIBAND ||
+		    p->erf.type == RW_ERF_TYPE_INFINIBAND_LINK || p->erf.hlen > len ||
+		    p->erf.wlen < RW_ETH_HLEN)
 			return RW_ERR_UNSUPPORTED;
-		RW_ROOM(cap, len - p->erf.hlen);
-		memcpy(out, frame + p->erf.hlen, len - p->erf.hlen);
-		*out_len = len - p->erf.hlen;
+		/* The record may hold more than the frame (ERF pads records to 8
+		 * bytes, or to the snap length without vlen): wlen bounds it. A
+		 * record short of wlen by at most an FCS left the FCS out but
+		 * counted it in wlen (libpcap's DAG reader, too, takes wlen less
+		 * the FCS); one short by more was cut. */
+		n = len - p->erf.hlen;
+		if (n >= p->erf.wlen) {
+			n = p->erf.wlen;
+			if (fcs_ok(frame + p->erf.hlen, n) || ((p->erf.flags & ERF_FLAG_RXE) && n >= 4))
+				n -= 4;
+		} else if (n + 4 >= p->erf.wlen) {
+			n = p->erf.wlen - 4u;
+		} else {
+			return RW_ERR_TRUNCATED;
+		}
+		if (n < RW_ETH_HLEN)
+			return RW_ERR_UNSUPPORTED;
+		RW_ROOM(cap, n);
+		memcpy(out, frame + p->erf.hlen, n);
+		*out_len = n;
 		return RW_OK;
 	case RW_LINKTYPE_LINUX_SLL:
 	case RW_LINKTYPE_LINUX_SLL2:

@@ -1,15 +1,19 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Checks a capture that rocewire-replay sent against the capture it read,
-with nothing of rocewire: Scapy applies the same rewrites to the original
-frames field by field (scapy.contrib.roce recomputes the ICRC, Scapy the IPv4
-and UDP checksums), and every frame sent must be byte for byte the frame
-Scapy made; frames no rule touches must be the original bytes. tshark's own
-dissector must then read the new values (IP addresses, UDP source port,
-destination QP, PSN, P_Key) from the sent frames.
+with nothing of rocewire: the same rewrites are applied to the original
+frames from the spec's byte offsets (BTH, RETH, GRH), Scapy's IP, IPv6 and
+UDP (their checksums), and zlib for the ICRC; RoCEv1 <-> RoCEv2 conversions
+are rebuilt the same way, and every Ethernet frame gets the MAC and VLAN
+rules (MAC control keeps its destination and gets no tag). Every frame sent
+must be byte for byte the frame made here; frames no rule touches must be
+the original bytes. tshark's own dissector must then read the new values
+(IP addresses, UDP source port, destination QP, PSN, P_Key) from the sent
+frames.
 
 usage:
   replay_check.py frames ORIG OUT [rewrite options as given to rocewire-replay]
+  replay_check.py same WANT OUT
   replay_check.py icrc OUT BAD [ROCE]
   replay_check.py timing OUT SUMMARY.json pps RATE | captured ORIG MULT
 Exit 0 good, 1 a difference (printed), 77 skipped (the reason printed).
@@ -23,9 +27,9 @@ import sys
 import zlib
 
 try:
-    from scapy.all import Ether, IP, UDP, Raw, raw
+    from scapy.all import Ether, IP, IPv6, UDP, Raw, raw
     from scapy.utils import RawPcapReader, RawPcapNgReader
-    from scapy.contrib.roce import BTH
+    from scapy.contrib.roce import BTH, GRH
 except ImportError as e:  # pragma: no cover
     print("SKIP: scapy is missing (%s): apt-get install python3-scapy" % e)
     sys.exit(77)
@@ -57,11 +61,46 @@ def pcap_times(path):
     return out
 
 
+def l3_of(f):
+    """(offset, ethertype) of what follows the Ethernet header and its
+    802.1Q / 802.1ad tags."""
+    off = 12
+    et = struct.unpack("!H", f[off:off + 2])[0]
+    while et in (0x8100, 0x88A8, 0x9100):
+        off += 4
+        et = struct.unpack("!H", f[off:off + 2])[0]
+    return off + 2, et
+
+
+def ib_span(f):
+    """(l3, ethertype, bth, end) of a RoCE frame: where the IP header or
+    GRH, the BTH and the end of the ICRC are, from the carriers' own length
+    fields (the Ethernet padding after them is not RoCE's), or None."""
+    l3, et = l3_of(f)
+    if spec_icrc(f) is None:
+        return None
+    if et == 0x0800:
+        ihl = (f[l3] & 15) * 4
+        return l3, et, l3 + ihl + 8, l3 + struct.unpack("!H", f[l3 + 2:l3 + 4])[0]
+    plen = struct.unpack("!H", f[l3 + 4:l3 + 6])[0]
+    return l3, et, l3 + 40 + (8 if et == 0x86DD else 0), l3 + 40 + plen
+
+
+def v4mapped(a):
+    return a[:12] == b"\0" * 10 + b"\xff\xff"
+
+
 class Rules:
+    """rocewire-replay's rewrite options, applied to a frame from the spec
+    and the RFCs: header fields by their byte offsets (IBA 9.3.1 BTH, 9.3.3
+    RETH, A16 GRH, A17 RoCEv2), the ICRC by spec_icrc (zlib), the IPv4 and
+    UDP checksums by Scapy."""
+
     def __init__(self, args):
         self.ip4, self.qpn, self.rkey, self.va, self.psn = [], {}, {}, [], []
         self.sport = self.dscp = self.ecn = self.ttl = self.pkey = None
-        self.src_mac = self.dst_mac = None
+        self.src_mac = self.dst_mac = self.vlan_add = self.convert = None
+        self.csum = "keep"
         it = iter(args)
         for a in it:
             if a == "--map-ip":
@@ -96,79 +135,167 @@ class Rules:
                 self.src_mac = next(it)
             elif a == "--dst-mac":
                 self.dst_mac = next(it)
+            elif a == "--udp-csum":
+                self.csum = next(it)
+            elif a == "--vlan-add":
+                vid, _, pcp = next(it).partition(":")
+                self.vlan_add = int(pcp or "0", 0) << 13 | int(vid, 0)
+            elif a in ("--to-v1", "--to-v2"):
+                self.convert = a[2:]
             else:
                 raise SystemExit("replay_check.py: option %s is not modelled here" % a)
 
     def map_ip(self, a):
         x = ipaddress.ip_address(a)
         for f, t in self.ip4:
-            if x in f:
+            if x.version == f.version and x in f:
                 host = int(x) & int(f.hostmask)
                 return str(ipaddress.ip_address(int(t.network_address) | host))
         return a
 
-    def apply(self, frame):
-        """The frame as rocewire-replay should send it, built by Scapy."""
-        p = Ether(frame)
-        if self.dst_mac:
-            p.dst = self.dst_mac
-        if self.src_mac:
-            p.src = self.src_mac
-        if not (IP in p and UDP in p and BTH in p):
-            return raw(p)
-        ip, udp, bth = p[IP], p[UDP], p[BTH]
-        covered = False
-        for field in ("src", "dst"):
-            n = self.map_ip(getattr(ip, field))
-            if n != getattr(ip, field):
-                setattr(ip, field, n)
-                covered = True
-        tos = ip.tos
+    def tclass(self, tc):
         if self.dscp is not None:
-            tos = (tos & 3) | (self.dscp << 2)
+            tc = (tc & 3) | (self.dscp << 2)
         if self.ecn is not None:
-            tos = (tos & 0xFC) | self.ecn
-        ip.tos = tos
-        if self.ttl is not None:
-            ip.ttl = self.ttl
-        if self.sport is not None and udp.sport != self.sport:
-            udp.sport = self.sport
-            covered = True
-        dq = bth.dqpn
+            tc = (tc & 0xFC) | self.ecn
+        return tc
+
+    def transport(self, f, bth):
+        """The BTH (P_Key, PSN by the original QP, then the QP) and a RETH
+        or AtomicETH (VA, R_Key) right after it, in place."""
+        op, dq = f[bth], struct.unpack("!I", f[bth + 4:bth + 8])[0] & 0xFFFFFF
+        if self.pkey is not None:
+            f[bth + 2:bth + 4] = struct.pack("!H", self.pkey)
         for q, off in self.psn:
             if q is None or q == dq:
-                n = (bth.psn + off) % (1 << 24)
-                covered |= n != bth.psn
-                bth.psn = n
+                psn = struct.unpack("!I", b"\0" + f[bth + 9:bth + 12])[0]
+                f[bth + 9:bth + 12] = struct.pack("!I", (psn + off) % (1 << 24))[1:]
                 break
-        if dq in self.qpn and self.qpn[dq] != dq:
-            bth.dqpn = self.qpn[dq]
-            covered = True
-        if self.pkey is not None and self.pkey != bth.pkey:
-            bth.pkey = self.pkey
-            covered = True
-        if bth.opcode in RETH_OPS and Raw in bth:
-            body = bytearray(bth[Raw].load)
-            va, rkey = struct.unpack("!QI", bytes(body[:12]))
+        if dq in self.qpn:
+            f[bth + 5:bth + 8] = struct.pack("!I", self.qpn[dq])[1:]
+        if op in RETH_OPS:
+            h = bth + 12
+            va, rkey = struct.unpack("!QI", bytes(f[h:h + 12]))
             for base, ln, to in self.va:
                 if base <= va < base + ln:
-                    body[:8] = struct.pack("!Q", to + va - base)
+                    f[h:h + 8] = struct.pack("!Q", to + va - base)
                     break
             if rkey in self.rkey:
-                body[8:12] = struct.pack("!I", self.rkey[rkey])
-            if bytes(body) != bth[Raw].load:
-                bth[Raw].load = bytes(body)
-                covered = True
-        del ip.chksum
-        nonzero = udp.chksum != 0
-        if nonzero:
-            del udp.chksum      # a non-zero UDP checksum follows; 0 stays 0
-        if covered:
-            # Scapy 2.5's own ICRC takes the Ethernet padding of short
-            # frames in: the spec's computation (spec_icrc) instead
-            c = spec_icrc(raw(p))[2]
-            bth.icrc = struct.unpack("!I", struct.pack("<I", c))[0]
-        return raw(p)
+                f[h + 8:h + 12] = struct.pack("!I", self.rkey[rkey])
+
+    def roce(self, f):
+        """The RoCE part of a frame: the covered and masked fields, a
+        conversion, the ICRC (a capture's error kept), then the UDP
+        checksum over the final bytes."""
+        _, wire, good = spec_icrc(f)
+        err = wire ^ good
+        l3, et, bth, end = ib_span(f)
+        orig_csum = 0
+        g = bytearray(f[:end])
+        if et == 0x0800:
+            ip = IP(bytes(g[l3:]))
+            ip.src, ip.dst = self.map_ip(ip.src), self.map_ip(ip.dst)
+            ip.tos = self.tclass(ip.tos)
+            if self.ttl is not None:
+                ip.ttl = self.ttl
+            del ip.chksum
+            g[l3:bth - 8] = raw(ip)[:bth - 8 - l3]
+        elif et == 0x86DD:
+            ip = IPv6(bytes(g[l3:]))
+            ip.src, ip.dst = self.map_ip(ip.src), self.map_ip(ip.dst)
+            ip.tc = self.tclass(ip.tc)
+            if self.ttl is not None:
+                ip.hlim = self.ttl
+            g[l3:l3 + 40] = raw(ip)[:40]
+        else:
+            grh = GRH(bytes(g[l3:l3 + 40]))
+            grh.tclass = self.tclass(grh.tclass)
+            if self.ttl is not None:
+                grh.hoplmt = self.ttl
+            for k in ("sgid", "dgid"):
+                a = struct.pack("!QQ", getattr(grh, k) >> 64, getattr(grh, k) & (2**64 - 1))
+                a = ipaddress.ip_address(a[12:]).packed if v4mapped(a) else a
+                a = ipaddress.ip_address(self.map_ip(str(ipaddress.ip_address(a)))).packed
+                if len(a) == 4:
+                    a = b"\0" * 10 + b"\xff\xff" + a
+                setattr(grh, k, int.from_bytes(a, "big"))
+            g[l3:l3 + 40] = raw(grh)[:40]
+        if et != 0x8915:
+            orig_csum = struct.unpack("!H", g[bth - 2:bth])[0]
+            if self.sport is not None:
+                g[bth - 8:bth - 6] = struct.pack("!H", self.sport)
+        self.transport(g, bth)
+        conv = self.convert == "to-v1" and et != 0x8915 or self.convert == "to-v2" and et == 0x8915
+        if conv:
+            g, et, bth = self.converted(g, l3, et, bth, end)
+            orig_csum = 0
+        # the ICRC (IBA A17.3.3 / A16), the capture's error kept
+        g[-4:] = struct.pack("<I", spec_icrc(bytes(g))[2] ^ err)
+        # the UDP checksum last: it covers the ICRC
+        if et != 0x8915:
+            if self.csum == "zero" or (self.csum == "keep" and orig_csum == 0):
+                g[bth - 2:bth] = b"\0\0"
+            else:
+                e = Ether(bytes(g))
+                del e[UDP].chksum
+                g = bytearray(raw(e)[:len(g)])
+        return bytes(g) + bytes(f[end:]) if not conv else bytes(g)
+
+    def converted(self, g, l3, et, bth, end):
+        """RoCEv2 <-> RoCEv1: the Ethernet header kept (its last ethertype
+        changed), the new carrier built from the old one's fields, the IB
+        transport packet (BTH through ICRC) kept."""
+        ib = bytes(g[bth:end])
+        eth = bytearray(g[:l3])
+        if et == 0x8915:  # to RoCEv2 (Annex A17)
+            grh = GRH(bytes(g[l3:l3 + 40]))
+            sg, dg = grh.sgid.to_bytes(16, "big"), grh.dgid.to_bytes(16, "big")
+            sport = self.sport if self.sport is not None else 0xC000 | (grh.flowlabel & 0x3FFF)
+            udp = UDP(sport=sport, dport=4791, chksum=0) / Raw(ib)
+            if v4mapped(sg) and v4mapped(dg):
+                ip = IP(tos=grh.tclass, id=0, flags="DF", ttl=grh.hoplmt, proto=17,
+                        src=str(ipaddress.ip_address(sg[12:])), dst=str(ipaddress.ip_address(dg[12:])))
+                et = 0x0800
+            else:
+                ip = IPv6(tc=grh.tclass, fl=grh.flowlabel, nh=17, hlim=grh.hoplmt,
+                          src=str(ipaddress.ip_address(sg)), dst=str(ipaddress.ip_address(dg)))
+                et = 0x86DD
+            pkt = raw(ip / udp)
+            eth[-2:] = struct.pack("!H", et)
+            return bytearray(eth + pkt), et, l3 + len(pkt) - len(ib)
+        if et == 0x0800:  # to RoCEv1 (Annex A16): IPv4-mapped GIDs
+            tc, hop = g[l3 + 1], g[l3 + 8]
+            fl = 0
+            sg = b"\0" * 10 + b"\xff\xff" + bytes(g[l3 + 12:l3 + 16])
+            dg = b"\0" * 10 + b"\xff\xff" + bytes(g[l3 + 16:l3 + 20])
+        else:
+            ip = IPv6(bytes(g[l3:l3 + 40]))
+            tc, fl, hop = ip.tc, ip.fl, ip.hlim
+            sg, dg = bytes(g[l3 + 8:l3 + 24]), bytes(g[l3 + 24:l3 + 40])
+        grh = GRH(ipver=6, tclass=tc, flowlabel=fl, paylen=len(ib), nexthdr=0x1B, hoplmt=hop,
+                  sgid=int.from_bytes(sg, "big"), dgid=int.from_bytes(dg, "big"))
+        eth[-2:] = struct.pack("!H", 0x8915)
+        hdr = raw(grh)[:40]
+        return bytearray(eth + hdr + ib), 0x8915, l3 + 40
+
+    def apply(self, frame):
+        """The frame as rocewire-replay should send it."""
+        f = bytes(frame)
+        if ib_span(f) is not None:
+            f = self.roce(f)
+        # every Ethernet frame: the MACs (MAC control keeps its reserved
+        # destination, 802.3 Annex 31B) and a tag (never on MAC control)
+        macctl = l3_of(f)[1] == 0x8808
+        if self.dst_mac and not macctl:
+            f = bytes.fromhex(self.dst_mac.replace(":", "")) + f[6:]
+        if self.src_mac:
+            f = f[:6] + bytes.fromhex(self.src_mac.replace(":", "")) + f[12:]
+        if self.vlan_add is not None and not macctl:
+            f = f[:12] + struct.pack("!HH", 0x8100, self.vlan_add) + f[12:]
+        # a frame a rewrite shortened below Ethernet's minimum is padded back
+        if len(f) < 60 <= len(frame):
+            f += bytes(60 - len(f))
+        return f
 
 
 def tshark_fields(path):
@@ -205,7 +332,7 @@ def check_frames(orig, out, args):
             if bad > 3:
                 break
         p = Ether(want)
-        if IP in p and BTH in p:
+        if ib_span(want) is not None and IP in p and BTH in p:
             want_fields.append([p[IP].src, p[IP].dst, str(p[UDP].sport), str(p[BTH].dqpn),
                                 str(p[BTH].psn), str(p[BTH].pkey)])
         else:
@@ -223,6 +350,21 @@ def check_frames(orig, out, args):
     print("%s: %d frames, %d changed, all as Scapy rewrites them, tshark agrees"
           % (out, len(b), changed) if not bad else "%d differences" % bad)
     return 1 if bad else 0
+
+
+def check_same(want, out):
+    """OUT holds WANT's frames byte for byte."""
+    a, b = frames(want), frames(out)
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            print("FAIL: frame %d of %s differs from %s's:\n  want %s (%d bytes)\n  got  %s (%d bytes)"
+                  % (i + 1, out, want, x.hex(), len(x), y.hex(), len(y)))
+            return 1
+    if len(a) != len(b):
+        print("FAIL: %s has %d frames, %s %d" % (out, len(b), want, len(a)))
+        return 1
+    print("%s: %d frames, byte for byte those of %s" % (out, len(b), want))
+    return 0
 
 
 def check_timing(out, summary, mode, *rest):
@@ -265,6 +407,8 @@ def spec_icrc(f):
         ihl = (f[l3] & 15) * 4
         if f[l3 + 9] != 17 or struct.unpack("!H", f[l3 + ihl + 2:l3 + ihl + 4])[0] != 4791:
             return None
+        if struct.unpack("!H", f[l3 + 6:l3 + 8])[0] & 0x3FFF:
+            return None     # a fragment (MF or an offset): RoCE never fragments
         end = l3 + struct.unpack("!H", f[l3 + 2:l3 + 4])[0]
         if end > len(f) or end - l3 < ihl + 8 + 12 + 4:
             return None
@@ -325,6 +469,8 @@ def main():
         return 2
     if sys.argv[1] == "frames":
         return check_frames(sys.argv[2], sys.argv[3], sys.argv[4:])
+    if sys.argv[1] == "same":
+        return check_same(*sys.argv[2:])
     if sys.argv[1] == "icrc":
         return check_icrc(*sys.argv[2:])
     if sys.argv[1] == "timing":

@@ -172,6 +172,37 @@ static void test_filter(void **state)
 	assert_non_null(strstr(err, "unknown field 'bth.qp'"));
 }
 
+/* The rules the options make are the rules applied: --udp-sport is the
+ * source port of the frames --to-v2 makes (IBA A17: the UDP header RoCEv2
+ * adds), not one from the flow label. The RoCEv1 frame is the known-answer
+ * UC SEND_ONLY of shared/notes/icrc.md, converted. */
+static void test_to_v2_port(void **state)
+{
+	(void)state;
+	static const char *const UC_HEX =
+		"248a07a8fa22248a07a8fa22 0800 45010040047840004011b4d5c0a80007c0a80007 c00012b7002caca2"
+		"2460ffff000000d300cf1710 4630818be28935d90e9a95505401be885e500000 78f353f3";
+	uint8_t b[256];
+	size_t n = rw_hex(UC_HEX, b, sizeof(b));
+	struct rw_packet p;
+	struct rw_rewrite to_v1;
+	struct rw_rewrite_result res;
+	rw_rewrite_init(&to_v1);
+	to_v1.convert = RW_RW_CONV_TO_V1;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, b, n, n, &p), RW_OK);
+	assert_int_equal(rw_rewrite_apply(&to_v1, NULL, &p, b, &n, sizeof(b), &res), RW_OK);
+	assert_int_equal(rw_get_be16(b + 12), 0x8915);
+
+	struct rp_opts o;
+	char err[512];
+	assert_int_equal(PARSE(&o, err, "-i", "lo", "--to-v2", "--udp-sport", "4242", "x.pcap"), 0);
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, b, n, n, &p), RW_OK);
+	assert_int_equal(rw_rewrite_apply(&o.rw, NULL, &p, b, &n, sizeof(b), &res), RW_OK);
+	assert_int_equal(rw_get_be16(b + 12), 0x0800);
+	assert_int_equal(rw_get_be16(b + 14 + 20), 4242);
+	assert_true(res.applied & (1u << RW_RW_UDP_SPORT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_pace_quantiles),
 		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_to_v2_port),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

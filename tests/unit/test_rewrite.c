@@ -279,7 +279,7 @@ static void test_convert(void **state)
 	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, f.b, f.n, f.n, &f.p), RW_OK);
 	assert_int_equal(f.p.carrier, RW_CARRIER_ROCEV1);
 	rw.convert = RW_RW_CONV_TO_V2;
-	rw.conv_sport = 0xC000;
+	rw.udp_sport = 0xC000;
 	apply(&f, &rw, &res);
 	assert_int_equal(f.n, n0);
 	assert_int_equal(rw_get_be16(f.b + 12), 0x0800);
@@ -379,6 +379,251 @@ static void test_damaged(void **state)
 	assert_true(checked > 2000);
 }
 
+/* A conversion takes what the rewrites before it made: --dscp/--ecn/--ttl
+ * into the GRH (A16), --udp-sport and --udp-csum full into the new UDP
+ * header, the checksum over the final bytes; and counts only what the
+ * converted frame shows. */
+static void test_convert_carries_rewrites(void **state)
+{
+	(void)state;
+	struct fr f;
+	struct rw_rewrite rw;
+	struct rw_rewrite_result res;
+	load(&f, UC_HEX);
+	rw_rewrite_init(&rw);
+	rw.convert = RW_RW_CONV_TO_V1;
+	rw.dscp = 46;
+	rw.ecn = 1;
+	rw.ttl = 9;
+	rw.udp_sport = 7;
+	rw.udp_csum = RW_RW_CSUM_FULL;
+	apply(&f, &rw, &res);
+	assert_int_equal(rw_get_be16(f.b + 12), 0x8915);
+	/* GRH (IBA 8.3): IPVer 4 bits, TClass 8, FlowLabel 20; HopLmt at 7 */
+	assert_int_equal((rw_get_be16(f.b + 14) >> 4) & 0xFF, 46 << 2 | 1);
+	assert_int_equal(f.b[14 + 7], 9);
+	assert_int_equal(rw_get_le32(f.b + f.n - 4), rw_ref_icrc_rocev1(f.b + 14, f.n - 14 - 4));
+	assert_true(res.applied & (1u << RW_RW_DSCP));
+	assert_true(res.applied & (1u << RW_RW_TTL));
+	/* no UDP header, no IPv4 header left: none of their work counted */
+	assert_false(res.applied & (1u << RW_RW_UDP_SPORT));
+	assert_false(res.applied & (1u << RW_RW_UDP_CSUM));
+	assert_false(res.ipv4_csum);
+	assert_int_equal(res.udp_off, 0);
+	assert_int_equal(res.icrc_off, f.n - 4);
+
+	/* back to v2: the port asked, the checksum of the frame as it ends */
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, f.b, f.n, f.n, &f.p), RW_OK);
+	rw_rewrite_init(&rw);
+	rw.convert = RW_RW_CONV_TO_V2;
+	rw.udp_sport = 0x4242;
+	rw.udp_csum = RW_RW_CSUM_FULL;
+	apply(&f, &rw, &res);
+	assert_int_equal(rw_get_be16(f.b + 12), 0x0800);
+	assert_int_equal(f.b[14 + 1], 46 << 2 | 1);
+	assert_int_equal(f.b[14 + 8], 9);
+	assert_int_equal(rw_get_be16(f.b + 34), 0x4242);
+	assert_icrc_ref(f.b, f.n, 14);
+	assert_int_equal(rw_get_be16(f.b + 34 + 6), ref_udp4(f.b + 14));
+	assert_true(res.applied & (1u << RW_RW_UDP_SPORT));
+	assert_true(res.applied & (1u << RW_RW_UDP_CSUM));
+	assert_int_equal(res.udp_off, 34);
+	/* without --udp-sport the port comes from the flow label: not counted */
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, f.b, f.n, f.n, &f.p), RW_OK);
+	rw.convert = RW_RW_CONV_TO_V1;
+	rw.udp_sport = -1;
+	apply(&f, &rw, &res);
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, f.b, f.n, f.n, &f.p), RW_OK);
+	rw.convert = RW_RW_CONV_TO_V2;
+	rw.udp_csum = RW_RW_CSUM_KEEP;
+	apply(&f, &rw, &res);
+	assert_int_equal(rw_get_be16(f.b + 34), 0xC000); /* flow label 0 */
+	assert_int_equal(rw_get_be16(f.b + 34 + 6), 0);  /* what RoCE NICs send */
+	assert_false(res.applied & (1u << RW_RW_UDP_SPORT));
+}
+
+/* The ICRC flipped, the UDP checksum right for the frame as sent (RFC 768
+ * by rw_ref_inet_cksum): every bit, straight from the decode and after a
+ * rewrite that moved the frame (a tag pushed); a zero checksum stays 0. */
+static void test_corrupt_icrc(void **state)
+{
+	(void)state;
+	struct fr f;
+	struct rw_rewrite rw;
+	struct rw_rewrite_result res;
+	for (unsigned bit = 0; bit < 32; bit++) {
+		load(&f, UC_HEX);
+		uint32_t good = rw_get_le32(f.b + f.n - 4);
+		assert_int_equal(rw_rewrite_corrupt_icrc(&f.p, NULL, f.b, f.n, bit), RW_OK);
+		/* byte bit / 8 on the wire, the little-endian value's bit */
+		assert_int_equal(rw_get_le32(f.b + f.n - 4), good ^ (1u << bit));
+		assert_int_equal(rw_get_be16(f.b + 34 + 6), ref_udp4(f.b + 14));
+
+		load(&f, UC_HEX);
+		rw_rewrite_init(&rw);
+		rw.qpn[rw.n_qpn++] = (struct rw_rw_map32){211, 0x77};
+		rw.vlan_op = RW_RW_VLAN_ADD;
+		rw.vlan_vid = 5;
+		apply(&f, &rw, &res);
+		assert_int_equal(res.icrc_off, f.n - 4);
+		assert_int_equal(res.udp_off, 38);
+		assert_int_equal(rw_rewrite_corrupt_icrc(&f.p, &res, f.b, f.n, bit), RW_OK);
+		assert_int_equal(rw_get_le32(f.b + f.n - 4),
+				 rw_ref_icrc_rocev2(f.b + 18, f.n - 18 - 4) ^ (1u << bit));
+		assert_int_equal(rw_get_be16(f.b + 38 + 6), ref_udp4(f.b + 18));
+	}
+	load(&f, CNP_HEX);
+	assert_int_equal(rw_rewrite_corrupt_icrc(&f.p, NULL, f.b, f.n, 3), RW_OK);
+	assert_int_equal(rw_get_be16(f.b + 34 + 6), 0);
+	assert_int_equal(f.p.icrc_wire ^ rw_get_le32(f.b + f.n - 4), 1u << 3);
+	/* not RoCE: nothing to corrupt */
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(rw_rewrite_corrupt_icrc(&f.p, &res, f.b, f.n, 3), RW_ERR_UNSUPPORTED);
+	assert_int_equal(rw_rewrite_corrupt_icrc(&f.p, NULL, f.b, f.n, 32), RW_ERR_UNSUPPORTED);
+}
+
+/* Frames the decode stops in (an IPv4 IHL of 4, a UDP datagram to 4791
+ * too short for a BTH) still get the MACs and the tag, and say why the
+ * rest was left. */
+static void test_ethernet_rewrites_of_any_frame(void **state)
+{
+	(void)state;
+	static const char *const cases[] = {
+		/* IHL 4 */
+		"020000000002 020000000001 0800 44000030000100004011f7c5c0000201c0000202"
+		"00010002001c0000 000000000000000000000000000000000000000000000000",
+		/* UDP to 4791 of 6 bytes: no room for the BTH */
+		"020000000002 020000000001 0800 4500002200010000401100b7c0000201c0000202"
+		"000112b7000e0000 000000000000 00000000000000000000000000000000000000000000",
+	};
+	for (size_t i = 0; i < RW_ARRAY_LEN(cases); i++) {
+		uint8_t b[128], orig[128];
+		size_t n = rw_hex(cases[i], b, sizeof(b)), n0 = n;
+		memcpy(orig, b, n);
+		struct rw_packet p;
+		enum rw_err de = rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, b, n, n, &p);
+		assert_int_not_equal(de, RW_OK);
+		struct rw_rewrite rw;
+		struct rw_rewrite_result res;
+		rw_rewrite_init(&rw);
+		rw.set_src_mac = rw.set_dst_mac = 1;
+		memcpy(rw.src_mac, "\x02\x00\x00\x00\x00\x0a", 6);
+		memcpy(rw.dst_mac, "\x02\x00\x00\x00\x00\x0b", 6);
+		rw.pkey = 0x1234;
+		rw.vlan_op = RW_RW_VLAN_ADD;
+		rw.vlan_vid = 100;
+		assert_int_equal(rw_rewrite_apply(&rw, NULL, &p, b, &n, sizeof(b), &res), de);
+		assert_int_equal(n, n0 + 4);
+		assert_memory_equal(b, "\x02\x00\x00\x00\x00\x0b\x02\x00\x00\x00\x00\x0a\x81\x00\x00\x64", 16);
+		assert_memory_equal(b + 16, orig + 12, n0 - 12);
+		assert_int_equal(res.applied, 1u << RW_RW_MAC | 1u << RW_RW_VLAN);
+		assert_int_equal(res.icrc_off, 0);
+	}
+}
+
+/* IEEE 802.3 clause 31 MAC Control is never tagged (and keeps its reserved
+ * destination); its source is rewritten. */
+static void test_macctrl_untagged(void **state)
+{
+	(void)state;
+	/* PFC (opcode 0x0101), class-enable vector, 8 times, padded to 60 */
+	static const char *const PFC_HEX =
+		"0180c2000001 b8cef6100002 8808 0101 00ff 0001000200030004000500060007ffff"
+		"0000000000000000000000000000000000000000000000000000";
+	for (int op = RW_RW_VLAN_ADD; op <= RW_RW_VLAN_RETAG; op++) {
+		uint8_t b[128], orig[128];
+		size_t n = rw_hex(PFC_HEX, b, sizeof(b)), n0 = n;
+		memcpy(orig, b, n);
+		struct rw_packet p;
+		assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, b, n, n, &p), RW_OK);
+		assert_int_equal(p.carrier, RW_CARRIER_PFC);
+		struct rw_rewrite rw;
+		struct rw_rewrite_result res;
+		rw_rewrite_init(&rw);
+		rw.vlan_op = (enum rw_rw_vlan_op)op;
+		rw.vlan_vid = 7;
+		rw.set_src_mac = rw.set_dst_mac = 1;
+		memcpy(rw.src_mac, "\x02\x00\x00\x00\x00\x0a", 6);
+		memcpy(rw.dst_mac, "\x02\x00\x00\x00\x00\x0b", 6);
+		assert_int_equal(rw_rewrite_apply(&rw, NULL, &p, b, &n, sizeof(b), &res), RW_OK);
+		assert_int_equal(n, n0);
+		assert_memory_equal(b, orig, 6);
+		assert_memory_equal(b + 6, "\x02\x00\x00\x00\x00\x0a", 6);
+		assert_memory_equal(b + 12, orig + 12, n0 - 12);
+		assert_int_equal(res.applied, 1u << RW_RW_MAC);
+	}
+}
+
+/* An ERF type 2 (ETH) record (Endace's ERF: 16-byte header, extension
+ * headers, 2 bytes of offset and pad, the frame) around the UC frame. */
+static size_t erf_rec(uint8_t *r, const struct fr *f, unsigned n_ext, int with_fcs, uint8_t flags,
+		      size_t wlen_extra, size_t pad)
+{
+	size_t o = 16;
+	memset(r, 0, 16);
+	r[8] = (uint8_t)(2 | (n_ext ? 0x80 : 0));
+	r[9] = flags;
+	for (unsigned k = 0; k < n_ext; k++, o += 8) {
+		memset(r + o, 0, 8);
+		r[o] = (uint8_t)((k + 1 < n_ext ? 0x80 : 0) | 16); /* Flow ID */
+	}
+	r[o++] = 0;
+	r[o++] = 0;
+	memcpy(r + o, f->b, f->n);
+	o += f->n;
+	size_t wlen = f->n + wlen_extra;
+	if (with_fcs) {
+		/* IEEE 802.3 3.2.9, by zlib */
+		rw_put_le32(r + o, (uint32_t)crc32(0, f->b, (uInt)f->n));
+		o += 4;
+		wlen = f->n + 4;
+	}
+	memset(r + o, 0, pad);
+	o += pad;
+	rw_put_be16(r + 10, (uint16_t)o);
+	rw_put_be16(r + 14, (uint16_t)wlen);
+	return o;
+}
+
+static void test_erf_to_ethernet(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned n_ext;
+		int fcs;
+		uint8_t flags;
+		size_t wlen_extra, pad;
+		int bad_fcs;
+		enum rw_err want;
+	} cases[] = {
+		{0, 1, 0x04, 0, 6, 0, RW_OK},    /* an FCS, record padding */
+		{2, 1, 0x04, 0, 2, 0, RW_OK},    /* extension headers */
+		{0, 0, 0x04, 0, 2, 0, RW_OK},    /* no FCS (rocewire-mkcap's records) */
+		{1, 1, 0x14, 0, 0, 1, RW_OK},    /* RX error: the FCS captured is bad */
+		{0, 0, 0x04, 4, 0, 0, RW_OK},    /* the FCS counted by wlen, not captured */
+		{0, 0, 0x04, 5, 0, 0, RW_ERR_TRUNCATED}, /* cut by the snap length */
+		{0, 1, 0x00, 0, 200, 0, RW_OK},  /* fixed-length record (no vlen) */
+	};
+	struct fr f;
+	load(&f, UC_HEX);
+	for (size_t i = 0; i < RW_ARRAY_LEN(cases); i++) {
+		uint8_t r[512], out[512];
+		size_t n = erf_rec(r, &f, cases[i].n_ext, cases[i].fcs, cases[i].flags, cases[i].wlen_extra,
+				   cases[i].pad), len = 0;
+		if (cases[i].bad_fcs)
+			r[n - 1] ^= 0x5A;
+		struct rw_packet p;
+		rw_packet_decode(NULL, RW_LINKTYPE_ERF, r, n, n, &p);
+		enum rw_err e = rw_rewrite_to_ethernet(RW_LINKTYPE_ERF, &p, r, n, NULL, out, sizeof(out), &len);
+		if (e != cases[i].want)
+			fail_msg("case %zu: %d, expected %d", i, e, cases[i].want);
+		if (e == RW_OK) {
+			assert_int_equal(len, f.n);
+			assert_memory_equal(out, f.b, f.n);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +637,11 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_cache),
 		cmocka_unit_test(test_damaged),
+		cmocka_unit_test(test_convert_carries_rewrites),
+		cmocka_unit_test(test_corrupt_icrc),
+		cmocka_unit_test(test_ethernet_rewrites_of_any_frame),
+		cmocka_unit_test(test_macctrl_untagged),
+		cmocka_unit_test(test_erf_to_ethernet),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

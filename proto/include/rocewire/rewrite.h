@@ -88,7 +88,7 @@ struct rw_rewrite {
 	struct rw_rw_psnoff psn[RW_RW_MAX_MAP];
 	struct rw_rw_map32 rkey[RW_RW_MAX_MAP];  /* RETH and AtomicETH */
 	struct rw_rw_vamap va[RW_RW_MAX_MAP];    /* RETH and AtomicETH */
-	int32_t udp_sport;  /* -1 keep */
+	int32_t udp_sport;  /* -1 keep; also the source port of RoCEv1 frames converted to v2 */
 	int16_t dscp;       /* -1 keep; IPv4 TOS / IPv6 traffic class, masked by the ICRC */
 	int16_t ecn;        /* -1 keep */
 	int16_t ttl;        /* -1 keep; IPv4 TTL / IPv6 hop limit, masked */
@@ -98,7 +98,6 @@ struct rw_rewrite {
 	uint16_t vlan_vid;
 	uint8_t vlan_pcp;
 	enum rw_rw_convert convert;
-	uint16_t conv_sport;   /* UDP source port of converted v1 frames; 0: from the flow label */
 	uint8_t fix_icrc;      /* recompute the ICRC in full, a bad one included */
 };
 
@@ -108,6 +107,7 @@ struct rw_rewrite_result {
 	uint8_t icrc_fixed;     /* a bad ICRC was replaced by the right one (fix_icrc) */
 	uint8_t ipv4_csum;      /* the IPv4 header checksum was recomputed */
 	uint32_t icrc_off;      /* frame offset of the ICRC after the rewrite; 0 if none */
+	uint32_t udp_off;       /* frame offset of RoCEv2's UDP header after the rewrite; 0 if none */
 };
 
 /* What one caller keeps between frames to patch faster. Zero it before
@@ -138,28 +138,58 @@ void rw_rewrite_init(struct rw_rewrite *rw);
 /* Applies rw to one Ethernet frame (link type Ethernet) that p is the
  * decode of (rw_packet_decode over the same bytes), in place. *len is the
  * frame's length and may grow or shrink (VLAN push/strip, conversion) up to
- * cap. A frame that is not RoCE gets only the Ethernet and VLAN rewrites. A
- * frame whose decode did not end well (p->err) or whose ICRC was not
- * captured is refused with RW_ERR_TRUNCATED / p->err, untouched. The ICRC
- * keeps a capture's error: a bad ICRC stays bad by the same difference
- * unless fix_icrc. cache may be NULL. */
+ * cap. Every frame with an Ethernet header gets the Ethernet rewrites (MAC
+ * addresses, VLAN tags; a MAC control frame never gets a tag), whatever
+ * follows it. A RoCE frame also gets the others. A frame whose decode did
+ * not end well gets only the Ethernet rewrites and p->err is returned; so is
+ * RW_ERR_TRUNCATED for a RoCE frame whose ICRC was not captured and
+ * RW_ERR_UNSUPPORTED for one whose headers are too long to patch. RW_OK
+ * otherwise; RW_ERR_NOSPACE (no room for a tag or a conversion) or
+ * RW_ERR_INVALID (a conversion's header did not encode) mean the frame was
+ * left half rewritten: not to be sent. res->applied says what changed,
+ * whatever is returned. The ICRC keeps a capture's error: a bad ICRC stays
+ * bad by the same difference unless fix_icrc. The UDP checksum is made last,
+ * over the frame's final bytes (after the ICRC, which it covers). cache may
+ * be NULL. */
 enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, struct rw_rewrite_cache *cache,
 			     const struct rw_packet *p, uint8_t *frame, size_t *len, size_t cap,
 			     struct rw_rewrite_result *res);
 
+/* Flips one bit of a RoCE frame's ICRC, for negative tests: bit 0..31, byte
+ * bit / 8 of the ICRC's four bytes on the wire, bit bit % 8 of it (0 the
+ * least significant). A non-zero UDP checksum is updated to cover the frame
+ * as sent (RFC 1624), so that a receiver finds a bad ICRC, not a bad UDP
+ * checksum (rxe checks UDP first and counts the drop as a UDP error). The
+ * offsets come from res when the frame went through rw_rewrite_apply(),
+ * else (res NULL) from p, the decode of the frame as it is.
+ * RW_ERR_UNSUPPORTED, frame untouched, when it has no whole ICRC. */
+enum rw_err rw_rewrite_corrupt_icrc(const struct rw_packet *p, const struct rw_rewrite_result *res,
+				    uint8_t *frame, size_t len, unsigned bit);
+
 /* An Ethernet frame from a capture's frame of another link type: Linux SLL
  * and SLL2 (an Ethernet header is made from the link-layer address and
  * protocol, the destination from dst, or zero), ERF Ethernet records (the
- * ERF header and pad dropped). Native InfiniBand has no Ethernet form:
- * RW_ERR_UNSUPPORTED. Writes into out (cap bytes), *out_len the length. */
+ * frame wlen says, without the ERF header, its extension headers, the
+ * 2-byte pad, the record's own padding and the FCS). ERF's header does not
+ * say whether the FCS was captured (libpcap's DAG reader is told by
+ * configuration, Wireshark by a metadata record, both assuming it was):
+ * the last four bytes are taken for the FCS when they are the CRC-32 of
+ * the frame (IEEE 802.3 3.2.9), or when the record's RX-error flag says
+ * the card got the frame damaged; and a record that holds fewer bytes than
+ * wlen less an FCS was cut: RW_ERR_TRUNCATED. Native InfiniBand has no
+ * Ethernet form: RW_ERR_UNSUPPORTED. Writes into out (cap bytes), *out_len
+ * the length. */
 enum rw_err rw_rewrite_to_ethernet(int linktype, const struct rw_packet *p, const uint8_t *frame,
 				   size_t len, const uint8_t *dst, uint8_t *out, size_t cap,
 				   size_t *out_len);
 
 /* The UDP checksum (RFC 768) of a RoCEv2 datagram of an IPv4 or IPv6
- * packet: ip is the IP header, len the bytes from it through the end of
- * the UDP datagram. 0 is returned as 0xFFFF. */
-uint16_t rw_udp_checksum(const uint8_t *ip, size_t len);
+ * packet: ip is the IP header, udp_off the bytes from it to the UDP header
+ * (IPv6 extension headers included), len the bytes from it through the end
+ * of the UDP datagram. The pseudo-header's destination is the IP header's
+ * (a Routing header's final destination, RFC 8200 8.1, is not looked up).
+ * 0 is returned as 0xFFFF. */
+uint16_t rw_udp_checksum(const uint8_t *ip, size_t udp_off, size_t len);
 
 const char *rw_rw_kind_name(enum rw_rw_kind k); /* "mac", "ip", "qpn", ... */
 

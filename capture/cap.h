@@ -153,19 +153,25 @@ struct cap_record {
 	uint32_t ts_nsec;
 	uint32_t caplen;
 	uint32_t wirelen;       /* never below caplen */
-	int linktype;           /* RW_LINKTYPE_* */
+	int linktype;           /* RW_LINKTYPE_*: the record's interface's */
 	const uint8_t *data;
 	struct cap_source *src; /* for cap_record_offset(); NULL for live records */
 	long offset;            /* offline: the record's byte offset, or -1: ask src */
+	/* With src: a pcapng record's interface, numbered from 0 in its section
+	 * (as Wireshark's frame.interface_id), or -1 (pcap, or read by libpcap,
+	 * which does not say). */
+	int32_t iface;
 };
 
 /* Where records come from: a pcap or pcapng file, or "-" for stdin
  * (cap_offline_open). A regular file is read into a ring and parsed in place
  * by pcapfile.c, each record's offset exact, with no copy of its own and no
- * system call per record; what that reader leaves (standard input, pipes,
- * unusual files from the record where they turn unusual) is read by libpcap
- * through stdio. Live sources fill the records alone, with no source
- * (messages then give the packet number only). */
+ * system call per record, pcapng as its standard defines it (records of
+ * several interfaces and link types); what that reader leaves (standard
+ * input, pipes, and from where they start, pcap records libpcap reads
+ * differently and records over 128 KiB) is read by libpcap through stdio.
+ * Live sources fill the records alone, with no source (messages then give
+ * the packet number only). */
 struct cap_source {
 	const char *name;
 	pcap_t *pcap;           /* libpcap reads the file (or reads on) */
@@ -175,7 +181,7 @@ struct cap_source {
 	int own;                /* pcapfile.c reads it (through ring) */
 	struct cap_readring ring;
 	struct cap_pcapfile pf;
-	int linktype;
+	int linktype;           /* the file's (pcapng: records carry their own) */
 	int pcapng;
 	uint64_t index;         /* records returned so far */
 	long pos;               /* file position after the last record; -1 unknown */
@@ -420,14 +426,23 @@ int cap_rdma_list(FILE *out, int first);
 
 /* ---- writer (writer.c): pcap / pcapng files, rotation -------------------- */
 
+/* An interface of the file: pcapng writes one IDB each (a pcap file has
+ * one link type and snapshot length). */
+#define CAP_WRITER_MAX_IFACES 64u
+struct cap_writer_iface {
+	int linktype;
+	uint32_t snaplen;
+	const char *name;       /* pcapng if_name, or NULL */
+	uint64_t packets;       /* written on it since the capture began */
+};
+
 struct cap_writer {
 	const char *pattern;    /* -w as given */
 	int pcapng;
 	int to_stdout;
-	int linktype;
-	uint32_t snaplen;
 	int nano;
-	const char *ifname;     /* pcapng interface name */
+	struct cap_writer_iface ifs[CAP_WRITER_MAX_IFACES]; /* 0: cap_writer_open's */
+	unsigned n_ifs;
 	uint64_t rotate_bytes;
 	uint32_t rotate_secs;
 	const struct cap_drops *drops; /* written into pcapng statistics blocks */
@@ -451,11 +466,18 @@ struct cap_writer {
 	char err[8800];
 };
 
-/* Opens the first file; 0, or -1 with w->err. */
+/* Opens the first file, with interface 0 of this link type, snapshot
+ * length and name; 0, or -1 with w->err. */
 int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype,
 		    uint32_t snaplen, int nano, const char *ifname);
-/* Writes one record, rotating first when -C or -G says so; 0 or -1 (w->err). */
+/* One more interface for the packets of another port or link type (pcapng;
+ * pcap only when both match interface 0's): its number, or -1 with w->err
+ * (the writer stays usable). */
+int cap_writer_add_iface(struct cap_writer *w, int linktype, uint32_t snaplen, const char *name);
+/* Writes one record on interface 0, or on iface, rotating first when -C or
+ * -G says so; 0 or -1 (w->err). */
 int cap_writer_write(struct cap_writer *w, const struct cap_record *r);
+int cap_writer_write_on(struct cap_writer *w, unsigned iface, const struct cap_record *r);
 /* Once a second: flushes, and ends a -G period that is over. */
 /* Hands what the writer holds to the file or standard output now. */
 int cap_writer_flush(struct cap_writer *w);

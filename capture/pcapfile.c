@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* See pcapfile.h. Formats: pcap, https://www.tcpdump.org/manpages/pcap-savefile.5.html
- * and draft-ietf-opsawg-pcap; pcapng, draft-ietf-opsawg-pcapng (sections 4.1
- * SHB, 4.2 IDB, 4.3 EPB, 3.1 block layout).
+ * and draft-ietf-opsawg-pcap; pcapng, draft-ietf-opsawg-pcapng (3.1 block
+ * layout, 3.5 options, 4.1 SHB, 4.2 IDB, 4.3 EPB, 4.4 SPB, Appendix A the
+ * obsolete Packet Block).
  *
- * What libpcap 1.10 accepts and refuses was read from its sf-pcap.c and
- * sf-pcapng.c: every check it makes on a record we read is either made here
- * with the same outcome (a file cut short) or answered CAP_PF_OTHER so that
- * libpcap makes it. */
+ * pcap: what libpcap 1.10 accepts and refuses was read from its sf-pcap.c:
+ * every check it makes on a record we read is either made here with the
+ * same outcome (a file cut short) or answered CAP_PF_OTHER so that libpcap
+ * makes it. pcapng: read as the draft says, and as Wireshark (the reference
+ * the tests compare with) reads it; its sf-pcapng.c still decides what
+ * libpcap is left to read (pcapfile.h). */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +29,19 @@
 #define PCAPNG_IDB 1u
 #define PCAPNG_PB 2u  /* obsolete Packet Block */
 #define PCAPNG_SPB 3u
+#define PCAPNG_NRB 4u
+#define PCAPNG_ISB 5u
 #define PCAPNG_EPB 6u
+#define PCAPNG_SJE 9u
+#define PCAPNG_DSB 10u
+#define PCAPNG_CB 0x00000BADu
+#define PCAPNG_DCB 0x40000BADu /* custom, not to be copied */
 #define PCAPNG_BOM 0x1A2B3C4Du
 #define PCAPNG_SHB_MAX (1u << 20)      /* libpcap: BT_SHB_INSANE_MAX */
 #define PCAPNG_BLOCK_MAX (16u << 20)   /* libpcap: INITIAL_MAX_BLOCKSIZE */
-#define PCAPNG_EPB_FIXED 20u
+#define PCAPNG_EPB_FIXED 20u     /* and the obsolete Packet Block's */
+#define PCAPNG_SPB_FIXED 4u
+#define PCAPNG_SHB_MIN 28u
 
 /* libpcap's MAXIMUM_SNAPLEN, the largest record it reads for our link types
  * without looking further. */
@@ -153,6 +165,8 @@ static int pcap_next(struct cap_pcapfile *f, struct cap_pf_record *r)
 	r->ts_nsec = (uint32_t)(frac % 1000000000u);
 	r->caplen = caplen;
 	r->len = get32(f, h + 12);
+	r->linktype = f->linktype;
+	r->iface = 0;
 	r->data = h + PCAP_REC_HLEN;
 	f->pos += PCAP_REC_HLEN + caplen;
 	return CAP_PF_RECORD;
@@ -175,160 +189,319 @@ void cap_pcapfile_ts_bytes(const struct cap_pcapfile *f, uint64_t ns, uint8_t ou
 
 /* ---- pcapng -------------------------------------------------------------- */
 
-enum blk { BLK_OK, BLK_END, BLK_CUT, BLK_ODD };
+/* A block as draft-ietf-opsawg-pcapng 3.1 lays it out: type, total length,
+ * body, the total length again. Its lengths are in its section's byte order,
+ * but for a Section Header Block, whose own byte-order magic says which:
+ * its type reads the same both ways. */
+struct blk {
+	uint32_t type;
+	uint32_t len;           /* total, header and trailer included */
+	const uint8_t *b;       /* its start in the ring */
+	int whole;              /* all of it is in the ring (else its first 28 bytes) */
+	int big_endian;         /* of its lengths */
+};
 
-/* The block at f->pos: its type, body and body length (between the length
- * fields). BLK_ODD: a length libpcap refuses, or header and trailer lengths
- * that differ. */
-static enum blk block_at(struct cap_pcapfile *f, uint32_t *type, const uint8_t **body,
-			 uint32_t *blen)
+/* Block types by name, for messages (4, 10.1). */
+static const struct {
+	uint32_t type;
+	const char *name;
+} block_names[] = {
+	{PCAPNG_SHB, "section header"},
+	{PCAPNG_IDB, "interface description"},
+	{PCAPNG_PB, "obsolete packet"},
+	{PCAPNG_SPB, "simple packet"},
+	{PCAPNG_NRB, "name resolution"},
+	{PCAPNG_ISB, "interface statistics"},
+	{PCAPNG_EPB, "enhanced packet"},
+	{PCAPNG_SJE, "systemd journal export"},
+	{PCAPNG_DSB, "decryption secrets"},
+	{PCAPNG_CB, "custom"},
+	{PCAPNG_DCB, "custom"},
+};
+
+static const char *block_name(uint32_t type)
 {
-	need(f, f->pos + 8);
+	for (size_t i = 0; i < sizeof(block_names) / sizeof(block_names[0]); i++)
+		if (block_names[i].type == type)
+			return block_names[i].name;
+	return "unknown";
+}
+
+static uint16_t get16o(int be, const uint8_t *p)
+{
+	return be ? rw_get_be16(p) : (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32o(int be, const uint8_t *p)
+{
+	return be ? rw_get_be32(p) : rw_get_le32(p);
+}
+
+static int fail_at(struct cap_pcapfile *f, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A block this reader refuses: f->err says what was expected. */
+static int fail_at(struct cap_pcapfile *f, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->err, sizeof(f->err), fmt, ap);
+	va_end(ap);
+	f->err_offset = off;
+	f->err_cut = 0;
+	return CAP_PF_ERROR;
+}
+
+/* The block at f->pos into *k: CAP_PF_RECORD, CAP_PF_END at the end of the
+ * file, or CAP_PF_ERROR (cut, or lengths that cannot be). A block longer
+ * than the ring holds is not read: its trailer is checked with a read of
+ * its own, and only its first bytes are in the ring. */
+static int block_at(struct cap_pcapfile *f, struct blk *k)
+{
+	need(f, f->pos + PCAPNG_SHB_MIN);
 	const uint8_t *b = at(f, f->pos);
 	uint64_t n = left(f);
 
 	if (n == 0)
-		return BLK_END;
-	if (n < 8) {
-		cut(f, f->pos, "a pcapng block", 8, n);
-		return BLK_CUT;
+		return CAP_PF_END;
+	if (n < 8)
+		return cut(f, f->pos, "a pcapng block", 8, n);
+	k->b = b;
+	k->big_endian = f->big_endian;
+	k->type = get32o(k->big_endian, b);
+	if (rw_get_le32(b) == PCAPNG_SHB) {
+		if (n < 12)
+			return cut(f, f->pos, "a pcapng block", 12, n);
+		if (rw_get_le32(b + 8) == PCAPNG_BOM) {
+			k->big_endian = 0;
+		} else if (rw_get_be32(b + 8) == PCAPNG_BOM) {
+			k->big_endian = 1;
+		} else {
+			return fail_at(f, f->pos,
+				       "damaged record: a section header block with byte-order magic "
+				       "0x%08x, expected 0x1a2b3c4d in either byte order",
+				       rw_get_be32(b + 8));
+		}
+		k->type = PCAPNG_SHB;
 	}
-	uint32_t tl = get32(f, b + 4);
-	/* Larger blocks than the ring takes are left to libpcap. */
-	if (tl < 12 || tl % 4 || tl > PCAPNG_BLOCK_MAX || tl > CAP_PF_MAX_SPAN)
-		return BLK_ODD;
-	need(f, f->pos + tl);
-	n = left(f);
-	if (tl > n) {
-		cut(f, f->pos, "a pcapng block", tl - 8, n - 8);
-		return BLK_CUT;
+	uint32_t tl = get32o(k->big_endian, b + 4);
+	if (tl < 12 || tl % 4)
+		return fail_at(f, f->pos,
+			       "damaged record: a pcapng block of type 0x%08x (%s) and length %u, "
+			       "expected a multiple of 4 of at least 12",
+			       k->type, block_name(k->type), tl);
+	if (tl > PCAPNG_BLOCK_MAX)
+		return fail_at(f, f->pos,
+			       "damaged record: a pcapng block of type 0x%08x (%s) and length %u, "
+			       "expected at most %u (16 MiB, the most libpcap and Wireshark read)",
+			       k->type, block_name(k->type), tl, PCAPNG_BLOCK_MAX);
+	uint8_t tail[4];
+	const uint8_t *t = tail;
+	k->whole = tl <= CAP_PF_MAX_SPAN;
+	if (k->whole) {
+		need(f, f->pos + tl);
+		n = left(f);
 	}
-	if (get32(f, b + tl - 4) != tl)
-		return BLK_ODD;
-	*type = get32(f, b);
-	*body = b + 8;
-	*blen = tl - 12;
-	return BLK_OK;
+	if (tl > n)
+		return cut(f, f->pos, "a pcapng block", tl - 8, n - 8);
+	if (k->whole)
+		t = b + tl - 4;
+	else if (cap_readring_pread(f->rr, f->pos + tl - 4, tail, 4) != 0)
+		return fail_at(f, f->pos, "cannot read the end of a pcapng block of %u bytes", tl);
+	if (get32o(k->big_endian, t) != tl)
+		return fail_at(f, f->pos,
+			       "damaged record: a pcapng block of type 0x%08x (%s) whose length is %u "
+			       "at its start and %u at its end; expected the same",
+			       k->type, block_name(k->type), tl, get32o(k->big_endian, t));
+	k->len = tl;
+	return CAP_PF_RECORD;
+}
+
+/* Past the block: a block skipped unread is not read into the ring. */
+static void advance(struct cap_pcapfile *f, const struct blk *k)
+{
+	f->pos += k->len;
+	if (!k->whole)
+		cap_readring_skip(f->rr, f->pos);
+}
+
+/* A Section Header Block (4.1): a new byte order, version 1.0, and no
+ * interfaces yet. libpcap and Wireshark also take 1.2, which some writers
+ * wrote for 1.0. */
+static int section_begin(struct cap_pcapfile *f, const struct blk *k)
+{
+	int be = k->big_endian;
+	if (k->len < PCAPNG_SHB_MIN)
+		return fail_at(f, f->pos,
+			       "damaged record: a section header block of %u bytes, expected at least %u",
+			       k->len, PCAPNG_SHB_MIN);
+	uint16_t major = get16o(be, k->b + 12), minor = get16o(be, k->b + 14);
+	if (major != 1 || (minor != 0 && minor != 2))
+		return fail_at(f, f->pos,
+			       "a pcapng section of version %u.%u, expected 1.0 (draft-ietf-opsawg-pcapng)",
+			       major, minor);
+	if (f->sections == 0)
+		f->first_big_endian = be;
+	else if (be != f->first_big_endian && !f->libpcap_refuses)
+		f->libpcap_refuses = "its sections differ in byte order";
+	f->sections++;
+	f->big_endian = be;
+	f->n_ifs = 0;
+	return 0;
 }
 
 /* An Interface Description Block's link type, snapshot length and time
- * options (4.2: if_tsresol 9, if_tsoffset 14); 0 when libpcap would refuse
- * the block or read it differently. */
-static int idb_parse(struct cap_pcapfile *f, const uint8_t *q, uint32_t rem, uint32_t *lt,
-		     uint32_t *snaplen, struct cap_pf_iface *ifc)
+ * options (4.2: if_tsresol 9, if_tsoffset 14; others are not needed here).
+ * 0, or CAP_PF_ERROR with f->err. */
+static int idb_parse(struct cap_pcapfile *f, const uint8_t *q, uint32_t rem,
+		     struct cap_pf_iface *ifc)
 {
 	int saw_resol = 0, saw_offset = 0;
 
 	if (rem < 8)
-		return 0;
-	*lt = get16(f, q);
-	*snaplen = get32(f, q + 4);
+		return fail_at(f, f->pos,
+			       "damaged record: an interface description block of %u bytes, expected "
+			       "at least 20",
+			       rem + 12);
+	ifc->linktype = get16(f, q);
+	ifc->snaplen = get32(f, q + 4);
 	ifc->tsresol = 1000000u; /* microseconds unless said otherwise */
 	ifc->tsresol_opt = 6;
 	ifc->tsoffset = 0;
 	q += 8;
 	rem -= 8;
-	while (rem) {
-		if (rem < 4)
-			return 0;
+	/* Options (3.5) up to opt_endofopt or the end of the block. */
+	while (rem >= 4) {
 		uint16_t code = get16(f, q), olen = get16(f, q + 2);
 		uint32_t padded = ((uint32_t)olen + 3u) & ~3u;
 		q += 4;
 		rem -= 4;
-		if (rem < padded)
-			return 0;
-		if (code == 0) { /* opt_endofopt */
-			if (olen != 0)
-				return 0;
+		if (code == 0) /* opt_endofopt */
 			break;
-		}
+		if (rem < padded)
+			return fail_at(f, f->pos,
+				       "damaged record: an interface description block whose option %u "
+				       "of %u bytes runs past the block's end (%u bytes left)",
+				       code, olen, rem);
 		if (code == 9) {
 			if (olen != 1 || saw_resol)
-				return 0;
+				return fail_at(f, f->pos,
+					       "damaged record: an interface description block with %s "
+					       "if_tsresol; expected one of 1 byte",
+					       saw_resol ? "a second" : "a multi-byte");
 			saw_resol = 1;
 			uint8_t v = q[0];
 			ifc->tsresol_opt = v;
 			if (v & 0x80) {
 				if ((v & 0x7F) > 63)
-					return 0;
+					return fail_at(f, f->pos,
+						       "damaged record: if_tsresol 2^-%u s, expected at "
+						       "most 2^-63 (a 64-bit counter of seconds' fractions)",
+						       v & 0x7F);
 				ifc->tsresol = (uint64_t)1 << (v & 0x7F);
 			} else {
 				if (v > 19)
-					return 0;
+					return fail_at(f, f->pos,
+						       "damaged record: if_tsresol 10^-%u s, expected at "
+						       "most 10^-19 (a 64-bit counter of seconds' fractions)",
+						       v);
 				ifc->tsresol = 1;
 				for (unsigned i = 0; i < v; i++)
 					ifc->tsresol *= 10u;
 			}
 		} else if (code == 14) {
 			if (olen != 8 || saw_offset)
-				return 0;
+				return fail_at(f, f->pos,
+					       "damaged record: an interface description block with %s "
+					       "if_tsoffset; expected one of 8 bytes",
+					       saw_offset ? "a second" : "a wrong-sized");
 			saw_offset = 1;
 			ifc->tsoffset = (int64_t)get64(f, q);
 		}
 		q += padded;
 		rem -= padded;
 	}
-	return 1;
+	return 0;
 }
 
-static int add_iface(struct cap_pcapfile *f, const struct cap_pf_iface *ifc)
+/* Interfaces are few (one per IDB): the array grows here, never per packet.
+ * 0, CAP_PF_ERROR with f->err, or -4 when out of memory. */
+static int iface_add(struct cap_pcapfile *f, const struct blk *k)
 {
+	struct cap_pf_iface ifc;
+
+	if (!k->whole)
+		return fail_at(f, f->pos,
+			       "an interface description block of %u bytes; expected at most %u",
+			       k->len, (unsigned)CAP_PF_MAX_SPAN);
+	if (idb_parse(f, k->b + 8, k->len - 12, &ifc) != 0)
+		return CAP_PF_ERROR;
+	if (!f->have_first_if) {
+		f->have_first_if = 1;
+		f->first_if_linktype = ifc.linktype;
+		f->first_if_snaplen = ifc.snaplen;
+	} else if ((ifc.linktype != f->first_if_linktype || ifc.snaplen != f->first_if_snaplen) &&
+		   !f->libpcap_refuses) {
+		f->libpcap_refuses = "its interfaces differ in link type or snapshot length";
+	}
 	if (f->n_ifs == f->cap_ifs) {
 		uint32_t n = f->cap_ifs ? f->cap_ifs * 2 : 4;
-		struct cap_pf_iface *a = realloc(f->ifs, (size_t)n * sizeof(*a));
-		if (!a)
-			return -1;
+		struct cap_pf_iface *a = n > f->cap_ifs ? realloc(f->ifs, (size_t)n * sizeof(*a)) : NULL;
+		if (!a) {
+			fail_at(f, f->pos, "out of memory for interface %u", f->n_ifs);
+			return -4;
+		}
 		f->ifs = a;
 		f->cap_ifs = n;
 	}
-	f->ifs[f->n_ifs++] = *ifc;
+	f->ifs[f->n_ifs++] = ifc;
 	return 0;
+}
+
+static int is_packet_block(uint32_t type)
+{
+	return type == PCAPNG_EPB || type == PCAPNG_SPB || type == PCAPNG_PB;
 }
 
 static int pcapng_open(struct cap_pcapfile *f)
 {
-	uint32_t type, blen, lt, snaplen;
-	const uint8_t *body;
-	struct cap_pf_iface ifc;
+	struct blk k;
 
-	need(f, 28);
-	const uint8_t *b = at(f, 0);
-	if (f->rr->file_size < 28 || rw_get_le32(b) != PCAPNG_SHB)
+	need(f, PCAPNG_SHB_MIN);
+	if (f->rr->file_size < PCAPNG_SHB_MIN || rw_get_le32(at(f, 0)) != PCAPNG_SHB)
 		return 0;
-	if (rw_get_le32(b + 8) == PCAPNG_BOM)
-		f->big_endian = 0;
-	else if (rw_get_be32(b + 8) == PCAPNG_BOM)
-		f->big_endian = 1;
-	else
-		return 0;
-	uint32_t tl = get32(f, b + 4);
-	if (tl < 28 || tl > PCAPNG_SHB_MAX || tl % 4)
-		return 0;
-	need(f, tl);
-	if (tl > f->rr->file_size || get32(f, b + tl - 4) != tl)
-		return 0;
-	if (get16(f, b + 12) != 1 || get16(f, b + 14) != 0)
+	/* A start this reader refuses is left to libpcap, whose words for a
+	 * file that is not one it reads stay the ones users know. */
+	if (block_at(f, &k) != CAP_PF_RECORD || k.len > PCAPNG_SHB_MAX || section_begin(f, &k) != 0)
 		return 0;
 	f->pcapng = 1;
-	f->pos = tl;
-	/* libpcap reads up to the first IDB when it opens the file. */
+	advance(f, &k);
+	/* The interfaces described before the first packet (libpcap reads up
+	 * to the first one when it opens a file). */
 	for (;;) {
 		f->keep = f->pos; /* nothing before is needed any more */
-		if (block_at(f, &type, &body, &blen) != BLK_OK)
-			return 0;
-		if (type == PCAPNG_IDB)
+		int rc = block_at(f, &k);
+		if (rc == CAP_PF_END)
 			break;
-		if (type == PCAPNG_EPB || type == PCAPNG_SPB || type == PCAPNG_PB || type == PCAPNG_SHB)
+		if (rc != CAP_PF_RECORD)
 			return 0;
-		f->pos += blen + 12;
+		if (is_packet_block(k.type) || k.type == PCAPNG_SHB)
+			break;
+		if (k.type == PCAPNG_IDB && (rc = iface_add(f, &k)) != 0)
+			return rc == -4 ? -1 : 0;
+		advance(f, &k);
 	}
-	if (!idb_parse(f, body, blen, &lt, &snaplen, &ifc) || !linktype_ours(lt))
+	f->err[0] = '\0';
+	f->linktype = -1;
+	for (uint32_t i = 0; i < f->n_ifs && f->linktype < 0; i++)
+		if (linktype_ours(f->ifs[i].linktype))
+			f->linktype = (int)f->ifs[i].linktype;
+	/* None of rocewire's: libpcap names the link type, as for pcap. */
+	if (f->n_ifs && f->linktype < 0)
 		return 0;
-	f->linktype = (int)lt;
-	f->snaplen = snaplen;
-	if (add_iface(f, &ifc) != 0)
-		return -1;
-	f->pos += blen + 12;
+	if (!f->n_ifs && !f->libpcap_refuses)
+		f->libpcap_refuses = "its first section describes no interface before its first packet";
+	f->snaplen = f->n_ifs ? f->ifs[0].snaplen : 0;
 	return 1;
 }
 
@@ -380,63 +553,106 @@ static int time_error(struct cap_pcapfile *f, uint64_t t, const struct cap_pf_if
 	return CAP_PF_ERROR;
 }
 
+/* A packet block: Enhanced (4.3: interface, timestamp high and low,
+ * captured and original lengths, data, options), obsolete Packet Block
+ * (Appendix A: the same with a 16-bit interface and a 16-bit drop count)
+ * or Simple (4.4: original length and data, on interface 0, no timestamp;
+ * captured length the original one, or the interface's snapshot length
+ * when shorter). */
+static int packet_block(struct cap_pcapfile *f, const struct blk *k, struct cap_pf_record *r)
+{
+	const uint8_t *body = k->b + 8;
+	uint32_t blen = k->len - 12, fixed, ifid, caplen, len;
+	uint64_t t = 0;
+	const char *what = block_name(k->type);
+	const char *a = k->type == PCAPNG_SPB ? "a" : "an";
+
+	fixed = k->type == PCAPNG_SPB ? PCAPNG_SPB_FIXED : PCAPNG_EPB_FIXED;
+	if (blen < fixed)
+		return fail_at(f, f->pos,
+			       "damaged record: %s %s block of %u bytes, expected at least %u", a,
+			       what, k->len, fixed + 12);
+	if (k->type == PCAPNG_SPB) {
+		ifid = 0;
+		len = caplen = get32(f, body);
+	} else {
+		ifid = k->type == PCAPNG_PB ? get16(f, body) : get32(f, body);
+		t = (uint64_t)get32(f, body + 4) << 32 | get32(f, body + 8);
+		caplen = get32(f, body + 12);
+		len = get32(f, body + 16);
+	}
+	if (ifid >= f->n_ifs) {
+		if (f->n_ifs == 0)
+			return fail_at(f, f->pos,
+				       "damaged record: %s %s block on interface %u, but its section "
+				       "describes no interface before it; expected an interface "
+				       "description block first",
+				       a, what, ifid);
+		return fail_at(f, f->pos,
+			       "damaged record: %s %s block on interface %u, but its section "
+			       "describes %u before it; expected 0 to %u",
+			       a, what, ifid, f->n_ifs, f->n_ifs - 1);
+	}
+	const struct cap_pf_iface *ifc = &f->ifs[ifid];
+	if (k->type == PCAPNG_SPB && ifc->snaplen && caplen > ifc->snaplen)
+		caplen = ifc->snaplen;
+	if (caplen > blen - fixed)
+		return fail_at(f, f->pos,
+			       "damaged record: %s %s block with %u captured bytes, but room for %u; "
+			       "expected the data inside the block",
+			       a, what, caplen, blen - fixed);
+	if (k->type == PCAPNG_SPB) {
+		r->ts_sec = 0;
+		r->ts_nsec = 0;
+	} else if (cap_pf_time(t, ifc->tsresol, ifc->tsoffset, &r->ts_sec, &r->ts_nsec) != 0) {
+		f->err_offset = f->pos;
+		return time_error(f, t, ifc);
+	}
+	r->offset = f->pos;
+	r->caplen = caplen;
+	r->len = len;
+	r->linktype = (int)ifc->linktype;
+	r->iface = ifid;
+	r->data = body + fixed;
+	f->pos += k->len;
+	return CAP_PF_RECORD;
+}
+
 static int pcapng_next(struct cap_pcapfile *f, struct cap_pf_record *r)
 {
-	uint32_t type, blen;
-	const uint8_t *body;
+	struct blk k;
 
 	for (;;) {
 		/* Blocks skipped here are not kept, the records before them are:
 		 * the next block must fit in the ring behind those. */
 		if (f->pos + CAP_PF_MAX_SPAN > f->keep + f->rr->size)
 			return CAP_PF_AGAIN;
-		switch (block_at(f, &type, &body, &blen)) {
-		case BLK_END:
-			return CAP_PF_END;
-		case BLK_CUT:
+		int rc = block_at(f, &k);
+		if (rc != CAP_PF_RECORD)
+			return rc;
+		if (is_packet_block(k.type)) {
+			if (k.whole)
+				return packet_block(f, &k, r);
+			/* Longer than the ring: libpcap reads it, when it can
+			 * read the file. */
+			if (!f->libpcap_refuses)
+				return CAP_PF_OTHER;
+			return fail_at(f, f->pos,
+				       "a packet block of %u bytes: rocewire-cap reads blocks of up to "
+				       "%u bytes and leaves longer ones to libpcap, which cannot read "
+				       "this file (%s)",
+				       k.len, (unsigned)CAP_PF_MAX_SPAN, f->libpcap_refuses);
+		}
+		/* Every other type (name resolution, statistics, secrets,
+		 * journal, custom and unknown blocks): skipped by its length,
+		 * as 3.1 asks of a reader. */
+		rc = k.type == PCAPNG_SHB ? section_begin(f, &k)
+		     : k.type == PCAPNG_IDB ? iface_add(f, &k)
+					    : 0;
+		if (rc != 0)
 			return CAP_PF_ERROR;
-		case BLK_ODD:
-			return CAP_PF_OTHER;
-		case BLK_OK:
-			break;
-		}
-		if (type == PCAPNG_EPB)
-			break;
-		if (type == PCAPNG_IDB) {
-			uint32_t lt, snaplen;
-			struct cap_pf_iface ifc;
-			/* libpcap reads one link type per file and refuses
-			 * interfaces of another type or snapshot length. */
-			if (!idb_parse(f, body, blen, &lt, &snaplen, &ifc) ||
-			    lt != (uint32_t)f->linktype || snaplen != f->snaplen)
-				return CAP_PF_OTHER;
-			if (add_iface(f, &ifc) != 0)
-				return CAP_PF_OTHER;
-		} else if (type == PCAPNG_SPB || type == PCAPNG_PB || type == PCAPNG_SHB) {
-			return CAP_PF_OTHER;
-		}
-		f->pos += blen + 12;
+		advance(f, &k);
 	}
-
-	/* Enhanced Packet Block (4.3): interface, timestamp (high, low),
-	 * captured and original lengths, data padded to 32 bits, options. */
-	if (blen < PCAPNG_EPB_FIXED)
-		return CAP_PF_OTHER;
-	uint32_t ifid = get32(f, body), caplen = get32(f, body + 12);
-	if (ifid >= f->n_ifs || !caplen_plain(f, caplen) || caplen > blen - PCAPNG_EPB_FIXED)
-		return CAP_PF_OTHER;
-	const struct cap_pf_iface *ifc = &f->ifs[ifid];
-	uint64_t t = (uint64_t)get32(f, body + 4) << 32 | get32(f, body + 8);
-	if (cap_pf_time(t, ifc->tsresol, ifc->tsoffset, &r->ts_sec, &r->ts_nsec) != 0) {
-		f->err_offset = f->pos;
-		return time_error(f, t, ifc);
-	}
-	r->offset = f->pos;
-	r->caplen = caplen;
-	r->len = get32(f, body + 16);
-	r->data = body + PCAPNG_EPB_FIXED;
-	f->pos += blen + 12;
-	return CAP_PF_RECORD;
 }
 
 /* ---- both ---------------------------------------------------------------- */

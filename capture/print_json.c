@@ -448,6 +448,7 @@ enum {
 	R_ICRC = 1u << 25,
 	R_VCRC = 1u << 26,
 	R_ERROR = 1u << 27,
+	R_IFACE = 1u << 29,
 };
 
 static uint32_t root_shape(const struct cap_ctx *c, const struct cap_record *r,
@@ -459,6 +460,9 @@ static uint32_t root_shape(const struct cap_ctx *c, const struct cap_record *r,
 		s |= R_FILE;
 	if (r->caplen < r->wirelen)
 		s |= R_TRUNCATED;
+	/* pcapng: a file may hold several interfaces of several link types */
+	if (r->src && r->iface >= 0)
+		s |= R_IFACE;
 	if (p->present & RW_P_ERF)
 		s |= R_ERF;
 	if (p->present & (RW_P_SLL | RW_P_SLL2))
@@ -529,6 +533,10 @@ static void build(struct cap_ctx *c, const struct cap_record *r, const struct rw
 	jset_strn(root, "time", buf, (size_t)(e - buf));
 	jset_int(root, "caplen", r->caplen);
 	jset_int(root, "len", r->wirelen);
+	if (shape & R_IFACE) {
+		jset_int(root, "interface", r->iface);
+		jset_int(root, "linktype", r->linktype);
+	}
 	jset_ref(root, "carrier", j->carrier[p->carrier < RW_CARRIER_COUNT ? p->carrier : 0]);
 	if (shape & R_TRUNCATED)
 		jset_bool(root, "truncated", 1);

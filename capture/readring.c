@@ -49,6 +49,9 @@ int cap_readring_fill(struct cap_readring *r, uint64_t want, uint64_t keep)
 {
 	if (want > r->file_size)
 		want = r->file_size;
+	/* Reading past keep + size would write over bytes still in use. */
+	if (r->filled > keep + r->size)
+		return -1;
 	while (r->filled < want) {
 		uint64_t room = keep + r->size - r->filled;
 		uint64_t n = r->file_size - r->filled;
@@ -69,6 +72,28 @@ int cap_readring_fill(struct cap_readring *r, uint64_t want, uint64_t keep)
 			return -1;
 		}
 		r->filled += (uint64_t)got;
+	}
+	return 0;
+}
+
+void cap_readring_skip(struct cap_readring *r, uint64_t to)
+{
+	if (to > r->file_size)
+		to = r->file_size;
+	if (to > r->filled)
+		r->filled = to;
+}
+
+int cap_readring_pread(const struct cap_readring *r, uint64_t off, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = pread(r->fd, (uint8_t *)buf + got, n - got, (off_t)(off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		got += (size_t)k;
 	}
 	return 0;
 }

@@ -31,6 +31,14 @@ int cap_readring_open(struct cap_readring *r, int fd, uint64_t file_size, uint64
  * keep + size: bytes before keep are no longer needed. 0, or -1 when the
  * file ended early or a read failed (file_size is then filled). */
 int cap_readring_fill(struct cap_readring *r, uint64_t want, uint64_t keep);
+/* Bytes [filled, to) will never be asked for (the body of a block skipped
+ * unread): the next fill starts at to. Only when to is at most keep + size
+ * for the keep of that fill (pcapfile.c checks before every block). */
+void cap_readring_skip(struct cap_readring *r, uint64_t to);
+/* n bytes at off read from the file itself, not through the ring: the end of
+ * a block too long for the ring. 0, or -1 (the file is shorter, or a read
+ * failed). */
+int cap_readring_pread(const struct cap_readring *r, uint64_t off, void *buf, size_t n);
 static inline const uint8_t *cap_readring_at(const struct cap_readring *r, uint64_t off)
 {
 	return r->base + (off & (r->size - 1));

@@ -5,9 +5,12 @@
  *
  * A regular file is read into a ring (readring.c) and parsed in place by
  * pcapfile.c: no copy into stdio's buffer and then libpcap's, no system
- * call per record. Standard input, pipes, and files that reader leaves to
- * libpcap (from their first unusual record on) are read by libpcap through
- * a stdio stream, as they always were, so its messages stay what they were. */
+ * call per record, and pcapng as its standard defines it (several sections,
+ * interfaces of several link types; each record carries its interface's).
+ * Standard input, pipes, and files that reader leaves to libpcap (from
+ * their first unusual record on) are read by libpcap through a stdio
+ * stream, as they always were, so its messages stay what they were; libpcap
+ * reads one link type per file. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -278,10 +281,11 @@ int cap_source_next_own(struct cap_source *s, struct cap_record *r, uint64_t kee
 		r->ts_nsec = pr.ts_nsec;
 		r->caplen = pr.caplen;
 		r->wirelen = pr.len > pr.caplen ? pr.len : pr.caplen;
-		r->linktype = s->linktype;
+		r->linktype = pr.linktype;
 		r->data = pr.data;
 		r->src = s;
 		r->offset = (long)pr.offset;
+		r->iface = s->pcapng ? (int32_t)pr.iface : -1;
 		s->pos = (long)s->pf.pos; /* for the progress line */
 		return 1;
 	}
@@ -386,6 +390,7 @@ int cap_source_next(struct cap_source *s, struct cap_record *r)
 		r->data = data;
 		r->src = s;
 		r->offset = -1;
+		r->iface = -1;
 		return 1;
 	}
 	if (rc == PCAP_ERROR_BREAK) /* end of file */

@@ -5,6 +5,13 @@
  * cannot write pcapng, and pcap_dump() reports no write errors. Files are
  * little-endian (the byte-order magic of both formats allows either).
  *
+ * pcapng holds several interfaces, each with its own link type and snapshot
+ * length (draft-ietf-opsawg-pcapng 4.2), as dumpcap writes `-i eth2 -i ib0`:
+ * interface 0 is the one the writer is opened with, cap_writer_add_iface()
+ * adds more (its IDB written at once, and at the start of every later file),
+ * and each packet block names its interface. A pcap file has one link type
+ * and one snapshot length for all its records.
+ *
  * A file is written as NAME.XXXXXX.part (tmpfile.c: a new file of a name
  * nobody can plant a symlink at) and renamed to NAME when it is closed
  * (rotation, the end of the capture, SIGINT/SIGTERM): a file under its final
@@ -49,8 +56,8 @@
 #define OPT_ISB_OSDROP 7
 #define OPT_ISB_USRDELIV 8
 
-/* The largest statistics block put_stats() writes: a 20-byte header, six
- * 12-byte options, the end of options and the trailing length. */
+/* The largest statistics block put_stats() writes per interface: a 20-byte
+ * header, six 12-byte options, the end of options and the trailing length. */
 #define ISB_MAX (20u + 6u * 12u + 4u + 4u)
 
 #define PCAP_MAGIC_USEC 0xA1B2C3D4u
@@ -171,6 +178,27 @@ static uint64_t ts_units(const struct cap_writer *w, int64_t sec, uint32_t nsec)
 	return w->nano ? (uint64_t)sec * 1000000000u + nsec : (uint64_t)sec * 1000000u + nsec / 1000;
 }
 
+/* An Interface Description Block: link type, snapshot length, name,
+ * timestamp resolution. */
+static int put_idb(struct cap_writer *w, const struct cap_writer_iface *ifc)
+{
+	uint8_t b[512], *p = b;
+
+	p = le32(p, PCAPNG_IDB);
+	p += 4;
+	p = le16(p, (uint16_t)ifc->linktype);
+	p = le16(p, 0);
+	p = le32(p, ifc->snaplen);
+	if (ifc->name) {
+		size_t n = strlen(ifc->name);
+		p = opt(p, OPT_IF_NAME, ifc->name, (uint16_t)(n < 255 ? n : 255));
+	}
+	uint8_t res = w->nano ? 9 : 6; /* 10^-9 or 10^-6 s */
+	p = opt(p, OPT_IF_TSRESOL, &res, 1);
+	p = opt(p, OPT_ENDOFOPT, "", 0);
+	return put_block(w, b, p);
+}
+
 static int put_headers(struct cap_writer *w)
 {
 	uint8_t b[512], *p = b;
@@ -181,8 +209,8 @@ static int put_headers(struct cap_writer *w)
 		p = le16(p, 4);
 		p = le32(p, 0); /* thiszone */
 		p = le32(p, 0); /* sigfigs */
-		p = le32(p, w->snaplen);
-		p = le32(p, (uint32_t)w->linktype);
+		p = le32(p, w->ifs[0].snaplen);
+		p = le32(p, (uint32_t)w->ifs[0].linktype);
 		return put(w, b, (size_t)(p - b));
 	}
 
@@ -197,47 +225,41 @@ static int put_headers(struct cap_writer *w)
 	p = opt(p, OPT_ENDOFOPT, "", 0);
 	if (put_block(w, b, p) != 0)
 		return -1;
-
-	p = b;
-	p = le32(p, PCAPNG_IDB);
-	p += 4;
-	p = le16(p, (uint16_t)w->linktype);
-	p = le16(p, 0);
-	p = le32(p, w->snaplen);
-	if (w->ifname) {
-		size_t n = strlen(w->ifname);
-		p = opt(p, OPT_IF_NAME, w->ifname, (uint16_t)(n < 255 ? n : 255));
-	}
-	uint8_t res = w->nano ? 9 : 6; /* 10^-9 or 10^-6 s */
-	p = opt(p, OPT_IF_TSRESOL, &res, 1);
-	p = opt(p, OPT_ENDOFOPT, "", 0);
-	return put_block(w, b, p);
+	for (unsigned i = 0; i < w->n_ifs; i++)
+		if (put_idb(w, &w->ifs[i]) != 0)
+			return -1;
+	return 0;
 }
 
-/* pcapng interface statistics at the close of every file: the capture's
- * counters since its start (the ISB's own definition), so a file keeps the
- * record of the packets the capture lost. */
+/* pcapng interface statistics at the close of every file, one block per
+ * interface: the capture's counters since its start (the ISB's own
+ * definition), so a file keeps the record of the packets the capture lost.
+ * The loss counters (w->drops) are interface 0's. */
 static int put_stats(struct cap_writer *w)
 {
-	uint8_t b[256], *p = b;
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	uint64_t t = ts_units(w, (int64_t)now.tv_sec, (uint32_t)now.tv_nsec);
-	p = le32(p, PCAPNG_ISB);
-	p += 4;
-	p = le32(p, 0); /* interface 0 */
-	p = ts64(p, t);
-	p = opt_ts(p, OPT_ISB_STARTTIME, ts_units(w, w->start_sec, w->start_nsec));
-	p = opt_ts(p, OPT_ISB_ENDTIME, t);
-	if (w->drops && w->drops->known) {
-		p = opt_u64(p, OPT_ISB_IFDROP, w->drops->ifdrop);
-		p = opt_u64(p, OPT_ISB_FILTERACCEPT, w->drops->recv);
-		p = opt_u64(p, OPT_ISB_OSDROP, w->drops->kernel);
+	for (unsigned i = 0; i < w->n_ifs; i++) {
+		uint8_t b[256], *p = b;
+		p = le32(p, PCAPNG_ISB);
+		p += 4;
+		p = le32(p, i);
+		p = ts64(p, t);
+		p = opt_ts(p, OPT_ISB_STARTTIME, ts_units(w, w->start_sec, w->start_nsec));
+		p = opt_ts(p, OPT_ISB_ENDTIME, t);
+		if (i == 0 && w->drops && w->drops->known) {
+			p = opt_u64(p, OPT_ISB_IFDROP, w->drops->ifdrop);
+			p = opt_u64(p, OPT_ISB_FILTERACCEPT, w->drops->recv);
+			p = opt_u64(p, OPT_ISB_OSDROP, w->drops->kernel);
+		}
+		p = opt_u64(p, OPT_ISB_USRDELIV, w->ifs[i].packets);
+		p = opt(p, OPT_ENDOFOPT, "", 0);
+		if (put_block(w, b, p) != 0)
+			return -1;
 	}
-	p = opt_u64(p, OPT_ISB_USRDELIV, w->total_packets);
-	p = opt(p, OPT_ENDOFOPT, "", 0);
-	return put_block(w, b, p);
+	return 0;
 }
 
 static int64_t mono_sec(void)
@@ -346,10 +368,11 @@ int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype
 	} else {
 		w->pcapng = o->write_fmt == CAP_WFMT_PCAPNG;
 	}
-	w->linktype = linktype;
-	w->snaplen = snaplen;
+	w->ifs[0].linktype = linktype;
+	w->ifs[0].snaplen = snaplen;
+	w->ifs[0].name = ifname;
+	w->n_ifs = 1;
 	w->nano = nano;
-	w->ifname = ifname;
 	w->rotate_bytes = o->rotate_bytes;
 	w->rotate_secs = o->rotate_secs;
 	w->iobuf = malloc(WRITER_BUF);
@@ -379,15 +402,41 @@ static inline void copy_frame(uint8_t *d, const uint8_t *s, size_t n)
 	memcpy(d + n - 32, s + n - 32, 32);
 }
 
+int cap_writer_add_iface(struct cap_writer *w, int linktype, uint32_t snaplen, const char *name)
+{
+	if (w->failed)
+		return -1;
+	if (w->n_ifs == CAP_WRITER_MAX_IFACES) {
+		snprintf(w->err, sizeof(w->err), "%s: more than %u interfaces in one file",
+			 w->pattern, CAP_WRITER_MAX_IFACES);
+		return -1;
+	}
+	/* pcap's one file header says one link type and snapshot length. */
+	if (!w->pcapng && (linktype != w->ifs[0].linktype || snaplen != w->ifs[0].snaplen)) {
+		snprintf(w->err, sizeof(w->err),
+			 "%s: a pcap file holds one link type and snapshot length (%d, %u), not "
+			 "also %d, %u: write pcapng (a .pcapng name or --pcapng)",
+			 w->pattern, w->ifs[0].linktype, w->ifs[0].snaplen, linktype, snaplen);
+		return -1;
+	}
+	unsigned i = w->n_ifs++;
+	w->ifs[i] = (struct cap_writer_iface){.linktype = linktype, .snaplen = snaplen, .name = name};
+	/* The IDB may come anywhere before the interface's first packet
+	 * (4.2); later files of a rotation write it with the others. */
+	if (w->pcapng && w->fp && put_idb(w, &w->ifs[i]) != 0)
+		return -1;
+	return (int)i;
+}
+
 /* The record's header at p (an EPB's first 28 bytes, or pcap's 16): the
  * end of what it wrote. */
-static uint8_t *record_header(const struct cap_writer *w, const struct cap_record *r, uint64_t size,
-			      uint8_t *p)
+static uint8_t *record_header(const struct cap_writer *w, unsigned iface,
+			      const struct cap_record *r, uint64_t size, uint8_t *p)
 {
 	if (w->pcapng) {
 		p = le32(p, PCAPNG_EPB);
 		p = le32(p, (uint32_t)size);
-		p = le32(p, 0);
+		p = le32(p, iface);
 		p = ts64(p, ts_units(w, r->ts_sec, r->ts_nsec));
 	} else {
 		p = le32(p, (uint32_t)(r->ts_sec < 0 ? 0 : r->ts_sec));
@@ -399,14 +448,24 @@ static uint8_t *record_header(const struct cap_writer *w, const struct cap_recor
 
 int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 {
+	return cap_writer_write_on(w, 0, r);
+}
+
+int cap_writer_write_on(struct cap_writer *w, unsigned iface, const struct cap_record *r)
+{
 	uint8_t h[28], *p = h;
 	size_t pad = w->pcapng ? (4 - r->caplen % 4) % 4 : 0;
 	uint64_t size = w->pcapng ? 28u + r->caplen + pad + 4u : 16u + r->caplen;
 
 	if (w->failed)
 		return -1;
-	/* room for the statistics block that closes a pcapng file */
-	uint64_t tail = w->pcapng ? ISB_MAX : 0;
+	if (iface >= w->n_ifs) { /* the caller's mistake: the file stays good */
+		snprintf(w->err, sizeof(w->err), "%s: a packet on interface %u; the file has %u",
+			 w->pattern, iface, w->n_ifs);
+		return -1;
+	}
+	/* room for the statistics blocks that close a pcapng file */
+	uint64_t tail = w->pcapng ? ISB_MAX * w->n_ifs : 0;
 	if (w->fp && w->rotate_bytes && w->packets > 0 && w->bytes + size + tail > w->rotate_bytes &&
 	    !w->to_stdout) {
 		if (close_current(w) != 0)
@@ -419,7 +478,7 @@ int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 		/* the record put together in place */
 		if (w->ilen + size > WRITER_BUF && flush_buf(w) != 0)
 			return -1;
-		p = record_header(w, r, size, (uint8_t *)w->iobuf + w->ilen);
+		p = record_header(w, iface, r, size, (uint8_t *)w->iobuf + w->ilen);
 		copy_frame(p, r->data, r->caplen);
 		p += r->caplen;
 		if (w->pcapng) {
@@ -430,9 +489,10 @@ int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 		w->bytes += size;
 		w->packets++;
 		w->total_packets++;
+		w->ifs[iface].packets++;
 		return 0;
 	}
-	p = record_header(w, r, size, h);
+	p = record_header(w, iface, r, size, h);
 	if (put(w, h, (size_t)(p - h)) != 0 || put(w, r->data, r->caplen) != 0)
 		return -1;
 	if (w->pcapng) {
@@ -443,6 +503,7 @@ int cap_writer_write(struct cap_writer *w, const struct cap_record *r)
 	}
 	w->packets++;
 	w->total_packets++;
+	w->ifs[iface].packets++;
 	return 0;
 }
 

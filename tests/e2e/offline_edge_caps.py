@@ -8,7 +8,8 @@ Frames: the two known-answer frames of Scapy's RoCE test suite (a
 ConnectX-4 Lx CNP and a UC SEND_ONLY, quoted in /work/shared/notes/icrc.md),
 so nothing here comes from rocewire's own encoder. Layouts: pcap
 (pcap-savefile(5)); pcapng (draft-ietf-opsawg-pcapng: 4.1 SHB, 4.2 IDB with
-if_tsresol 9 and if_tsoffset 14, 4.3 EPB, 4.4 SPB, 4.6 ISB)."""
+if_tsresol 9 and if_tsoffset 14, 4.3 EPB, 4.4 SPB, 4.5 NRB, 4.6 ISB, 5.2
+custom blocks)."""
 import os
 import struct
 import sys
@@ -58,6 +59,28 @@ def spb(data):
 def isb():
     # Interface Statistics Block: interface 0, timestamp 0, no options.
     return block(5, struct.pack("<III", 0, 0, 0))
+
+
+class pcapng_be_blocks:
+    """Blocks of a big-endian section."""
+    @staticmethod
+    def blk(btype, body):
+        body = pad4(body)
+        n = 12 + len(body)
+        return struct.pack(">II", btype, n) + body + struct.pack(">I", n)
+
+    def shb(self):
+        return self.blk(0x0A0D0D0A, struct.pack(">IHHq", 0x1A2B3C4D, 1, 0, -1))
+
+    def idb(self):
+        return self.blk(1, struct.pack(">HHI", 1, 0, 0) + struct.pack(">HH", 9, 1) + pad4(b"\x09")
+                        + struct.pack(">HH", 0, 0))
+
+    def epb(self, t, data):
+        return self.blk(6, struct.pack(">IIIII", 0, t >> 32, t & 0xFFFFFFFF, len(data), len(data)) + data)
+
+    def cb(self, n):
+        return self.blk(0x40000BAD, struct.pack(">I", 32473) + bytes(n))
 
 
 def pcap(records, nsec=False):
@@ -134,14 +157,42 @@ offsets["BIG_CUT_WANT"] = len(last) - 8
 offsets["BIG_CUT_GOT"] = 60 - 8
 write("big.pcapng", b"".join(parts))
 
-# ---- what the mapped reader leaves to libpcap ----------------------------------
-# A Simple Packet Block (no timestamp) after two EPBs: libpcap reads on from
-# it; the last packet, cut by the snapshot length, is warned about at its
+# ---- Simple Packet Blocks, and what the mapped reader leaves to libpcap --------
+# A Simple Packet Block (no timestamp: 1970, as libpcap gives it) after two
+# EPBs; the last packet, cut by the snapshot length, is warned about at its
 # exact offset.
 parts = [shb(), idb(tsresol=9), epb(t0, CNP), epb(t0 + 1000, SEND), spb(CNP), isb()]
 offsets["SPB_WARN"] = sum(len(p) for p in parts)
 parts.append(epb(t0 + 3000, SEND[:48], 78))
 write("spb.pcapng", b"".join(parts))
+
+# A packet block longer than the reader's ring (128 KiB): libpcap reads on
+# from it, and the offsets of the records after it stay exact. The frame is
+# Ethernet of a local experimental type (0x88b5): not RoCE, no warning.
+BIGF = CNP[:12] + b"\x88\xb5" + bytes(140000 - 14)
+parts = [shb(), idb(tsresol=9), epb(t0, CNP), epb(t0 + 1000, SEND), epb(t0 + 2000, BIGF), isb()]
+offsets["BIG_READON_WARN"] = sum(len(p) for p in parts)
+parts.append(epb(t0 + 3000, SEND[:48], 78))
+write("bigepb.pcapng", b"".join(parts))
+
+# The same block in a file of two link types, which libpcap cannot read:
+# one line that says so, at the block's offset.
+parts = [shb(), idb(tsresol=9), idb(tsresol=9, linktype=247), epb(t0, CNP)]
+offsets["BIG_MIXED"] = sum(len(p) for p in parts)
+parts.append(epb(t0 + 2000, BIGF))
+write("bigepb_mixed.pcapng", b"".join(parts))
+
+# Other blocks longer than the ring (a 1 MiB custom block, a 240 KB name
+# resolution block) are skipped unread, in a file libpcap cannot read (a
+# second section in the other byte order): every packet is read.
+def cb(n):
+    return block(0x00000BAD, struct.pack("<I", 32473) + bytes(n))
+def nrb_big(records):
+    return block(4, (struct.pack("<HH", 0x7FFE, 60000) + bytes(60000)) * records + struct.pack("<HH", 0, 0))
+parts = [shb(), idb(tsresol=9), epb(t0, CNP), cb(1 << 20), epb(t0 + 1000, SEND), nrb_big(4)]
+be = pcapng_be_blocks()
+parts += [be.shb(), be.idb(), be.epb(t0 + 2000, CNP), be.cb(300000), be.epb(t0 + 3000, SEND)]
+write("bigskip.pcapng", b"".join(parts))
 
 # ---- what both readers must agree on -------------------------------------------
 # 40 records in each byte order, pcap (microsecond and nanosecond magic) and
@@ -191,6 +242,14 @@ parts.append(isb() * 80000)
 for i in range(300):
     parts.append(epb(t0 + (1000 + i) * 1000, CNP if i % 3 else SEND))
 write("manyblocks.pcapng", b"".join(parts))
+# Custom blocks of 200 KB (longer than the ring: skipped unread) every 50
+# packets: the reader skips past records still in use.
+parts = [shb(), idb(tsresol=9)]
+for i in range(2000):
+    parts.append(epb(t0 + i * 1000, CNP if i % 3 else SEND))
+    if i % 50 == 49:
+        parts.append(cb(200000))
+write("bigskips.pcapng", b"".join(parts))
 big = SEND + b"\0" * (100000 - len(SEND))
 write("bigframes.pcap", pcap_order([(1700000000 + i, 0, big if i % 2 else CNP, 100000 if i % 2 else 74)
                                     for i in range(40)], "<", False))

@@ -3,10 +3,11 @@
 # rocewire-cap's offline reader at its edges: extreme pcap/pcapng timestamps
 # (printed exactly, or refused in one line naming the file, the packet and
 # its byte offset), exact byte offsets in a pcapng file larger than 8 MiB
-# with other blocks between the packets, and a file the mapped reader hands
-# to libpcap halfway (a Simple Packet Block). The captures are written by
-# offline_edge_caps.py from Scapy's known-answer frames; every case asserts
-# the exact output.
+# with other blocks between the packets, Simple Packet Blocks, a file the
+# mapped reader hands to libpcap halfway (a packet block longer than its
+# ring), and blocks longer than the ring skipped unread. The captures are
+# written by offline_edge_caps.py from Scapy's known-answer frames; every
+# case asserts the exact output.
 #
 # Environment: ROCEWIRE_CAP (the rocewire-cap binary). Exit 77 (skip) when it
 # or python3 is missing.
@@ -124,8 +125,8 @@ check "the same offsets with -c stopping before the cut" 1 "" \
 	"big.pcapng: packet 100000 at byte offset $BIG_WARN: cut by snaplen to 48 of 78 bytes: BTH truncated at byte 42: 12 bytes needed, 6 captured (cut by the capture's snapshot length)
 rocewire-cap: 100001 packets read from 1 file" -- -q -c 100001 -r big.pcapng
 
-# ---- libpcap reads on -------------------------------------------------------------
-check "a Simple Packet Block: libpcap reads on, offsets stay exact" 1 \
+# ---- Simple Packet Blocks; libpcap reads on -----------------------------------------
+check "a Simple Packet Block (no timestamp), offsets stay exact" 1 \
 	"22:13:20.000000000 $CNP_LINE
 22:13:20.000001000 $SEND_LINE
 00:00:00.000000000 $CNP_LINE
@@ -140,6 +141,27 @@ check "the same file from standard input (libpcap throughout)" 1 \
 22:13:20.000003000 rocev2 192.168.0.7 > 192.168.0.7: ecn ECT(1) [cut by snaplen to 48 of 78 bytes: BTH truncated at byte 42: 12 bytes needed, 6 captured (cut by the capture's snapshot length)]" \
 	"-: packet 4 at byte offset $SPB_WARN: cut by snaplen to 48 of 78 bytes: BTH truncated at byte 42: 12 bytes needed, 6 captured (cut by the capture's snapshot length)
 rocewire-cap: 4 packets read from 1 file" -- -r - <spb.pcapng
+
+BIG_LINES="22:13:20.000000000 $CNP_LINE
+22:13:20.000001000 $SEND_LINE
+22:13:20.000002000 other 7c:fe:90:64:3b:32 > e4:1d:2d:ab:2b:c2: ethertype 0x88b5
+22:13:20.000003000 rocev2 192.168.0.7 > 192.168.0.7: ecn ECT(1) [cut by snaplen to 48 of 78 bytes: BTH truncated at byte 42: 12 bytes needed, 6 captured (cut by the capture's snapshot length)]"
+check "a packet block longer than the ring: libpcap reads on, offsets stay exact" 1 \
+	"$BIG_LINES" \
+	"bigepb.pcapng: packet 4 at byte offset $BIG_READON_WARN: cut by snaplen to 48 of 78 bytes: BTH truncated at byte 42: 12 bytes needed, 6 captured (cut by the capture's snapshot length)
+rocewire-cap: 4 packets read from 1 file" -- -r bigepb.pcapng
+
+check "the same block in a file of two link types, which libpcap cannot read" 1 \
+	"22:13:20.000000000 $CNP_LINE" \
+	"bigepb_mixed.pcapng: packet 2 at byte offset $BIG_MIXED: a packet block of 140032 bytes: rocewire-cap reads blocks of up to 131072 bytes and leaves longer ones to libpcap, which cannot read this file (its interfaces differ in link type or snapshot length)
+rocewire-cap: 1 packet read from 1 file" -- -r bigepb_mixed.pcapng
+
+check "blocks longer than the ring skipped unread, over two sections of two byte orders" 0 \
+	"22:13:20.000000000 $CNP_LINE
+22:13:20.000001000 $SEND_LINE
+22:13:20.000002000 $CNP_LINE
+22:13:20.000003000 $SEND_LINE" \
+	"rocewire-cap: 4 packets read from 1 file" -- -r bigskip.pcapng
 
 # ---- the two readers agree --------------------------------------------------------
 # Every cut of four captures (both byte orders, pcap and pcapng) read from a
@@ -166,9 +188,10 @@ for f in agree_le.pcap agree_be.pcap agree_le.pcapng agree_be.pcapng; do
 done
 
 # ---- the reader thread at its limits ---------------------------------------------
-# Skipped blocks that fill the reader's ring, and frames of 100,000 bytes: the
+# Skipped blocks that fill the reader's ring, blocks longer than the ring
+# skipped unread past records still in use, and frames of 100,000 bytes: the
 # same output with the reader thread, on one thread, and through libpcap.
-for f in manyblocks.pcapng bigframes.pcap; do
+for f in manyblocks.pcapng bigskips.pcapng bigframes.pcap; do
 	for args in "-v" "--report"; do
 		CHECKS=$((CHECKS + 1))
 		# shellcheck disable=SC2086

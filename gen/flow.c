@@ -381,6 +381,9 @@ void gen_model_free(struct gen_model *m)
 	gen_lockstep_free(m->ls);
 	free(m->cnp_map.e);
 	free(m->ack_map.e);
+	if (m->tr)
+		free(m->tr->r);
+	free(m->tr);
 	free(m);
 }
 

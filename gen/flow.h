@@ -65,6 +65,8 @@ struct gen_flow_stats {
 	uint64_t messages[GEN_OP_COUNT];/* completed at the requester (RC: acknowledged) */
 	uint64_t messages_started[GEN_OP_COUNT];
 	uint64_t retransmissions;       /* packets resent */
+	uint64_t resent[2];             /* of them, by direction: [0] requests, [1] responses
+					 * (READ responses answering a duplicate READ) */
 	uint64_t naks_seq, naks_rnr, naks_access; /* NAKs the responder sent */
 	uint64_t timeouts;              /* requester timeouts that led to resends */
 	uint64_t faults[GEN_FAULT_COUNT]; /* applied, by enum gen_fault_action */
@@ -121,6 +123,8 @@ struct gen_round {
  * NULL (the model unchanged) when it does not. Call it before any
  * gen_model_next(); after it, only gen_model_rounds() sends. */
 const struct gen_lockstep *gen_model_lockstep(struct gen_model *m);
+/* Whether gen_model_lockstep() would switch the model now (it changes nothing). */
+int gen_model_lockstep_possible(const struct gen_model *m);
 /* Up to max_pkts packets in at most max_rounds rounds, none later than
  * until_ns. Returns the rounds written; 0 with gen_model_done() true at the
  * end of the run. */
@@ -179,6 +183,69 @@ const char *gen_model_new_error(void);
  * a priority class (0..7) until a time on the model's clock (0: resume). */
 void gen_model_set_qp_rate(struct gen_model *m, uint32_t flow, uint32_t qp, double bps);
 void gen_model_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns);
+
+/* ---- ground truth (rocewire-gen --truth-jsonl) ----
+ * What the model knows of every packet it makes, which no capture can
+ * tell: why a packet was resent, which message it belongs to, whether it
+ * completed that message at its receiver, whether it was lost on the way,
+ * which CE mark a CNP answers. The tap the capture stands for is at the
+ * receiver's input (with simulated congestion, the switch port's input
+ * after admission and marking): it sees every packet that reaches the far
+ * end, corrupted ones included, and none that a drop fault or the
+ * simulated port dropped; those get a record too, with frame 0.
+ *
+ * Off unless gen_model_truth_on() is called: the model then keeps a record
+ * per packet and hands them out in the order the packets were made, once
+ * each is settled (a request's fate at the responder may be decided after
+ * it was made: when it leaves the simulated switch). */
+enum gen_resend_cause {
+	GEN_RS_NONE = 0,
+	GEN_RS_NAK,         /* a PSN sequence error NAK: go back to its PSN */
+	GEN_RS_TIMEOUT,     /* the local ACK timeout: go back to the oldest unacknowledged PSN */
+	GEN_RS_RNR,         /* an RNR NAK's timer ran out: go back to the NAKed PSN */
+	GEN_RS_READ_GAP,    /* a READ response arrived after a lost one: re-issue the READ from there */
+	GEN_RS_READ_ACKED,  /* an ACK or NAK past a READ whose responses did not all come: re-issue it */
+	GEN_RS_DUP_READ,    /* responses: the READ request came again (a duplicate): answered again */
+	GEN_RS_COUNT
+};
+const char *gen_resend_cause_name(enum gen_resend_cause c); /* "nak", "timeout", ... */
+
+enum gen_truth_drop {
+	GEN_TD_NONE = 0,    /* reached the tap */
+	GEN_TD_FAULT,       /* a drop fault */
+	GEN_TD_SWITCH,      /* the simulated switch port had no room for it (tail drop) */
+};
+
+struct gen_truth {
+	struct gen_pkt pk;       /* the packet as made: GEN_PF_CE / GEN_PF_CORRUPT in pk.flags */
+	uint64_t id;             /* 1, 2, ...: every packet made, in order, captured or not */
+	uint64_t frame;          /* its frame in the capture, from 1; 0: dropped before the tap */
+	uint64_t ce_frame;       /* a CNP: the frame of the CE-marked request it answers (0: none) */
+	uint32_t tx;             /* which send of its PSN: 1 the first */
+	uint32_t episode;        /* a resend: the requester's go-back-N episode it belongs to, per QP from 1 (READ
+				  * responses sent again: the episode that sent the READ again); 0: a first send */
+	uint64_t msg;            /* the message it belongs to on its QP, from 1: the responder's MSN once that
+				  * message is complete (before the 24-bit wrap); 0: none (ACK, NAK, CNP, PFC) */
+	uint8_t drop;            /* enum gen_truth_drop */
+	uint8_t cause;           /* a resend: enum gen_resend_cause */
+	uint8_t lost;            /* it never reached its receiver: dropped, or a bad ICRC the receiver drops */
+	int8_t completes;        /* 1: its receiver completed message msg with it (the responder took a
+				  * request's last packet in sequence; the requester took a READ's last
+				  * response with all before it); 0: no; -1: not known (a real responder,
+				  * or the run ended before its receiver got it) */
+	uint8_t taken;           /* a request: its receiver took it (in sequence; UC: its message whole so
+				  * far); a response: it reached the requester */
+	uint8_t paused;          /* its class was paused by PFC at the switch when it arrived there */
+	uint8_t settled;         /* (the model's: every field above is final) */
+};
+/* Turns the ground truth on, before the first gen_model_next(); 0, or -1
+ * out of memory. The packets made are those of the same model without it;
+ * the lockstep stream is not available with it. */
+int gen_model_truth_on(struct gen_model *m);
+/* Up to n records, in the order their packets were made, once settled;
+ * with all, the unsettled too (the run is over or stopped: what was not
+ * decided is not known, completes -1). */
+uint32_t gen_model_truth(struct gen_model *m, struct gen_truth *out, uint32_t n, int all);
 
 /* The frame description of a packet, for proto's builder (rw_packet_build
  * with DLT_EN10MB) and template (rocewire/tmpl.h): Ethernet (VLAN and PCP

@@ -38,6 +38,7 @@ enum ccev_kind { CCEV_NP_FIRE = 0, CCEV_CNP_SEND, CCEV_CNP_ARRIVE };
 
 struct ccev {
 	uint64_t t, seq; /* (t, seq): a strict order, so runs repeat exactly */
+	uint64_t ce_frame; /* ground truth: the frame of the CE mark a CNP answers (0: not kept) */
 	uint32_t qi;
 	uint8_t kind;
 };
@@ -60,6 +61,9 @@ struct gen_ccm {
 	uint32_t *free_slots;
 	uint32_t nfree, nslots;
 	uint32_t fresh;             /* slots never used: fresh .. nslots - 1 */
+	/* ground truth only (NULL: off): the record id and frame of each
+	 * request inside the port, for the responder's verdict and the CNP */
+	struct slot_tr { uint64_t id, frame; uint32_t episode; } *slot_tr;
 	/* events: CNPs leaving and arriving; the notification points' deferred
 	 * CNPs apart (with early departures they are run ahead of the clock,
 	 * up to each CE's departure), all in one (t, seq) order */
@@ -97,7 +101,7 @@ static int ev_less(const struct ccev *a, const struct ccev *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static int ev_push(struct gen_ccm *c, struct evq *q, uint64_t t, uint8_t kind, uint32_t qi)
+static int ev_push(struct gen_ccm *c, struct evq *q, uint64_t t, uint8_t kind, uint32_t qi, uint64_t ce_frame)
 {
 	if (q->n == q->cap) {
 		uint32_t cap = q->cap ? q->cap * 2 : 1024;
@@ -107,7 +111,7 @@ static int ev_push(struct gen_ccm *c, struct evq *q, uint64_t t, uint8_t kind, u
 		q->h = h;
 		q->cap = cap;
 	}
-	struct ccev e = { .t = t, .seq = c->seq++, .qi = qi, .kind = kind };
+	struct ccev e = { .t = t, .seq = c->seq++, .ce_frame = ce_frame, .qi = qi, .kind = kind };
 	uint32_t i = q->n++;
 	while (i > 0) {
 		uint32_t p = (i - 1) / 2;
@@ -295,6 +299,7 @@ void gen_cc_free(struct gen_ccm *c)
 	free(c->rp);
 	free(c->slot);
 	free(c->slot_qi);
+	free(c->slot_tr);
 	free(c->free_slots);
 	free(c->ev.h);
 	free(c->fire.h);
@@ -421,6 +426,7 @@ static int cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk,
 	if (!c->early || !cc_sw_enqueue_early(c->sw, t, lf->src_prio, pk->frame_len, ect, &v))
 		v = cc_sw_enqueue(c->sw, t, lf->src_prio, pk->frame_len, ect, s);
 	c->sw_next = v.next_ns;
+	m->pk_paused = v.while_paused;
 	if (v.pfc)
 		pfc_read(m, c);
 	if (v.while_paused)
@@ -452,6 +458,11 @@ static int cc_request(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk,
 	c->slot[s] = *pk;
 	c->slot_qi[s] = qi;
 	q->in_net++;
+	if (c->slot_tr) {
+		/* admitted: it reaches the tap, as the next packet made */
+		c->slot_tr[s] = (struct slot_tr){ gen_tr_next_id(m), gen_tr_next_frame(m), q->tr_episode };
+		m->tr->in_switch = 1;
+	}
 	return 1;
 }
 
@@ -518,7 +529,7 @@ static void np_key(struct gen_model *m, const struct gen_qp *q, struct cc_np_key
 
 /* The notification point sees a CE-marked request of q that left the port
  * at t_dep. */
-static void np_ce(struct gen_model *m, struct gen_ccm *c, struct gen_qp *q, uint64_t t_dep)
+static void np_ce(struct gen_model *m, struct gen_ccm *c, struct gen_qp *q, uint64_t t_dep, uint64_t ce_frame)
 {
 	struct cc_np_key k;
 	uint64_t due = 0;
@@ -526,10 +537,11 @@ static void np_ce(struct gen_model *m, struct gen_ccm *c, struct gen_qp *q, uint
 	np_key(m, q, &k);
 	switch (cc_np_on_ce(c->np, &k, t_dep, &due)) {
 	case CC_NP_SEND:
-		ev_push(c, &c->ev, t_dep + m->sc->link_delay_ns, CCEV_CNP_SEND, qi);
+		ev_push(c, &c->ev, t_dep + m->sc->link_delay_ns, CCEV_CNP_SEND, qi, ce_frame);
 		break;
 	case CC_NP_DEFER:
-		ev_push(c, &c->fire, due, CCEV_NP_FIRE, qi);
+		/* the CNP owed at the interval's end answers this CE mark */
+		ev_push(c, &c->fire, due, CCEV_NP_FIRE, qi, ce_frame);
 		break;
 	default:
 		c->st.cnps_suppressed++;
@@ -544,7 +556,7 @@ static void np_fire(struct gen_model *m, struct gen_ccm *c, const struct ccev *e
 	struct cc_np_key k;
 	np_key(m, &m->qps[e->qi], &k);
 	if (cc_np_fire(c->np, &k, e->t))
-		ev_push(c, &c->ev, e->t + m->sc->link_delay_ns, CCEV_CNP_SEND, e->qi);
+		ev_push(c, &c->ev, e->t + m->sc->link_delay_ns, CCEV_CNP_SEND, e->qi, e->ce_frame);
 }
 
 /* A request left the port at t_dep. */
@@ -562,11 +574,19 @@ static void departed(struct gen_model *m, struct gen_ccm *c, const struct cc_sw_
 		q->now = d->t_ns;
 	if (lf->responder) {
 		/* a job for the responder, and room in the requester's window */
+		if (c->slot_tr) {
+			m->tr->departing = 1;
+			m->tr->episode = c->slot_tr[s].episode;
+		}
 		gen_resp_request(m, q, pk, d->t_ns + m->sc->link_delay_ns);
 		gen_clock_rekey(m, q);
+		if (c->slot_tr) {
+			gen_tr_settle(m, c->slot_tr[s].id, m->tr->acc);
+			m->tr->acc = m->tr->departing = 0;
+		}
 	}
 	if (d->ce)
-		np_ce(m, c, q, d->t_ns);
+		np_ce(m, c, q, d->t_ns, c->slot_tr ? c->slot_tr[s].frame : 0);
 }
 
 /* Early departures: what departed() does, at the request's arrival at the
@@ -584,11 +604,13 @@ static void departs_at(struct gen_model *m, struct gen_ccm *c, struct gen_qp *q,
 		struct ccev e = ev_pop(&c->fire);
 		np_fire(m, c, &e);
 	}
-	np_ce(m, c, q, t_dep);
+	/* admitted: this request is the next packet made */
+	np_ce(m, c, q, t_dep, m->tr ? gen_tr_next_frame(m) : 0);
 }
 
-/* The CNP from q's responder to its requester, leaving at t. */
-static void cnp_packet(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *pk)
+/* The CNP from q's responder to its requester, leaving at t, for the CE
+ * mark in frame ce_frame (ground truth; 0 when not kept). */
+static void cnp_packet(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *pk, uint64_t ce_frame)
 {
 	struct gen_lflow *lf = gen_qlf(m, q);
 	const struct gen_flow *f = lf->f;
@@ -603,6 +625,8 @@ static void cnp_packet(struct gen_model *m, struct gen_qp *q, uint64_t t, struct
 	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
 	pk->frame_len = lf->cnp_len;
 	gen_emit_count(m, pk);
+	if (m->tr)
+		gen_tr_other(m, pk, ce_frame);
 }
 
 static void pfc_packet(struct gen_model *m, struct gen_ccm *c, const struct cc_sw_pfc *f, struct gen_pkt *pk)
@@ -616,6 +640,8 @@ static void pfc_packet(struct gen_model *m, struct gen_ccm *c, const struct cc_s
 	memcpy(pk->pfc_quanta, f->quanta, sizeof(pk->pfc_quanta));
 	pk->frame_len = RW_ETH_MIN_FRAME;
 	m->emitted++;
+	if (m->tr)
+		gen_tr_other(m, pk, 0);
 }
 
 uint64_t gen_cc_next(struct gen_model *m)
@@ -692,9 +718,9 @@ static uint32_t cc_run(struct gen_model *m, uint64_t now, struct gen_pkt *out, u
 			np_fire(m, c, &e);
 			break;
 		case CCEV_CNP_SEND:
-			cnp_packet(m, q, e.t, &out[got++]);
+			cnp_packet(m, q, e.t, &out[got++], e.ce_frame);
 			c->st.cnps++;
-			ev_push(c, &c->ev, e.t + m->sc->link_delay_ns, CCEV_CNP_ARRIVE, e.qi);
+			ev_push(c, &c->ev, e.t + m->sc->link_delay_ns, CCEV_CNP_ARRIVE, e.qi, 0);
 			break;
 		case CCEV_CNP_ARRIVE: {
 			struct cc_rp *rp = &c->rp[e.qi];
@@ -754,6 +780,15 @@ void gen_cc_complete(struct gen_model *m, struct gen_qp *q, const struct gen_wqe
 }
 
 /* ---- API ---- */
+
+int gen_cc_truth_on(struct gen_model *m)
+{
+	struct gen_ccm *c = m->cc;
+	if (!c->sw || c->slot_tr)
+		return 0;
+	c->slot_tr = calloc(c->nslots ? c->nslots : 1, sizeof(*c->slot_tr));
+	return c->slot_tr ? 0 : -1;
+}
 
 const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m)
 {

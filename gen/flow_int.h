@@ -41,6 +41,7 @@ enum job_kind { JOB_ACK = 0, JOB_NAK_SEQ, JOB_NAK_RNR, JOB_NAK_ACCESS, JOB_READ,
 #define JOB_GAP 0x2      /* READ: a response was lost and a later one delivered */
 #define JOB_HANDLED 0x4  /* READ: the requester acted on the gap already */
 #define JOB_TAIL 0x8     /* READ: a response was lost (gap_off says which first) */
+#define JOB_DUP 0x10     /* READ, atomic: the answer to a duplicate request */
 
 struct gen_job {
 	uint64_t ready_ns;   /* the request's arrival: the earliest the answer can leave */
@@ -53,6 +54,8 @@ struct gen_job {
 	uint32_t gap_off;    /* READ: offset of the first lost response */
 	uint8_t kind;
 	uint8_t flags;       /* JOB_* */
+	uint32_t tr_episode; /* ground truth, JOB_DUP: the requester's episode that sent the duplicate */
+	uint64_t tr_id;      /* ground truth: the record of its last packet, not yet settled (0: none) */
 };
 
 /* A message the requester has started and not yet seen completed. */
@@ -127,6 +130,11 @@ struct gen_qp {
 	double rsp_frac;
 	double rsp_gap;
 	struct gen_txhist rsp_hist;
+
+	/* ground truth (flow_truth.c), kept on the paths that go back */
+	uint8_t tr_cause;         /* why the requester last went back (enum gen_resend_cause) */
+	uint8_t tr_uc_ok;         /* UC: every packet of the message under way reached the receiver */
+	uint32_t tr_episode;      /* go-back-N episodes of the requester */
 };
 
 struct gen_lflow {
@@ -209,6 +217,8 @@ struct gen_model {
 	struct gen_qpn_map ack_map;  /* requester QPs answered by a real responder (wire_acks) */
 	/* The packet being emitted, and whether it survives the faults. */
 	uint8_t pk_dropped, pk_lost, pk_rnr;
+	uint8_t pk_paused;        /* the switch port had its class paused when it arrived */
+	struct gen_tr *tr;        /* the ground truth (flow_truth.c); NULL: off */
 };
 
 /* flow.c */
@@ -260,8 +270,10 @@ static inline void gen_emit_count(struct gen_model *m, const struct gen_pkt *pk)
 	st->last_ns = pk->t_ns;
 	st->packets[d]++;
 	st->bytes[d] += pk->frame_len;
-	if (pk->resend)
+	if (pk->resend) {
 		st->retransmissions++;
+		st->resent[d]++;
+	}
 	m->emitted++;
 }
 
@@ -410,6 +422,52 @@ struct cc_np_key;
 void gen_np_key(const struct gen_scenario *sc, const struct gen_flow *f, uint32_t qp, struct cc_np_key *k);
 /* Message w of q completed at t (the fct output, when asked for). */
 void gen_cc_complete(struct gen_model *m, struct gen_qp *q, const struct gen_wqe *w, uint64_t t);
+
+/* flow_truth.c: the ground truth's records (flow.h), in a ring from the
+ * oldest not yet handed out. Every hook is called only when m->tr is set. */
+struct gen_tr {
+	struct gen_truth *r;      /* ring of mask + 1 records; record id sits at id & mask */
+	uint64_t mask;
+	uint64_t head, tail;      /* records head + 1 .. tail are in the ring */
+	uint64_t frames;          /* packets that reached the tap so far */
+	uint8_t acc;              /* the responder on the request being made: 1 took it, 2 and it
+				   * completed a message; 0 (else) */
+	uint8_t in_switch;        /* the request being made waits in the switch for the responder */
+	uint8_t departing;        /* the responder's request is one leaving the switch (episode below) */
+	uint32_t episode;         /* the requester's episode when it sent that request */
+	uint8_t failed;           /* a record was lost for want of memory */
+};
+/* The id and frame the next packet made will get (if it reaches the tap). */
+static inline uint64_t gen_tr_next_id(const struct gen_model *m)
+{
+	return m->tr->tail + 1;
+}
+static inline uint64_t gen_tr_next_frame(const struct gen_model *m)
+{
+	return m->tr->frames + 1;
+}
+/* The request just made (dropped before the tap when m->pk_dropped), of
+ * message w, transmission tx. */
+void gen_tr_request(struct gen_model *m, struct gen_qp *q, const struct gen_wqe *w, const struct gen_pkt *pk,
+		    uint32_t tx);
+/* The response just made for job j. */
+void gen_tr_response(struct gen_model *m, struct gen_qp *q, struct gen_job *j, const struct gen_pkt *pk,
+		     uint32_t tx);
+/* A CNP (answering the CE mark in frame ce_frame) or a PFC frame just made. */
+void gen_tr_other(struct gen_model *m, const struct gen_pkt *pk, uint64_t ce_frame);
+/* The responder took the request being processed (it completed a message
+ * with it when last). */
+static inline void gen_tr_taken(struct gen_model *m, int last)
+{
+	m->tr->acc = (uint8_t)(1 + !!last);
+}
+/* What the receiver did with record id is known now: acc 0 dropped it, 1
+ * took it, 2 took it and completed a message with it. */
+void gen_tr_settle(struct gen_model *m, uint64_t id, int acc);
+/* The simulated switch keeps the id and frame of the requests it holds. */
+int gen_cc_truth_on(struct gen_model *m);
+/* The requester's message number (from 1) of its READ or atomic at psn; 0: none. */
+uint64_t gen_tr_rd_msg(struct gen_model *m, struct gen_qp *q, uint32_t psn);
 
 /* flow_resp.c */
 void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t_arrive);

@@ -15,24 +15,34 @@
 
 #include "flow_int.h"
 
-const struct gen_lockstep *gen_model_lockstep(struct gen_model *m)
+int gen_model_lockstep_possible(const struct gen_model *m)
 {
-	if (m->ls)
-		return &m->ls->info;
-	/* one flow, nothing sent yet, no simulated switch */
-	if (m->nlf != 1 || m->cc || m->emitted || m->over)
-		return NULL;
-	struct gen_lflow *lf = &m->lf[0];
+	/* one flow, nothing sent yet, no simulated switch, no ground truth
+	 * (the stream keeps no per-packet state to make records from) */
+	if (m->ls || m->nlf != 1 || m->cc || m->tr || m->emitted || m->over)
+		return 0;
+	const struct gen_lflow *lf = &m->lf[0];
 	const struct gen_flow *f = lf->f;
-	struct gen_qp *q = &m->qps[0];
+	const struct gen_qp *q = &m->qps[0];
 	/* simple: UC or UD, no fault, no reaction point; no_draw: one op of
 	 * one size; messages of one packet; ImmDt the same in every packet */
 	if (!lf->simple || !lf->no_draw || lf->acks || q->next_len > lf->mtu || f->immediate_sequence ||
 	    (q->flags & QF_REQ_DONE))
-		return NULL;
+		return 0;
 	for (unsigned p = 0; p < 8; p++)
 		if (m->pause_until[p])
-			return NULL;
+			return 0;
+	return 1;
+}
+
+const struct gen_lockstep *gen_model_lockstep(struct gen_model *m)
+{
+	if (m->ls)
+		return &m->ls->info;
+	if (!gen_model_lockstep_possible(m))
+		return NULL;
+	struct gen_lflow *lf = &m->lf[0];
+	struct gen_qp *q = &m->qps[0];
 	struct gen_ls *ls = calloc(1, sizeof(*ls));
 	if (!ls)
 		return NULL;

@@ -126,6 +126,12 @@ static void fail_qp(struct gen_model *m, struct gen_qp *q)
 		return;
 	q->flags |= QF_FAILED | QF_REQ_DONE;
 	m->stats[q->flow].qps_failed++;
+	if (m->tr) {
+		/* the READ responses on their way are never taken */
+		for (uint32_t i = 0; i < q->jq_n; i++)
+			if (gen_jq(m, q, i)->tr_id)
+				gen_tr_settle(m, gen_jq(m, q, i)->tr_id, 1);
+	}
 	/* The QP is in the error state on both ends: nothing more is sent
 	 * or answered on it. */
 	q->wq_n = q->cur = q->cur_pkt = 0;
@@ -169,9 +175,11 @@ static uint32_t send_pos(struct gen_model *m, struct gen_qp *q)
 	return (gen_wq(m, q, q->cur)->psn + q->cur_pkt) & RW_PSN_MASK;
 }
 
-static void go_back(struct gen_model *m, struct gen_qp *q, uint32_t psn)
+static void go_back(struct gen_model *m, struct gen_qp *q, uint32_t psn, enum gen_resend_cause cause)
 {
 	uint32_t i;
+	q->tr_cause = (uint8_t)cause;
+	q->tr_episode++;
 	gen_txhist_add(&q->req_hist, psn, q->snd_max, send_pos(m, q), q->una);
 	if (!find_wqe(m, q, psn, &i)) {
 		q->cur = q->wq_n;
@@ -236,7 +244,7 @@ static void acknowledge(struct gen_model *m, struct gen_qp *q, uint32_t psn_end,
 	/* Once per loss: a request already sent again waits for its own
 	 * answer (or the timer), as rxe's started_retry does. */
 	if (implied && !implied->reissued)
-		go_back(m, q, implied->psn);
+		go_back(m, q, implied->psn, GEN_RS_READ_ACKED);
 }
 
 static void rd_done(struct gen_model *m, struct gen_qp *q, struct gen_wqe *w)
@@ -260,10 +268,15 @@ static struct gen_wqe *wqe_at(struct gen_model *m, struct gen_qp *q, uint32_t ps
 static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j, uint64_t t)
 {
 	struct gen_wqe *w = wqe_at(m, q, j->psn, 1);
-	if (!w || w->npsn != j->npkts)
+	if (!w || w->npsn != j->npkts) {
+		if (m->tr && j->tr_id)
+			gen_tr_settle(m, j->tr_id, 1);
 		return; /* an answer to a request resent since: the newer one counts */
+	}
 	w->reissued = 0;
 	if (!(j->flags & JOB_TAIL)) {
+		if (m->tr && j->tr_id)
+			gen_tr_settle(m, j->tr_id, 2);
 		rd_done(m, q, w);
 		acknowledge(m, q, j->psn + j->npkts, t);
 		return;
@@ -274,7 +287,7 @@ static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *
 	/* A later response showed the gap: re-issue now. A lost tail shows
 	 * nothing: the timer finds it. */
 	if (j->flags & JOB_GAP)
-		go_back(m, q, miss);
+		go_back(m, q, miss, GEN_RS_READ_GAP);
 }
 
 static void nak_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j, uint64_t t)
@@ -283,7 +296,7 @@ static void nak_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j
 	/* A NAK acknowledges everything before the PSN it names (IBA 9.7.5.1.2). */
 	acknowledge(m, q, j->psn, t);
 	if (j->kind == JOB_NAK_SEQ) {
-		go_back(m, q, j->psn);
+		go_back(m, q, j->psn, GEN_RS_NAK);
 		return;
 	}
 	/* RNR NAK: wait the responder's timer (IBA Table 45), then resend. */
@@ -443,7 +456,7 @@ void gen_req_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
 	const struct gen_flow *f = gen_qlf(m, q)->f;
 	if (q->rnr_ns) {
 		q->rnr_ns = 0;
-		go_back(m, q, q->una);
+		go_back(m, q, q->una, GEN_RS_RNR);
 		return;
 	}
 	if (!q->wq_n) {
@@ -458,7 +471,7 @@ void gen_req_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
 	}
 	q->retries_left--;
 	m->stats[q->flow].timeouts++;
-	go_back(m, q, q->una);
+	go_back(m, q, q->una, GEN_RS_TIMEOUT);
 	q->rto_ns = t + f->retransmission_timeout_ns;
 }
 
@@ -691,8 +704,13 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 		q->wq_n--;
 		q->cur--;
 	}
-	if (m->pk_dropped)
+	if (m->pk_dropped) {
+		if (m->tr)
+			gen_tr_request(m, q, w, pk, tx);
 		return 0;
+	}
 	gen_emit_count(m, pk);
+	if (m->tr)
+		gen_tr_request(m, q, w, pk, tx);
 	return 1;
 }

@@ -27,15 +27,16 @@ static struct gen_job *push(struct gen_model *m, struct gen_qp *q, enum job_kind
 	return j;
 }
 
-static void push_read(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t ready)
+static struct gen_job *push_read(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t ready)
 {
 	const struct gen_lflow *lf = gen_qlf(m, q);
 	struct gen_job *j = push(m, q, JOB_READ, pk->psn, ready);
 	if (!j)
-		return;
+		return NULL;
 	j->val = pk->reth.va;
 	j->len = pk->reth.dmalen;
 	j->npkts = gen_read_npkts(j->len, lf->mtu);
+	return j;
 }
 
 static struct gen_wqe *atomic_wqe(struct gen_model *m, struct gen_qp *q, uint32_t psn)
@@ -67,12 +68,21 @@ static void duplicate(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 {
 	const struct rw_opcode_info *i = rw_opcode(pk->opcode);
 	if (i->op == RW_OP_READ_REQ) {
-		push_read(m, q, pk, ready);
+		struct gen_job *j = push_read(m, q, pk, ready);
+		if (j) {
+			j->flags |= JOB_DUP;
+			/* its responses resend for the requester's go-back that
+			 * sent the READ again: one episode with it */
+			if (m->tr)
+				j->tr_episode = m->tr->departing ? m->tr->episode : q->tr_episode;
+		}
 	} else if (i->op == RW_OP_CMP_SWAP || i->op == RW_OP_FETCH_ADD) {
 		struct gen_wqe *w = atomic_wqe(m, q, pk->psn);
 		struct gen_job *j;
-		if (w && w->executed && (j = push(m, q, JOB_ATOMIC, pk->psn, ready)))
+		if (w && w->executed && (j = push(m, q, JOB_ATOMIC, pk->psn, ready))) {
 			j->val = w->orig;
+			j->flags |= JOB_DUP;
+		}
 	} else if (pk->ackreq) {
 		push(m, q, JOB_ACK, q->epsn - 1, ready);
 	}
@@ -146,6 +156,10 @@ void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 			push(m, q, JOB_ACK, pk->psn, t_arrive);
 		break;
 	}
+	/* READs and atomics are messages of one request */
+	if (m->tr)
+		gen_tr_taken(m, i->op == RW_OP_READ_REQ || i->op == RW_OP_CMP_SWAP || i->op == RW_OP_FETCH_ADD ||
+					(i->flags & RW_OPF_LAST));
 }
 
 uint64_t gen_resp_send_time(struct gen_model *m, struct gen_qp *q)
@@ -246,9 +260,14 @@ int gen_resp_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_
 		j->sent = 1;
 		q->jq_emit++;
 	}
-	if (m->pk_dropped)
+	if (m->pk_dropped) {
+		if (m->tr)
+			gen_tr_response(m, q, j, &pk, tx);
 		return 0;
+	}
 	gen_emit_count(m, &pk);
 	*out = pk;
+	if (m->tr)
+		gen_tr_response(m, q, j, &pk, tx);
 	return 1;
 }

@@ -27,6 +27,7 @@
 #include "scenario.h"
 #include "summary.h"
 #include "tmpfile.h"
+#include "truth.h"
 #include "tx.h"
 
 #define EXIT_RUNTIME 1
@@ -43,6 +44,8 @@ static void on_signal(int sig)
 /* The pcap being written under a temporary name: an error exit removes it
  * (a run leaves its file whole or none). */
 static const char *g_tmp_pcap;
+/* The same for the ground truth (--truth-jsonl). */
+static struct gen_truth_out *g_truth;
 
 static void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 static void die(int status, const char *fmt, ...)
@@ -51,6 +54,10 @@ static void die(int status, const char *fmt, ...)
 
 	if (g_tmp_pcap)
 		unlink(g_tmp_pcap);
+	if (g_truth) {
+		char e[8];
+		gen_truth_close(g_truth, 0, e, sizeof(e));
+	}
 
 	fputs("rocewire-gen: ", stderr);
 	va_start(ap, fmt);
@@ -207,6 +214,14 @@ int main(int argc, char **argv)
 	if (sc.cc.mode == GEN_CC_CLOSED_LOOP && split <= 1)
 		die(EXIT_USAGE, "congestion mode closed_loop needs a real port on the network "
 				"(EAL --vdev=net_af_packet0,iface=IF, or a NIC), not a pcap file");
+	/* The truth is the model's: where a real network or a real peer
+	 * decides what is lost and answered, the model does not know it. */
+	if (o.truth_jsonl && o.role == GEN_ROLE_RESPONDER)
+		die(EXIT_USAGE, "--truth-jsonl: --role responder answers a real requester; the model makes no packets "
+				"of its own to tell the truth of");
+	if (o.truth_jsonl && sc.cc.mode == GEN_CC_CLOSED_LOOP)
+		die(EXIT_USAGE, "--truth-jsonl: in congestion mode closed_loop the network decides what is lost, "
+				"marked and paused, not the model");
 
 	/* EAL: the user's options, or the defaults for this kind of machine
 	 * (no hugepages, no PCI, no shared files) and a pcap port. */
@@ -292,6 +307,11 @@ int main(int argc, char **argv)
 		die(EXIT_USAGE, "--queues %u needs worker lcores (EAL -l with %u cores or more)", nq, nq + 1);
 	if (nq > info.max_tx_queues)
 		die(EXIT_USAGE, "%s has %u TX queues, --queues asks %u", port_name, info.max_tx_queues, nq);
+	/* frame numbers are the order one queue sent in */
+	if (o.truth_jsonl && nq > 1)
+		die(EXIT_USAGE, "--truth-jsonl numbers the frames one queue sends: %u queues (use --queues 1)", nq);
+	if (o.truth_jsonl && !(g_truth = gen_truth_open(o.truth_jsonl, &sc, err, sizeof(err))))
+		die(EXIT_RUNTIME, "%s", err);
 
 	struct rte_eth_conf conf;
 	memset(&conf, 0, sizeof(conf));
@@ -353,6 +373,7 @@ int main(int argc, char **argv)
 		x->pools = calloc(pat.n, sizeof(*x->pools));
 		x->patterns = (const uint8_t **)pat.bytes;
 		x->flow_pool = pat.flow_pool;
+		x->truth = g_truth;
 		if (!x->pools)
 			die(EXIT_RUNTIME, "out of memory");
 		for (uint32_t k = 0; k < pat.n; k++) {
@@ -367,6 +388,10 @@ int main(int argc, char **argv)
 		}
 		if (gen_worker_init(x) != 0)
 			die(EXIT_RUNTIME, "%s", x->errmsg);
+		if (x->truth_no_lockstep)
+			fprintf(stderr, "rocewire-gen: --truth-jsonl: queue %u sends by the model's clock, not in "
+					"lockstep (the same packets, more slowly)\n",
+				q);
 	}
 	rc = rte_eth_dev_start(port);
 	if (rc != 0)
@@ -452,9 +477,10 @@ int main(int argc, char **argv)
 		run.packets += w[q].ctr.packets;
 		run.bytes += w[q].ctr.bytes;
 		run.unsent += w[q].ctr.unsent;
-		for (uint32_t i = q; i < sc.n_flows; i += nq)
-			if (cur[i].last_ns > run.model_ns)
-				run.model_ns = cur[i].last_ns;
+		/* the last frame of any kind: PFC frames (a storm's XON) may
+		 * come long after the flows' last packets */
+		if (w[q].last_ns > run.model_ns)
+			run.model_ns = w[q].last_ns;
 		if (w[q].error) {
 			fprintf(stderr, "rocewire-gen: queue %u: %s\n", q, w[q].errmsg);
 			exit_status = EXIT_RUNTIME;
@@ -496,6 +522,22 @@ int main(int argc, char **argv)
 			unlink(tmp_pcap);
 		else
 			run.output = o.write;
+	}
+	if (g_truth) {
+		int commit = exit_status == 0;
+		if (w[0].truth_failed) {
+			fprintf(stderr, "rocewire-gen: --truth-jsonl: %s: out of memory or not written; removed\n",
+				o.truth_jsonl);
+			exit_status = EXIT_RUNTIME;
+			commit = 0;
+		}
+		if (gen_truth_close(g_truth, commit, err, sizeof(err)) != 0) {
+			fprintf(stderr, "rocewire-gen: %s\n", err);
+			exit_status = EXIT_RUNTIME;
+		} else if (commit) {
+			run.truth = o.truth_jsonl;
+		}
+		g_truth = NULL;
 	}
 	if (!o.quiet)
 		gen_summary_text(stderr, &run);

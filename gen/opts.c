@@ -62,6 +62,13 @@ void gen_usage(FILE *f)
 	      "  -b, --burst N            TX burst size (default 32)\n"
 	      "      --mbufs N            mbufs per queue (default 8191)\n"
 	      "  -j, --summary-json FILE  write the final summary as JSON (- for stdout)\n"
+	      "      --truth-jsonl FILE   write the model's ground truth, one JSON line per\n"
+	      "                           packet made (captured or dropped before the tap):\n"
+	      "                           its frame, why it was resent, its message, whether\n"
+	      "                           it completed it, CE, pause, the CE mark a CNP\n"
+	      "                           answers (rocewire-gen(1), TRUTH FILE). One queue;\n"
+	      "                           not in the closed loop; the lockstep stream sends\n"
+	      "                           by the model's clock instead\n"
 	      "      --status / --no-status\n"
 	      "                           a status line every second (default: on a terminal)\n"
 	      "      --check              load and check the scenario, print what it runs, exit\n"
@@ -108,6 +115,7 @@ enum {
 	OPT_STATUS,
 	OPT_NO_STATUS,
 	OPT_CHECK,
+	OPT_TRUTH,
 };
 
 int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t errlen)
@@ -123,6 +131,7 @@ int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t 
 		{"burst", required_argument, NULL, 'b'},
 		{"mbufs", required_argument, NULL, OPT_MBUFS},
 		{"summary-json", required_argument, NULL, 'j'},
+		{"truth-jsonl", required_argument, NULL, OPT_TRUTH},
 		{"status", no_argument, NULL, OPT_STATUS},
 		{"no-status", no_argument, NULL, OPT_NO_STATUS},
 		{"check", no_argument, NULL, OPT_CHECK},
@@ -205,6 +214,11 @@ int gen_opts_parse(int argc, char **argv, struct gen_opts *o, char *err, size_t 
 			break;
 		case 'j':
 			o->summary_json = optarg;
+			break;
+		case OPT_TRUTH:
+			if (!*optarg || strcmp(optarg, "-") == 0)
+				return fail(err, errlen, "--truth-jsonl: expected a file name, got '%s'", optarg);
+			o->truth_jsonl = optarg;
 			break;
 		case OPT_STATUS:
 			o->status = 1;

@@ -23,6 +23,7 @@ struct gen_opts {
 	const char *scenario;      /* NULL: the built-in default */
 	const char *write;         /* pcap written when EAL options name no port */
 	const char *summary_json;
+	const char *truth_jsonl;   /* --truth-jsonl: the model's ground truth per packet */
 	int port;                  /* DPDK port id */
 	uint32_t queues;           /* TX queues = worker lcores; 0: one per worker lcore */
 	uint32_t burst;

@@ -98,8 +98,12 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 			fl->name, gen_transport_name(fl->transport), fl->qps, fl->qps == 1 ? "" : "s",
 			(unsigned long long)s->packets[0], (unsigned long long)s->packets[1],
 			(unsigned long long)sum_messages(s));
+		/* requests the requester sent again, READ responses the
+		 * responder sent again: two PSN spaces, two counts */
 		if (s->retransmissions)
-			fprintf(f, ", %llu resent", (unsigned long long)s->retransmissions);
+			fprintf(f, ", %llu resent (%llu requests, %llu responses)",
+				(unsigned long long)s->retransmissions, (unsigned long long)s->resent[0],
+				(unsigned long long)s->resent[1]);
 		if (s->naks_seq + s->naks_rnr + s->naks_access)
 			fprintf(f, ", NAKs %llu seq %llu rnr %llu access", (unsigned long long)s->naks_seq,
 				(unsigned long long)s->naks_rnr, (unsigned long long)s->naks_access);
@@ -149,6 +153,8 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 			(unsigned long long)r->unsent);
 	if (r->output)
 		fprintf(f, "  written to %s\n", r->output);
+	if (r->truth)
+		fprintf(f, "  ground truth in %s\n", r->truth);
 }
 
 static json_t *u64(uint64_t v)
@@ -185,6 +191,8 @@ static json_t *flow_json(const struct gen_flow *fl, const struct gen_flow_stats 
 			SET(started, gen_op_name((enum gen_op)i), u64(s->messages_started[i]));
 	SET(o, "messages_started", started);
 	SET(o, "retransmissions", u64(s->retransmissions));
+	SET(o, "request_retransmissions", u64(s->resent[0]));
+	SET(o, "response_retransmissions", u64(s->resent[1]));
 	SET(naks, "sequence", u64(s->naks_seq));
 	SET(naks, "rnr", u64(s->naks_rnr));
 	SET(naks, "remote_access", u64(s->naks_access));
@@ -215,6 +223,7 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 	SET(o, "scenario_file", r->scenario_path ? json_string(r->scenario_path) : json_null());
 	SET(o, "port", json_string(r->port_name));
 	SET(o, "output", r->output ? json_string(r->output) : json_null());
+	SET(o, "truth", r->truth ? json_string(r->truth) : json_null());
 	SET(o, "queues", u64(r->queues));
 	SET(o, "lockstep_queues", u64(r->lockstep_queues));
 	SET(o, "interrupted", json_boolean(r->interrupted));
@@ -240,6 +249,8 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 		for (int k = 0; k < GEN_FAULT_COUNT; k++)
 			t.faults[k] += s->faults[k];
 		t.retransmissions += s->retransmissions;
+		t.resent[0] += s->resent[0];
+		t.resent[1] += s->resent[1];
 		t.naks_seq += s->naks_seq;
 		t.naks_rnr += s->naks_rnr;
 		t.naks_access += s->naks_access;
@@ -251,6 +262,8 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 	SET(tot, "bytes", u64(t.bytes[0] + t.bytes[1]));
 	SET(tot, "messages", u64(sum_messages(&t)));
 	SET(tot, "retransmissions", u64(t.retransmissions));
+	SET(tot, "request_retransmissions", u64(t.resent[0]));
+	SET(tot, "response_retransmissions", u64(t.resent[1]));
 	SET(tot, "naks", u64(t.naks_seq + t.naks_rnr + t.naks_access));
 	SET(tot, "timeouts", u64(t.timeouts));
 	SET(tot, "faults", u64(sum_faults(&t)));

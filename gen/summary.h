@@ -14,12 +14,13 @@ struct gen_run {
 	const char *scenario_path;    /* NULL: the built-in default */
 	const char *port_name;        /* driver and port, "net_pcap (port 0)" */
 	const char *output;           /* the pcap written, or NULL */
+	const char *truth;            /* the ground truth written (--truth-jsonl), or NULL */
 	uint32_t queues;
 	uint32_t lockstep_queues;     /* of them, sending the lockstep stream (flow.h) */
 	double wall_s;                /* from the first packet sent to the last */
 	uint64_t packets, bytes;      /* what the port took */
 	uint64_t unsent;
-	uint64_t model_ns;            /* the model's clock at the end */
+	uint64_t model_ns;            /* the model's time of the last frame made, of any kind */
 	int interrupted;
 	const struct gen_flow_stats *flows; /* merged over the workers, per flow */
 	const struct gen_cc_stats *cc;      /* the simulated switch and DCQCN, or NULL */

@@ -20,6 +20,7 @@
 #include "rocewire/link.h"
 #include "rocewire/packet.h"
 #include "rocewire/tmpl.h"
+#include "truth.h"
 #include "tx_frame.h"
 
 /* Each mbuf remembers where its last tail was written (the bytes of the
@@ -206,10 +207,19 @@ int gen_worker_init(struct gen_worker *w)
 		return -1;
 	}
 	/* A shard the lockstep stream can send (flow.h) goes without the
-	 * clock; ROCEWIRE_GEN_LOCKSTEP=0 keeps the clock (the tests compare). */
+	 * clock; ROCEWIRE_GEN_LOCKSTEP=0 keeps the clock (the tests compare).
+	 * The ground truth is the clock's: the stream has no records, so the
+	 * clock sends the same packets instead. */
 	const char *env = getenv("ROCEWIRE_GEN_LOCKSTEP");
+	if (w->truth) {
+		w->truth_no_lockstep = gen_model_lockstep_possible(w->model);
+		if (gen_model_truth_on(w->model) != 0) {
+			snprintf(w->errmsg, sizeof(w->errmsg), "out of memory for the ground truth");
+			return -1;
+		}
+	}
 	const struct gen_lockstep *ls =
-		w->rx || (env && strcmp(env, "0") == 0) ? NULL : gen_model_lockstep(w->model);
+		w->rx || w->truth || (env && strcmp(env, "0") == 0) ? NULL : gen_model_lockstep(w->model);
 	if (ls) {
 		w->ls = gen_ls_frames_new(sc, w->model, ls, w->patterns[w->flow_pool[ls->flow]], w->errmsg,
 					  sizeof(w->errmsg));
@@ -383,7 +393,20 @@ static void run_lockstep(struct gen_worker *w, uint64_t t0, uint64_t hz, uint32_
 				for (uint32_t i = 0; i < rb[k].n; i++)
 					t[x++] = rb[k].t_ns;
 		}
+		w->last_ns = rb[nr - 1].t_ns;
 		send_burst(w, mb, got);
+	}
+}
+
+/* The ground truth's settled records, after a burst; all at the end. */
+static void truth_drain(struct gen_worker *w, int all)
+{
+	struct gen_truth r[32];
+	uint32_t n;
+
+	while (!w->truth_failed && (n = gen_model_truth(w->model, r, 32, all)) > 0) {
+		if (n == UINT32_MAX || gen_truth_write(w->truth, r, n) != 0)
+			w->truth_failed = 1;
 	}
 }
 
@@ -460,9 +483,15 @@ int gen_worker_run(void *arg)
 		}
 		if (w->record_times)
 			record_times(w, pk, got);
+		/* the model's packets are in time order: the burst's last is its latest */
+		w->last_ns = pk[got - 1].t_ns;
 		send_burst(w, mb, got);
+		if (w->truth)
+			truth_drain(w, 0);
 	}
 out:
+	if (w->truth)
+		truth_drain(w, 1);
 	take_snapshot(w);
 	w->end_s = gen_now_s();
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);

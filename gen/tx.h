@@ -18,6 +18,7 @@
 struct rte_mempool;
 struct gen_frames;
 struct gen_ls_frames;
+struct gen_truth_out;
 
 /* What the main lcore reads from a worker (written only by the worker,
  * with atomic stores). */
@@ -55,6 +56,7 @@ struct gen_worker {
 	struct rte_mempool **pools;  /* one per distinct payload pattern */
 	uint32_t *flow_pool;         /* flow index -> pools[] index */
 	const uint8_t **patterns;    /* the pattern bytes each pool's mbufs hold */
+	struct gen_truth_out *truth; /* --truth-jsonl (one queue): written after each burst */
 
 	/* the worker's own */
 	struct gen_model *model;
@@ -65,6 +67,9 @@ struct gen_worker {
 	uint64_t *times;
 	uint64_t n_times, cap_times;
 	int times_failed;
+	int truth_failed;            /* a truth record lost (memory) or not written */
+	int truth_no_lockstep;       /* the lockstep stream would have sent: the clock did, for the truth */
+	uint64_t last_ns;            /* model time of the last packet made (any kind) */
 	int done;                    /* atomic: the worker has returned */
 	double end_s;                /* CLOCK_MONOTONIC when it finished (before done) */
 	int error;

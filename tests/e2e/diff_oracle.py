@@ -1,0 +1,545 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""What rocewire-cap's report must say about a capture, from rocewire-gen's
+ground truth (--truth-jsonl).
+
+expect(truth, a, b, link_gbps) takes the truth records and the window of
+the capture the report read (frames a..b of the generator's pcap: the whole
+file, or a cut) and returns the per-flow figures and the per-packet verdicts
+the report owes, by the definitions of capture/README-report.md: where the
+truth holds something the capture cannot show (a packet dropped before the
+tap, anything outside the window), the section "What a capture can know"
+there says what the report counts instead, and this file follows it rule by
+rule (the comments name the rule). Nothing here copies the engine: every
+figure is worked out from what happened, as the model recorded it.
+"""
+import ipaddress
+
+PSN_MOD = 1 << 24
+# per-packet verdicts the test compares (rocewire-diff-notes names)
+COMPARED_FLAGS = ("gap", "retrans", "gbn_start", "ooo", "msg_done", "orphan", "unsynced", "precapture",
+                  "ce", "paused", "ack", "nak", "cnp_linked")
+NAK_KEYS = {"nak_psn_seq": "psn_seq", "rnr_nak": "rnr", "nak_remote_access": "remote_access",
+            "nak_other": "invalid_request"}
+CNP_WINDOW_NS = 1000000      # rocewire-cap's default --cnp-window-us 1000
+STORM_NS = 10000000          # --storm-ms 10
+
+
+def norm_ip(s):
+    return str(ipaddress.ip_address(s))
+
+
+def key_of(r):
+    return "%s>%s/%d" % (norm_ip(r["src"]), norm_ip(r["dst"]), r["dqpn"])
+
+
+def op_kind(name):
+    """(message kind, position) of an opcode name: kind send/write/read_req/
+    read_resp/atomic/ack/atomic_ack/cnp; position first/middle/last/only."""
+    n = name.upper()
+    if n == "CNP":
+        return "cnp", "only"
+    if n.endswith("ACKNOWLEDGE") and "ATOMIC" in n:
+        return "atomic_ack", "only"
+    if n.endswith("ACKNOWLEDGE"):
+        return "ack", "only"
+    if "COMPARE_SWAP" in n or "FETCH_ADD" in n:
+        return "atomic", "only"
+    if "READ_REQUEST" in n:
+        return "read_req", "only"
+    pos = "only"
+    for p in ("FIRST", "MIDDLE", "LAST", "ONLY"):
+        if "_" + p in n:
+            pos = p.lower()
+    if "READ_RESPONSE" in n:
+        return "read_resp", pos
+    if "SEND" in n:
+        return "send", pos
+    if "WRITE" in n:
+        return "write", pos
+    return "other", pos
+
+
+class Unwrap:
+    """24-bit PSNs as integers that keep growing across the wrap."""
+
+    def __init__(self):
+        self.last = None
+
+    def __call__(self, psn):
+        if self.last is None:
+            self.last = psn
+            return psn
+        d = (psn - (self.last % PSN_MOD) + (PSN_MOD >> 1)) % PSN_MOD - (PSN_MOD >> 1)
+        self.last += d
+        return self.last
+
+
+class Stream:
+    """One PSN sequence as the capture sees it: a flow's requests, or the
+    READ responses of the flow that answers them."""
+
+    def __init__(self, reliable):
+        self.reliable = reliable
+        self.unwrap = Unwrap()
+        self.valid = False
+        self.first = self.high = None
+        self.seen = set()
+        self.synced = not reliable
+        self.prev = None          # (psn, retrans) of the previous packet
+        self.nak_asked = set()    # PSNs a captured sequence NAK asked to resend
+        self.episodes = set()     # truth episodes whose first visible resend was counted
+
+
+def new_flow(key):
+    return {"key": key, "packets": 0, "bytes": 0, "payload_bytes": 0, "ecn": [0, 0, 0, 0], "icrc_bad": 0,
+            "psn_gaps": 0, "missing_psns": 0, "retransmissions": 0, "gbn_episodes": 0, "out_of_order": 0,
+            "unsynced_packets": 0, "precapture_resends": 0, "acks": 0,
+            "naks": {"psn_seq": 0, "invalid_request": 0, "remote_access": 0, "remote_op": 0, "invalid_rd": 0,
+                     "rnr": 0, "reserved": 0},
+            "cnps": 0, "cnp_times": [], "pkts_while_paused": 0, "messages": 0, "incomplete_messages": 0,
+            "orphan_packets": 0, "messages_cut_by_capture_start": 0, "messages_cut_by_capture_end": 0,
+            "msgs_by_op": {"send": 0, "write": 0, "read": 0, "atomic": 0},
+            "first_seen_mid_message": None, "requests": False, "responses": False, "kinds": set(),
+            "peer": None, "resends": {"nak": 0, "rnr": 0, "timeout": 0},
+            "qp": None}
+
+
+ECN_INDEX = {"not_ect": 0, "ect1": 1, "ect0": 2, "ce": 3}
+CAUSE_BUCKET = {"nak": "nak", "rnr": "rnr", "timeout": "timeout"}
+
+
+def expect(truth, a, b, link_gbps=100.0):
+    """Returns (flows: key -> dict, packets: window frame -> dict, top: dict)."""
+    recs = [r for r in truth]
+    by_frame = {r["frame"]: r for r in recs if r.get("frame")}
+    win = [by_frame[f] for f in range(a, b + 1) if f in by_frame]
+    wf = lambda r: r["frame"] - a + 1  # noqa: E731  frame numbers of the window's file
+    in_w = lambda r: r.get("frame") is not None and a <= r["frame"] <= b  # noqa: E731
+
+    flows, pk = {}, {}
+    top = {"packets": len(win), "bytes": sum(r["len"] for r in win),
+           "rocev2": sum(1 for r in win if r["kind"] == "roce"),
+           "pfc_frames": sum(1 for r in win if r["kind"] == "pfc"),
+           "icrc_bad": sum(1 for r in win if r.get("corrupt")), "cnps_unlinked": 0}
+
+    # which flow key is whose: the request flow of a (flow, QP) and the flow
+    # of its answers (ACKs, NAKs, READ responses, atomic ACKs, CNPs)
+    req_key, rsp_key = {}, {}
+    for r in recs:
+        if r["kind"] != "roce":
+            continue
+        qp = (r["flow"], r["qp"])
+        if r["dir"] == "request":
+            req_key[qp] = key_of(r)
+        else:
+            rsp_key[qp] = key_of(r)
+    for qp in req_key:
+        if qp not in rsp_key:
+            # a flow that answered nothing: its key, had it answered
+            r = next(x for x in recs if x["kind"] == "roce" and (x["flow"], x["qp"]) == qp)
+            rsp_key[qp] = "%s>%s/%d" % (norm_ip(r["dst"]), norm_ip(r["src"]), r["sqpn"])
+    owner_of_key = {}
+    for qp, k in req_key.items():
+        owner_of_key[k] = (qp, "request")
+    for qp, k in rsp_key.items():
+        owner_of_key[k] = (qp, "response")
+
+    def flow(key):
+        if key not in flows:
+            flows[key] = new_flow(key)
+            if key in owner_of_key:
+                flows[key]["qp"] = owner_of_key[key]
+        return flows[key]
+
+    # ---- messages, from the whole truth: every copy of every packet of
+    # every message, so that what the window lacks is known ----
+    msgs = {}   # (qp, "req"|"rsp", msg) -> info
+    for r in recs:
+        if r["kind"] != "roce" or not r.get("msg"):
+            continue
+        kind, pos = op_kind(r["op"])
+        if kind in ("read_req", "atomic_ack", "ack", "cnp"):
+            continue
+        side = "rsp" if kind == "read_resp" else "req"
+        m = msgs.setdefault(((r["flow"], r["qp"]), side, r["msg"]),
+                            {"copies": [], "psns": set(), "first_psn": None, "done": None, "kind": kind,
+                             "transport": None})
+        m["copies"].append(r)
+        m["psns"].add(r["psn"])
+        if pos in ("first", "only") and m["first_psn"] is None:
+            m["first_psn"] = r["psn"]
+        if r.get("completes") and m["done"] is None:
+            m["done"] = r
+        if r.get("completes") is None and r.get("frame"):
+            m["unknown"] = True   # the run ended before its receiver got this copy
+    # a READ's responses: every PSN of its range, whatever copies came
+    read_range = {}
+    for r in recs:
+        if r["kind"] == "roce" and op_kind(r["op"])[0] == "read_req" and r["tx"] == 1 and r.get("msg"):
+            read_range[((r["flow"], r["qp"]), r["msg"])] = (r["psn"], r.get("psns", 1))
+    for (qp, side, n), m in msgs.items():
+        if side == "rsp" and (qp, n) in read_range:
+            p0, k = read_range[(qp, n)]
+            m["psns"] = set((p0 + i) % PSN_MOD for i in range(k))
+            m["first_psn"] = p0
+
+    # ---- pairing (README "pairing"), CNP owners, PSN streams, in window order ----
+    streams = {}
+    paired = {}         # response key -> request key
+    sent_psns = {}      # request key -> {psn: kind} sent in the window (unwrapped per stream)
+    addr_reqs = {}      # (src, dst) -> request keys in order of their latest request
+    last_ce = {}        # (src, dst) -> request key with the latest CE mark
+    ce_seen = {}        # frame -> record, CE marks in the window
+    msg_start_seen = {}  # flow key -> a message start was seen (README "messages cut by capture start")
+
+    def stream(key, reliable):
+        if key not in streams:
+            streams[key] = Stream(reliable)
+        return streams[key]
+
+    def classify(f, s, r, v, psn, cover, is_resend, episode, cause):
+        """README "PSN gap", "retransmission", "go-back-N episode", "out of
+        order", "unsynced packets", "pre-capture resends" for one packet."""
+        u = s.unwrap(psn)
+        flags = set()
+        if not s.valid:
+            s.valid = True
+            s.first, s.high = u, u + cover
+            s.seen.update(range(u, u + cover))
+            if not s.synced:
+                flags.add("unsynced")
+                f["unsynced_packets"] += 1
+        elif u >= s.high:
+            if u > s.high:
+                flags.add("gap")
+                f["psn_gaps"] += 1
+                f["missing_psns"] += u - s.high
+            s.seen.update(range(u, u + cover))
+            s.high = u + cover
+            if not s.synced:
+                flags.add("unsynced")
+                f["unsynced_packets"] += 1
+            # a resend the capture never saw before: told by a NAK that
+            # asked for it, or by continuing a resend run
+            elif is_resend and (psn in s.nak_asked or (s.prev and s.prev[1] and u == s.prev[0] + 1)):
+                flags.add("retrans")
+        else:
+            if s.reliable and u < s.first:
+                flags.update(("retrans", "precapture"))
+                f["precapture_resends"] += 1
+            else:
+                # seen before, or a hole filled: the model never reorders, so
+                # a hole is filled by a resend (README: the sender went back)
+                flags.add("retrans")
+                if not is_resend:
+                    flags.add("truth_says_new")
+            s.seen.update(range(u, u + cover))
+        if "retrans" in flags:
+            s.nak_asked.discard(psn)
+            f["retransmissions"] += 1
+            ep = episode if is_resend else ("dup", u)
+            if ep not in s.episodes:
+                s.episodes.add(ep)
+                flags.add("gbn_start")
+                f["gbn_episodes"] += 1
+                if cause in CAUSE_BUCKET and f["qp"] and f["qp"][1] == "request":
+                    f["resends"][CAUSE_BUCKET[cause]] += 1
+        s.prev = (u, "retrans" in flags)
+        return flags
+
+    def try_pair(rk, r, kind):
+        """README "pairing": a response pairs its flow with the one unpaired
+        request flow of the reverse address pair that sent the PSN it echoes."""
+        if rk in paired:
+            return
+        if kind not in ("ack", "read_resp", "atomic_ack"):
+            return
+        want = {"read_resp": "read_req", "atomic_ack": "atomic"}.get(kind)
+        cands = []
+        for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
+            if qk in paired.values():
+                continue
+            sp = sent_psns.get(qk, {})
+            if r["psn"] in sp and (want is None or sp[r["psn"]] == want):
+                cands.append(qk)
+        if not cands and kind == "ack" and r.get("aeth") == "nak_psn_seq":
+            for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
+                s = streams.get(qk)
+                if qk in paired.values() or not s or not s.valid:
+                    continue
+                u = s.unwrap.last + ((r["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
+                    - (PSN_MOD >> 1)
+                if s.first < u < s.high and u not in s.seen:
+                    cands.append(qk)
+        if len(cands) == 1:
+            paired[rk] = cands[0]
+
+    for r in win:
+        v = {"frame": wf(r), "key": None, "flags": set(), "cnp_key": None, "ce_frame": 0, "truth": r}
+        pk[v["frame"]] = v
+        if r["kind"] == "pfc":
+            continue
+        key = key_of(r)
+        v["key"] = key
+        f = flow(key)
+        kind, pos = op_kind(r["op"])
+        f["packets"] += 1
+        f["bytes"] += r["len"]
+        f["payload_bytes"] += r["payload"]
+        f["ecn"][ECN_INDEX[r["ecn"]]] += 1
+        f["kinds"].add(kind)
+        f["last_kind"] = kind
+        f["transport_last"] = r["op"].split("_")[0] if kind != "cnp" else "CNP"
+        if r.get("corrupt"):
+            f["icrc_bad"] += 1
+        if r["ecn"] == "ce":
+            v["flags"].add("ce")
+            ce_seen[r["frame"]] = r
+        if r.get("paused"):
+            v["flags"].add("paused")
+            f["pkts_while_paused"] += 1
+        if f["first_seen_mid_message"] is None:
+            f["first_seen_mid_message"] = pos in ("middle", "last") and kind in ("send", "write", "read_resp")
+        transport = r["op"].split("_")[0]
+        if r["dir"] == "request":
+            f["requests"] = True
+            apk = (norm_ip(r["src"]), norm_ip(r["dst"]))
+            lst = addr_reqs.setdefault(apk, [])
+            if key in lst:
+                lst.remove(key)
+            lst.append(key)
+            if r["ecn"] == "ce":
+                last_ce[apk] = key
+            if transport == "UD":
+                continue
+            s = stream(key, transport == "RC")
+            cover = r.get("psns", 1) if kind == "read_req" else 1
+            v["flags"] |= classify(f, s, r, v, r["psn"], cover, r["resend"] is not None, r["episode"],
+                                   r["resend"])
+            if transport == "RC":  # only a reliable flow is answered: the others are no peer
+                sent_psns.setdefault(key, {})[r["psn"]] = kind
+            continue
+        # answers: pairing first (the engine's order), then what they say
+        if kind == "cnp":
+            apk = (norm_ip(r["dst"]), norm_ip(r["src"]))
+            if key in paired:
+                okey = paired[key]
+            else:
+                # README "CNP": unpaired, the request flow of the reverse
+                # address pair with the latest CE mark (else the latest request)
+                okey = last_ce.get(apk) or (addr_reqs.get(apk) or [None])[-1]
+            okey = okey or key
+            v["cnp_key"] = okey
+            of = flow(okey)
+            of["cnps"] += 1
+            of["cnp_times"].append(r["t_ns"])
+            # README "cnps_unlinked": linked when a CE-marked packet of the
+            # flow it slows is in the window before it. The truth's CE (the
+            # one that caused it) must be among those it is linked to.
+            marks = [c for c in ce_seen.values() if key_of(c) == okey and 0 <= r["t_ns"] - c["t_ns"] <= CNP_WINDOW_NS]
+            if marks:
+                v["flags"].add("cnp_linked")
+            else:
+                top["cnps_unlinked"] += 1
+            ce = by_frame.get(r.get("ce_frame")) if r.get("ce_frame") else None
+            if ce and in_w(ce) and key_of(ce) == okey and r["t_ns"] - ce["t_ns"] <= CNP_WINDOW_NS:
+                v["ce_frame"] = wf(ce)
+                # the flow's CE marks in the window, for the group check
+                v["flow_ce_frames"] = sorted(wf(c) for c in ce_seen.values() if key_of(c) == okey)
+            continue
+        f["responses"] = True
+        try_pair(key, r, kind)
+        qkey = paired.get(key)
+        if kind == "ack":
+            # counted on the answering flow until it is paired, then moved
+            # (README "pairing": they answered that flow's requests)
+            if r["aeth"] == "ack":
+                v["flags"].add("ack")
+                f["acks"] += 1
+            else:
+                v["flags"].add("nak")
+                f["naks"][NAK_KEYS[r["aeth"]]] += 1
+        if qkey and r.get("aeth") in ("ack", "nak_psn_seq", "rnr_nak", "nak_remote_access", "nak_other"):
+            # README "unsynced packets": a response that acknowledges a PSN
+            # the capture saw the requester send makes the stream known
+            s = streams.get(qkey)
+            if s and s.valid:
+                acked = r["psn"] if r["aeth"] == "ack" else r["psn"] - 1
+                u = s.unwrap.last + ((acked - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
+                    - (PSN_MOD >> 1)
+                if s.first <= u < s.high:
+                    s.synced = True
+                if r["aeth"] == "nak_psn_seq":
+                    s.nak_asked.add(r["psn"])
+        if kind == "read_resp":
+            s = stream(key, True)
+            # the first response of a READ the capture saw requested makes
+            # the response stream known; the PSNs before that READ's first
+            # response were other requests, answered by ACKs: no gap
+            rq = None
+            if qkey:
+                for x in reversed(win[:win.index(r)]):
+                    if x["kind"] == "roce" and key_of(x) == qkey and op_kind(x["op"])[0] == "read_req":
+                        d = (r["psn"] - x["psn"]) % PSN_MOD
+                        if d < x.get("psns", 1):
+                            rq = x
+                            break
+            if rq is not None:
+                if r["psn"] == rq["psn"]:
+                    s.synced = True
+                if s.valid:
+                    u0 = s.unwrap.last + ((rq["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
+                        - (PSN_MOD >> 1)
+                    if u0 > s.high:
+                        s.high = u0
+            v["flags"] |= classify(f, s, r, v, r["psn"], 1, r["resend"] is not None, r["episode"], r["resend"])
+
+    for rk, qk in paired.items():
+        a_, q_ = flows[rk], flows[qk]
+        q_["acks"] += a_["acks"]
+        a_["acks"] = 0
+        for kk in q_["naks"]:
+            q_["naks"][kk] += a_["naks"][kk]
+            a_["naks"][kk] = 0
+    for k, f in flows.items():
+        f["peer"] = paired.get(k) or next((rk for rk, qk in paired.items() if qk == k), None)
+        if f["peer"] is not None and f["qp"] is not None:
+            # paired by what the capture shows: it must be the QP's own
+            # other direction (several QPs sending the same PSNs can leave
+            # one candidate by elimination, and a wrong one)
+            qp, side = f["qp"]
+            f["peer"] = (rsp_key if side == "request" else req_key).get(qp)
+        ts = f.pop("cnp_times")
+        f["cnp_min_interval_us"] = (min(b2 - a2 for a2, b2 in zip(ts, ts[1:])) / 1000.0) if len(ts) > 1 else None
+        f["transport"] = ("CNP" if f["kinds"] == {"cnp"} else
+                          next(iter(sorted(t for t in [f.get("transport_last")] if t != "CNP")), None))
+        if f["transport"] is None:
+            # the last packet was a CNP on a flow that carries other kinds
+            for r in reversed(win):
+                if r["kind"] == "roce" and key_of(r) == k and op_kind(r["op"])[0] != "cnp":
+                    f["transport"] = r["op"].split("_")[0]
+                    break
+
+    # ---- messages (README "messages", "incomplete", "orphan", "messages
+    # cut by capture start/end"), message by message ----
+    win_order = {r["frame"]: i for i, r in enumerate(win)}
+    last_frame = max(by_frame) if by_frame else 0
+    starts = {}   # flow key -> window index of its first message start
+    for r in win:
+        if r["kind"] != "roce" or r.get("corrupt"):
+            continue
+        kind, pos = op_kind(r["op"])
+        if pos in ("first", "only") and kind in ("send", "write", "atomic", "read_resp", "read_req"):
+            starts.setdefault(key_of(r), win_order[r["frame"]])
+    for (qp, side, n), m in sorted(msgs.items(), key=lambda x: (x[0][0], x[0][1], x[0][2])):
+        good = [c for c in m["copies"] if in_w(c) and not c.get("corrupt")]
+        if not good:
+            continue
+        fk = key_of(good[0])
+        f = flow(fk)
+        # README "msgs_by_op": credited to the requester's flow, once the
+        # capture has paired the two (else the flow that carried it)
+        owner = flow(paired[fk]) if side == "rsp" and fk in paired else f
+        transport = good[0]["op"].split("_")[0]
+        have = set(c["psn"] for c in good)
+        done = m["done"]
+        first_in = m["first_psn"] is not None and m["first_psn"] in have
+        op = {"send": "send", "write": "write", "atomic": "atomic", "read_resp": "read"}[m["kind"]]
+        mark = None
+        first_copy = min(win_order[c["frame"]] for c in good)
+        first_before = any(c.get("frame") and c["frame"] < a and c["psn"] == m["first_psn"] for c in m["copies"])
+        later = any(c.get("frame") and c["frame"] > b for c in m["copies"])
+        first_taken = next((c for c in m["copies"] if c["psn"] == m["first_psn"] and c.get("taken") and
+                            c.get("frame") and not c.get("corrupt")), None)
+        if transport == "UD":
+            # every UD packet is a message of its own
+            if done is not None and in_w(done):
+                f["messages"] += 1
+                owner["msgs_by_op"][op] += 1
+                mark = done
+        elif done is not None and in_w(done) and m["psns"] <= have and not (first_taken and first_taken["frame"] < a):
+            f["messages"] += 1
+            owner["msgs_by_op"][op] += 1
+            mark = done
+        elif done is None and m.get("unknown") and m["psns"] <= have and b == last_frame:
+            # the run ended with it on its way (in a paused switch): what the
+            # receiver would have done is not known, and the capture shows it
+            # whole (README "what the counts are of")
+            f["messages"] += 1
+            owner["msgs_by_op"][op] += 1
+            mark = max((c for c in good), key=lambda c: c["frame"])
+        elif (first_taken and first_taken["frame"] < a) or \
+                (not first_in and (first_before or starts.get(fk) is None or starts[fk] > first_copy)):
+            # its receiver began it before the window (a copy of its FIRST
+            # the window holds is a duplicate), or
+            # MIDDLE/LAST of a message the capture started inside, or before
+            # the flow's first message start in the window
+            f["messages_cut_by_capture_start"] += 1
+        elif (done is not None and done["frame"] > b) or (done is None and later):
+            # its receiver completed it (or went on with it) after the window
+            f["messages_cut_by_capture_end"] += 1
+        elif any(c["psn"] == m["first_psn"] and c.get("taken") for c in good):
+            # its receiver began it and never completed it: a UC packet lost
+            # inside it, an RC QP that failed
+            f["incomplete_messages"] += 1
+        elif transport == "RC":
+            # the responder took none of it (every copy came beyond a hole
+            # that was never filled: its QP failed): no message at all
+            pass
+        else:
+            # its FIRST never reached the receiver (UC)
+            for c in good:
+                if op_kind(c["op"])[1] in ("middle", "last"):
+                    f["orphan_packets"] += 1
+                    pk[wf(c)]["flags"].add("orphan")
+        if mark is not None:
+            pk[wf(mark)]["flags"].add("msg_done")
+
+    # ---- PFC per priority (README "paused", "storm"): a pause frame
+    # pauses the traffic towards its sender, each sender's pause its own (a
+    # frame reloads that sender's timer, an XON ends it); the class is paused
+    # while any sender's pause holds ----
+    pfc = {}
+    end_ns = win[-1]["t_ns"] if win else 0
+    for p in range(8):
+        frames = [r for r in win if r["kind"] == "pfc" and r["cev"] >> p & 1]
+        st = {"frames": len(frames), "xoff": sum(1 for r in frames if r["quanta"][p]),
+              "xon": sum(1 for r in frames if not r["quanta"][p])}
+        if not frames:
+            continue
+        spans = []
+        for sender in set(r["dir"] for r in frames):
+            start_t, until = None, None
+            for r in (x for x in frames if x["dir"] == sender):
+                t, qn = r["t_ns"], r["quanta"][p]
+                if until is not None and until <= t:
+                    spans.append((start_t, until))
+                    start_t = until = None
+                if qn == 0:
+                    if until is not None:
+                        spans.append((start_t, t))
+                        start_t = until = None
+                    continue
+                if until is None:
+                    start_t = t
+                until = t + int(qn * 512 / link_gbps + 0.5)
+            if until is not None:
+                spans.append((start_t, min(until, end_ns)))
+        spans = sorted((a_, min(b_, end_ns)) for a_, b_ in spans if a_ < end_ns)
+        runs = []
+        for a_, b_ in spans:
+            if runs and a_ <= runs[-1][1]:
+                runs[-1][1] = max(runs[-1][1], b_)
+            else:
+                runs.append([a_, b_])
+        st.update(paused_us=sum(b_ - a_ for a_, b_ in runs) / 1000.0,
+                  storms=sum(1 for a_, b_ in runs if b_ - a_ > STORM_NS),
+                  longest_us=max((b_ - a_ for a_, b_ in runs), default=0) / 1000.0)
+        pfc[str(p)] = st
+    top["pfc"] = pfc
+    for f in flows.values():
+        f.pop("kinds", None)
+        f.pop("last_kind", None)
+        f.pop("transport_last", None)
+    return flows, pk, top

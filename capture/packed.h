@@ -15,7 +15,8 @@
  *    opcode, PSN and destination QP, op; RETH va and dmalen; AETH kind,
  *    value and MSN; MAC control cev and quanta; n_vlan and the outer tag's
  *    PCP; the addresses, DSCP and ECN of IPv4 or IPv6, the GIDs of a GRH,
- *    the LIDs of an LRH;
+ *    the LIDs of an LRH; the Ethernet addresses (for a Linux cooked
+ *    capture the packet type), which tell the link ends PFC pauses;
  *  - the report's time series (rs_packet): wirelen, op, the BTH's PSN;
  *  - the per-packet driver (cap_dissect_at): err, icrc/vcrc status;
  *  - the summary's counters (cap_stats_add): carrier, present, the BTH's
@@ -58,8 +59,15 @@ struct cap_packed {
 	uint8_t aeth_kind, aeth_value;
 	uint16_t slid, dlid;
 	uint16_t cev;
-	uint16_t quanta[RW_PFC_PRIORITIES];
-	uint8_t src[16], dst[16]; /* IPv4 (host order, 4 bytes), IPv6 or GRH GIDs */
+	union {
+		uint16_t quanta[RW_PFC_PRIORITIES]; /* MAC control frames */
+		/* the others: Ethernet destination and source, or for a
+		 * Linux cooked capture the packet type in macs[0] */
+		uint8_t macs[12];
+	};
+	/* IPv4 (host order, 4 bytes), IPv6 or GRH GIDs; MAC control frames:
+	 * the Ethernet source, then the cooked capture's packet type */
+	uint8_t src[16], dst[16];
 };
 
 _Static_assert(sizeof(struct cap_packed) == 128, "struct cap_packed: two cache lines");
@@ -107,7 +115,15 @@ static inline int cap_packed_pack(struct cap_packed *o, const struct rw_packet *
 	k.slid = p->lrh.slid;
 	k.dlid = p->lrh.dlid;
 	k.cev = p->macctrl.cev;
-	memcpy(k.quanta, p->macctrl.quanta, sizeof(k.quanta));
+	int macctrl = (p->present & RW_P_MACCTRL) != 0;
+	if (macctrl) {
+		memcpy(k.quanta, p->macctrl.quanta, sizeof(k.quanta));
+	} else {
+		memcpy(k.macs, p->eth.dst, 6);
+		memcpy(k.macs + 6, p->eth.src, 6);
+		if (!(p->present & RW_P_ETH))
+			k.macs[0] = (uint8_t)p->sll.pkttype;
+	}
 	const uint8_t *src = NULL, *dst = NULL;
 	if (p->present & RW_P_IPV4) {
 		k.dscp = p->ipv4.dscp;
@@ -131,6 +147,10 @@ static inline int cap_packed_pack(struct cap_packed *o, const struct rw_packet *
 	if (src) {
 		memcpy(k.src, src, 16);
 		memcpy(k.dst, dst, 16);
+	}
+	if (macctrl) {
+		memcpy(k.src, p->eth.src, 6);
+		k.src[6] = (uint8_t)p->sll.pkttype;
 	}
 	/* One copy of whole lines: the slot's lines are written once, in
 	 * full, and read on the other core. */
@@ -163,7 +183,16 @@ static inline void cap_packed_unpack(const struct cap_packed *k, struct rw_packe
 	p->lrh.slid = k->slid;
 	p->lrh.dlid = k->dlid;
 	p->macctrl.cev = k->cev;
-	memcpy(p->macctrl.quanta, k->quanta, sizeof(k->quanta));
+	if (k->present & RW_P_MACCTRL) {
+		memcpy(p->macctrl.quanta, k->quanta, sizeof(k->quanta));
+		memcpy(p->eth.src, k->src, 6);
+		p->sll.pkttype = k->src[6];
+	} else if (k->present & RW_P_ETH) {
+		memcpy(p->eth.dst, k->macs, 6);
+		memcpy(p->eth.src, k->macs + 6, 6);
+	} else {
+		p->sll.pkttype = k->macs[0];
+	}
 	p->n_vlan = k->n_vlan;
 	p->vlan[0].pcp = k->pcp;
 	if (k->present & RW_P_IPV4) {

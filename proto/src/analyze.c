@@ -372,7 +372,7 @@ static void flow_release(struct rw_analyzer *a, struct rw_flow *f)
 	if (f->pend)
 		an_free(a, f->pend, sizeof(*f->pend) + f->pend->cap * sizeof(f->pend->e[0]));
 	an_free(a, f->hold, sizeof(*f->hold));
-	an_free(a, f->ce, sizeof(*f->ce));
+	ce_release(a, f);
 	an_free(a, f->rsp, sizeof(*f->rsp));
 	lat_release(a, &f->ack_lat);
 	lat_release(a, &f->read_lat);
@@ -380,7 +380,6 @@ static void flow_release(struct rw_analyzer *a, struct rw_flow *f)
 	conf_release(a, f);
 	f->pend = NULL;
 	f->hold = NULL;
-	f->ce = NULL;
 	f->rsp = NULL;
 }
 
@@ -400,6 +399,7 @@ void rw_analyzer_free(struct rw_analyzer *a)
 		an_free(a, a->pix, (size_t)(a->pix_mask + 1) * sizeof(*a->pix));
 	if (a->ukeys)
 		an_free(a, a->ukeys, (size_t)(a->ukeys_mask + 1) * sizeof(*a->ukeys));
+	pause_release(a);
 	a->cfg.free(a->cfg.alloc_ctx, a);
 }
 
@@ -437,7 +437,7 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		f->req.read_slack = slack;
 	}
 	if (n->flags & RW_N_CE)
-		conf_on_ce(a, f, ts, frame);
+		conf_on_ce(a, f, ts);
 	if (reliable) {
 		/* A new request ends the range of every READ pending before it,
 		 * unless it is a READ re-issuing one of them. */
@@ -558,7 +558,7 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 		f->icrc_bad++;
 	if (p->vcrc_status == RW_CRC_BAD)
 		f->vcrc_bad++;
-	if (paused(a, f->prio, ts)) {
+	if (pause_check(a, p, f, ts)) {
 		f->pkts_while_paused++;
 		n->flags |= RW_N_PAUSED;
 	}

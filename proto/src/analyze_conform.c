@@ -73,14 +73,20 @@ void conf_release(struct rw_analyzer *a, struct rw_flow *f)
 	f->conf = NULL;
 }
 
-void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v, uint64_t frame)
+void conf_violations(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v,
+		     uint64_t frame, uint64_t n)
 {
 	struct rw_conform *c = conf_get(a, f);
-	if (!c)
+	if (!c || !n)
 		return;
 	if (c->count[v] < RW_V_FRAMES)
 		c->frames[v][c->count[v]] = frame;
-	c->count[v]++;
+	c->count[v] += n;
+}
+
+void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v, uint64_t frame)
+{
+	conf_violations(a, f, v, frame, 1);
 }
 
 static void conf_lat(struct rw_analyzer *a, struct rw_flow *f, size_t off, uint64_t v)
@@ -235,28 +241,15 @@ static uint64_t *pace_slot(struct rw_analyzer *a, struct rw_flow *f, struct rw_f
 	return i >= 0 ? &a->pairs[i].last_cnp_ns : NULL;
 }
 
-/* An eligible CE mark whose window ran out with no CNP. */
-static void ce_expire(struct rw_analyzer *a, struct rw_flow *f, uint64_t now)
+/* A CE-marked request on f (data towards the notification point), its
+ * mark just kept (ce_push). Eligible when the pacing (per QP: the last CNP
+ * that slowed f) let a CNP go now; every eligible mark is judged on its
+ * own: a CNP must follow it within cnp_window_ns (analyze_cong.c,
+ * ce_expire). */
+void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts)
 {
-	if (f->cs.ce_eligible && now - f->cs.ce_ts > a->cfg.cnp_window_ns) {
-		f->cs.ce_eligible = 0;
-		conf_violation(a, f, RW_V_CE_NO_CNP, f->cs.ce_frame);
-	}
-}
-
-/* A CE-marked request on f (data towards the notification point). */
-void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame)
-{
-	ce_expire(a, f, ts);
-	if (f->cs.ce_eligible)
-		return;
-	/* Eligible when the pacing (per QP: the last CNP that slowed f) let a
-	 * CNP go now. */
-	if (!f->cnp_last_ns || ts - f->cnp_last_ns >= a->cfg.cnp_min_ns) {
-		f->cs.ce_eligible = 1;
-		f->cs.ce_ts = ts;
-		f->cs.ce_frame = frame;
-	}
+	if (!f->cnp_last_ns || ts - f->cnp_last_ns >= a->cfg.cnp_min_ns)
+		ce_set_eligible(f);
 }
 
 /* A CNP on flow f slowing `owner`; called before owner->cnp_last_ns moves. */
@@ -282,9 +275,6 @@ void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner
 		if (c)
 			c->cnp_with_nak++;
 	}
-	ce_expire(a, owner, ts);
-	if (owner->cs.ce_eligible && ts >= owner->cs.ce_ts)
-		owner->cs.ce_eligible = 0; /* answered */
 }
 
 void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)

@@ -50,10 +50,49 @@ struct rw_hold_queue {
 	struct { uint32_t psn_op, len; uint64_t frame; } e[RW_HOLD];
 };
 
-#define RW_CE_RING 16
+/* CE marks of a flow that no CNP has answered yet, oldest first
+ * (analyze_cong.c). A notification point answers marks in the order they
+ * came, one CNP per mark at most, and may lag: one that sends a CNP for
+ * every mark had 60 waiting in samples/scenarios/np-every-ce.yaml. The ring
+ * grows from RW_CE_MIN to RW_CE_MAX marks (16 KiB); beyond that the oldest
+ * mark moves to `over`, where marks are counted but no longer timed one by
+ * one: they all expire with the newest of them. A mark leaves when a CNP
+ * answers it or when cnp_window_ns has passed. */
+#define RW_CE_MIN 16u
+#define RW_CE_MAX 1024u
+struct rw_ce_mark {
+	uint64_t ts;
+	uint64_t frame_el; /* frame << 1 | eligible (the pacing allowed a CNP for it) */
+};
 struct rw_ce_ring {
-	uint32_t head, n;
-	struct { uint64_t ts, frame; } e[RW_CE_RING];
+	uint32_t cap, head, n; /* cap: a power of two */
+	/* The newest `uncovered` marks came after the latest CNP of the flow:
+	 * whether a CNP follows them is still open (ce_without_cnp). */
+	uint32_t uncovered;
+	struct {
+		uint64_t n;           /* marks pushed out of the full ring */
+		uint64_t uncov_el;    /* of them, eligible and after the latest CNP */
+		uint64_t last_ts;     /* the newest of them */
+		uint64_t frame, uncov_frame; /* the newest, and the oldest eligible uncovered */
+	} over;
+	struct rw_ce_mark e[];
+};
+#define CE_AT(r, k) (&(r)->e[((r)->head + (k)) & ((r)->cap - 1)])
+
+/* A station's address on the link, as the analyser tells link ends apart:
+ * an Ethernet MAC (MAC | RW_L2_MAC), or for a Linux cooked capture (no
+ * destination MAC) the capturing host or its link peer. 0: none (native
+ * IB). */
+#define RW_L2_MAC (1ull << 48)
+#define RW_L2_HOST (2ull << 48)
+#define RW_L2_PEER (3ull << 48)
+
+/* A PFC / PAUSE sender and the pause it asked, per class: 802.1Qbb pauses
+ * one direction of one link, the traffic towards the sender. */
+struct rw_pfc_sender {
+	uint64_t key;                          /* its link address (RW_L2_*) */
+	uint64_t until[RW_PFC_PRIORITIES + 1]; /* paused until, per class and 802.3x; 0: not */
+	uint8_t addressed; /* RoCE frames carry its address (a NIC, a routed port); else a switch port */
 };
 
 /* One address pair (family, src, dst): the request flows on it, for CNP
@@ -65,6 +104,7 @@ struct rw_addr_pair {
 	int32_t last_req_flow; /* request flow with the latest request, -1 */
 	int32_t first_req_flow; /* list of its request flows (newest first), -1 */
 	uint64_t last_cnp_ns;   /* CNP pacing per IP pair (or per destination IP: src all zero) */
+	uint64_t l2_src, l2_dst; /* link addresses of its latest frame (RW_L2_*), to classify PFC senders */
 };
 
 /* PSNs sent by unpaired reliable request flows, keyed by (address pair,
@@ -100,6 +140,20 @@ struct rw_analyzer {
 	uint64_t *ukeys; /* hashes of untracked flow keys (a set) */
 	uint32_t ukeys_mask, ukeys_used;
 	uint8_t ukeys_full;
+
+	/* PFC / PAUSE (analyze_cong.c): the senders, indexed by link address. */
+	struct rw_pfc_sender *pfcs;
+	uint32_t npfcs, pfcs_cap;
+	uint32_t *pfc_slots; /* sender index + 1, 0 = empty; 2 * pfcs_cap of them */
+	/* per class, the latest end of a pause a switch port asked (a
+	 * sender no frame is addressed to): what requests obey */
+	uint64_t port_until[RW_PFC_PRIORITIES + 1];
+	uint64_t l2_last_src, l2_last_dst; /* the latest frame's, checked against the senders */
+	/* The stations every frame so far was sent by or to: a capture of
+	 * one link has one (the host on it), a capture merging several links
+	 * none (l2_merged). */
+	uint64_t l2_end[2];
+	uint8_t l2_nend, l2_merged;
 };
 
 static inline struct rw_flow *flow_at(const struct rw_analyzer *a, uint32_t i)
@@ -152,6 +206,9 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 
 /* analyze_conform.c */
 void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v, uint64_t frame);
+/* n violations at once, frame the first of them */
+void conf_violations(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v,
+		     uint64_t frame, uint64_t n);
 void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_t frame);
 void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint8_t kind,
 		 uint32_t psn, uint64_t ts, uint64_t frame);
@@ -159,7 +216,7 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t flags, int reissue, uint64_t ts, uint64_t frame);
 void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e);
-void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame);
+void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
 void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint64_t ts,
 		 uint64_t frame);
 void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
@@ -167,11 +224,20 @@ void conf_release(struct rw_analyzer *a, struct rw_flow *f);
 
 /* analyze_cong.c */
 void ce_push(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame);
+void ce_set_eligible(struct rw_flow *f); /* the newest mark: the pacing allowed a CNP for it */
+void ce_expire(struct rw_analyzer *a, struct rw_flow *f, uint64_t now);
+void ce_release(struct rw_analyzer *a, struct rw_flow *f);
 void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t frame,
 		struct rw_note *n);
 void handle_macctrl(struct rw_analyzer *a, const struct rw_packet *p, uint64_t ts,
 		    struct rw_note *n);
-int paused(const struct rw_analyzer *a, uint8_t prio, uint64_t ts);
+/* Notes the link ends of a frame of flow f (at priority f->prio) and says
+ * whether it was sent while a PFC/PAUSE sender it travels towards had
+ * paused its class. */
+int pause_check(struct rw_analyzer *a, const struct rw_packet *p, const struct rw_flow *f,
+		uint64_t ts);
 void pause_finish(struct rw_analyzer *a, uint64_t ts);
+void pause_release(struct rw_analyzer *a);
+
 
 #endif

@@ -86,6 +86,37 @@ def req_flows(rep):
     return [q for q in rep["qps"] if q["requests"]]
 
 
+def nothing_sent_while_paused(rep):
+    """A pause applies to the traffic towards its sender: the samples' senders
+    obey the port's XOFF at once, and the receivers are paused by no one."""
+    for q in rep["qps"]:
+        if q["pkts_while_paused"]:
+            fail("flow %s -> %s QP 0x%x: %d packets sent while paused; none was" %
+                 (q["src"], q["dst"], q["dqpn"], q["pkts_while_paused"]))
+
+
+def pause_union_ns(fr, prio):
+    """The time class prio was paused by at least one PFC sender (each its own
+    timer, reloaded by each of its frames), from the frames: the report's
+    paused time."""
+    until, total, run_end = {}, 0, 0
+    for t, _, src, k, x in fr:
+        if k != "pfc" or not x[0] >> prio & 1:
+            continue
+        q = x[1][prio]
+        before = max([u for u in until.values() if u > t], default=0)
+        until[src] = t + int(q * 512 / (LINK / 1e9) + 0.5) if q else 0
+        after = max([u for u in until.values() if u > t], default=0)
+        if before:
+            total += (after if after else t) - before
+        elif after:
+            total += after - t
+        run_end = after
+    if run_end > fr[-1][0]:
+        total -= run_end - fr[-1][0]
+    return total
+
+
 def check_incast_dcqcn(fr, rep, summ):
     for q in req_flows(rep):
         if q["ecn"]["ce"] == 0 or q["cnps"] == 0:
@@ -155,9 +186,8 @@ def check_incast_pfc(fr, rep, summ):
     p3 = rep["pfc"]["3"]
     if p3["xoff"] == 0 or p3["xon"] == 0:
         fail("priority 3: %d XOFF, %d XON: pause frames expected" % (p3["xoff"], p3["xon"]))
+    nothing_sent_while_paused(rep)
     for q in req_flows(rep):
-        if q["pkts_while_paused"]:
-            fail("flow to QP 0x%x: %d requests sent while priority 3 was paused" % (q["dqpn"], q["pkts_while_paused"]))
         if q["missing_psns"] or q["retransmissions"] or q["ecn"]["ce"]:
             fail("flow to QP 0x%x: lossless by PFC, yet %d missing PSNs, %d resends, %d CE" %
                  (q["dqpn"], q["missing_psns"], q["retransmissions"], q["ecn"]["ce"]))
@@ -212,6 +242,13 @@ def check_pfc_storm(fr, rep, summ):
     up = [t for t, _, src, k, _ in fr if k == "pfc" and src != RECEIVER_MAC]
     if not up or up[0] < down[0]:
         fail("the storm did not spread to the senders' side")
+    # The receiver's XOFF pauses the port's output towards it, which the
+    # tap at the port's input does not show; the port's own XOFF pauses the
+    # senders, who obey it until the port's XON (after the receiver's).
+    nothing_sent_while_paused(rep)
+    union = pause_union_ns(fr, 3)
+    if abs(p3["paused_us"] * 1000 - union) > p3["frames"]:
+        fail("paused time: the report %.3f us, the frames %.3f us" % (p3["paused_us"], union / 1000.0))
     # Head-of-line blocking: flow g goes to r2 (10.0.2.2), which sends no
     # PFC, yet none of its requests passes while the storm lasts.
     r2 = ip("10.0.2.2")
@@ -225,6 +262,28 @@ def check_pfc_storm(fr, rep, summ):
 
 
 def check_np_every_ce(fr, rep, summ):
+    # Each CNP answers one CE mark of its flow, the oldest still waiting
+    # in the 1 ms before it (the notification point answers every mark, and
+    # lags: up to 60 marks wait).
+    waiting, unlinked, most = {}, 0, 0
+    for t, _, _, kind, x in fr:
+        if kind != "roce":
+            continue
+        if x[3] == CNP:
+            w = waiting.setdefault(x[4] + 0x100, [])
+            while w and t - w[0] > 1000000:
+                w.pop(0)
+            if w:
+                w.pop(0)
+            else:
+                unlinked += 1
+        elif x[2] == 3:
+            waiting.setdefault(x[4], []).append(t)
+            most = max(most, len(waiting[x[4]]))
+    if unlinked or rep["cnps_unlinked"] != unlinked:
+        fail("CNPs without a CE mark to answer: the report %d, the frames %d" % (rep["cnps_unlinked"], unlinked))
+    if most < 17:
+        fail("at most %d CE marks waited for their CNP: the sample should lag further" % most)
     if rep["cnp_pacing"]["too_often"]["qp"] == 0:
         fail("rocewire-cap did not flag CNPs sent too often per QP")
     if not any(q["cnp_min_interval_us"] is not None and q["cnp_min_interval_us"] < 4 for q in req_flows(rep)):

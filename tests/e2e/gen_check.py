@@ -49,6 +49,25 @@ def times_and_frames(path):
     return ts, frames
 
 
+def roce_fields(f):
+    """(IP ECN, BTH opcode, destination QP) of a RoCEv2 frame over IPv4 or
+    IPv6 (802.1Q tags skipped), else None."""
+    off, et = 14, struct.unpack(">H", f[12:14])[0]
+    while et == 0x8100 and len(f) >= off + 4:
+        et = struct.unpack(">H", f[off + 2:off + 4])[0]
+        off += 4
+    if et == 0x0800 and len(f) >= off + 20 and f[off + 9] == 17:
+        ecn, l4 = f[off + 1] & 3, off + (f[off] & 15) * 4
+    elif et == 0x86DD and len(f) >= off + 40 and f[off + 6] == 17:
+        ecn, l4 = (f[off + 1] >> 4) & 3, off + 40
+    else:
+        return None
+    if len(f) < l4 + 20 or struct.unpack(">H", f[l4 + 2:l4 + 4])[0] != 4791:
+        return None
+    bth = l4 + 8
+    return ecn, f[bth], struct.unpack(">I", f[bth + 4:bth + 8])[0] & 0xFFFFFF
+
+
 def main():
     gen_pcap, ref_pcap, model_p, summary_p, report_p = sys.argv[1:6]
     gt, gf = times_and_frames(gen_pcap)
@@ -147,6 +166,28 @@ def main():
         for k in ("sequence", "rnr", "remote_access"):
             if r[k] != s["naks"][k]:
                 fail("flow %s: rocewire-cap counts %d %s NAKs, the summary %d" % (name, r[k], k, s["naks"][k]))
+    # CE marks with no notification point (an ecn_mark fault outside a
+    # simulated switch): no CNP ever comes, so every CE-marked request is
+    # one the pacing allowed a CNP for, and each whose 1 ms window the
+    # capture saw to its end is a ce_without_cnp of its flow.
+    if "congestion" not in summary and gf:
+        end, marks, cnps = gt[-1], {}, 0
+        for t, f in zip(gt, gf):
+            roce = roce_fields(f)
+            if roce is None:
+                continue
+            ecn, opcode, dqpn = roce
+            cnps += opcode == 0x81
+            if ecn == 3 and end - t > 1000000:
+                marks[dqpn] = marks.get(dqpn, 0) + 1
+        for q in report["qps"]:
+            if cnps or not q["requests"]:
+                continue
+            got = ((q["conformance"] or {}).get("violations", {}).get("ce_without_cnp", {})
+                   .get("count", 0))
+            if got != marks.get(q["dqpn"], 0):
+                fail("rocewire-cap: QP 0x%x: %d CE marks without a CNP, the capture shows %d" %
+                     (q["dqpn"], got, marks.get(q["dqpn"], 0)))
     corrupt = sum(f["faults"]["corrupt"] for f in summary["flows"])
     if report["icrc"]["bad"] != corrupt:
         fail("rocewire-cap: %d bad ICRCs, %d packets corrupted on purpose" % (report["icrc"]["bad"], corrupt))

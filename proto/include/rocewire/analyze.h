@@ -228,27 +228,25 @@ struct rw_flow {
 
 	/* ECN of this flow's packets, indexed by the 2-bit codepoint. */
 	uint64_t ecn[4];
-	struct rw_ce_ring *ce;   /* recent CE-marked packets, to link CNPs to */
+	struct rw_ce_ring *ce;   /* CE-marked packets no CNP answered yet, to link CNPs to */
 	uint64_t ce_last_ns;     /* time of the latest CE mark */
 	/* CNPs that slow this flow (linked through the pairing or addresses). */
 	uint64_t cnps;
 	uint64_t cnp_last_ns, cnp_min_interval_ns;
 
 	uint64_t icrc_bad, vcrc_bad;
-	uint64_t pkts_while_paused;
+	uint64_t pkts_while_paused; /* sent while a PFC/PAUSE sender it travelled towards paused its class */
 
 	/* Conformance (NULL until the flow has a verdict or a recovery
 	 * latency), and the little state its checks keep. */
 	struct rw_conform *conf;
 	struct {
-		uint8_t ack_valid, nak_await, nak_cause, ce_eligible;
+		uint8_t ack_valid, nak_await, nak_cause;
 		uint32_t last_ack_psn;
 		uint32_t nak_psn;     /* the last NAK's PSN, and when: a resend should follow */
 		uint64_t nak_ts;      /* time of the last NAK (any kind) */
 		uint64_t last_gbn_ts; /* time of the last go-back-N start */
 		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
-		uint64_t ce_ts;       /* an eligible CE mark with no CNP yet */
-		uint64_t ce_frame;
 		uint32_t read_mtu;    /* READ response segment size seen */
 		uint64_t cnp_ts;      /* the last CNP on this flow */
 		uint8_t rsp_msn_valid;
@@ -261,7 +259,7 @@ struct rw_flow {
 struct rw_pfc_prio {
 	uint64_t frames;        /* PFC frames with this class enabled */
 	uint64_t xoff, xon;     /* pause (quanta > 0) and resume (quanta 0) */
-	uint64_t paused_ns;     /* union of pause intervals */
+	uint64_t paused_ns;     /* union of pause intervals (of every sender) */
 	uint64_t storms;
 	uint64_t longest_ns;    /* longest continuous pause */
 	/* state */
@@ -281,7 +279,7 @@ struct rw_totals {
 	uint64_t untracked_flows; /* those flows (distinct keys) */
 	uint64_t conversations_reused; /* flows closed because their QP number was reused */
 	uint64_t mem_bytes;       /* engine state in use */
-	uint64_t cnps_unlinked; /* CNPs with no CE-marked packet in the window */
+	uint64_t cnps_unlinked; /* CNPs with no CE mark left to answer in the window (one mark answers one CNP) */
 	uint64_t cnp_too_often[RW_CNP_MODES]; /* CNPs sooner than cnp_min_ns after the last of their key, per mode */
 	struct rw_pfc_prio pfc[RW_PFC_PRIORITIES + 1];
 	uint64_t first_ns, last_ns;
@@ -299,7 +297,7 @@ struct rw_totals {
 #define RW_N_NAK 0x0100        /* a NAK (nak_kind) for request PSN ack_psn */
 #define RW_N_READ_MATCH 0x0200 /* a READ response matched to req_frame */
 #define RW_N_ATOMIC_MATCH 0x0400
-#define RW_N_CNP_LINKED 0x0800 /* a CNP linked to ce_count CE packets (first ce_frame) */
+#define RW_N_CNP_LINKED 0x0800 /* a CNP answering the CE packet ce_frame (ce_count 1: one mark, one CNP) */
 #define RW_N_CE 0x1000
 #define RW_N_PAUSED 0x2000     /* sent while its priority was paused */
 #define RW_N_PFC 0x4000        /* a PFC/PAUSE frame */

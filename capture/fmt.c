@@ -175,7 +175,8 @@ const char *cap_ipproto_name(uint8_t proto)
 	case 6: return "TCP";
 	case RW_IPPROTO_UDP: return "UDP";
 	case 58: return "ICMPv6";
-	default: return NULL;
+	/* the numbers IPv6 extension headers share with protocols: "routing" */
+	default: return rw_ipv6_ext_name(proto);
 	}
 }
 

@@ -41,6 +41,9 @@ struct cap_json {
 	json_t *vlan_arr;
 	struct jobj vlan[RW_MAX_VLAN];
 	unsigned n_vlan;
+	json_t *ext_arr;            /* ipv6_ext */
+	struct jobj ext[RW_IPV6_EXT_MAX];
+	unsigned n_ext;
 	json_t *quanta;             /* the pfc object's array of 8 */
 	json_t *carrier[RW_CARRIER_COUNT];
 	json_t *opname[256];        /* made on first use */
@@ -166,13 +169,18 @@ struct cap_json *cap_json_new(void)
 		j->vlan[i].o = json_object();
 		j->vlan[i].shape = SHAPE_NONE;
 	}
+	j->ext_arr = json_array();
+	for (int i = 0; i < RW_IPV6_EXT_MAX; i++) {
+		j->ext[i].o = json_object();
+		j->ext[i].shape = SHAPE_NONE;
+	}
 	j->quanta = json_array();
 	for (int i = 0; i < RW_PFC_PRIORITIES; i++)
 		json_array_append_new(j->quanta, json_integer(0));
 	for (int i = 0; i < RW_CARRIER_COUNT; i++)
 		j->carrier[i] = json_string(rw_carrier_name((enum rw_carrier)i));
 	/* one allocation failure anywhere shows up as a NULL here or there */
-	if (!j->root.o || !j->vlan_arr || !j->quanta) {
+	if (!j->root.o || !j->vlan_arr || !j->ext_arr || !j->quanta) {
 		cap_json_free(j);
 		return NULL;
 	}
@@ -189,6 +197,9 @@ void cap_json_free(struct cap_json *j)
 	json_decref(j->vlan_arr);
 	for (int i = 0; i < RW_MAX_VLAN; i++)
 		json_decref(j->vlan[i].o);
+	json_decref(j->ext_arr);
+	for (int i = 0; i < RW_IPV6_EXT_MAX; i++)
+		json_decref(j->ext[i].o);
 	json_decref(j->quanta);
 	for (int i = 0; i < RW_CARRIER_COUNT; i++)
 		json_decref(j->carrier[i]);
@@ -312,6 +323,30 @@ static json_t *fill_ip(struct cap_json *j, const struct rw_packet *p)
 		jset_int(s, "proto", ip->next_header);
 	}
 	return s->o;
+}
+
+/* The IPv6 extension headers walked, in wire order; each one's "next" is
+ * its Next Header field, so the last one's is the protocol after them. */
+static json_t *fill_ipv6_ext(struct cap_json *j, const struct rw_ipv6_ext *x)
+{
+	unsigned n = x->n < RW_IPV6_EXT_MAX ? x->n : RW_IPV6_EXT_MAX;
+
+	if (n != j->n_ext) {
+		json_array_clear(j->ext_arr);
+		for (unsigned i = 0; i < n; i++)
+			json_array_append(j->ext_arr, j->ext[i].o);
+		j->n_ext = n;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct jobj *s = &j->ext[i];
+		const char *name = rw_ipv6_ext_name(x->type[i]);
+		jbegin(s, 0);
+		jset_int(s, "type", x->type[i]);
+		jset_str(s, "name", name ? name : "?");
+		jset_int(s, "len", x->hlen[i]);
+		jset_int(s, "next", i + 1 < n ? x->type[i + 1] : x->proto);
+	}
+	return j->ext_arr;
 }
 
 static json_t *fill_udp(struct cap_json *j, const struct rw_udp *u)
@@ -448,6 +483,7 @@ enum {
 	R_ICRC = 1u << 25,
 	R_VCRC = 1u << 26,
 	R_ERROR = 1u << 27,
+	R_IPV6_EXT = 1u << 28,
 	R_IFACE = 1u << 29,
 };
 
@@ -475,6 +511,8 @@ static uint32_t root_shape(const struct cap_ctx *c, const struct cap_record *r,
 		s |= p->macctrl.opcode == RW_MACCTRL_PFC ? R_PFC : R_PAUSE;
 	if (p->present & (RW_P_IPV4 | RW_P_IPV6))
 		s |= R_IP;
+	if ((p->present & RW_P_IPV6) && p->ipv6_ext.n)
+		s |= R_IPV6_EXT;
 	if (p->present & RW_P_UDP)
 		s |= R_UDP;
 	if (p->present & RW_P_LRH)
@@ -554,6 +592,8 @@ static void build(struct cap_ctx *c, const struct cap_record *r, const struct rw
 		jset_ref(root, "pause", fill_pause(j, &p->macctrl));
 	if (shape & R_IP)
 		jset_ref(root, "ip", fill_ip(j, p));
+	if (shape & R_IPV6_EXT)
+		jset_ref(root, "ipv6_ext", fill_ipv6_ext(j, &p->ipv6_ext));
 	if (shape & R_UDP)
 		jset_ref(root, "udp", fill_udp(j, &p->udp));
 	if (shape & R_LRH)

@@ -243,7 +243,9 @@ static char *other(char *o, const struct rw_packet *p)
 		return fmt_u32(o, p->udp.dport);
 	}
 	if (p->present & (RW_P_IPV4 | RW_P_IPV6)) {
-		uint8_t proto = (p->present & RW_P_IPV4) ? p->ipv4.protocol : p->ipv6.next_header;
+		/* IPv6: the protocol after any extension headers (an MLD
+		 * report's hop-by-hop header leads to ICMPv6) */
+		uint8_t proto = (p->present & RW_P_IPV4) ? p->ipv4.protocol : p->ipv6_ext.proto;
 		const char *n = cap_ipproto_name(proto);
 		o = FMT_LIT(o, " proto ");
 		o = fmt_u32(o, proto);

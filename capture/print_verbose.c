@@ -207,6 +207,22 @@ static char *ip_headers(char *o, const struct rw_packet *p)
 		o = f_ip6(o, "src", ip->src);
 		o = f_ip6(o, "dst", ip->dst);
 	}
+	if ((p->present & RW_P_IPV6) && p->ipv6_ext.n) {
+		/* one line per extension header, in wire order, then the
+		 * protocol after them: "routing type 43 len 24" */
+		const struct rw_ipv6_ext *x = &p->ipv6_ext;
+		o = layer(o, "ipv6_ext");
+		for (unsigned i = 0; i < x->n && i < RW_IPV6_EXT_MAX; i++) {
+			const char *n = rw_ipv6_ext_name(x->type[i]);
+			o = key(o, n ? n : "?");
+			o = FMT_LIT(o, "type ");
+			o = fmt_u32(o, x->type[i]);
+			o = FMT_LIT(o, " len ");
+			o = fmt_u32(o, x->hlen[i]);
+			*o++ = '\n';
+		}
+		o = f_un(o, "next_header", x->proto, cap_ipproto_name(x->proto));
+	}
 	if (p->present & RW_P_UDP) {
 		o = layer(o, "udp");
 		o = f_u(o, "sport", p->udp.sport);

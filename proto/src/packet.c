@@ -6,6 +6,7 @@
  * Ethernet pads short frames, ERF records pad to 8 bytes, and snaplen cuts
  * frames. A header that the length fields say is incomplete is MALFORMED;
  * one that is complete on the wire but cut by the capture is TRUNCATED. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -317,26 +318,42 @@ static enum rw_err decode_ipv4(struct walk *w, size_t off)
 		return fail(w, e, RW_L_IPV4, off, 0, what);
 	}
 	p->present |= RW_P_IPV4;
-	if (e == RW_ERR_UNSUPPORTED)
-		return fail(w, e, RW_L_IPV4, off, 0, "IPv4 fragment (RoCE is never fragmented)");
 	size_t ip_end = off + p->ipv4.total_len;
 	if (ip_end > w->wire_end)
 		return fail(w, RW_ERR_MALFORMED, RW_L_IPV4, off, p->ipv4.total_len,
 			    "IPv4 total length is longer than the frame");
-	if (p->ipv4.protocol != RW_IPPROTO_UDP)
+	/* A fragment (rw_ipv4_decode's UNSUPPORTED) is not RoCE, whose
+	 * senders set DF and never fragment: "other", like any packet that
+	 * is not RoCE, and not an error. */
+	if (e == RW_ERR_UNSUPPORTED || p->ipv4.protocol != RW_IPPROTO_UDP)
 		return RW_OK;
 	return decode_udp(w, off + (size_t)p->ipv4.ihl * 4, ip_end);
 }
 
-static int ipv6_is_ext(uint8_t nh)
+/* The extension headers between the fixed header and the upper layer
+ * (RFC 8200 4), bounded by the payload length: a header that runs past it
+ * is MALFORMED, one the capture cut is TRUNCATED. */
+static enum rw_err decode_ipv6_ext(struct walk *w, size_t off, size_t ip_end)
 {
-	/* RFC 8200 4 and the IANA list of IPv6 extension headers. */
-	switch (nh) {
-	case 0: case 43: case 44: case 50: case 51: case 60: case 135: case 139: case 140:
-	case 253: case 254:
-		return 1;
+	struct rw_packet *p = w->p;
+	struct rw_ipv6_ext *x = &p->ipv6_ext;
+	size_t end = ip_end < w->cap_end ? ip_end : w->cap_end;
+	enum rw_err e = rw_ipv6_ext_decode(w->f + off, end - off, p->ipv6.next_header, x);
+
+	if (e == RW_OK)
+		return RW_OK;
+	size_t at = off + x->len;
+	if (e == RW_ERR_TRUNCATED) {
+		if (at + x->need > ip_end)
+			return fail(w, RW_ERR_MALFORMED, RW_L_IPV6_EXT, at, x->need,
+				    "the IPv6 payload length ends inside this extension header");
+		return fail(w, e, RW_L_IPV6_EXT, at, x->need, "cut by the capture's snapshot length");
 	}
-	return 0;
+	_Static_assert(RW_IPV6_EXT_MAX == 8, "the phrase below counts them");
+	return fail(w, e, RW_L_IPV6_EXT, at, 0,
+		    x->proto == RW_IPV6_EXT_HOPOPTS && x->n
+			    ? "Hop-by-Hop Options not right after the IPv6 header (RFC 8200 4.3)"
+			    : "more than 8 IPv6 extension headers (RFC 8200 4.1: each type at most once)");
 }
 
 static enum rw_err decode_ipv6(struct walk *w, size_t off)
@@ -354,12 +371,17 @@ static enum rw_err decode_ipv6(struct walk *w, size_t off)
 	if (ip_end > w->wire_end)
 		return fail(w, RW_ERR_MALFORMED, RW_L_IPV6, off, RW_IPV6_HLEN + p->ipv6.payload_len,
 			    "IPv6 payload length is longer than the frame");
-	if (ipv6_is_ext(p->ipv6.next_header))
-		return fail(w, RW_ERR_UNSUPPORTED, RW_L_IPV6, off, 0,
-			    "IPv6 extension headers are not walked");
-	if (p->ipv6.next_header != RW_IPPROTO_UDP)
-		return RW_OK;
-	return decode_udp(w, off + RW_IPV6_HLEN, ip_end);
+	size_t l4 = off + RW_IPV6_HLEN;
+	/* What RoCE NICs send is UDP right away: only other packets walk. */
+	p->ipv6_ext.proto = p->ipv6.next_header;
+	if (p->ipv6.next_header != RW_IPPROTO_UDP) {
+		if ((e = decode_ipv6_ext(w, l4, ip_end)))
+			return e;
+		if (p->ipv6_ext.proto != RW_IPPROTO_UDP)
+			return RW_OK;
+		l4 += p->ipv6_ext.len;
+	}
+	return decode_udp(w, l4, ip_end);
 }
 
 static enum rw_err decode_macctrl(struct walk *w, size_t off)
@@ -458,7 +480,15 @@ enum rw_err rw_packet_decode(const struct rw_decode_cfg *cfg, int linktype, cons
 	struct walk w = { cfg, frame, caplen, wirelen < caplen ? caplen : wirelen, out };
 	enum rw_err e;
 
-	rw_zero(out, sizeof(*out)); /* not memset: see rw_zero */
+	/* not memset: see rw_zero; ipv6_ext's arrays are left (packet.h) */
+	_Static_assert(offsetof(struct rw_packet, ipv6_ext) + sizeof(struct rw_ipv6_ext) +
+				       _Alignof(struct rw_packet) > sizeof(struct rw_packet),
+		       "ipv6_ext is the last member of struct rw_packet");
+	rw_zero(out, offsetof(struct rw_packet, ipv6_ext));
+	out->ipv6_ext.n = 0;
+	out->ipv6_ext.proto = 0;
+	out->ipv6_ext.len = 0;
+	out->ipv6_ext.need = 0;
 	out->caplen = (uint32_t)caplen;
 	out->wirelen = (uint32_t)wirelen;
 	switch (linktype) {
@@ -499,8 +529,11 @@ const char *rw_layer_name(enum rw_layer l)
 {
 	static const char *const names[] = {
 		"frame", "ERF", "SLL", "SLL2", "Ethernet", "VLAN", "MAC control", "IPv4", "IPv6",
-		"UDP", "LRH", "GRH", "BTH", "extension header", "payload", "ICRC", "VCRC",
+		"IPv6 extension header", "UDP", "LRH", "GRH", "BTH", "extension header", "payload",
+		"ICRC", "VCRC",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == RW_L_VCRC + 1,
+		       "a name for every enum rw_layer");
 	return (unsigned)l < sizeof(names) / sizeof(names[0]) ? names[l] : "?";
 }
 
@@ -533,6 +566,9 @@ const char *rw_packet_error(const struct rw_packet *p, char *buf, size_t cap)
 			strcpy(layer, "ImmDt");
 		else if (strcmp(layer, "CNP") == 0)
 			strcpy(layer, "CNP reserved bytes");
+	} else if (p->err_layer == RW_L_IPV6_EXT && rw_ipv6_ext_name(p->ipv6_ext.proto)) {
+		/* "IPv6 routing header" */
+		snprintf(layer, sizeof(layer), "IPv6 %s header", rw_ipv6_ext_name(p->ipv6_ext.proto));
 	} else {
 		snprintf(layer, sizeof(layer), "%s", rw_layer_name(p->err_layer));
 	}

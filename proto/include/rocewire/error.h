@@ -11,8 +11,11 @@ enum rw_err {
 	/* The bytes contradict the format: a bad version, a length field that
 	 * is smaller than the header it describes, a reserved opcode. */
 	RW_ERR_MALFORMED,
-	/* Valid on the wire but not walked by this library (IPv6 extension
-	 * headers, IP fragments, manufacturer-specific opcodes). */
+	/* Valid on the wire but not walked by this library (an IPv4
+	 * fragment to rw_ipv4_decode, more than 4 VLAN tags,
+	 * manufacturer-specific opcodes). rw_packet_decode calls a packet
+	 * that is not RoCE "other" instead: IP fragments, what follows ESP
+	 * or AH. */
 	RW_ERR_UNSUPPORTED,
 	/* An encoder's output buffer is too small. */
 	RW_ERR_NOSPACE,

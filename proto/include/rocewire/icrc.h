@@ -17,8 +17,10 @@
  * bytes from the IP header through the last pad byte (not the ICRC). The
  * variant fields are masked as the spec says: 8 bytes of ones for the absent
  * LRH, IPv4 TOS/TTL/checksum or IPv6 traffic class/flow label/hop limit,
- * the UDP checksum, and BTH byte 4 (FECN/BECN/reserved). Returns 0 if len is
- * too short to hold the headers. */
+ * the UDP checksum, and BTH byte 4 (FECN/BECN/reserved). IPv6 extension
+ * headers before UDP (rw_ipv6_ext_decode) are covered as they are, unmasked.
+ * Returns 0 if len is too short to hold the headers, or if the extension
+ * headers do not end in UDP. */
 uint32_t rw_icrc_rocev2(const uint8_t *ip, size_t len);
 /* grh: the GRH of a RoCEv1 frame; len through the last pad byte. */
 uint32_t rw_icrc_rocev1(const uint8_t *grh, size_t len);

@@ -42,6 +42,7 @@ enum rw_layer {
 	RW_L_MACCTRL,
 	RW_L_IPV4,
 	RW_L_IPV6,
+	RW_L_IPV6_EXT, /* an IPv6 extension header: ipv6_ext.proto names it */
 	RW_L_UDP,
 	RW_L_LRH,
 	RW_L_GRH,
@@ -101,7 +102,7 @@ struct rw_packet {
 	struct rw_vlan vlan[RW_MAX_VLAN];
 	struct rw_macctrl macctrl;
 	struct rw_ipv4 ipv4;
-	struct rw_ipv6 ipv6;
+	struct rw_ipv6 ipv6;        /* extension headers: ipv6_ext, last */
 	struct rw_udp udp;
 	struct rw_lrh lrh;
 	struct rw_grh grh;
@@ -138,11 +139,23 @@ struct rw_packet {
 	enum rw_crc_status vcrc_status;
 	uint16_t vcrc_wire;
 	uint16_t vcrc_computed;
+
+	/* The IPv6 extension headers walked (n 0 when next_header is UDP or
+	 * an upper layer), from l3_off + 40 on; .proto is the protocol after
+	 * them (next_header when there are none). Last, and not zeroed whole
+	 * with the rest: the decoder clears n, proto, len and need, and type[]
+	 * and hlen[] are meaningful for their first n entries only (zeroing the
+	 * struct is a fixed cost of every decode, which the 30 bytes of the
+	 * arrays would raise for every frame). */
+	struct rw_ipv6_ext ipv6_ext;
 };
 
 /* Decodes one captured frame of the given pcap link type. Fills *out as far
  * as the frame goes and returns out->err. A frame that is not RoCE/IB/PFC is
- * not an error: it decodes as RW_CARRIER_OTHER with RW_OK. A frame cut by
+ * not an error: it decodes as RW_CARRIER_OTHER with RW_OK (IPv4 and IPv6
+ * fragments, and what follows ESP or AH, included: RoCE is never
+ * fragmented, and IPsec is not decoded). IPv6 extension headers before UDP
+ * are walked (rw_ipv6_ext_decode, RW_L_IPV6_EXT errors). A frame cut by
  * the snapshot length returns RW_ERR_TRUNCATED with the headers before the
  * cut filled in. cfg may be NULL for the defaults. Does not allocate. */
 enum rw_err rw_packet_decode(const struct rw_decode_cfg *cfg, int linktype, const uint8_t *frame,

@@ -142,7 +142,9 @@ int main(int argc, char **argv)
 	struct gen_scenario sc;
 	char err[512];
 	int split = -1, rc;
-	char **eal_argv, **my_argv;
+	/* static: reachable until exit, so an error exit through die() (which
+	 * never returns here to free them) is no leak to LeakSanitizer */
+	static char **eal_argv, **my_argv;
 	int eal_argc, my_argc;
 	char *tmp_pcap = NULL;
 	int pcap_mode = 0;

@@ -371,7 +371,7 @@ static void flow_release(struct rw_analyzer *a, struct rw_flow *f)
 {
 	if (f->pend)
 		an_free(a, f->pend, sizeof(*f->pend) + f->pend->cap * sizeof(f->pend->e[0]));
-	an_free(a, f->hold, sizeof(*f->hold));
+	msg_release(a, f);
 	ce_release(a, f);
 	an_free(a, f->rsp, sizeof(*f->rsp));
 	lat_release(a, &f->ack_lat);
@@ -379,7 +379,6 @@ static void flow_release(struct rw_analyzer *a, struct rw_flow *f)
 	lat_release(a, &f->atomic_lat);
 	conf_release(a, f);
 	f->pend = NULL;
-	f->hold = NULL;
 	f->rsp = NULL;
 }
 
@@ -432,10 +431,8 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 	uint32_t fl = seq_track(f, &f->req, p->bth.psn, reliable, n);
 	n->flags |= fl;
 	uint32_t slack, k = msg_req_units(p->bth.opcode, p->reth.dmalen, &slack);
-	if (op->op == RW_OP_READ_REQ && (fl & RW_N_NEW)) {
-		seq_consume(&f->req, k - 1);
-		f->req.read_slack = slack;
-	}
+	if (op->op == RW_OP_READ_REQ)
+		seq_read_span(&f->req, p->bth.psn, k, slack);
 	if (n->flags & RW_N_CE)
 		conf_on_ce(a, f, ts);
 	if (reliable) {
@@ -444,6 +441,14 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		int reissue = op->op == RW_OP_READ_REQ && pend_read_reissue(f, p->bth.psn, fl);
 		if (!reissue && (fl & RW_N_NEW))
 			pend_clip_reads(f->pend, p->bth.psn);
+		/* A READ sent again asks the responder for its responses
+		 * again: the holes of the response stream are refilled by
+		 * resends, not by late packets. */
+		if ((reissue || (fl & RW_N_RETRANS)) && op->op == RW_OP_READ_REQ && f->peer >= 0) {
+			struct rw_flow *q = flow_at(a, (uint32_t)f->peer);
+			if (q->rsp)
+				seq_resend_asked(q->rsp);
+		}
 		conf_on_request(a, f, p, fl, reissue, ts, frame);
 		struct rw_pend *e = pend_push(a, f, p->bth.psn, k + slack,
 					      op->op == RW_OP_READ_REQ ? PEND_READ

@@ -197,7 +197,13 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	if (f->cs.nak_await && ((flags & RW_N_GBN_START) || psn == f->cs.nak_psn)) {
 		f->cs.nak_await = 0;
 		conf_lat(a, f, offsetof(struct rw_conform, nak_resp), ts - f->cs.nak_ts);
-		if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn)
+		/* A resend seen starting past the NAKed PSN is judged only on a
+		 * flow that has shown no loss before the capture point (no PSN
+		 * gap): where the network drops before it, the resends of the
+		 * NAKed PSN and those after it may be dropped too, which a
+		 * capture cannot tell from a requester that skipped them. */
+		if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn &&
+		    (rw_psn_diff(psn, f->cs.nak_psn) < 0 || !f->psn_gaps))
 			conf_violation(a, f, RW_V_RESEND_WRONG_START, frame);
 	}
 	if (flags & RW_N_GBN_START) {

@@ -41,14 +41,25 @@ struct rw_pend_ring {
 };
 #define PEND(r, k) (&(r)->e[((r)->head + (k)) & ((r)->cap - 1)])
 
-#define RW_HOLD 64
 /* Requests held ahead of a hole, in PSN order from e[head]: the assembler
- * only ever looks at the front. */
-struct rw_hold_queue {
-	uint32_t head, n;  /* entries e[head .. head+n) */
-	uint64_t since_ns; /* when the hole opened (the first request held) */
-	struct { uint32_t psn_op, len; uint64_t frame; } e[RW_HOLD];
+ * only ever looks at the front. Made with room for RW_HOLD_MIN on the first
+ * hole, doubled while a hole keeps more waiting, up to RW_HOLD_MAX: a PSN
+ * window, as far as the responder's NAK or ACK may lag behind the requests
+ * (16 KiB at most per flow with a hole open). */
+#define RW_HOLD_MIN 64u
+#define RW_HOLD_MAX PSN_WINDOW
+struct rw_hold_entry {
+	uint32_t psn_op; /* PSN << 8 | opcode */
+	uint32_t len;
+	uint64_t frame;
 };
+struct rw_hold_queue {
+	uint32_t cap, head, n; /* entries e[head .. head+n) of cap */
+	uint64_t since_ns;     /* when the hole opened (the first request held) */
+	struct rw_hold_entry e[];
+};
+#define HOLD_BYTES(cap) \
+	(sizeof(struct rw_hold_queue) + (size_t)(cap) * sizeof(struct rw_hold_entry))
 
 /* CE marks of a flow that no CNP has answered yet, oldest first
  * (analyze_cong.c). A notification point answers marks in the order they
@@ -185,6 +196,9 @@ void seq_consume(struct rw_seq *s, uint32_t k);
 int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, uint8_t opcode,
 	       uint64_t ts, uint64_t idle_ns);
 void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn);
+int seq_resend_due(const struct rw_seq *s, uint32_t psn);
+void seq_resend_asked(struct rw_seq *s);
+void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack);
 
 /* analyze_msg.c */
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
@@ -193,6 +207,7 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 		      uint64_t ts, uint64_t frame, struct rw_note *n);
 uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t *slack);
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
+void msg_release(struct rw_analyzer *a, struct rw_flow *f);
 
 /* analyze_pair.c */
 void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);

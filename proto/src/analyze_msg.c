@@ -2,13 +2,31 @@
 /* Messages: FIRST/MIDDLE/LAST packets assembled as the responder takes them.
  *
  * Requests are assembled in PSN order (IBA 9.7.5: a responder accepts only
- * the expected PSN). A request ahead of a hole is held (its PSN, opcode and
- * length only) until a resend or a late packet fills the hole; a resend of
- * what was assembled already is ignored. A hole never filled (the capture
- * lost the packet, not the network) is given up once the hold is full, or
- * at the end of the capture: the held requests are then taken in PSN order
- * and the message the hole cut is incomplete. UC is treated alike: it has no
- * resends, but the hold still repairs packets reordered in flight.
+ * the expected PSN), whatever order resends come in. A request ahead of a
+ * hole is held (its PSN, opcode and length only) until a resend or a late
+ * packet fills the hole; a resend of what was assembled already is ignored.
+ *
+ * A hole stays open while a resend of it may still come (seq_resend_due:
+ * the responder's sequence NAK at or before it is not acknowledged yet, or
+ * the sender went back over it within its last PSN_WINDOW PSNs). Memory is
+ * bounded by the hold: RW_HOLD_MIN requests when a flow's first hole
+ * opens, doubled while a resend is due or the responder (paired, so in the
+ * capture) may still answer for the hole, up to RW_HOLD_MAX (a PSN window:
+ * as far as its NAK or ACK may lag behind the requests). When it is full
+ * and resends are due, the requests nearest the hole are kept and one
+ * further ahead is not held: go-back-N sends it again after the hole (the
+ * responder discarded its first copy too). A hole is given up — the
+ * capture lost the packet, not the network — when the responder
+ * acknowledges its PSN (it has it), when the hold is full and no resend is
+ * due, or at the end of the capture: the held requests are then taken in
+ * PSN order and the message the hole cut is incomplete. UC is treated
+ * alike: it has no resends, but the hold still repairs packets reordered in
+ * flight.
+ *
+ * READ responses are counted from the first copy of each PSN in the order
+ * they come; one whose first copy was lost before the capture point and
+ * that a re-issued READ brought again adds its data to the READ it belongs
+ * to, and starts or ends nothing.
  *
  * A capture that starts inside a message sees its MIDDLE/LAST packets with
  * no FIRST: that message is cut by the capture start, not an error; one
@@ -48,6 +66,16 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 
 	if (oi < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
 		return;
+	if (oi == 2 && (n->flags & RW_N_RETRANS)) {
+		/* Sent again for a re-issued READ (IBA 9.7.5.1.4: its
+		 * responses restart with a FIRST at the resume PSN): the data
+		 * of the READ still open, or of the one its LAST ended. */
+		if (m->open)
+			m->bytes += len;
+		else
+			owner->bytes_by_op[2] += len;
+		return;
+	}
 	if (oi == 3) {
 		/* An atomic is a message of its own with no payload. */
 		m->seen_start = 1;
@@ -158,7 +186,8 @@ static void give_up_hole(struct rw_flow *f, struct rw_note *n, int at_end, uint6
 {
 	struct rw_hold_queue *h = f->hold;
 	if (at_end && h && h->n &&
-	    (f->req.nak_wait || f->req.in_resend || end_ns - h->since_ns < RESEND_MIN_NS)) {
+	    (seq_resend_due(&f->req, f->msg_psn) || f->req.in_resend ||
+	     end_ns - h->since_ns < RESEND_MIN_NS)) {
 		/* The responder would have taken the held requests after the
 		 * resend: the message the hole is in, and those behind it, are
 		 * cut by the capture end. */
@@ -192,6 +221,9 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 		f->msg_psn_valid = 1;
 		f->msg_psn = psn;
 	}
+	if (f->hold && f->hold->n && f->req.acked_valid &&
+	    rw_psn_diff(f->req.acked_psn, f->msg_psn) >= 0)
+		give_up_hole(f, n, 0, 0); /* the responder took the hole's PSN: the capture lost it */
 	if (rw_psn_diff(psn, f->msg_psn) < 0)
 		return; /* assembled before: a resend */
 	if (takes(f, psn)) {
@@ -202,32 +234,45 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	hold_put(a, f, p, len, ts, frame, n);
 }
 
+/* Room for twice as many held requests, up to RW_HOLD_MAX (or the first
+ * RW_HOLD_MIN); 0 if there is none (memory limit). */
+static int hold_grow(struct rw_analyzer *a, struct rw_flow *f)
+{
+	struct rw_hold_queue *h = f->hold;
+	uint32_t cap = h ? h->cap * 2 : RW_HOLD_MIN;
+	if (cap > RW_HOLD_MAX)
+		return 0;
+	struct rw_hold_queue *nh = an_alloc(a, HOLD_BYTES(cap), 0);
+	if (!nh)
+		return 0;
+	nh->cap = cap;
+	if (h) {
+		memcpy(nh->e, h->e + h->head, h->n * sizeof(h->e[0]));
+		nh->n = h->n;
+		nh->since_ns = h->since_ns;
+		an_free(a, h, HOLD_BYTES(h->cap));
+	}
+	f->hold = nh;
+	return 1;
+}
+
 static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t len, uint64_t ts, uint64_t frame, struct rw_note *n)
 {
 	uint32_t psn = p->bth.psn;
-	if (!f->hold)
-		f->hold = an_alloc(a, sizeof(*f->hold), 0);
-	struct rw_hold_queue *h = f->hold;
-	if (!h || h->n == RW_HOLD) {
-		if (h && f->req.nak_wait && f->req.nak_psn == f->msg_psn)
-			return; /* the resend was asked for: it will bring this one again */
-		if (!h) {
-			/* No memory for a hold: the hole is given up at once. */
-			if (f->msg.open) {
-				f->msg.open = 0;
-				f->msg_incomplete++;
-				n->flags |= RW_N_MSG_BROKEN;
-			}
-			f->msg_psn = psn;
-			f->msg_slack = 0;
-			msg_take_request(a, f, p, ts, frame, n);
-			return;
+	if (!f->hold && !hold_grow(a, f)) {
+		/* No memory for a hold: the hole is given up at once. */
+		if (f->msg.open) {
+			f->msg.open = 0;
+			f->msg_incomplete++;
+			n->flags |= RW_N_MSG_BROKEN;
 		}
-		give_up_hole(f, n, 0, 0);
+		f->msg_psn = psn;
+		f->msg_slack = 0;
 		msg_take_request(a, f, p, ts, frame, n);
 		return;
 	}
+	struct rw_hold_queue *h = f->hold;
 	/* Sorted by distance from the assembler's PSN; a new request usually
 	 * goes last. */
 	int32_t d = rw_psn_diff(psn, f->msg_psn);
@@ -240,7 +285,31 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			break;
 		i--;
 	}
-	if (h->head + h->n == RW_HOLD) {
+	if (h->n == h->cap) {
+		/* Worth waiting for while a resend is due, or while the
+		 * responder, whose direction the capture shows, may still NAK
+		 * the hole or acknowledge past it: its answer lags the requests
+		 * by the time they take to reach it and the answer to come
+		 * back. */
+		int due = seq_resend_due(&f->req, f->msg_psn);
+		if ((due || f->peer >= 0) && hold_grow(a, f)) {
+			h = f->hold;
+		} else if (!due) {
+			/* Nothing says the network lost the hole's packet, and
+			 * nothing more will: the capture lost it. */
+			give_up_hole(f, n, 0, 0);
+			msg_take_request(a, f, p, ts, frame, n);
+			return;
+		} else {
+			/* The resend brings the hole and everything after it
+			 * again: keep the requests nearest the hole, let the
+			 * furthest go. */
+			if (i == h->n)
+				return;
+			h->n--;
+		}
+	}
+	if (h->head + h->n == h->cap) {
 		memmove(h->e, h->e + h->head, h->n * sizeof(h->e[0]));
 		h->head = 0;
 	}
@@ -252,6 +321,13 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	h->e[at].len = len;
 	h->e[at].frame = frame;
 	h->n++;
+}
+
+void msg_release(struct rw_analyzer *a, struct rw_flow *f)
+{
+	if (f->hold)
+		an_free(a, f->hold, HOLD_BYTES(f->hold->cap));
+	f->hold = NULL;
 }
 
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
@@ -267,8 +343,5 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 		f->msg_cut_end++;
 		f->rmsg.open = 0;
 	}
-	if (f->hold) {
-		an_free(a, f->hold, sizeof(*f->hold));
-		f->hold = NULL;
-	}
+	msg_release(a, f);
 }

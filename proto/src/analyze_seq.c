@@ -65,6 +65,70 @@ void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn)
 		s->acked_psn = acked_psn;
 		s->acked_valid = 1;
 	}
+	/* The PSN a sequence NAK asked for has arrived: the responder no
+	 * longer discards what follows it (IBA 9.7.5.2.2). Until then every
+	 * PSN from it up comes again, however many resends the network
+	 * drops on the way. */
+	if (s->nak_wait && rw_psn_diff(acked_psn, s->nak_psn) >= 0)
+		s->nak_wait = 0;
+}
+
+/* Whether the sender is known to go back over psn, a PSN below high_psn:
+ * the responder waits for a PSN at or before it (a sequence NAK not yet
+ * acknowledged: go-back-N sends everything from that PSN again), or the
+ * sender went back, or was asked to, while psn was below its highest PSN
+ * (a go-back-N run resends everything up to where the sender had got). */
+static int going_back(const struct rw_seq *s, uint32_t psn)
+{
+	return (s->nak_wait && rw_psn_diff(psn, s->nak_psn) >= 0) ||
+	       (s->recov_valid && rw_psn_diff(psn, s->recov_high) < 0);
+}
+
+/* Whether a resend of psn, a PSN below high_psn the responder has not
+ * taken, may still come: the responder waits for a PSN at or before it, or
+ * the sender went back over it within its last PSN_WINDOW PSNs. A sender
+ * that went on further than that with no NAK waiting and without going
+ * back again is taken to have nothing left to resend there: the capture
+ * lost the packet. */
+int seq_resend_due(const struct rw_seq *s, uint32_t psn)
+{
+	if (!s->valid || rw_psn_diff(s->high_psn, psn) <= 0)
+		return 0;
+	if (s->nak_wait && rw_psn_diff(psn, s->nak_psn) >= 0)
+		return 1;
+	return s->recov_valid && rw_psn_diff(psn, s->recov_high) < 0 &&
+	       (uint32_t)rw_psn_diff(s->high_psn, s->recov_high) < PSN_WINDOW;
+}
+
+/* The peer asked for what this stream sent to be sent again (a requester
+ * re-issuing a READ asks its responder for the READ's responses from the
+ * first one it missed, IBA 9.7.5.1.4): every hole below the highest PSN is
+ * refilled by resends from now on. */
+void seq_resend_asked(struct rw_seq *s)
+{
+	if (!s->valid)
+		return;
+	s->recov_valid = 1;
+	s->recov_high = s->high_psn;
+}
+
+/* A READ request at psn, after seq_track: its responses take k PSNs at
+ * least, k + slack at most (IBA 9.4.4: one per MTU of data, the MTU unknown
+ * here). The PSNs it takes up to the highest seen and past it are used
+ * without being seen on this flow, and the next request may come up to
+ * slack PSNs later with no gap. A READ sent again inside what the flow has
+ * shown takes nothing new: the next request continues the stream at
+ * psn + k at the earliest, so a resent READ followed by the resend of the
+ * next request is one run, not a second go-back. */
+void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack)
+{
+	uint32_t end = psn_add(psn, k);
+	int32_t beyond = rw_psn_diff(end, s->high_psn);
+	if (beyond >= 0) {
+		seq_consume(s, (uint32_t)beyond);
+		s->read_slack = slack;
+	}
+	s->next_psn = end;
 }
 
 static int starts_message(uint8_t opcode)
@@ -103,16 +167,41 @@ int seq_in_hole(const struct rw_seq *s, uint32_t psn)
 	return d > 0 && (uint32_t)d <= PSN_WINDOW && (s->wide || from_first > 0) && !seen_get(s, psn);
 }
 
+/* A sender that went quiet this long and then sends a PSN below its
+ * highest is resending on its retransmission timer: a packet overtaken in
+ * flight arrives while the packets that passed it are still coming (path
+ * skews are microseconds; retransmission timers start at about this). */
+#define RESEND_QUIET_NS 100000ull
+
 /* Classifies one PSN: new, gap before it, resent (and whether it starts a
- * go-back-N episode), or late (reordered). A PSN is "resent" if this flow
- * carried it before (the seen window), if the responder's NAK asked for it
- * or it continues a go-back-N run (the original was lost before the capture
- * point), or if it lies below the first PSN this capture saw on a reliable
- * flow (the original went by before the capture started: a requester does
- * not send below what it sent first, except to resend). */
+ * go-back-N episode), or late (reordered).
+ *
+ * On a reliable flow a PSN below the highest one seen is a resend
+ * (retransmission) when its first copy was captured (the seen window), when
+ * it lies below the first PSN this capture saw (the original went by before
+ * the capture started: a requester does not send below what it sent first,
+ * except to resend), when the responder acknowledged it (it has it: this
+ * copy is a second one), when the sender is known to go back over it
+ * (going_back: a sequence NAK not yet acknowledged, a go-back or a re-issued
+ * READ since it was passed), or when it comes after the sender was quiet
+ * for RESEND_QUIET_NS (its timer). Such a first copy was lost between the
+ * sender and the capture point, and its resend is what the capture sees,
+ * however many resends before it the network dropped. Only a never-seen
+ * PSN with none of that evidence is late: overtaken in flight by later
+ * PSNs (a multi-path network reorders, one FIFO path never does). On an
+ * unreliable flow nothing is resent: only a PSN seen before is one (a
+ * duplicate).
+ *
+ * A go-back-N episode starts where the PSN goes back: below the PSN that
+ * continues the previous packet (next_psn, past a READ's responses). A
+ * resend run that skips ahead (the network dropped resends in between) is
+ * the same episode. */
 uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliable,
 		   struct rw_note *n)
 {
+	/* f->last_ns is this packet's time already. */
+	int quiet = s->valid && f->last_ns - s->last_ns >= RESEND_QUIET_NS;
+	s->last_ns = f->last_ns;
 	if (!s->valid) {
 		s->valid = 1;
 		s->first_psn = psn;
@@ -139,7 +228,6 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 			f->missing_psns += (uint64_t)d;
 			n->gap_len = (uint32_t)d;
 			flags |= RW_N_GAP;
-			s->resent_since_gap = 0;
 			seen_advance(s, (uint32_t)d, 0);
 		}
 		seen_advance(s, 1, 1);
@@ -153,36 +241,36 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 	} else {
 		uint32_t back = (uint32_t)(-d) - 1; /* PSNs between psn and high_psn - 1 */
 		int known = back < PSN_WINDOW;
+		int seen = !known || seen_get(s, psn); /* beyond the window: taken as seen */
 		uint32_t span = (uint32_t)rw_psn_diff(s->high_psn, s->first_psn);
 		int before_first = !s->wide && (uint32_t)(-d) > span;
-		/* On a reliable flow, a hole filled after the sender went back
-		 * (a NAK or a timeout it answered) is filled by a resend: a
-		 * packet reordered in flight arrives before that. */
-		int resend = (s->nak_wait && psn == s->nak_psn) || (s->in_resend && psn == s->next_psn) ||
-			     (reliable && (before_first || s->resent_since_gap));
-		if (known && !seen_get(s, psn) && !resend) {
+		int acked = s->acked_valid && rw_psn_diff(psn, s->acked_psn) <= 0;
+		int resend = seen || (reliable && (before_first || acked || quiet || going_back(s, psn)));
+		if (!resend) {
 			f->out_of_order++;
 			if (f->missing_psns)
 				f->missing_psns--;
 			seen_set(s, psn);
 			flags |= RW_N_NEW | RW_N_OOO;
 		} else {
-			if (known) {
-				if (!seen_get(s, psn)) {
-					flags |= RW_N_NEW; /* first copy this capture saw */
-					if (before_first) {
-						flags |= RW_N_PRECAPTURE;
-						f->precapture_resends++;
-					}
+			if (!seen) {
+				flags |= RW_N_NEW; /* first copy this capture saw */
+				if (before_first) {
+					flags |= RW_N_PRECAPTURE;
+					f->precapture_resends++;
 				}
 				seen_set(s, psn);
 			}
-			s->nak_wait = 0;
 			s->in_resend = 1;
-			s->resent_since_gap = 1;
+			/* Everything the sender had sent it sends again from here:
+			 * holes below its highest PSN are refilled by resends. */
+			if (reliable) {
+				s->recov_valid = 1;
+				s->recov_high = s->high_psn;
+			}
 			f->retransmissions++;
 			flags |= RW_N_RETRANS;
-			if (psn != s->next_psn) {
+			if (rw_psn_diff(psn, s->next_psn) < 0) {
 				f->gbn_episodes++;
 				flags |= RW_N_GBN_START;
 			}

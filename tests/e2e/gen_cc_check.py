@@ -6,8 +6,10 @@ usage: gen_cc_check.py SCENARIO DIR   (DIR holds SCENARIO.pcap, .json, .report.j
 
 Facts come from rocewire-cap's report of the capture and from the frames
 themselves, read here (Ethernet, 802.1Q, IPv4 ECN, UDP 4791, BTH opcode and
-destination QP, MAC control); the generator's summary is read only for the
-paused time of its switch model, which the report must equal.
+destination QP, MAC control); the generator's summary is read for the paused
+time of its switch model, which the report must equal, and for what the lossy
+run recovered (messages, NAKs, timeouts, resends), which the report must
+count the same from the capture.
 """
 import json
 import os
@@ -222,6 +224,26 @@ def check_lossy(fr, rep, summ):
              (tot["psn_gaps"], tot["retransmissions"], tot["gbn_episodes"], naks))
     if any(k == "pfc" for _, _, _, k, _ in fr) or any(q["ecn"]["ce"] for q in fl):
         fail("lossy: PFC frames or CE marks in a scenario with neither")
+    # What the senders recovered, counted from the capture (one tap behind
+    # the port, FIFO): every message the responders completed; one go-back-N
+    # episode per NAK or timeout, by cause; no packet out of order; and no
+    # more resends than the generator sent (the port dropped some of them
+    # before the tap).
+    t = summ["total"]
+    got = {"messages": sum(q["messages"] for q in fl),
+           "gbn": tot["gbn_episodes"],
+           "nak": sum((q["conformance"] or {}).get("resends", {}).get("nak", 0) for q in fl),
+           "timeout": sum((q["conformance"] or {}).get("resends", {}).get("timeout", 0) for q in fl),
+           "ooo": sum(q["out_of_order"] for q in fl),
+           "incomplete": sum(q["incomplete_messages"] + q["orphan_packets"] for q in fl)}
+    want = {"messages": t["messages"], "gbn": t["naks"] + t["timeouts"], "nak": t["naks"],
+            "timeout": t["timeouts"], "ooo": 0, "incomplete": 0}
+    for k in want:
+        if got[k] != want[k]:
+            fail("lossy: the report counts %s %d, the generator %d" % (k, got[k], want[k]))
+    if tot["retransmissions"] > t["retransmissions"]:
+        fail("lossy: the report counts %d resends, the generator sent %d" %
+             (tot["retransmissions"], t["retransmissions"]))
     # throughput collapse: messages completed per second against the same
     # flows made lossless by PFC (the report's counts of both captures)
     pfc = json.load(open("incast-pfc.report.json"))

@@ -153,14 +153,16 @@ def main():
                 fail("flow %s: rocewire-cap counts %d packets / %d bytes of %s, the summary %d / %d" %
                      (name, got[0], got[1], pk.split("_")[0], s[pk], s[by]))
     # Recoveries: the NAKs the generator says its responders sent are the
-    # ones the capture shows, by kind. Resent packets are compared only where
-    # the counts mean the same: the generator counts the resend of a packet
-    # it dropped before the capture point as a resend, while in the capture
-    # that resend is the first copy (a resend only when a NAK asked for it).
+    # ones the capture shows, by kind, and so are the resent packets: a
+    # resend whose first copy a fault dropped before the capture point is
+    # the first copy the capture shows, and rocewire-cap counts it as a
+    # resend all the same (its PSN is below the highest the flow had shown).
+    # Not through a simulated switch that drops: the generator counts the
+    # resends the switch then dropped too, which never reach the capture.
     for name, s in sflows.items():
         r = rec.get(name, {"retransmissions": 0, "sequence": 0, "rnr": 0, "remote_access": 0})
         sw_drops = summary.get("congestion", {}).get("switch_dropped", 0)
-        if s["faults"]["drop"] == 0 and sw_drops == 0 and r["retransmissions"] != s["retransmissions"]:
+        if sw_drops == 0 and r["retransmissions"] != s["retransmissions"]:
             fail("flow %s: rocewire-cap counts %d resent packets, the summary %d" %
                  (name, r["retransmissions"], s["retransmissions"]))
         for k in ("sequence", "rnr", "remote_access"):

@@ -148,12 +148,16 @@ struct rw_seq {
 	uint32_t first_psn;          /* the first PSN this capture saw */
 	uint32_t read_slack;         /* PSNs a READ request may have consumed */
 	uint32_t nak_psn;            /* PSN a sequence-error NAK asked to resend from */
-	uint8_t valid, nak_wait, in_resend;
+	uint8_t valid;
+	uint8_t nak_wait;            /* that NAK's PSN is not acknowledged yet: the responder waits for it */
+	uint8_t in_resend;           /* the latest packet was a resend (a go-back-N run is under way) */
 	uint8_t synced;              /* the stream is known from here on (see unsynced_pkts) */
 	uint8_t wide;                /* the stream has gone more than the window past first_psn */
-	uint8_t resent_since_gap;    /* the sender went back since the latest gap opened */
+	uint8_t recov_valid;         /* the sender went back (or was asked to): recov_high holds */
 	uint8_t acked_valid;
+	uint32_t recov_high;         /* high_psn when it last did: holes below it are refilled by resends */
 	uint32_t acked_psn;          /* highest PSN the peer acknowledged */
+	uint64_t last_ns;            /* time of its latest packet */
 	uint64_t seen[16];           /* bit (psn % 1024): seen, for the 1024 PSNs below high_psn */
 };
 

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* PSN sequences and message assembly on lossy traffic, as one tap sees it
+ * behind the loss (the generator's lossy samples, cut down to a few
+ * packets). Every scenario states what happened on the wire — which copies
+ * the network dropped before the tap, what the responder NAKed, where the
+ * sender went back — and the counts follow from that statement:
+ *
+ * - a packet whose PSN is below the highest its flow has shown is a resend
+ *   when the first copy was captured, or when the sender is known to be
+ *   going back (a sequence NAK not yet acknowledged, a go-back since the
+ *   hole opened, a re-issued READ for READ responses, a PSN the responder
+ *   acknowledged); only without any of that is it a late (reordered) one;
+ * - a go-back-N episode is one PSN going back: a resend run that skips
+ *   ahead (the network dropped resends in between) is still one episode;
+ * - messages assemble whatever order resends come in, and a hole stays open
+ *   while resends of it may still come. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rocewire.h"
+#include "rocewire/analyze.h"
+
+#define A_IP 0x0a000001u /* requester */
+#define B_IP 0x0a000002u /* responder */
+#define QP_A 0x11        /* the requester's QP (responses go to it) */
+#define QP_B 0x22        /* the responder's QP (requests go to it) */
+
+#define RC_SEND_ONLY 0x04
+#define RC_WRITE_FIRST 0x06
+#define RC_WRITE_LAST 0x08
+#define RC_READ_REQ 0x0C
+#define RC_READ_FIRST 0x0D
+#define RC_READ_MIDDLE 0x0E
+#define RC_READ_LAST 0x0F
+#define RC_ACK 0x11
+
+#define ACK_SYN 0x1F /* AETH ACK, credits invalid */
+#define NAK_SEQ 0x60 /* AETH NAK, PSN sequence error */
+
+struct env {
+	struct rw_analyzer *a;
+	uint64_t frame, t;
+};
+
+static struct env *env_new(void)
+{
+	struct env *e = calloc(1, sizeof(*e));
+	assert_non_null(e);
+	e->a = rw_analyzer_new(NULL);
+	assert_non_null(e->a);
+	return e;
+}
+
+static void env_free(struct env *e)
+{
+	rw_analyzer_free(e->a);
+	free(e);
+}
+
+/* Builds p into a frame, decodes it back and feeds it 1 us after the
+ * previous one: the engine sees what a capture would give it. */
+static struct rw_note feed_packet(struct env *e, struct rw_packet *p)
+{
+	uint8_t buf[9000];
+	size_t n;
+	p->carrier = RW_CARRIER_ROCEV2;
+	p->present = RW_P_IPV4;
+	p->bth.pkey = 0xFFFF;
+	assert_int_equal(rw_packet_build(p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	struct rw_packet d;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	struct rw_note note;
+	e->t += 1000;
+	rw_analyzer_packet(e->a, &d, e->t, ++e->frame, &note);
+	return note;
+}
+
+/* A request from A to B: payload bytes, or for a READ its DMA length. */
+static struct rw_note req(struct env *e, uint8_t opcode, uint32_t psn, uint32_t len)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.ipv4.src = A_IP;
+	p.ipv4.dst = B_IP;
+	p.bth.opcode = opcode;
+	p.bth.dqpn = QP_B;
+	p.bth.psn = psn;
+	if (rw_opcode(opcode)->flags & RW_OPF_PAYLOAD)
+		p.payload_len = len;
+	p.reth.dmalen = len;
+	return feed_packet(e, &p);
+}
+
+static struct rw_note read_req(struct env *e, uint32_t psn, uint64_t va, uint32_t len)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.ipv4.src = A_IP;
+	p.ipv4.dst = B_IP;
+	p.bth.opcode = RC_READ_REQ;
+	p.bth.dqpn = QP_B;
+	p.bth.psn = psn;
+	p.reth.va = va;
+	p.reth.rkey = 0x1234;
+	p.reth.dmalen = len;
+	return feed_packet(e, &p);
+}
+
+/* A response from B to A: an ACK/NAK (syndrome) or a READ response. */
+static struct rw_note rsp(struct env *e, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+			  uint32_t msn, uint32_t payload)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.ipv4.src = B_IP;
+	p.ipv4.dst = A_IP;
+	p.bth.opcode = opcode;
+	p.bth.dqpn = QP_A;
+	p.bth.psn = psn;
+	p.aeth.syndrome = syndrome;
+	p.aeth.msn = msn;
+	p.payload_len = payload;
+	return feed_packet(e, &p);
+}
+
+static const struct rw_flow *flow_to(struct env *e, uint32_t dqpn)
+{
+	for (uint32_t i = 0; i < rw_analyzer_flow_count(e->a); i++) {
+		const struct rw_flow *f = rw_analyzer_flow(e->a, i);
+		if (f->key.dqpn == dqpn)
+			return f;
+	}
+	fail_msg("no flow to QP 0x%x", dqpn);
+	return NULL;
+}
+
+/* A 256-byte WRITE of two packets per message: FIRST at an odd PSN, LAST at
+ * the even one after it. */
+static struct rw_note write_pkt(struct env *e, uint32_t psn)
+{
+	return req(e, psn % 2 ? RC_WRITE_FIRST : RC_WRITE_LAST, psn, 128);
+}
+
+/* Item 1 (lossy-gbn, request flow): a SEND at 0x10, a 16 KiB READ at 0x11
+ * (4 response PSNs at a 4096-byte MTU: 0x11..0x14) dropped before the tap,
+ * a WRITE at 0x15..0x17; the responder NAKs 0x11, the requester resends
+ * the READ and the WRITE, then goes on with new SENDs at 0x18..0x1a.
+ * Truth: 4 resends (the READ, whose first copy the tap never saw, and the
+ * three WRITE packets) in one go-back-N episode asked for by the NAK; the
+ * resent READ uses no PSN the flow had not shown, so 0x18.. are new. */
+static void test_read_resend_takes_no_new_psns(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 0x10, 64);
+	req(e, RC_WRITE_FIRST, 0x15, 1024); /* the READ at 0x11 was lost */
+	req(e, 0x07, 0x16, 1024);
+	req(e, RC_WRITE_LAST, 0x17, 512);
+	rsp(e, RC_ACK, 0x11, NAK_SEQ, 1, 0);
+	struct rw_note n = read_req(e, 0x11, 0x10000, 16384);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	n = req(e, RC_WRITE_FIRST, 0x15, 1024);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_GBN_START); /* the READ's PSNs end at 0x14: it continues */
+	req(e, 0x07, 0x16, 1024);
+	req(e, RC_WRITE_LAST, 0x17, 512);
+	for (uint32_t psn = 0x18; psn <= 0x1a; psn++) {
+		n = req(e, RC_SEND_ONLY, psn, 64);
+		assert_true(n.flags & RW_N_NEW);
+		assert_false(n.flags & RW_N_RETRANS);
+	}
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->retransmissions, 4);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_int_equal(f->out_of_order, 0);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* Item 1 (lossy-gbn, response flow): a 4 KiB READ at 0x100 (1 KiB MTU:
+ * responses 0x100..0x103) and a SEND at 0x104. The response at 0x101 is
+ * lost before the tap; the later 0x102 shows the gap and the requester
+ * re-issues the READ at 0x101 (IBA 9.7.5.1.4: address +1 KiB, 3 KiB left)
+ * and resends the SEND; the rest of the first responses come (0x103), then
+ * the re-issued READ's (0x101..0x103). Truth: on the response flow 3
+ * resends (0x101's first copy was never captured, but the requester asked
+ * for it again), one gap of one PSN, nothing out of order, one READ of
+ * 4 KiB and no message left open; on the request flow 2 resends in one
+ * go-back-N episode (no NAK: the requester saw the gap itself). */
+static void test_read_response_refilled_after_reissue(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 0x100, 0x10000, 4096);
+	req(e, RC_SEND_ONLY, 0x104, 64);
+	rsp(e, RC_READ_FIRST, 0x100, ACK_SYN, 1, 1024);
+	struct rw_note n = rsp(e, RC_READ_MIDDLE, 0x102, 0, 0, 1024); /* 0x101 lost */
+	assert_true(n.flags & RW_N_GAP);
+	n = read_req(e, 0x101, 0x10400, 3072);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	n = req(e, RC_SEND_ONLY, 0x104, 64);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_GBN_START); /* the re-issued READ's PSNs run to 0x103 at least */
+	rsp(e, RC_READ_LAST, 0x103, ACK_SYN, 1, 1024);
+	n = rsp(e, RC_READ_FIRST, 0x101, ACK_SYN, 1, 1024);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_OOO);
+	rsp(e, RC_READ_MIDDLE, 0x102, 0, 0, 1024);
+	rsp(e, RC_READ_LAST, 0x103, ACK_SYN, 1, 1024);
+	rsp(e, RC_ACK, 0x104, ACK_SYN, 2, 0);
+	rw_analyzer_finish(e->a, e->t + 1000);
+	const struct rw_flow *q = flow_to(e, QP_B), *r = flow_to(e, QP_A);
+	assert_int_equal(r->retransmissions, 3);
+	assert_int_equal(r->out_of_order, 0);
+	assert_int_equal(r->psn_gaps, 1);
+	assert_int_equal(r->missing_psns, 1);
+	assert_int_equal(r->msg_incomplete + r->msg_cut_end + r->msg_orphans, 0);
+	assert_int_equal(q->msgs_by_op[2], 1);
+	assert_int_equal(q->bytes_by_op[2], 4096);
+	assert_int_equal(q->retransmissions, 2);
+	assert_int_equal(q->gbn_episodes, 1);
+	assert_non_null(q->conf);
+	assert_int_equal(q->conf->count[RW_V_READ_RESUME_WRONG], 0);
+	env_free(e);
+}
+
+/* Item 2 (lossy-incast, messages): 1200 two-packet WRITEs, PSN 1..2400.
+ * The port drops PSN 4; the responder NAKs it when 5 comes; 5..1200 follow
+ * (more than the hold keeps: 1024). The resend run loses 4 and 21..1200
+ * again; the sender goes on with new PSNs 1201..2400, then times out and
+ * resends 4..2400, all captured. Truth: 1200 whole messages, none
+ * incomplete, no orphan: the hole at 4 stays open while the responder
+ * waits for it, whatever the hold had to let go. */
+static void test_hole_kept_while_resends_come(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 3; psn++)
+		write_pkt(e, psn);
+	write_pkt(e, 5);
+	rsp(e, RC_ACK, 4, NAK_SEQ, 1, 0);
+	for (uint32_t psn = 6; psn <= 1200; psn++)
+		write_pkt(e, psn);
+	for (uint32_t psn = 5; psn <= 20; psn++)
+		write_pkt(e, psn);
+	for (uint32_t psn = 1201; psn <= 2400; psn++)
+		write_pkt(e, psn);
+	for (uint32_t psn = 4; psn <= 2400; psn++)
+		write_pkt(e, psn);
+	rsp(e, RC_ACK, 2400, ACK_SYN, 1200, 0);
+	rw_analyzer_finish(e->a, e->t + 1000);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->messages, 1200);
+	assert_int_equal(f->msgs_by_op[1], 1200);
+	assert_int_equal(f->bytes_by_op[1], 1200 * 256);
+	assert_int_equal(f->msg_incomplete, 0);
+	assert_int_equal(f->msg_orphans, 0);
+	assert_int_equal(f->msg_cut_end, 0);
+	assert_int_equal(f->gbn_episodes, 2);
+	assert_int_equal(f->out_of_order, 0);
+	assert_int_equal(f->retransmissions, 16 + 2397);
+	env_free(e);
+}
+
+/* The hold's other side: a capture that lost one packet the network
+ * delivered (PSN 4; no NAK), then a duplicate of 40 (the sender went back
+ * once, so resends could still come), and the responder acknowledges 40:
+ * it has 4, the capture lost it. The hole is given up at once, and the
+ * requests behind it, more than the hold keeps, are all assembled; the
+ * message the hole cut (3, 4) is incomplete. Without the responder in the
+ * capture (one direction only) and no resend, the hole is given up when
+ * the hold is full, with the same count. */
+static void test_capture_loss_given_up(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 3; psn++)
+		write_pkt(e, psn);
+	for (uint32_t psn = 5; psn <= 40; psn++)
+		write_pkt(e, psn);
+	struct rw_note n = write_pkt(e, 40);
+	assert_true(n.flags & RW_N_RETRANS);
+	rsp(e, RC_ACK, 40, ACK_SYN, 20, 0);
+	for (uint32_t psn = 41; psn <= 2000; psn++)
+		write_pkt(e, psn);
+	rw_analyzer_finish(e->a, e->t + 1000);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->messages, 999);
+	assert_int_equal(f->msg_incomplete, 1);
+	assert_int_equal(f->msg_orphans + f->msg_cut_end, 0);
+	assert_int_equal(f->retransmissions, 1);
+	assert_int_equal(f->out_of_order, 0);
+	env_free(e);
+
+	e = env_new();
+	for (uint32_t psn = 1; psn <= 2000; psn++)
+		if (psn != 4)
+			write_pkt(e, psn);
+	rw_analyzer_finish(e->a, e->t + 1000);
+	f = flow_to(e, QP_B);
+	assert_int_equal(f->messages, 999);
+	assert_int_equal(f->msg_incomplete, 1);
+	assert_int_equal(f->msg_orphans + f->msg_cut_end, 0);
+	env_free(e);
+}
+
+/* Items 3 and 4 (lossy-incast): SENDs 1..10, 11 lost before the tap,
+ * 12..20; the responder NAKs 11. The resend run loses 11, 14, 15 and 18
+ * again: the tap sees 12, 13, 16, 17, 19, 20. The sender then times out and
+ * resends 11..20, all captured, and the responder acknowledges 20. Truth:
+ * 6 + 10 resends, the PSN goes back twice (two go-back-N episodes, one
+ * asked for by the NAK, one by a timeout), nothing out of order, and the
+ * NAK's resend is not judged as starting at the wrong PSN: the network
+ * drops before the tap on this flow (it showed a gap), so the resend of
+ * the NAKed PSN could be lost there as the original was. Then SENDs 21,
+ * 23, 22: with no NAK and no go-back since that hole opened, 22 is a late
+ * (reordered) packet. */
+static void test_resend_run_with_drops(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 20; psn++)
+		if (psn != 11)
+			req(e, RC_SEND_ONLY, psn, 64);
+	rsp(e, RC_ACK, 11, NAK_SEQ, 10, 0);
+	static const uint32_t run[] = {12, 13, 16, 17, 19, 20};
+	for (unsigned i = 0; i < sizeof(run) / sizeof(run[0]); i++) {
+		struct rw_note n = req(e, RC_SEND_ONLY, run[i], 64);
+		assert_true(n.flags & RW_N_RETRANS);
+		assert_false(n.flags & RW_N_OOO);
+		if (i == 0)
+			assert_true(n.flags & RW_N_GBN_START);
+		else
+			assert_false(n.flags & RW_N_GBN_START);
+	}
+	struct rw_note n = req(e, RC_SEND_ONLY, 11, 64); /* the timeout's resend */
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	assert_false(n.flags & RW_N_OOO);
+	for (uint32_t psn = 12; psn <= 20; psn++)
+		req(e, RC_SEND_ONLY, psn, 64);
+	rsp(e, RC_ACK, 20, ACK_SYN, 20, 0);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->retransmissions, 6 + 10);
+	assert_int_equal(f->gbn_episodes, 2);
+	assert_int_equal(f->out_of_order, 0);
+	assert_int_equal(f->psn_gaps, 1);
+	assert_int_equal(f->missing_psns, 1);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	assert_int_equal(f->conf->count[RW_V_RESEND_WRONG_START], 0);
+	/* With the hole recovered and acknowledged, a later hole filled with
+	 * no NAK and no go-back is a reorder again. */
+	req(e, RC_SEND_ONLY, 21, 64);
+	req(e, RC_SEND_ONLY, 23, 64);
+	n = req(e, RC_SEND_ONLY, 22, 64);
+	assert_true(n.flags & RW_N_OOO);
+	assert_false(n.flags & RW_N_RETRANS);
+	assert_int_equal(f->out_of_order, 1);
+	assert_int_equal(f->retransmissions, 16);
+	assert_int_equal(f->missing_psns, 1); /* 11 stays missing; 22 came late */
+	rw_analyzer_finish(e->a, e->t + 1000);
+	assert_int_equal(f->messages, 23);
+	env_free(e);
+}
+
+/* A NAK names the first PSN the tap never saw either, and the resend's
+ * first copy the tap sees is a later never-seen one: every PSN from the
+ * NAKed one up is sent again while the responder waits, so it is a resend
+ * and the first of an episode, never a late packet. */
+static void test_first_resend_never_seen(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 5; psn++)
+		req(e, RC_SEND_ONLY, psn, 64);
+	for (uint32_t psn = 9; psn <= 12; psn++) /* 6..8 dropped before the tap */
+		req(e, RC_SEND_ONLY, psn, 64);
+	rsp(e, RC_ACK, 6, NAK_SEQ, 5, 0);
+	struct rw_note n = req(e, RC_SEND_ONLY, 8, 64); /* 6 and 7 dropped again */
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	assert_true(n.flags & RW_N_NEW); /* the first copy this capture saw */
+	assert_false(n.flags & RW_N_OOO);
+	for (uint32_t psn = 9; psn <= 12; psn++)
+		req(e, RC_SEND_ONLY, psn, 64);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->retransmissions, 5);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_int_equal(f->out_of_order, 0);
+	assert_int_equal(f->missing_psns, 3);
+	assert_int_equal(f->conf ? f->conf->count[RW_V_RESEND_WRONG_START] : 0, 0);
+	env_free(e);
+}
+
+/* No NAK in the capture (one direction only): SENDs 1..5, 6 lost before
+ * the tap, 7..10; the sender falls quiet, and 500 us later its timer resends
+ * 6..10. Truth: 6 is a resend (the first of an episode by timeout), not a
+ * late packet; 7..10 resends. Against it, 11, 13, 12 with 12 one
+ * microsecond late and nothing else going on: a reorder. */
+static void test_resend_after_quiet_sender(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 10; psn++)
+		if (psn != 6)
+			req(e, RC_SEND_ONLY, psn, 64);
+	e->t += 500000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 6, 64);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	assert_false(n.flags & RW_N_OOO);
+	for (uint32_t psn = 7; psn <= 10; psn++)
+		req(e, RC_SEND_ONLY, psn, 64);
+	req(e, RC_SEND_ONLY, 11, 64);
+	req(e, RC_SEND_ONLY, 13, 64);
+	n = req(e, RC_SEND_ONLY, 12, 64);
+	assert_true(n.flags & RW_N_OOO);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->retransmissions, 5);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_int_equal(f->out_of_order, 1);
+	assert_int_equal(f->psn_gaps, 2);
+	assert_int_equal(f->missing_psns, 1); /* 6 stays missing; 12 came late */
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	env_free(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_read_resend_takes_no_new_psns),
+		cmocka_unit_test(test_read_response_refilled_after_reissue),
+		cmocka_unit_test(test_hole_kept_while_resends_come),
+		cmocka_unit_test(test_capture_loss_given_up),
+		cmocka_unit_test(test_resend_run_with_drops),
+		cmocka_unit_test(test_first_resend_never_seen),
+		cmocka_unit_test(test_resend_after_quiet_sender),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

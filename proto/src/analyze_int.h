@@ -254,5 +254,4 @@ int pause_check(struct rw_analyzer *a, const struct rw_packet *p, const struct r
 void pause_finish(struct rw_analyzer *a, uint64_t ts);
 void pause_release(struct rw_analyzer *a);
 
-
 #endif

@@ -275,7 +275,7 @@ def one_case(case, workdir, keep):
 def cases(args):
     out = []
     if args.samples:
-        for y in sorted(glob.glob(os.path.join(args.samples, "*.yaml"))):
+        for y in sorted(glob.glob(os.path.join(os.path.abspath(args.samples), "*.yaml"))):
             name = os.path.basename(y)[:-5]
             n = SAMPLE_PACKETS.get(name, 5000)
             out.append({"name": "sample " + name, "yaml": y, "desc": name, "nargs": ["-n", str(n)],

@@ -15,7 +15,7 @@
  *           before, without its read-ahead thread)
  *   decode  + rw_packet_decode(), ICRC verified
  *   engine  + rw_analyzer_packet() (the analysis engine alone, no report)
- *   pack    decode, then the hand-over of the reader thread (capture/packed.h:
+ *   pack    decode, then the hand-over of the reader thread (lib/report/packed.h:
  *           each packet packed into its slot and unpacked again), on one
  *           thread: its CPU work without the moves between cores; printed
  *           last, after engine, of which it is not a part

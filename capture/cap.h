@@ -17,10 +17,10 @@
 #include <stdio.h>
 #include <rocewire.h>
 
-#include "pcap_lazy.h"
+#include "fmt.h"
 #include "qlen.h"
-#include "pcapfile.h"
-#include "readring.h"
+#include "source.h"
+#include "writer.h"
 
 #define CAP_PROG "rocewire-cap"
 
@@ -33,13 +33,6 @@ enum cap_format {
 	CAP_FMT_LINE = 0,
 	CAP_FMT_VERBOSE,
 	CAP_FMT_JSON,
-};
-
-/* File format written by -w. */
-enum cap_wfmt {
-	CAP_WFMT_AUTO = 0,      /* pcapng when the name ends in .pcapng, else pcap */
-	CAP_WFMT_PCAP,
-	CAP_WFMT_PCAPNG,
 };
 
 #define CAP_MAX_SNAPLEN 262144u /* -s 0, as tcpdump */
@@ -109,6 +102,19 @@ struct cap_opts {
 	int progress;           /* a progress line on stderr while reading files */
 };
 
+/* The writer's settings from the options (pattern: -w, or a queue's own name). */
+static inline struct cap_writer_cfg cap_writer_cfg_of(const struct cap_opts *o, const char *pattern)
+{
+	struct cap_writer_cfg cfg = {
+		.pattern = pattern,
+		.fmt = o->write_fmt,
+		.rotate_bytes = o->rotate_bytes,
+		.rotate_secs = o->rotate_secs,
+		.appl = CAP_PROG " " ROCEWIRE_VERSION,
+	};
+	return cfg;
+}
+
 /* ---- output buffer ------------------------------------------------------ */
 
 /* Everything printed per packet goes through one large buffer written with
@@ -143,81 +149,6 @@ static inline void cap_out_end(struct cap_out *o, char *p)
 	o->len = (size_t)(p - o->buf);
 }
 
-/* ---- records from a source ---------------------------------------------- */
-
-struct cap_source;
-
-struct cap_record {
-	uint64_t index;         /* 1-based packet number within its source */
-	int64_t ts_sec;
-	uint32_t ts_nsec;
-	uint32_t caplen;
-	uint32_t wirelen;       /* never below caplen */
-	int linktype;           /* RW_LINKTYPE_*: the record's interface's */
-	const uint8_t *data;
-	struct cap_source *src; /* for cap_record_offset(); NULL for live records */
-	long offset;            /* offline: the record's byte offset, or -1: ask src */
-	/* With src: a pcapng record's interface, numbered from 0 in its section
-	 * (as Wireshark's frame.interface_id), or -1 (pcap, or read by libpcap,
-	 * which does not say). */
-	int32_t iface;
-};
-
-/* Where records come from: a pcap or pcapng file, or "-" for stdin
- * (cap_offline_open). A regular file is read into a ring and parsed in place
- * by pcapfile.c, each record's offset exact, with no copy of its own and no
- * system call per record, pcapng as its standard defines it (records of
- * several interfaces and link types); what that reader leaves (standard
- * input, pipes, and from where they start, pcap records libpcap reads
- * differently and records over 128 KiB) is read by libpcap through stdio.
- * Live sources fill the records alone, with no source (messages then give
- * the packet number only). */
-struct cap_source {
-	const char *name;
-	pcap_t *pcap;           /* libpcap reads the file (or reads on) */
-	FILE *fp;
-	char *iobuf;            /* stdio buffer of fp */
-	int fd;                 /* the file pcapfile.c reads, or -1 */
-	int own;                /* pcapfile.c reads it (through ring) */
-	struct cap_readring ring;
-	struct cap_pcapfile pf;
-	int linktype;           /* the file's (pcapng: records carry their own) */
-	int pcapng;
-	uint64_t index;         /* records returned so far */
-	long pos;               /* file position after the last record; -1 unknown */
-	long size;              /* size of a regular file; -1 unknown */
-	long rec_start;         /* position before the current record */
-	char err[512];          /* the one-line message when open/next fail */
-	int err_status;         /* exit status the failure deserves */
-	int cut;                /* the failure was a file ending inside a record */
-};
-
-/* 0 when open; -1 with s->err (a full line naming the file) and s->err_status. */
-int cap_offline_open(struct cap_source *s, const char *path);
-/* 1: *r holds the next record; 0: end of file; -1: read error, s->err holds
- * the line (file, packet number, byte offset, what was expected). */
-int cap_source_next(struct cap_source *s, struct cap_record *r);
-/* pcapfile.c reads the source: cap_source_next_own() may run on another
- * thread than the one that opened it (the read-decode pipeline). */
-static inline int cap_source_own(const struct cap_source *s)
-{
-	return s->own && s->pcap == NULL;
-}
-/* Like cap_source_next() for such a source, but answers -2 where libpcap
- * must read on (cap_source_next() then does so, on the opening thread),
- * and -3 when blocks it skipped filled the ring up to keep (call again once
- * keep has moved). keep: the offset of the oldest record still in use (its
- * bytes stay in the ring); the source's own position when none is. */
-int cap_source_next_own(struct cap_source *s, struct cap_record *r, uint64_t keep);
-/* The ring's size: four times the longest record, so that the file is read
- * in large steps while records behind are still in use. Before
- * cap_source_next_own(), pos + CAP_PF_MAX_SPAN <= keep + this must hold
- * (the pipeline waits for the consumer until it does). */
-#define CAP_SOURCE_RING_ROOM (4 * CAP_PF_MAX_SPAN)
-/* Byte offset of the current record in its file, or -1 when unknown (a pipe). */
-long cap_record_offset(const struct cap_record *r);
-void cap_source_close(struct cap_source *s);
-
 /* ---- statistics and the closing summary --------------------------------- */
 
 #define CAP_ERR_KINDS 8
@@ -243,22 +174,6 @@ void cap_stats_add(struct cap_stats *st, const struct rw_packet *p, const struct
 void cap_summary_print(const struct cap_stats *st, FILE *fp);
 /* Adds every counter of from but packets (which the caller counts) to to. */
 void cap_stats_merge(struct cap_stats *to, const struct cap_stats *from);
-
-/* ---- time formatting ---------------------------------------------------- */
-
-/* Local wall-clock time cache: localtime_r() is called only when a timestamp
- * leaves the 15-minute window it was computed for (UTC offsets and DST
- * switches fall on quarter hours). */
-struct cap_clock {
-	int64_t base;           /* window start, seconds since the epoch */
-	long gmtoff;
-	int valid;
-};
-
-/* "HH:MM:SS.nnnnnnnnn" in local time (TZ honoured). */
-char *cap_fmt_time_local(struct cap_clock *c, char *p, int64_t sec, uint32_t nsec);
-/* "1700000000.123456789" */
-char *cap_fmt_time_epoch(char *p, int64_t sec, uint32_t nsec);
 
 /* ---- the per-packet driver and printers --------------------------------- */
 
@@ -329,15 +244,6 @@ void cap_print_verbose(struct cap_ctx *c, const struct cap_record *r, const stru
 struct cap_json *cap_json_new(void);
 void cap_json_free(struct cap_json *j);
 void cap_print_json(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
-
-/* ---- capture-side loss ------------------------------------------------- */
-
-struct cap_drops {
-	int known;              /* the source can count its losses */
-	uint64_t recv;          /* packets that passed the filter (some dropped) */
-	uint64_t kernel;        /* dropped by the kernel: capture buffer full */
-	uint64_t ifdrop;        /* dropped by the interface / NIC */
-};
 
 /* ---- live sources (source_live.c, source_rdma.c) ------------------------- */
 
@@ -423,67 +329,6 @@ void cap_rdma_update_drops(struct cap_live *l);
 void cap_rdma_close(struct cap_live *l);
 /* Lists RDMA devices as "N.rdma:DEV ..." from number first; returns how many. */
 int cap_rdma_list(FILE *out, int first);
-
-/* ---- writer (writer.c): pcap / pcapng files, rotation -------------------- */
-
-/* An interface of the file: pcapng writes one IDB each (a pcap file has
- * one link type and snapshot length). */
-#define CAP_WRITER_MAX_IFACES 64u
-struct cap_writer_iface {
-	int linktype;
-	uint32_t snaplen;
-	const char *name;       /* pcapng if_name, or NULL */
-	uint64_t packets;       /* written on it since the capture began */
-};
-
-struct cap_writer {
-	const char *pattern;    /* -w as given */
-	int pcapng;
-	int to_stdout;
-	int nano;
-	struct cap_writer_iface ifs[CAP_WRITER_MAX_IFACES]; /* 0: cap_writer_open's */
-	unsigned n_ifs;
-	uint64_t rotate_bytes;
-	uint32_t rotate_secs;
-	const struct cap_drops *drops; /* written into pcapng statistics blocks */
-	int64_t start_sec;      /* capture start (pcapng isb_starttime) */
-	uint32_t start_nsec;
-
-	FILE *fp;               /* NULL between a time rotation and the next packet */
-	char *iobuf;            /* records not yet handed to fp (unbuffered) */
-	size_t ilen;
-	char base[4096];        /* current name before the index suffix */
-	char name[4096];        /* current file */
-	char part[4112];        /* name + ".XXXXXX.part", written until closed */
-	unsigned index;         /* suffix of the current name; 0: none */
-	int64_t period_start;   /* -G: monotonic seconds when the period began */
-	uint64_t bytes;         /* in the current file */
-	uint64_t packets;       /* in the current file */
-	uint64_t total_packets;
-	unsigned files;         /* files closed */
-	char first_name[4096];  /* first file closed, for the closing line */
-	int failed;
-	char err[8800];
-};
-
-/* Opens the first file, with interface 0 of this link type, snapshot
- * length and name; 0, or -1 with w->err. */
-int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype,
-		    uint32_t snaplen, int nano, const char *ifname);
-/* One more interface for the packets of another port or link type (pcapng;
- * pcap only when both match interface 0's): its number, or -1 with w->err
- * (the writer stays usable). */
-int cap_writer_add_iface(struct cap_writer *w, int linktype, uint32_t snaplen, const char *name);
-/* Writes one record on interface 0, or on iface, rotating first when -C or
- * -G says so; 0 or -1 (w->err). */
-int cap_writer_write(struct cap_writer *w, const struct cap_record *r);
-int cap_writer_write_on(struct cap_writer *w, unsigned iface, const struct cap_record *r);
-/* Once a second: flushes, and ends a -G period that is over. */
-/* Hands what the writer holds to the file or standard output now. */
-int cap_writer_flush(struct cap_writer *w);
-int cap_writer_tick(struct cap_writer *w);
-/* Closes (statistics block, flush, rename FILE.XXXXXX.part to FILE); 0 or -1. */
-int cap_writer_close(struct cap_writer *w);
 
 /* ---- terminal output (liveview.c) --------------------------------------- */
 

@@ -714,6 +714,12 @@ static int report_outputs(struct cap_ctx *c, const struct cap_opts *o, uint64_t 
 	int status = CAP_EXIT_OK;
 
 	cap_report_finish(c->report, end_ns);
+	/* Once per run, whichever outputs follow (table, JSON, HTML): a report
+	 * that silently leaves out flows reads as a clean one. */
+	char why[256];
+	if (cap_report_incomplete(c->report, why, sizeof(why)))
+		fprintf(stderr, "%s: warning: incomplete report: %s; raise %s to include them\n",
+			CAP_PROG, why, cap_report_flow_limited(c->report) ? "--max-flows" : "--max-memory");
 	if (o->report) {
 		cap_out_flush(&c->out);
 		fflush(stdout);
@@ -835,7 +841,7 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 			break;
 		if (cap_offline_open(&src, opts->files[i]) != 0) {
 			cap_ctx_error(ctx, cap_esc(line, sizeof(line), src.err));
-			cap_set_status(ctx, src.err_status);
+			cap_set_status(ctx, src.failure == CAP_SOURCE_READ ? CAP_EXIT_PROBLEM : CAP_EXIT_USAGE);
 			continue;
 		}
 		opened++;
@@ -861,7 +867,7 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 		cap_progress_clear(prog);
 		if (rc < 0) {
 			cap_ctx_error(ctx, cap_esc(line, sizeof(line), src.err));
-			cap_set_status(ctx, src.err_status);
+			cap_set_status(ctx, src.failure == CAP_SOURCE_READ ? CAP_EXIT_PROBLEM : CAP_EXIT_USAGE);
 			if (src.cut)
 				ctx->stats.files_cut++;
 		}
@@ -1049,7 +1055,8 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 		return l.err_status;
 	}
 	if (o->write_file && !multi) {
-		if (cap_writer_open(&w, o, l.linktype, l.snaplen, l.nano, l.name) != 0) {
+		struct cap_writer_cfg wc = cap_writer_cfg_of(o, o->write_file);
+		if (cap_writer_open(&w, &wc, l.linktype, l.snaplen, l.nano, l.name) != 0) {
 			error_line(w.err);
 			cap_writer_close(&w);
 			cap_live_close(&l);
@@ -1213,12 +1220,20 @@ static void hand_over_to_dpdk(char **argv)
 }
 #endif
 
+/* libpcap could not be loaded where a call needed it (rocewire_io). */
+static void pcap_missing(const char *line)
+{
+	fprintf(stderr, "%s: %s\n", CAP_PROG, line);
+	exit(CAP_EXIT_USAGE);
+}
+
 int main(int argc, char **argv)
 {
 	struct cap_opts opts;
 	static struct cap_ctx ctx; /* large (struct rw_packet, counters): not on the stack */
 	int status;
 
+	cap_pcap_fail = pcap_missing;
 	parse_args(argc, argv, &opts);
 #ifndef CAP_WITH_DPDK
 	if (opts.iface && strncmp(opts.iface, "dpdk:", 5) == 0)

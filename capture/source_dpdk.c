@@ -626,7 +626,8 @@ int cap_dpdk_queues_start(struct cap_live *l, const struct cap_opts *o, const st
 		if (!q->wname)
 			return dpdk_err(l, "out of memory", 0);
 		q->wopts.write_file = q->wname;
-		if (cap_writer_open(&q->w, &q->wopts, l->linktype, l->snaplen, l->nano, l->name) != 0) {
+		struct cap_writer_cfg wc = cap_writer_cfg_of(o, q->wname);
+		if (cap_writer_open(&q->w, &wc, l->linktype, l->snaplen, l->nano, l->name) != 0) {
 			snprintf(l->err, sizeof(l->err), "%.767s", q->w.err);
 			l->err_status = CAP_EXIT_USAGE;
 			return -1;

@@ -7,7 +7,7 @@
  *
  * CSV with a header line, or JSON Lines. Each file is written whole or not
  * at all: records go to a temporary file in the target's directory
- * (capture/tmpfile.h) that cc_out_close() renames into place, or removes
+ * (lib/io/tmpfile.h) that cc_out_close() renames into place, or removes
  * when the run ended in an error. Files the configuration leaves empty are
  * not written, and their record calls do nothing. */
 #ifndef RWGEN_CC_OUT_H

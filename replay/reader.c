@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cap.h"
+#include "source.h"
 
 static int stream_open(struct rp_reader *r)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Per-capture state: the report (capture/report.c, which owns the analysis
+/* Per-capture state: the report (lib/report/report.c, which owns the analysis
  * engine) fed every frame in capture order on its first visit, the frame's
  * verdicts kept per frame, and all of it made anew when a file is opened or
  * reloaded (init routine) and given back when it is closed (cleanup).

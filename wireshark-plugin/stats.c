@@ -17,7 +17,7 @@
 #include <epan/stats_tree.h>
 #include <epan/tap.h>
 
-#include "report_int.h"
+#include "report.h"
 #include "rocewire_ws.h"
 
 int rwp_tap = -1;
@@ -90,8 +90,8 @@ static void flow_name(char *buf, size_t cap, int32_t i)
 	}
 	const struct rw_flow *f = rw_analyzer_flow(a, (uint32_t)i);
 	char s[64], d[64];
-	snprintf(buf, cap, "flow %d: %s > %s QP 0x%06x", i, rp_addr(s, sizeof(s), &f->key, 1),
-		 rp_addr(d, sizeof(d), &f->key, 0), f->key.dqpn);
+	snprintf(buf, cap, "flow %d: %s > %s QP 0x%06x", i, cap_report_addr(s, sizeof(s), &f->key, 1),
+		 cap_report_addr(d, sizeof(d), &f->key, 0), f->key.dqpn);
 }
 
 static tap_packet_status st_packet(stats_tree *st, packet_info *pinfo, epan_dissect_t *edt,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* rocewire-packed-check: proves that struct cap_packed (capture/packed.h)
+/* rocewire-packed-check: proves that struct cap_packed (lib/report/packed.h)
  * carries every field of a decoded packet that the analysis engine and the
  * report read.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-report-driver: a test-only front end to the capture report
- * (capture/report.h), for the report tests and bench/bench_report.sh while
+ * (lib/report/report.h), for the report tests and bench/bench_report.sh while
  * and where `rocewire-cap --report` is not available, and to measure what
  * the report costs per packet on its own.
  *

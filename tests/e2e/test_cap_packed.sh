@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The offline pipeline's hand-over (capture/packed.h, capture/pipeline.c):
+# The offline pipeline's hand-over (lib/report/packed.h, capture/pipeline.c):
 #  1. rocewire-packed-check: the engine and the report give the same verdicts
 #     and outputs on packets unpacked over garbage as on decoded ones, on
 #     every sample and on a generated mix (every field they read travels);

@@ -17,9 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cap.h"
 #include "pcapfile.h"
 #include "readring.h"
+#include "source.h"
+#include "writer.h"
 
 #define BT_SHB 0x0A0D0D0Au
 #define BT_IDB 1u
@@ -493,7 +494,7 @@ static void test_writer_interfaces(void **state)
 	char dir[] = "/tmp/test_pcapfile_w.XXXXXX", path[128];
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/two.pcapng", dir);
-	struct cap_opts o = {.write_file = path, .write_fmt = CAP_WFMT_AUTO};
+	struct cap_writer_cfg o = {.pattern = path, .fmt = CAP_WFMT_AUTO, .appl = "test_pcapfile"};
 	static struct cap_writer w;
 	uint8_t d[100];
 	frame(d, sizeof(d), 0x41);

@@ -248,7 +248,7 @@ static char *flow_label(const struct cap_report *r, uint32_t i, char *buf, size_
 	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
 	char s[64], d[64];
 	snprintf(buf, cap, "#%" PRIu32 " %s \xe2\x86\x92 %s QP 0x%06" PRIx32 " %s", i,
-		 rp_addr(s, sizeof(s), &f->key, 1), rp_addr(d, sizeof(d), &f->key, 0), f->key.dqpn,
+		 cap_report_addr(s, sizeof(s), &f->key, 1), cap_report_addr(d, sizeof(d), &f->key, 0), f->key.dqpn,
 		 rw_transport_name((enum rw_transport)f->transport));
 	return buf;
 }
@@ -674,7 +674,7 @@ static void plot_congestion(struct html *h)
 		fprintf(f, "<text x=\"40\" y=\"%.1f\" font-size=\"12\" fill=\"" C_TITLE "\">", y + 18);
 		char s1[64], d1[64];
 		snprintf(b, sizeof(b), "#%" PRIu32 " %s \xe2\x86\x92 %s", fl[j],
-			 rp_addr(s1, sizeof(s1), &fw->key, 1), rp_addr(d1, sizeof(d1), &fw->key, 0));
+			 cap_report_addr(s1, sizeof(s1), &fw->key, 1), cap_report_addr(d1, sizeof(d1), &fw->key, 0));
 		esc(f, b);
 		fprintf(f, "</text><text x=\"40\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">QP 0x%06" PRIx32
 			   " \xc2\xb7 CE %" PRIu64 " \xc2\xb7 CNP %" PRIu64 "</text>\n",

@@ -34,8 +34,10 @@
 #include <strings.h>
 #include <time.h>
 
-#include "cap.h"
+#include <rocewire/wire.h>
+
 #include "tmpfile.h"
+#include "writer.h"
 
 #define WRITER_BUF (1u << 17)
 
@@ -214,7 +216,7 @@ static int put_headers(struct cap_writer *w)
 		return put(w, b, (size_t)(p - b));
 	}
 
-	static const char appl[] = CAP_PROG " " ROCEWIRE_VERSION;
+	const char *appl = w->appl;
 	p = le32(p, PCAPNG_SHB);
 	p += 4;
 	p = le32(p, PCAPNG_BOM);
@@ -354,27 +356,28 @@ static int close_current(struct cap_writer *w)
 	return rc;
 }
 
-int cap_writer_open(struct cap_writer *w, const struct cap_opts *o, int linktype,
+int cap_writer_open(struct cap_writer *w, const struct cap_writer_cfg *cfg, int linktype,
 		    uint32_t snaplen, int nano, const char *ifname)
 {
 	struct timespec now;
 
 	memset(w, 0, sizeof(*w));
-	w->pattern = o->write_file;
-	w->to_stdout = strcmp(o->write_file, "-") == 0;
-	if (o->write_fmt == CAP_WFMT_AUTO) {
+	w->pattern = cfg->pattern;
+	w->to_stdout = strcmp(cfg->pattern, "-") == 0;
+	snprintf(w->appl, sizeof(w->appl), "%s", cfg->appl ? cfg->appl : "rocewire");
+	if (cfg->fmt == CAP_WFMT_AUTO) {
 		size_t n = strlen(w->pattern);
 		w->pcapng = n >= 7 && strcasecmp(w->pattern + n - 7, ".pcapng") == 0;
 	} else {
-		w->pcapng = o->write_fmt == CAP_WFMT_PCAPNG;
+		w->pcapng = cfg->fmt == CAP_WFMT_PCAPNG;
 	}
 	w->ifs[0].linktype = linktype;
 	w->ifs[0].snaplen = snaplen;
 	w->ifs[0].name = ifname;
 	w->n_ifs = 1;
 	w->nano = nano;
-	w->rotate_bytes = o->rotate_bytes;
-	w->rotate_secs = o->rotate_secs;
+	w->rotate_bytes = cfg->rotate_bytes;
+	w->rotate_secs = cfg->rotate_secs;
 	w->iobuf = malloc(WRITER_BUF);
 	if (!w->iobuf) {
 		w->failed = 1;

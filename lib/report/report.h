@@ -6,6 +6,7 @@
 #ifndef ROCEWIRE_CAP_REPORT_H
 #define ROCEWIRE_CAP_REPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,6 +28,10 @@ struct cap_report_opts {
 struct cap_report;
 struct cap_qlen;
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* NULL (with errno) when memory cannot be had. */
 struct cap_report *cap_report_new(const struct cap_report_opts *o);
 void cap_report_free(struct cap_report *r);
@@ -40,6 +45,14 @@ void cap_report_set_drops(struct cap_report *r, uint64_t kernel_drops, uint64_t 
 void cap_report_finish(struct cap_report *r, uint64_t ts_ns);
 
 const struct rw_analyzer *cap_report_analyzer(const struct cap_report *r);
+/* 1 when flows were left out (the flow or memory limit): why in buf, which
+ * the program words with its own option names; 0 when the report is whole. */
+int cap_report_incomplete(const struct cap_report *r, char *why, size_t n);
+/* 1 when the flow limit (max_flows) was the cause, 0 when memory was. */
+int cap_report_flow_limited(const struct cap_report *r);
+/* A flow's source (src 1) or destination address: "192.168.100.10",
+ * "2001:db8::a", "lid 3". */
+char *cap_report_addr(char *buf, size_t cap, const struct rw_flow_key *k, int src);
 
 /* Outputs; each returns 0, or -1 with errno when writing failed. */
 int cap_report_table(const struct cap_report *r, FILE *out);
@@ -47,5 +60,9 @@ int cap_report_json(const struct cap_report *r, FILE *out);
 /* Writes to a temporary file next to path and renames it into place, so a
  * failure never leaves a half-written report. */
 int cap_report_html(const struct cap_report *r, const char *path);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

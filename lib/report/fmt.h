@@ -203,4 +203,18 @@ const char *cap_ecn_name(unsigned ecn);
 const char *cap_ethertype_name(uint16_t t);
 const char *cap_ipproto_name(uint8_t proto);
 
+/* Local wall-clock time cache: localtime_r() is called only when a timestamp
+ * leaves the 15-minute window it was computed for (UTC offsets and DST
+ * switches fall on quarter hours). */
+struct cap_clock {
+	int64_t base;           /* window start, seconds since the epoch */
+	long gmtoff;
+	int valid;
+};
+
+/* "HH:MM:SS.nnnnnnnnn" in local time (TZ honoured). */
+char *cap_fmt_time_local(struct cap_clock *c, char *p, int64_t sec, uint32_t nsec);
+/* "1700000000.123456789" */
+char *cap_fmt_time_epoch(char *p, int64_t sec, uint32_t nsec);
+
 #endif

@@ -24,8 +24,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cap.h"
+#include <rocewire/link.h>
+#include <rocewire/wire.h>
+
 #include "readring.h"
+#include "source.h"
 
 /* stdio buffer for the input: fewer read() calls for small records. */
 #define CAP_INPUT_BUF (1u << 18)
@@ -146,6 +149,12 @@ static void unsupported_linktype(struct cap_source *s, const char *path)
 static int open_libpcap(struct cap_source *s, const char *path, int fd, const struct stat *st)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
+	if (cap_pcap_ready(errbuf, sizeof(errbuf)) != 0) {
+		snprintf(s->err, sizeof(s->err), "%s: %s", path, errbuf);
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return -1;
+	}
 	FILE *fp = fd == STDIN_FILENO ? stdin : stream(s, fd); /* stdin keeps its buffer */
 
 	if (!fp) {
@@ -210,7 +219,7 @@ int cap_offline_open(struct cap_source *s, const char *path)
 	s->pos = -1;
 	s->rec_start = -1;
 	s->size = -1;
-	s->err_status = CAP_EXIT_USAGE;
+	s->failure = CAP_SOURCE_OPEN;
 
 	int fd = strcmp(path, "-") == 0 ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -257,7 +266,7 @@ static int read_error(struct cap_source *s, long offset, const char *what, int c
 		snprintf(s->err, sizeof(s->err), "%s: packet %" PRIu64 ": %s", s->name,
 			 s->index + 1, what);
 	s->cut = cut;
-	s->err_status = CAP_EXIT_PROBLEM;
+	s->failure = CAP_SOURCE_READ;
 	return -1;
 }
 

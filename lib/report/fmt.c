@@ -2,7 +2,8 @@
 /* Text formatting helpers that are too large to inline, and timestamps. */
 #include <time.h>
 
-#include "cap.h"
+#include <rocewire.h>
+
 #include "fmt.h"
 
 const char cap_digits2[200] = "00010203040506070809"

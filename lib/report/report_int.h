@@ -144,8 +144,6 @@ uint32_t rs_bins_used(const struct cap_report *r);
 /* Indices of the flows sorted by bytes (most first), malloc'd; NULL when
  * there are none or no memory (*n says which). */
 uint32_t *rp_sorted_flows(const struct cap_report *r, uint32_t *n);
-/* "192.168.100.10", "2001:db8::a", "fe80::...", "lid 3" */
-char *rp_addr(char *buf, size_t cap, const struct rw_flow_key *k, int src);
 const char *rp_family(const struct rw_flow_key *k);
 /* The q-quantile in ns by the nearest-rank definition (see report.c). */
 /* "12.3 ms", "450 ns", "2.01 s" */

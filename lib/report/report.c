@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cap.h"
 #include "fmt.h"
 #include "jsonw.h"
 #include "report_int.h"
@@ -145,12 +144,16 @@ void cap_report_finish(struct cap_report *r, uint64_t ts_ns)
 	rs_finish(r, ts_ns);
 	r->finished = 1;
 	r->finish_ns = ts_ns;
-	/* Once per run, whichever outputs follow (table, JSON, HTML): a report
-	 * that silently leaves out flows reads as a clean one. */
-	char why[256];
-	if (rp_incomplete(r, why, sizeof(why)))
-		fprintf(stderr, "%s: warning: incomplete report: %s; raise %s to include them\n",
-			CAP_PROG, why, r->opts.max_flows ? "--max-flows" : "--max-memory");
+}
+
+int cap_report_incomplete(const struct cap_report *r, char *why, size_t n)
+{
+	return rp_incomplete(r, why, n);
+}
+
+int cap_report_flow_limited(const struct cap_report *r)
+{
+	return r->opts.max_flows != 0;
 }
 
 const struct rw_analyzer *cap_report_analyzer(const struct cap_report *r)
@@ -222,7 +225,7 @@ int rp_incomplete(const struct cap_report *r, char *buf, size_t cap)
 	return 1;
 }
 
-char *rp_addr(char *buf, size_t cap, const struct rw_flow_key *k, int src)
+char *cap_report_addr(char *buf, size_t cap, const struct rw_flow_key *k, int src)
 {
 	const uint8_t *a = src ? k->src : k->dst;
 	char tmp[64], *e = tmp;
@@ -468,8 +471,8 @@ const unsigned rp_flow_ncols = sizeof(rp_flow_heads) / sizeof(rp_flow_heads[0]);
 static unsigned key_cells(char cell[][T_CELL], uint32_t i, const struct rw_flow *f)
 {
 	u64s(cell[0], i);
-	rp_addr(cell[1], T_CELL, &f->key, 1);
-	rp_addr(cell[2], T_CELL, &f->key, 0);
+	cap_report_addr(cell[1], T_CELL, &f->key, 1);
+	cap_report_addr(cell[2], T_CELL, &f->key, 0);
 	cell_end(fmt_hex(cell[3], f->key.dqpn, 6)); /* as "0x%06x" */
 	return 4;
 }
@@ -980,8 +983,8 @@ static void json_flow(struct jw *w, const struct cap_report *r, uint32_t i)
 	jw_obj(w, NULL);
 	jw_uint(w, "index", i);
 	jw_str(w, "family", rp_family(&f->key));
-	jw_str(w, "src", rp_addr(b, sizeof(b), &f->key, 1));
-	jw_str(w, "dst", rp_addr(b, sizeof(b), &f->key, 0));
+	jw_str(w, "src", cap_report_addr(b, sizeof(b), &f->key, 1));
+	jw_str(w, "dst", cap_report_addr(b, sizeof(b), &f->key, 0));
 	jw_uint(w, "dqpn", f->key.dqpn);
 	jw_str(w, "transport", rw_transport_name((enum rw_transport)f->transport));
 	if (f->key.family == 0)

@@ -9,15 +9,29 @@
  * BPF filters, -D, the libpcap reader of standard input and pipes, and the
  * link type names load it when they first call it.
  *
- * Every capture file includes this header (through cap.h) instead of
- * <pcap/pcap.h>. When CMake found libpcap's soname (CAP_PCAP_SONAME), each
- * libpcap function the tool calls is a macro that calls through a pointer
- * looked up on the first call; otherwise the tool links libpcap as before.
- * A function missing from CAP_PCAP_FUNCS fails the link, not the run. */
+ * Every file that calls libpcap includes this header instead of
+ * <pcap/pcap.h>. When CMake found libpcap's soname (CAP_PCAP_SONAME, a
+ * public definition of rocewire_io), each libpcap function is a macro that
+ * calls through a pointer looked up on the first call; otherwise the
+ * program links libpcap as before. A function missing from CAP_PCAP_FUNCS
+ * fails the link, not the run.
+ *
+ * Loading can fail (libpcap removed after the build): cap_pcap_ready()
+ * says so as an error a caller can return; a call that loads it without
+ * asking first ends in cap_pcap_fail, which the program sets to say it in
+ * its own words and exit with its own status. */
 #ifndef ROCEWIRE_CAP_PCAP_LAZY_H
 #define ROCEWIRE_CAP_PCAP_LAZY_H
 
+#include <stddef.h>
 #include <pcap/pcap.h>
+
+/* 0 when libpcap and every function of CAP_PCAP_FUNCS are there (always,
+ * without lazy loading); -1 with one line in err. */
+int cap_pcap_ready(char *err, size_t n);
+/* Called with that line when a libpcap call finds it cannot load it; must
+ * not return. Unset: the line on stderr and abort(). */
+extern void (*cap_pcap_fail)(const char *line);
 
 #ifdef CAP_PCAP_SONAME
 
@@ -42,8 +56,8 @@ enum cap_pcap_fn {
 
 /* The functions looked up so far (NULL: not yet). */
 extern void *cap_pcap_fn[CAP_PCAP_NFUNCS];
-/* Loads libpcap if needed and looks function i up; when either fails, says
- * so on stderr and exits with CAP_EXIT_USAGE. */
+/* Loads libpcap if needed and looks function i up; when either fails,
+ * calls cap_pcap_fail. */
 void *cap_pcap_load(enum cap_pcap_fn i);
 
 static inline void *cap_pcap_get(enum cap_pcap_fn i)

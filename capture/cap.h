@@ -19,6 +19,7 @@
 
 #include "fmt.h"
 #include "qlen.h"
+#include "summary.h"
 #include "source.h"
 #include "writer.h"
 
@@ -148,32 +149,6 @@ static inline void cap_out_end(struct cap_out *o, char *p)
 {
 	o->len = (size_t)(p - o->buf);
 }
-
-/* ---- statistics and the closing summary --------------------------------- */
-
-#define CAP_ERR_KINDS 8
-#define CAP_ERR_PLACES 48 /* enum rw_layer, then 32 + extension header bit */
-
-struct cap_stats {
-	const char *live;       /* the interface of a live capture, else NULL */
-	uint64_t packets;
-	uint64_t bytes;         /* wire lengths */
-	uint64_t files_read;
-	uint64_t files_cut;     /* files that ended inside a record */
-	uint64_t carrier[RW_CARRIER_COUNT];
-	uint64_t opcode[256];
-	uint64_t icrc[3];       /* enum rw_crc_status, for RoCE and IB packets */
-	uint64_t vcrc[3];       /* native IB packets */
-	uint64_t decode_errors;
-	uint64_t errors[CAP_ERR_KINDS][CAP_ERR_PLACES];
-	uint64_t truncated;     /* caplen < wire length (cut by the snapshot length) */
-	uint64_t undecoded;     /* live -w -q: written but not decoded (the decoder was behind) */
-};
-
-void cap_stats_add(struct cap_stats *st, const struct rw_packet *p, const struct cap_record *r);
-void cap_summary_print(const struct cap_stats *st, FILE *fp);
-/* Adds every counter of from but packets (which the caller counts) to to. */
-void cap_stats_merge(struct cap_stats *to, const struct cap_stats *from);
 
 /* ---- the per-packet driver and printers --------------------------------- */
 

@@ -881,7 +881,7 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 	if (ctx->report && opened)
 		cap_set_status(ctx, report_outputs(ctx, opts, ctx->last_ts_ns));
 	if (opened)
-		cap_summary_print(&ctx->stats, stderr);
+		cap_summary_print(&ctx->stats, CAP_PROG, stderr);
 	return ctx->status;
 }
 
@@ -1183,7 +1183,7 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 			cap_report_set_drops(c->report, l.drops.kernel, l.drops.ifdrop);
 		cap_set_status(c, report_outputs(c, &ro, wall_ns()));
 	}
-	cap_summary_print(&c->stats, stderr);
+	cap_summary_print(&c->stats, CAP_PROG, stderr);
 	print_drops(&l, shown);
 	if (l.dpdk)
 		cap_dpdk_summary(&l, shown);

@@ -28,7 +28,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cap.h"
+#include "summary.h"
 #include "packed.h"
 #include "report.h"
 #include "rocewire/analyze.h"

@@ -3,8 +3,8 @@
 #include <ctype.h>
 #include <inttypes.h>
 
-#include "cap.h"
 #include "fmt.h"
+#include "summary.h"
 
 static unsigned err_place(const struct rw_packet *p)
 {
@@ -75,14 +75,14 @@ static void place_name(unsigned place, char *buf, size_t cap)
 	}
 }
 
-void cap_summary_print(const struct cap_stats *st, FILE *fp)
+void cap_summary_print(const struct cap_stats *st, const char *prog, FILE *fp)
 {
 	if (st->live) {
 		char name[CAP_ESC_SIZE(256)];
-		fprintf(fp, "%s: %" PRIu64 " packet%s captured on %s\n", CAP_PROG, st->packets,
+		fprintf(fp, "%s: %" PRIu64 " packet%s captured on %s\n", prog, st->packets,
 			st->packets == 1 ? "" : "s", cap_esc(name, sizeof(name), st->live));
 	} else {
-		fprintf(fp, "%s: %" PRIu64 " packet%s read from %" PRIu64 " file%s\n", CAP_PROG,
+		fprintf(fp, "%s: %" PRIu64 " packet%s read from %" PRIu64 " file%s\n", prog,
 			st->packets, st->packets == 1 ? "" : "s", st->files_read,
 			st->files_read == 1 ? "" : "s");
 	}

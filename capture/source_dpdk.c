@@ -55,10 +55,12 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_pause.h>
 
+#include "rw_dpdk.h"
+
 #define DPDK_BURST 32
 #define DPDK_MBUFS 16383
 #define DPDK_DESC 1024
-#define DPDK_MAX_ARGS 64
+
 /* How long the port's clock is watched against the wall clock to learn its
  * rate (rte_eth_read_clock gives ticks, not nanoseconds). */
 #define DPDK_CLOCK_CAL_MS 100
@@ -101,7 +103,8 @@ struct cap_dpdk {
 	uint64_t q_ipackets0[RTE_ETHDEV_QUEUE_STAT_CNTRS], q_errors0[RTE_ETHDEV_QUEUE_STAT_CNTRS];
 	char driver[64];
 	char *args;                    /* the split EAL options */
-	char *argv[DPDK_MAX_ARGS + 1];
+	struct rw_dpdk_args eal_args;  /* EAL keeps pointers into them */
+	struct rw_dpdk_port dev;
 
 	uint16_t nq, ntxq;
 	struct dpdk_queue **q;
@@ -162,16 +165,6 @@ static void calibrate_port_clock(struct cap_dpdk *d)
 	d->port_c0 = c1;
 	d->wall_ns0 = timespec_ns(&t1);
 	d->clock = DPDK_CLOCK_PORT;
-}
-
-/* Asks for the port's RX timestamps where it has them. Before configure. */
-static void want_timestamps(struct cap_dpdk *d, const struct rte_eth_dev_info *info,
-			    struct rte_eth_conf *conf)
-{
-	d->ts_off = -1;
-	d->clock = DPDK_CLOCK_TSC;
-	if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP)
-		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_TIMESTAMP;
 }
 
 /* After start: the field the PMD fills, and how to read its values. The
@@ -305,67 +298,28 @@ static void feed_some(struct cap_dpdk *d)
 
 static int eal_start(struct cap_live *l, struct cap_dpdk *d, const char *eal_args)
 {
-	int argc = 0, rc;
+	char *tok[RW_DPDK_MAX_ARGS];
+	int n = 0;
+	char err[512];
 
 	d->args = strdup(eal_args);
 	if (!d->args)
 		return dpdk_err(l, "out of memory", 0);
-	d->argv[argc++] = (char *)CAP_PROG;
-	for (char *tok = strtok(d->args, " \t"); tok; tok = strtok(NULL, " \t")) {
-		if (argc == DPDK_MAX_ARGS)
-			return dpdk_err(l, "too many EAL options (64 at most)", 0);
-		d->argv[argc++] = tok;
+	for (char *t = strtok(d->args, " \t"); t; t = strtok(NULL, " \t")) {
+		if (n == RW_DPDK_MAX_ARGS - 1)
+			return dpdk_err(l, "too many EAL options (63 at most)", 0);
+		tok[n++] = t;
 	}
-	if (argc == 1)
+	if (n == 0)
 		return dpdk_err(l, "expected EAL options after dpdk: (e.g. 'dpdk:-l 0 --no-huge -m 512 "
 				   "--vdev=net_af_packet0,iface=eth1', or a PCI port bound to DPDK)",
 				0);
-	/* EAL's messages go to a buffer: on failure its last line is the
-	 * reason, given in our one line; else they are dropped, as the capture
-	 * prints its own (a user's --log-level still applies to later ones). */
-	char *logbuf = NULL;
-	size_t loglen = 0;
-	FILE *logf = open_memstream(&logbuf, &loglen);
-	if (logf)
-		rte_openlog_stream(logf);
-	/* EAL also writes its fatal errors straight to stderr: hold that too
-	 * while it starts (the reason is in the log buffer) */
-	fflush(stderr);
-	int saved_err = dup(STDERR_FILENO);
-	FILE *hold = tmpfile();
-	if (saved_err >= 0 && hold)
-		dup2(fileno(hold), STDERR_FILENO);
-	/* EAL takes over getopt's state: save it */
-	int saved_optind = optind;
-	optind = 1;
-	rc = rte_eal_init(argc, d->argv);
-	int eal_errno = rte_errno;
-	optind = saved_optind;
-	fflush(stderr);
-	if (saved_err >= 0) {
-		dup2(saved_err, STDERR_FILENO);
-		close(saved_err);
-	}
-	if (hold)
-		fclose(hold);
-	rte_openlog_stream(NULL);
-	if (logf)
-		fclose(logf);
-	if (rc < 0) {
-		char why[256] = "";
-		/* the last non-empty line EAL wrote */
-		for (char *line = logbuf ? strtok(logbuf, "\n") : NULL; line; line = strtok(NULL, "\n"))
-			if (line[0])
-				snprintf(why, sizeof(why), "%s", line);
-		free(logbuf);
-		snprintf(l->err, sizeof(l->err),
-			 "%s: DPDK initialisation failed: %s (check the EAL options; on a machine without "
-			 "hugepages add --no-huge -m 512)",
-			 l->name, why[0] ? why : rte_strerror(eal_errno));
+	if (rw_dpdk_args_user(&d->eal_args, CAP_PROG, n, tok, err, sizeof(err)) != 0 ||
+	    rw_dpdk_eal_start(&d->eal_args, err, sizeof(err)) != 0) {
+		snprintf(l->err, sizeof(l->err), "%s: %s", l->name, err);
 		l->err_status = CAP_EXIT_USAGE;
 		return -1;
 	}
-	free(logbuf);
 	d->eal = 1;
 	return 0;
 }
@@ -390,7 +344,6 @@ static void assign_lcores(struct cap_dpdk *d)
 int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opts *o)
 {
 	struct cap_dpdk *d = calloc(1, sizeof(*d));
-	int rc;
 
 	if (!d)
 		return dpdk_err(l, "out of memory", 0);
@@ -398,32 +351,25 @@ int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opt
 	d->ts_off = -1;
 	if (eal_start(l, d, eal_args) != 0)
 		return -1;
-	uint16_t port = RTE_MAX_ETHPORTS;
-	uint16_t p;
-	RTE_ETH_FOREACH_DEV(p)
-	{
-		port = p;
-		break;
-	}
-	if (port == RTE_MAX_ETHPORTS)
-		return dpdk_err(l, "no DPDK port (bind a NIC to DPDK, or give --vdev=...)", 0);
+	char err[512];
+	int usage;
+	if (rw_dpdk_port_find(&d->dev, RW_DPDK_ANY_PORT, err, sizeof(err), &usage) != 0)
+		return dpdk_err(l, err, 0);
+	uint16_t port = d->dev.id;
 	d->port = port;
-	struct rte_eth_dev_info info;
-	rc = rte_eth_dev_info_get(port, &info);
-	if (rc != 0)
-		return dpdk_err(l, "cannot read the port's capabilities", -rc);
-	snprintf(d->driver, sizeof(d->driver), "%s", info.driver_name ? info.driver_name : "?");
+	const struct rte_eth_dev_info *info = &d->dev.info;
+	snprintf(d->driver, sizeof(d->driver), "%s", d->dev.driver);
 	d->nq = (uint16_t)(o->rx_queues ? o->rx_queues : 1);
 	d->multi = d->nq > 1;
-	if (d->nq > info.max_rx_queues) {
+	if (d->nq > info->max_rx_queues) {
 		snprintf(l->err, sizeof(l->err),
 			 "%s: --rx-queues %u: the port (%s) has at most %u RX queue%s", l->name,
-			 (unsigned)d->nq, d->driver, (unsigned)info.max_rx_queues,
-			 info.max_rx_queues == 1 ? "" : "s");
+			 (unsigned)d->nq, d->driver, (unsigned)info->max_rx_queues,
+			 info->max_rx_queues == 1 ? "" : "s");
 		l->err_status = CAP_EXIT_USAGE;
 		return -1;
 	}
-	d->ntxq = info.max_tx_queues == 0 ? 0 : d->nq < info.max_tx_queues ? d->nq : info.max_tx_queues;
+	d->ntxq = info->max_tx_queues == 0 ? 0 : d->nq < info->max_tx_queues ? d->nq : info->max_tx_queues;
 	if (d->ntxq == 0)
 		d->ntxq = 1;
 	d->q = calloc(d->nq, sizeof(*d->q));
@@ -439,7 +385,7 @@ int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opt
 	}
 	assign_lcores(d);
 
-	int socket = rte_eth_dev_socket_id(port) < 0 ? (int)rte_socket_id() : rte_eth_dev_socket_id(port);
+	int socket = d->dev.socket;
 	/* buffers large enough for the snapshot length in one segment where
 	 * they can be; longer frames come chained and are copied out */
 	unsigned room = o->snaplen + RTE_PKTMBUF_HEADROOM < 9216 + RTE_PKTMBUF_HEADROOM
@@ -454,39 +400,22 @@ int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opt
 	d->pool = rte_pktmbuf_pool_create("rwcap_rx", mbufs, 256, 0, (uint16_t)room, socket);
 	if (!d->pool)
 		return dpdk_err(l, "cannot make the receive buffers (EAL -m sets the memory)", rte_errno);
-	struct rte_eth_conf conf;
-	memset(&conf, 0, sizeof(conf));
-	want_timestamps(d, &info, &conf);
-	if (d->multi && info.flow_type_rss_offloads) {
-		/* frames spread over the queues by the port's hash; ports without
-		 * RSS (net_ring, net_af_packet's fanout) spread them themselves */
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf =
-			info.flow_type_rss_offloads & (RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP);
-	}
-	rc = rte_eth_dev_configure(port, d->nq, d->ntxq, &conf);
-	if (rc != 0 && (conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_TIMESTAMP)) {
-		/* a port that lists the offload yet refuses it: the TSC will do */
-		conf.rxmode.offloads &= ~RTE_ETH_RX_OFFLOAD_TIMESTAMP;
-		rc = rte_eth_dev_configure(port, d->nq, d->ntxq, &conf);
-	}
-	if (rc != 0)
-		return dpdk_err(l, "cannot configure the port", -rc);
-	uint16_t nrx = DPDK_DESC, ntx = 64;
-	rte_eth_dev_adjust_nb_rx_tx_desc(port, &nrx, &ntx);
-	for (uint16_t q = 0; q < d->nq && rc == 0; q++)
-		rc = rte_eth_rx_queue_setup(port, q, nrx, (unsigned)socket, NULL, d->pool);
-	for (uint16_t q = 0; q < d->ntxq && rc == 0; q++)
-		rc = rte_eth_tx_queue_setup(port, q, ntx, (unsigned)socket, NULL);
-	if (rc != 0)
-		return dpdk_err(l, "cannot set up the port's queues", -rc);
-	rc = rte_eth_dev_start(port);
-	if (rc != 0)
-		return dpdk_err(l, "cannot start the port", -rc);
+	d->ts_off = -1;
+	d->clock = DPDK_CLOCK_TSC;
+	struct rw_dpdk_port_cfg pc = {
+		.n_rx = d->nq,
+		.n_tx = d->ntxq,
+		.rx_desc = DPDK_DESC,
+		.tx_desc = 64,
+		.rx_pool = d->pool,
+		.rx_timestamps = 1,
+		.rss = d->multi,
+		.promisc = !o->no_promisc,
+	};
+	if (rw_dpdk_port_start(&d->dev, &pc, err, sizeof(err)) != 0)
+		return dpdk_err(l, err, 0);
 	d->started = 1;
-	if (!o->no_promisc)
-		rte_eth_promiscuous_enable(port); /* not every PMD has it: not an error */
-	find_timestamps(d, &conf);
+	find_timestamps(d, &d->dev.conf);
 	struct rte_eth_stats st;
 	if (rte_eth_stats_get(port, &st) == 0) {
 		d->missed0 = st.imissed;
@@ -852,8 +781,7 @@ void cap_dpdk_close(struct cap_live *l)
 	if (d->feed)
 		pcap_close(d->feed);
 	if (d->started) {
-		rte_eth_dev_stop(d->port);
-		rte_eth_dev_close(d->port);
+		rw_dpdk_port_close(&d->dev);
 	}
 	if (d->q) {
 		for (uint16_t i = 0; i < d->nq; i++) {

@@ -29,6 +29,7 @@
 #include "tmpfile.h"
 #include "truth.h"
 #include "tx.h"
+#include "rw_dpdk.h"
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
@@ -136,6 +137,48 @@ static void snapshot(struct gen_worker *w, uint32_t nw)
 	}
 }
 
+/* The worker lcores EAL was given, in order; their number. */
+static uint32_t worker_lcores(unsigned *lcores)
+{
+	uint32_t n = 0;
+	unsigned lc;
+
+	RTE_LCORE_FOREACH_WORKER(lc) lcores[n++] = lc;
+	return n;
+}
+
+/* TX queues: one per worker lcore, or the main lcore alone; one where the
+ * run must keep one order (a pcap file, the closed loop, a simulated
+ * switch port, the ground truth's frame numbers). */
+static uint32_t queue_count(const struct gen_opts *o, const struct gen_scenario *sc,
+			    const struct rw_dpdk_port *dev, uint32_t workers, int pcap_mode)
+{
+	uint32_t nq = o->queues ? o->queues : (workers ? workers : 1);
+	if (pcap_mode && nq > 1)
+		nq = 1; /* one pcap file, one writer: the model's order is the file's */
+	if (sc->cc.mode == GEN_CC_CLOSED_LOOP && nq > 1) {
+		if (o->queues > 1)
+			die(EXIT_USAGE, "--queues %u: the closed loop runs on one queue (--queues 1)", o->queues);
+		nq = 1;
+	}
+	if (sc->cc.mode == GEN_CC_SIMULATED && nq > 1) {
+		if (o->queues > 1)
+			die(EXIT_USAGE, "--queues %u: a simulated bottleneck is one switch port, run by one "
+					"queue (use --queues 1, or congestion mode closed_loop)", o->queues);
+		nq = 1;
+	}
+	if (workers && nq > workers)
+		die(EXIT_USAGE, "--queues %u needs %u worker lcores; EAL has %u (-l)", nq, nq, workers);
+	if (!workers && nq > 1)
+		die(EXIT_USAGE, "--queues %u needs worker lcores (EAL -l with %u cores or more)", nq, nq + 1);
+	if (nq > dev->info.max_tx_queues)
+		die(EXIT_USAGE, "%s has %u TX queues, --queues asks %u", dev->name, dev->info.max_tx_queues, nq);
+	/* frame numbers are the order one queue sent in */
+	if (o->truth_jsonl && nq > 1)
+		die(EXIT_USAGE, "--truth-jsonl numbers the frames one queue sends: %u queues (use --queues 1)", nq);
+	return nq;
+}
+
 int main(int argc, char **argv)
 {
 	struct gen_opts o;
@@ -144,11 +187,10 @@ int main(int argc, char **argv)
 	int split = -1, rc;
 	/* static: reachable until exit, so an error exit through die() (which
 	 * never returns here to free them) is no leak to LeakSanitizer */
-	static char **eal_argv, **my_argv;
-	int eal_argc, my_argc;
+	static char **my_argv;
+	int my_argc;
 	char *tmp_pcap = NULL;
 	int pcap_mode = 0;
-	char vdev[4200];
 
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
@@ -156,8 +198,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	my_argv = calloc((size_t)argc + 1, sizeof(*my_argv));
-	eal_argv = calloc((size_t)argc + 16, sizeof(*eal_argv));
-	if (!my_argv || !eal_argv)
+	if (!my_argv)
 		die(EXIT_RUNTIME, "out of memory");
 	my_argv[0] = argv[0];
 	my_argc = 1;
@@ -166,7 +207,6 @@ int main(int argc, char **argv)
 	rc = gen_opts_parse(my_argc, my_argv, &o, err, sizeof(err));
 	if (rc == 1) {
 		free(my_argv);
-		free(eal_argv);
 		return 0;
 	}
 	if (rc < 0)
@@ -194,7 +234,6 @@ int main(int argc, char **argv)
 		       (unsigned long long)sc.packets);
 		gen_scenario_free(&sc);
 		free(my_argv);
-		free(eal_argv);
 		return 0;
 	}
 	if (sc.duration_ns == 0 && sc.packets == 0) {
@@ -227,11 +266,10 @@ int main(int argc, char **argv)
 
 	/* EAL: the user's options, or the defaults for this kind of machine
 	 * (no hugepages, no PCI, no shared files) and a pcap port. */
-	eal_argv[0] = argv[0];
-	eal_argc = 1;
+	static struct rw_dpdk_args eal; /* EAL keeps pointers into it */
 	if (split > 1) {
-		for (int i = 1; i < split; i++)
-			eal_argv[eal_argc++] = argv[i];
+		if (rw_dpdk_args_user(&eal, argv[0], split - 1, argv + 1, err, sizeof(err)) != 0)
+			die(EXIT_USAGE, "%s", err);
 	} else {
 		FILE *tf;
 
@@ -244,123 +282,57 @@ int main(int argc, char **argv)
 			die(EXIT_RUNTIME, "%s: %s", o.write, strerror(errno));
 		fclose(tf);
 		g_tmp_pcap = tmp_pcap;
-		snprintf(vdev, sizeof(vdev), "--vdev=net_pcap0,tx_pcap=%s", tmp_pcap);
 		pcap_mode = 1;
-		eal_argv[eal_argc++] = "-l";
-		eal_argv[eal_argc++] = sysconf(_SC_NPROCESSORS_ONLN) > 1 ? "0-1" : "0";
-		eal_argv[eal_argc++] = "--no-huge";
-		eal_argv[eal_argc++] = "--no-pci";
-		eal_argv[eal_argc++] = "--no-shconf";
-		eal_argv[eal_argc++] = "-m";
-		eal_argv[eal_argc++] = "512";
-		eal_argv[eal_argc++] = "--no-telemetry";
-		eal_argv[eal_argc++] = "--log-level=*:warning";
-		eal_argv[eal_argc++] = vdev;
+		if (rw_dpdk_args_pcap(&eal, argv[0], tmp_pcap, 1, 512, err, sizeof(err)) != 0)
+			die(EXIT_USAGE, "--write: %s", err);
 	}
-	if (rte_eal_init(eal_argc, eal_argv) < 0) {
-		if (tmp_pcap)
-			unlink(tmp_pcap);
-		die(EXIT_RUNTIME, "DPDK initialisation failed: %s (on a machine without hugepages pass "
-				  "--no-huge -m 512)",
-		    rte_strerror(rte_errno));
-	}
+	if (rw_dpdk_eal_start(&eal, err, sizeof(err)) != 0)
+		die(EXIT_RUNTIME, "%s", err);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
 	int exit_status = 0;
-	uint16_t port = (uint16_t)o.port;
-	struct rte_eth_dev_info info;
-	char port_name[128];
+	struct rw_dpdk_port dev;
+	int usage;
+	if (rw_dpdk_port_find(&dev, (uint16_t)o.port, err, sizeof(err), &usage) != 0) {
+		if (!usage)
+			die(EXIT_RUNTIME, "%s, or no EAL options to write a pcap", err);
+		die(EXIT_USAGE, "--%s", err);
+	}
+	uint16_t port = dev.id;
+	const char *port_name = dev.name;
 
-	if (!rte_eth_dev_is_valid_port(port)) {
-		if (tmp_pcap)
-			unlink(tmp_pcap);
-		if (rte_eth_dev_count_avail() == 0)
-			die(EXIT_RUNTIME, "no DPDK port: give one with EAL options (a NIC, "
-					  "--vdev=net_af_packet0,iface=IF, --vdev=net_null0), or no EAL "
-					  "options to write a pcap");
-		die(EXIT_USAGE, "--port %d: no such DPDK port (%u available)", o.port,
-		    rte_eth_dev_count_avail());
-	}
-	if (rte_eth_dev_info_get(port, &info) != 0)
-		die(EXIT_RUNTIME, "port %u: cannot read its device information", port);
-	snprintf(port_name, sizeof(port_name), "%s (port %u)", info.driver_name, port);
-
-	/* Queues: one per worker lcore, or the main lcore alone. */
-	uint32_t workers = rte_lcore_count() - 1;
-	uint32_t nq = o.queues ? o.queues : (workers ? workers : 1);
-	if (pcap_mode && nq > 1)
-		nq = 1; /* one pcap file, one writer: the model's order is the file's */
-	int closed = sc.cc.mode == GEN_CC_CLOSED_LOOP;
-	if (closed && nq > 1) {
-		if (o.queues > 1)
-			die(EXIT_USAGE, "--queues %u: the closed loop runs on one queue (--queues 1)", o.queues);
-		nq = 1;
-	}
-	if (sc.cc.mode == GEN_CC_SIMULATED && nq > 1) {
-		if (o.queues > 1)
-			die(EXIT_USAGE, "--queues %u: a simulated bottleneck is one switch port, run by one "
-					"queue (use --queues 1, or congestion mode closed_loop)", o.queues);
-		nq = 1;
-	}
-	if (workers && nq > workers)
-		die(EXIT_USAGE, "--queues %u needs %u worker lcores; EAL has %u (-l)", nq, nq, workers);
-	if (!workers && nq > 1)
-		die(EXIT_USAGE, "--queues %u needs worker lcores (EAL -l with %u cores or more)", nq, nq + 1);
-	if (nq > info.max_tx_queues)
-		die(EXIT_USAGE, "%s has %u TX queues, --queues asks %u", port_name, info.max_tx_queues, nq);
-	/* frame numbers are the order one queue sent in */
-	if (o.truth_jsonl && nq > 1)
-		die(EXIT_USAGE, "--truth-jsonl numbers the frames one queue sends: %u queues (use --queues 1)", nq);
+	unsigned lcores[RTE_MAX_LCORE];
+	uint32_t workers = worker_lcores(lcores);
+	uint32_t nq = queue_count(&o, &sc, &dev, workers, pcap_mode);
 	if (o.truth_jsonl && !(g_truth = gen_truth_open(o.truth_jsonl, &sc, err, sizeof(err))))
 		die(EXIT_RUNTIME, "%s", err);
 
-	struct rte_eth_conf conf;
-	memset(&conf, 0, sizeof(conf));
-	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	/* The closed loop reads CNPs and PFC frames (requester) or requests
 	 * (responder) from the port: one RX queue. */
-	uint16_t nrx = closed ? 1 : 0;
-	rc = rte_eth_dev_configure(port, nrx, (uint16_t)nq, &conf);
-	if (rc != 0)
-		die(EXIT_RUNTIME, "%s: cannot configure %u TX queues: %s", port_name, nq, rte_strerror(-rc));
-	uint16_t nb_tx = 1024, nb_rx = closed ? 1024 : 0;
-	rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rx, &nb_tx);
+	int closed = sc.cc.mode == GEN_CC_CLOSED_LOOP;
+	struct rte_mempool *rxp = NULL;
 	if (closed) {
-		struct rte_mempool *rxp = rte_pktmbuf_pool_create("rwg_rx", 4095, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-								  (int)rte_eth_dev_socket_id(port) < 0 ? 0 : rte_eth_dev_socket_id(port));
+		rxp = rte_pktmbuf_pool_create("rwg_rx", 4095, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, dev.socket);
 		if (!rxp)
 			die(EXIT_RUNTIME, "cannot make the RX mbufs: %s (EAL -m sets the memory)", rte_strerror(rte_errno));
-		rc = rte_eth_rx_queue_setup(port, 0, nb_rx, (unsigned)rte_socket_id(), NULL, rxp);
-		if (rc != 0)
-			die(EXIT_RUNTIME, "%s: RX queue: %s", port_name, rte_strerror(-rc));
 	}
 
-	int pace_real = closed || o.pace == GEN_PACE_REAL ||
-			(o.pace == GEN_PACE_AUTO && strcmp(info.driver_name, "net_pcap") != 0 &&
-			 strcmp(info.driver_name, "net_null") != 0);
+	int pace_real = closed || o.pace == GEN_PACE_REAL || (o.pace == GEN_PACE_AUTO && !dev.no_wire);
 
 	struct patterns pat;
 	if (patterns_make(&sc, &pat) != 0)
 		die(EXIT_RUNTIME, "out of memory");
 
 	struct gen_worker *w = calloc(nq, sizeof(*w));
-	if (!w)
+	int *tx_socket = calloc(nq, sizeof(*tx_socket));
+	if (!w || !tx_socket)
 		die(EXIT_RUNTIME, "out of memory");
-	unsigned lcores[RTE_MAX_LCORE];
-	unsigned nl = 0, lc;
-	RTE_LCORE_FOREACH_WORKER(lc) lcores[nl++] = lc;
-
 	for (uint32_t q = 0; q < nq; q++) {
 		struct gen_worker *x = &w[q];
 		int socket = (int)rte_lcore_to_socket_id(workers ? lcores[q] : rte_get_main_lcore());
-		struct rte_eth_txconf txc = info.default_txconf;
 
-		txc.offloads = conf.txmode.offloads;
-		rc = rte_eth_tx_queue_setup(port, (uint16_t)q, nb_tx, (unsigned)socket, &txc);
-		if (rc != 0)
-			die(EXIT_RUNTIME, "%s: TX queue %u: %s", port_name, q, rte_strerror(-rc));
+		tx_socket[q] = socket;
 		x->sc = &sc;
 		x->shard = q;
 		x->nshards = nq;
@@ -395,9 +367,18 @@ int main(int argc, char **argv)
 					"lockstep (the same packets, more slowly)\n",
 				q);
 	}
-	rc = rte_eth_dev_start(port);
-	if (rc != 0)
-		die(EXIT_RUNTIME, "%s: cannot start: %s", port_name, rte_strerror(-rc));
+	struct rw_dpdk_port_cfg pc = {
+		.n_rx = closed ? 1 : 0,
+		.n_tx = (uint16_t)nq,
+		.rx_desc = 1024,
+		.tx_desc = 1024,
+		.rx_pool = rxp,
+		.tx_fast_free = 1,
+		.tx_socket = tx_socket,
+	};
+	if (rw_dpdk_port_start(&dev, &pc, err, sizeof(err)) != 0)
+		die(EXIT_RUNTIME, "%s", err);
+	free(tx_socket);
 
 	struct gen_flow_stats *cur = calloc(sc.n_flows + 1, sizeof(*cur));
 	struct gen_flow_stats *prev = calloc(sc.n_flows + 1, sizeof(*prev));
@@ -469,8 +450,7 @@ int main(int argc, char **argv)
 			t_end = last;
 	}
 
-	rte_eth_dev_stop(port);
-	rte_eth_dev_close(port); /* net_pcap closes its dumper: the file is whole */
+	rw_dpdk_port_close(&dev); /* net_pcap closes its dumper: the file is whole */
 
 	merge_stats(cur, w, nq, sc.n_flows);
 	run.wall_s = t_end - t_start;
@@ -558,7 +538,6 @@ int main(int argc, char **argv)
 	patterns_free(&pat);
 	free(tmp_pcap);
 	free(my_argv);
-	free(eal_argv);
 	gen_scenario_free(&sc);
 	return exit_status;
 }

@@ -22,6 +22,8 @@
 #include <pcap/pcap.h>
 #ifdef ROCEWIRE_REPLAY_DPDK
 #include <rte_version.h>
+
+#include "rw_dpdk.h"
 #endif
 
 #include "opts.h"
@@ -392,8 +394,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	char **my_argv = calloc((size_t)argc + 1, sizeof(*my_argv));
-	char **eal_argv = calloc((size_t)argc + 16, sizeof(*eal_argv));
-	if (!my_argv || !eal_argv)
+	if (!my_argv)
 		die(EXIT_RUNTIME, "out of memory");
 	int my_argc = 1;
 	my_argv[0] = argv[0];
@@ -411,7 +412,6 @@ int main(int argc, char **argv)
 	int prc = rp_opts_parse(my_argc, my_argv, &o, err, sizeof(err));
 	if (prc == 1) {
 		free(my_argv);
-		free(eal_argv);
 		return 0;
 	}
 	if (prc < 0)
@@ -460,7 +460,7 @@ int main(int argc, char **argv)
 	}
 	r.progress = o.progress < 0 ? isatty(STDERR_FILENO) : o.progress;
 
-	char *tmp_pcap = NULL, vdev[4200], outname[4300];
+	char *tmp_pcap = NULL, outname[4300];
 	int rc;
 	if (o.iface) {
 		rc = rp_out_afpacket_open(&r.out, o.iface, o.burst);
@@ -469,25 +469,22 @@ int main(int argc, char **argv)
 		snprintf(outname, sizeof(outname), "%s", r.out.name);
 	} else {
 #ifdef ROCEWIRE_REPLAY_DPDK
-		int eal_argc = 1;
-		eal_argv[0] = argv[0];
+		static struct rw_dpdk_args eal; /* EAL keeps pointers into it */
 		if (o.dpdk) {
-			for (int i = 1; i < split; i++)
-				eal_argv[eal_argc++] = argv[i];
-			check_vdev_ifaces(eal_argc, eal_argv);
+			check_vdev_ifaces(split, argv);
+			if (rw_dpdk_args_user(&eal, argv[0], split - 1, argv + 1, err, sizeof(err)) != 0)
+				die(EXIT_USAGE, "%s", err);
 		} else {
 			FILE *tf = cap_create_temp(o.write, ".part", &tmp_pcap);
 			if (!tf)
 				die(EXIT_USAGE, "-w %s: %s", o.write, strerror(errno));
 			fclose(tf);
-			snprintf(vdev, sizeof(vdev), "--vdev=net_pcap0,tx_pcap=%s", tmp_pcap);
-			static char *defaults[] = {"-l", "0", "--no-huge", "--no-pci", "--no-shconf", "-m", "256",
-						   "--no-telemetry", "--log-level=*:warning"};
-			for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
-				eal_argv[eal_argc++] = defaults[i];
-			eal_argv[eal_argc++] = vdev;
+			if (rw_dpdk_args_pcap(&eal, argv[0], tmp_pcap, 0, 256, err, sizeof(err)) != 0) {
+				unlink(tmp_pcap);
+				die(EXIT_USAGE, "-w %s", err);
+			}
 		}
-		rc = rp_out_dpdk_open(&r.out, eal_argc, eal_argv, o.port, o.burst);
+		rc = rp_out_dpdk_open(&r.out, &eal, o.port, o.burst);
 		if (rc != 0) {
 			if (tmp_pcap)
 				unlink(tmp_pcap);
@@ -498,7 +495,6 @@ int main(int argc, char **argv)
 		else
 			snprintf(outname, sizeof(outname), "%s", r.out.name);
 #else
-		(void)vdev;
 		die(EXIT_USAGE, "built without DPDK");
 #endif
 	}
@@ -545,6 +541,5 @@ int main(int argc, char **argv)
 	rp_reader_close(&r.rd);
 	free(r.decoded);
 	free(my_argv);
-	free(eal_argv);
 	return exit_status;
 }

@@ -34,9 +34,10 @@ struct rp_out {
 int rp_out_afpacket_open(struct rp_out *o, const char *iface, uint32_t burst);
 
 #ifdef ROCEWIRE_REPLAY_DPDK
-/* Starts EAL with eal_argv (eal_argv[0] the program) and port `port` with
- * one TX queue. 0, or -1 with o->err. */
-int rp_out_dpdk_open(struct rp_out *o, int eal_argc, char **eal_argv, uint16_t port, uint32_t burst);
+struct rw_dpdk_args;
+/* Starts EAL with these arguments (rocewire_dpdk) and port `port` with one
+ * TX queue. 0, or -1 with o->err; 2 when there is no such port. */
+int rp_out_dpdk_open(struct rp_out *o, struct rw_dpdk_args *eal, uint16_t port, uint32_t burst);
 #endif
 
 #endif

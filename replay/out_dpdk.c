@@ -13,6 +13,7 @@
 #include <rte_pause.h>
 
 #include "out.h"
+#include "rw_dpdk.h"
 
 #define DP_BURST_MAX 512
 #define DP_MBUFS 8191
@@ -21,6 +22,7 @@
 
 struct dp {
 	uint16_t port;
+	struct rw_dpdk_port dev;
 	struct rte_mempool *pool;
 	struct rte_mbuf *q[DP_BURST_MAX];  /* committed, not yet sent */
 	uint32_t nq;
@@ -86,8 +88,7 @@ static void dp_close(struct rp_out *o)
 		rte_pktmbuf_free(d->cur);
 	if (d->ncache)
 		rte_pktmbuf_free_bulk(d->cache, d->ncache);
-	rte_eth_dev_stop(d->port);
-	rte_eth_dev_close(d->port); /* net_pcap closes its file: it is whole */
+	rw_dpdk_port_close(&d->dev); /* net_pcap closes its file: it is whole */
 	free(d);
 	o->priv = NULL;
 	rte_eal_cleanup();
@@ -95,57 +96,29 @@ static void dp_close(struct rp_out *o)
 
 static const struct rp_out_ops dp_ops = {dp_slot, dp_commit, dp_flush, dp_close};
 
-int rp_out_dpdk_open(struct rp_out *o, int eal_argc, char **eal_argv, uint16_t port, uint32_t burst)
+int rp_out_dpdk_open(struct rp_out *o, struct rw_dpdk_args *eal, uint16_t port, uint32_t burst)
 {
 	memset(o, 0, sizeof(*o));
 	o->ops = &dp_ops;
 	o->burst = burst > DP_BURST_MAX ? DP_BURST_MAX : burst;
-	if (rte_eal_init(eal_argc, eal_argv) < 0) {
-		snprintf(o->err, sizeof(o->err),
-			 "DPDK initialisation failed: %s (on a machine without hugepages pass --no-huge -m 512)",
-			 rte_strerror(rte_errno));
+	if (rw_dpdk_eal_start(eal, o->err, sizeof(o->err)) != 0)
 		return -1;
-	}
-	if (!rte_eth_dev_is_valid_port(port)) {
-		if (rte_eth_dev_count_avail() == 0)
-			snprintf(o->err, sizeof(o->err),
-				 "no DPDK port: give one with EAL options (a NIC, --vdev=net_af_packet0,iface=IF, "
-				 "--vdev=net_null0), or -w FILE");
-		else
-			snprintf(o->err, sizeof(o->err), "--port %u: no such DPDK port (%u available)", port,
-				 rte_eth_dev_count_avail());
-		rte_eal_cleanup();
-		return 2;
-	}
-	struct rte_eth_dev_info info;
-	if (rte_eth_dev_info_get(port, &info) != 0) {
-		snprintf(o->err, sizeof(o->err), "port %u: cannot read its device information", port);
-		return -1;
-	}
-	snprintf(o->name, sizeof(o->name), "%s (DPDK port %u)", info.driver_name, port);
-	struct rte_eth_conf conf;
-	memset(&conf, 0, sizeof(conf));
-	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-	int rc = rte_eth_dev_configure(port, 0, 1, &conf);
-	uint16_t nb_tx = 1024, nb_rx = 0;
-	if (rc == 0)
-		rc = rte_eth_dev_adjust_nb_rx_tx_desc(port, &nb_rx, &nb_tx);
-	int socket = (int)rte_lcore_to_socket_id(rte_get_main_lcore());
-	struct rte_eth_txconf txc = info.default_txconf;
-	txc.offloads = conf.txmode.offloads;
-	if (rc == 0)
-		rc = rte_eth_tx_queue_setup(port, 0, nb_tx, (unsigned)socket, &txc);
-	if (rc != 0) {
-		snprintf(o->err, sizeof(o->err), "%s: cannot set up a TX queue: %s", o->name, rte_strerror(-rc));
-		return -1;
-	}
 	struct dp *d = calloc(1, sizeof(*d));
 	if (!d) {
 		snprintf(o->err, sizeof(o->err), "out of memory");
+		rte_eal_cleanup();
 		return -1;
 	}
+	int usage;
+	if (rw_dpdk_port_find(&d->dev, port, o->err, sizeof(o->err), &usage) != 0) {
+		/* no port, or not that one: the options given are the mistake */
+		free(d);
+		rte_eal_cleanup();
+		return 2;
+	}
 	d->port = port;
+	snprintf(o->name, sizeof(o->name), "%s (DPDK port %u)", d->dev.driver, port);
+	int socket = (int)rte_lcore_to_socket_id(rte_get_main_lcore());
 	d->pool = rte_pktmbuf_pool_create("rwreplay", DP_MBUFS, 256, 0, DP_DATA_ROOM, socket);
 	if (!d->pool) {
 		snprintf(o->err, sizeof(o->err), "cannot make %u mbufs: %s (EAL -m sets the memory)", DP_MBUFS,
@@ -153,16 +126,21 @@ int rp_out_dpdk_open(struct rp_out *o, int eal_argc, char **eal_argv, uint16_t p
 		free(d);
 		return -1;
 	}
+	struct rw_dpdk_port_cfg pc = {
+		.n_tx = 1,
+		.tx_desc = 1024,
+		.tx_fast_free = 1,
+		.tx_socket = &socket,
+	};
+	if (rw_dpdk_port_start(&d->dev, &pc, o->err, sizeof(o->err)) != 0) {
+		free(d);
+		return -1;
+	}
 	o->priv = d;
 	uint16_t mtu = 0;
 	o->max_frame = rte_eth_dev_get_mtu(port, &mtu) == 0 && mtu ? (uint32_t)mtu + 14 : 9014;
 	/* net_pcap and net_null have no wire: any frame the mbuf holds */
-	if (strcmp(info.driver_name, "net_pcap") == 0 || strcmp(info.driver_name, "net_null") == 0)
+	if (d->dev.no_wire)
 		o->max_frame = DP_DATA_ROOM - RTE_PKTMBUF_HEADROOM - 4;
-	rc = rte_eth_dev_start(port);
-	if (rc != 0) {
-		snprintf(o->err, sizeof(o->err), "%s: cannot start: %s", o->name, rte_strerror(-rc));
-		return -1;
-	}
 	return 0;
 }

@@ -217,6 +217,25 @@ static void test_cnp_window(void **state)
 	env_free(e);
 }
 
+/* A CNP travels on the key of the QP's answers: R's ACKs to A and R's
+ * CNPs to A share the flow R -> A, an RC flow whose last packet may be a
+ * CNP (rocewire-gen's np-every-ce, cut). Its transport stays RC; a flow
+ * that carries nothing but CNPs is CNP. */
+static void test_cnp_last_keeps_transport(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	send_(e, 1 * US, A, R, RC_SEND_ONLY, 1, 1024, RW_ECN_CE);
+	send_(e, 2 * US, R, A, RC_ACK, 1, 0, 0);
+	send_(e, 3 * US, R, A, CNP, 0, 0, 0);
+	send_(e, 4 * US, R2, B, CNP, 0, 0, 0);
+	assert_int_equal(flow_of(e, R, A)->transport, RW_TRANSPORT_RC);
+	assert_int_equal(flow_of(e, R2, B)->transport, RW_TRANSPORT_CNP);
+	send_(e, 5 * US, R2, B, RC_ACK, 1, 0, 0);
+	assert_int_equal(flow_of(e, R2, B)->transport, RW_TRANSPORT_RC);
+	env_free(e);
+}
+
 /* ---- item 6: a PFC frame pauses the traffic towards its sender ---- */
 
 /* Incast through a switch port P (rocewire-gen's incast-pfc): A writes to R,
@@ -481,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_cnp_lagging_np_one_mark_each),
 		cmocka_unit_test(test_cnp_marks_beyond_ring),
 		cmocka_unit_test(test_cnp_window),
+		cmocka_unit_test(test_cnp_last_keeps_transport),
 		cmocka_unit_test(test_pfc_switch_port_pauses_requests_not_responses),
 		cmocka_unit_test(test_pfc_storm_each_sender_own_pause),
 		cmocka_unit_test(test_pfc_nic_pause_ethernet_holds_nothing),

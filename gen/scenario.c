@@ -326,6 +326,25 @@ static int check_fault(struct sc_ctx *c, const yaml_node_t *n, const struct gen_
 				       "qpn: 0x%x is not a QPN of flow '%s' (0x%x..0x%x, 0x%x..0x%x)", q, fl->name,
 				       fl->src_qpn, fl->src_qpn + fl->qps - 1, fl->dst_qpn, fl->dst_qpn + fl->qps - 1);
 	}
+	/* An RNR NAK on a request is followed by its resend, which the same
+	 * fault hits again unless something bounds it; with rnr_retry 7 (IBA:
+	 * retry without limit) the QP would retry forever and the run never
+	 * end. */
+	if (f->action == GEN_FAULT_RNR && !f->count && !f->transmission && f->probability >= 1 && f->every <= 1 &&
+	    !f->until_ns) {
+		for (uint32_t i = 0; i < s->n_flows; i++) {
+			const struct gen_flow *g = &s->flows[i];
+			if ((fl && g != fl) || g->transport != GEN_RC || g->rnr_retry != 7 ||
+			    !(g->op_weight[GEN_OP_SEND] || g->op_weight[GEN_OP_SEND_IMM] ||
+			      g->op_weight[GEN_OP_SEND_INV] || g->op_weight[GEN_OP_WRITE_IMM]))
+				continue;
+			return sc_fail(c, n->start_mark,
+				       "fault: rnr hits every resend of a request it hits and flow '%s' retries RNR "
+				       "without limit (rnr_retry 7): the run would never end; give the fault a count, "
+				       "transmission, every, until or a probability below 1, or the flow an rnr_retry below 7",
+				       g->name);
+		}
+	}
 	if (f->until_ns && f->until_ns <= f->after_ns)
 		return sc_fail(c, sc_get(c, n, "until")->start_mark,
 			       "until: expected a time after 'after' (%llu ns), got %llu ns",

@@ -557,7 +557,10 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 	f->packets++;
 	f->bytes += p->wirelen;
 	f->payload_bytes += p->payload_len;
-	f->transport = p->op->transport;
+	/* A CNP travels on the key of the QP's answers (the responder's flow):
+	 * the flow is `CNP` only while it carries nothing else. */
+	if (p->op->transport != RW_TRANSPORT_CNP || f->packets == 1)
+		f->transport = p->op->transport;
 	f->prio = prio_of(p);
 	if (p->icrc_status == RW_CRC_BAD)
 		f->icrc_bad++;

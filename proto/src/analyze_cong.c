@@ -196,12 +196,15 @@ void handle_cnp(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts, uint64_t 
  * captured frames travel towards a sender is decided from what the capture
  * shows:
  *  - a sender that frames are addressed to (a NIC, or a routed switch port
- *    whose MAC is the next hop) pauses the frames addressed to it; but only
- *    where the capture is of one link: one station is an end of every
- *    frame. A capture that merges several links (a mirror of several
- *    ports, rocewire-gen's tap at its switch port's input) shows frames
- *    addressed to a NIC before the switch: on the senders' links, not on
- *    the NIC's, where its pause applies.
+ *    whose MAC is the next hop) pauses the frames addressed to it, on its
+ *    own link; but only a Linux cooked capture says it was taken on that
+ *    link (each frame's direction names the host's link). Ethernet frames
+ *    between stations look the same on a station's cable, at a mirror of
+ *    its switch port, or at the input of the switch port towards it where
+ *    the senders' links merge (rocewire-gen's tap): one station in every
+ *    frame, or only two stations, do not tell them apart. There a
+ *    station's pause is counted for its class and holds no frame back:
+ *    the capture cannot show that a frame to it broke its pause.
  *  - a sender that no frame is addressed to is a switch port forwarding by
  *    the hosts' MACs. A switch pauses the links its buffer fills from: the
  *    requesters' links, whose requests it holds on their way to the
@@ -328,25 +331,6 @@ static void pfc_addressed(struct rw_analyzer *a, uint64_t key)
 		port_until_update(a, c);
 }
 
-/* Keeps the stations every frame so far was sent by or to. */
-static void l2_vantage(struct rw_analyzer *a, uint64_t src, uint64_t dst)
-{
-	if (a->l2_merged)
-		return;
-	if (!a->l2_nend) {
-		a->l2_end[0] = src;
-		a->l2_end[1] = dst;
-		a->l2_nend = 2;
-		return;
-	}
-	unsigned k = 0;
-	for (unsigned i = 0; i < a->l2_nend; i++)
-		if (a->l2_end[i] == src || a->l2_end[i] == dst)
-			a->l2_end[k++] = a->l2_end[i];
-	a->l2_nend = (uint8_t)k;
-	a->l2_merged = !k;
-}
-
 int pause_check(struct rw_analyzer *a, const struct rw_packet *p, const struct rw_flow *f,
 		uint64_t ts)
 {
@@ -359,7 +343,6 @@ int pause_check(struct rw_analyzer *a, const struct rw_packet *p, const struct r
 		ap->l2_src = src; /* (written only when changed: the line stays clean) */
 		ap->l2_dst = dst;
 	}
-	l2_vantage(a, src, dst);
 	if (!a->npfcs)
 		return 0;
 	if (src != a->l2_last_src || dst != a->l2_last_dst) {
@@ -369,7 +352,7 @@ int pause_check(struct rw_analyzer *a, const struct rw_packet *p, const struct r
 		pfc_addressed(a, dst);
 	}
 	unsigned c = f->prio & 7;
-	if (!a->l2_merged) {
+	if (dst == RW_L2_HOST || dst == RW_L2_PEER) {
 		int32_t i = pfc_find(a, dst);
 		if (i >= 0 && (a->pfcs[i].until[c] > ts || a->pfcs[i].until[RW_PAUSE_ALL] > ts))
 			return 1;
@@ -407,10 +390,21 @@ static void pause_union(struct rw_analyzer *a, unsigned c, uint64_t ts)
 				u->paused_ns -= u->until_ns - end;
 			u->until_ns = end;
 		} else {
+			/* the pause ends at ts; the run is closed when the next
+			 * frame finds it over, unless a pause starts at ts */
 			u->paused_ns -= u->until_ns - ts;
-			pause_end(u, ts);
+			u->until_ns = ts;
+			if (!ts)
+				pause_end(u, ts);
 			return;
 		}
+	} else if (u->until_ns == ts && end > ts) {
+		/* A pause that starts the nanosecond the previous one ended
+		 * (an XON and an XOFF at once, or one sender's pause running
+		 * out as another's starts) leaves no instant unpaused: the
+		 * same continuous pause goes on. */
+		u->paused_ns += end - ts;
+		u->until_ns = end;
 	} else {
 		if (u->until_ns)
 			pause_end(u, u->until_ns); /* the previous pause ran out by itself */

@@ -160,11 +160,6 @@ struct rw_analyzer {
 	 * sender no frame is addressed to): what requests obey */
 	uint64_t port_until[RW_PFC_PRIORITIES + 1];
 	uint64_t l2_last_src, l2_last_dst; /* the latest frame's, checked against the senders */
-	/* The stations every frame so far was sent by or to: a capture of
-	 * one link has one (the host on it), a capture merging several links
-	 * none (l2_merged). */
-	uint64_t l2_end[2];
-	uint8_t l2_nend, l2_merged;
 };
 
 static inline struct rw_flow *flow_at(const struct rw_analyzer *a, uint32_t i)

@@ -22,6 +22,7 @@ COMPARED_FLAGS = ("gap", "retrans", "gbn_start", "ooo", "msg_done", "orphan", "u
 NAK_KEYS = {"nak_psn_seq": "psn_seq", "rnr_nak": "rnr", "nak_remote_access": "remote_access",
             "nak_other": "invalid_request"}
 CNP_WINDOW_NS = 1000000      # rocewire-cap's default --cnp-window-us 1000
+CE_TIMED = 1024              # README "CNPs and CE marks": marks that wait per flow with their time
 STORM_NS = 10000000          # --storm-ms 10
 
 
@@ -121,7 +122,8 @@ def expect(truth, a, b, link_gbps=100.0):
     top = {"packets": len(win), "bytes": sum(r["len"] for r in win),
            "rocev2": sum(1 for r in win if r["kind"] == "roce"),
            "pfc_frames": sum(1 for r in win if r["kind"] == "pfc"),
-           "icrc_bad": sum(1 for r in win if r.get("corrupt")), "cnps_unlinked": 0}
+           "icrc_bad": sum(1 for r in win if r.get("corrupt")), "cnps_unlinked": 0,
+           "cnps_linked_truth": 0}
 
     # which flow key is whose: the request flow of a (flow, QP) and the flow
     # of its answers (ACKs, NAKs, READ responses, atomic ACKs, CNPs)
@@ -191,6 +193,18 @@ def expect(truth, a, b, link_gbps=100.0):
     addr_reqs = {}      # (src, dst) -> request keys in order of their latest request
     last_ce = {}        # (src, dst) -> request key with the latest CE mark
     ce_seen = {}        # frame -> record, CE marks in the window
+    ce_wait = {}        # flow key -> [waiting marks (t_ns, window frame)], README "CNPs and CE marks"
+    ce_over = {}        # flow key -> [count, time of the newest]: marks beyond CE_TIMED, no longer timed
+
+    def ce_expire(k, t):
+        # a mark leaves once its window has passed
+        ov = ce_over.get(k)
+        if ov and t - ov[1] > CNP_WINDOW_NS:
+            del ce_over[k]
+        w = ce_wait.setdefault(k, [])
+        while w and t - w[0][0] > CNP_WINDOW_NS:
+            w.pop(0)
+        return w
     msg_start_seen = {}  # flow key -> a message start was seen (README "messages cut by capture start")
 
     def stream(key, reliable):
@@ -296,6 +310,13 @@ def expect(truth, a, b, link_gbps=100.0):
         if r["ecn"] == "ce":
             v["flags"].add("ce")
             ce_seen[r["frame"]] = r
+            w = ce_expire(key, r["t_ns"])
+            if len(w) == CE_TIMED:
+                t0, _ = w.pop(0)
+                ov = ce_over.setdefault(key, [0, 0])
+                ov[0] += 1
+                ov[1] = t0
+            w.append((r["t_ns"], wf(r)))
         if r.get("paused"):
             v["flags"].add("paused")
             f["pkts_while_paused"] += 1
@@ -329,24 +350,41 @@ def expect(truth, a, b, link_gbps=100.0):
                 # README "CNP": unpaired, the request flow of the reverse
                 # address pair with the latest CE mark (else the latest request)
                 okey = last_ce.get(apk) or (addr_reqs.get(apk) or [None])[-1]
-            okey = okey or key
-            v["cnp_key"] = okey
-            of = flow(okey)
+            v["cnp_key"] = okey or key
+            of = flow(okey or key)
             of["cnps"] += 1
             of["cnp_times"].append(r["t_ns"])
-            # README "cnps_unlinked": linked when a CE-marked packet of the
-            # flow it slows is in the window before it. The truth's CE (the
-            # one that caused it) must be among those it is linked to.
-            marks = [c for c in ce_seen.values() if key_of(c) == okey and 0 <= r["t_ns"] - c["t_ns"] <= CNP_WINDOW_NS]
-            if marks:
+            # README "CNPs and CE marks": a CNP answers one CE mark of the
+            # request flow it slows, the oldest still waiting within the
+            # window before it; each mark answers one CNP. Without a request
+            # flow to slow it answers none (the marks of its own flow, NP to
+            # RP, are not what it answers). Which mark caused a CNP is not on
+            # the wire when the notification point paces (the switch's
+            # queueing between the tap and the NP varies): the report is
+            # held to this linking, and the truth only to its size below.
+            link = None
+            if okey:
+                w = ce_expire(okey, r["t_ns"])
+                ov = ce_over.get(okey)
+                if ov:
+                    link = "untimed"   # README: counted but no longer timed: no frame to compare
+                    ov[0] -= 1
+                    if not ov[0]:
+                        del ce_over[okey]
+                elif w and w[0][0] <= r["t_ns"]:
+                    link = w.pop(0)[1]
+            if link is not None:
                 v["flags"].add("cnp_linked")
+                v["ce_frame"] = link if link != "untimed" else 0
             else:
                 top["cnps_unlinked"] += 1
+            # the truth's own matching (each CNP to the mark that caused
+            # it, one to one) is a valid linking: oldest-first links at
+            # least as many (it is a largest matching when every mark has
+            # the same window)
             ce = by_frame.get(r.get("ce_frame")) if r.get("ce_frame") else None
-            if ce and in_w(ce) and key_of(ce) == okey and r["t_ns"] - ce["t_ns"] <= CNP_WINDOW_NS:
-                v["ce_frame"] = wf(ce)
-                # the flow's CE marks in the window, for the group check
-                v["flow_ce_frames"] = sorted(wf(c) for c in ce_seen.values() if key_of(c) == okey)
+            if ce and okey and in_w(ce) and key_of(ce) == okey and 0 <= r["t_ns"] - ce["t_ns"] <= CNP_WINDOW_NS:
+                top["cnps_linked_truth"] += 1
             continue
         f["responses"] = True
         try_pair(key, r, kind)

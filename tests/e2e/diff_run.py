@@ -165,6 +165,12 @@ def compare(case, truth, a, b, rep, notes, link_gbps):
     diff("total.carriers.pfc", "-", top["pfc_frames"], rep["carriers"]["pfc"])
     diff("total.carriers.rocev2", "-", top["rocev2"], rep["carriers"]["rocev2"])
     diff("total.cnps_unlinked", "-", top["cnps_unlinked"], rep["cnps_unlinked"])
+    ncnp = sum(1 for v in pkts.values() if v["truth"].get("op") == "CNP")
+    if ncnp - top["cnps_unlinked"] < top["cnps_linked_truth"]:
+        # the definition's linking must link at least the CNPs whose own
+        # mark (the truth's) the window holds on the flow they slow
+        mm.append(("oracle.cnps_linked", "-", "at least %d" % top["cnps_linked_truth"],
+                   ncnp - top["cnps_unlinked"]))
     for p in map(str, range(8)):
         e, g = top["pfc"].get(p), rep["pfc"].get(p) or {}
         for fld in ("frames", "xoff", "xon", "storms"):
@@ -204,15 +210,13 @@ def compare(case, truth, a, b, rep, notes, link_gbps):
                                         [ck.split("/")[1]])
             if ck != v["cnp_key"]:
                 mm.append(("packet.cnp_flow", "frame %d" % fr, v["cnp_key"], ck))
-            # the CE mark that caused it must be one of those the engine
-            # linked it to: ce_count marks of the flow from ce_frame on
-            if v["ce_frame"] and "cnp_linked" in n["flags"]:
-                marks = v["flow_ce_frames"]
-                i = marks.index(n["ce_frame"]) if n["ce_frame"] in marks else None
-                group = marks[i:i + n["ce_count"]] if i is not None else []
-                if v["ce_frame"] not in group:
-                    mm.append(("packet.cnp_ce_frame", "frame %d" % fr, v["ce_frame"],
-                               "%d marks from frame %d" % (n["ce_count"], n["ce_frame"])))
+            # the CE mark the definition links it to (README "CNPs and CE
+            # marks": the oldest still waiting, one mark per CNP); 0: a mark
+            # beyond those timed, which names no frame
+            if v["ce_frame"] and "cnp_linked" in n["flags"] and \
+                    (n["ce_frame"] != v["ce_frame"] or n["ce_count"] != 1):
+                mm.append(("packet.cnp_ce_frame", "frame %d" % fr, v["ce_frame"],
+                           "%d marks from frame %d" % (n["ce_count"], n["ce_frame"])))
     for fr in sorted(set(pkts) - seen):
         mm.append(("packet.frame", "frame %d" % fr, "present", "absent"))
     return mm

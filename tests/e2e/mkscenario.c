@@ -202,13 +202,17 @@ static void emit(struct sc *s, uint64_t ts, const struct pk *k)
 static void emit_macctrl(struct sc *s, uint64_t ts, uint16_t opcode, uint16_t cev,
 			 const uint16_t quanta[8])
 {
-	static const uint8_t mpause[6] = {0x01, 0x80, 0xc2, 0, 0, 0x01}, mb[6] = {0x02, 0, 0, 0, 0, 0x0b};
+	/* From the switch port between A and B (no frame is addressed to it):
+	 * its pause holds the requests. A NIC's pause holds nothing on an
+	 * Ethernet capture, which does not say it is of the NIC's link
+	 * (README-report, PFC). */
+	static const uint8_t mpause[6] = {0x01, 0x80, 0xc2, 0, 0, 0x01}, msw[6] = {0x02, 0, 0, 0, 0xfe, 0x01};
 	struct rw_packet p;
 	memset(&p, 0, sizeof(p));
 	p.carrier = opcode == RW_MACCTRL_PFC ? RW_CARRIER_PFC : RW_CARRIER_PAUSE;
 	p.present = RW_P_ETH | RW_P_MACCTRL;
 	memcpy(p.eth.dst, mpause, 6);
-	memcpy(p.eth.src, mb, 6);
+	memcpy(p.eth.src, msw, 6);
 	p.eth.ethertype = RW_ETHERTYPE_MACCTRL;
 	p.macctrl.opcode = opcode;
 	p.macctrl.cev = cev;

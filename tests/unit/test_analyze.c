@@ -501,6 +501,10 @@ static void pfc(struct env *e, uint64_t ts, uint16_t cev, unsigned prio, uint16_
 	struct rw_packet p;
 	memset(&p, 0, sizeof(p));
 	p.carrier = RW_CARRIER_PFC;
+	/* from a switch port (no frame is addressed to it): its pause holds
+	 * the requests (an Ethernet capture does not say it is a NIC's link) */
+	static const uint8_t port[6] = {2, 0, 0, 0, 0xfe, 1};
+	memcpy(p.eth.src, port, 6);
 	p.macctrl.cev = cev;
 	p.macctrl.quanta[prio] = quanta;
 	uint8_t buf[128];

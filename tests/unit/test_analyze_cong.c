@@ -217,6 +217,25 @@ static void test_cnp_window(void **state)
 	env_free(e);
 }
 
+/* A CNP travels on the key of the QP's answers: R's ACKs to A and R's
+ * CNPs to A share the flow R -> A, an RC flow whose last packet may be a
+ * CNP (rocewire-gen's np-every-ce, cut). Its transport stays RC; a flow
+ * that carries nothing but CNPs is CNP. */
+static void test_cnp_last_keeps_transport(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	send_(e, 1 * US, A, R, RC_SEND_ONLY, 1, 1024, RW_ECN_CE);
+	send_(e, 2 * US, R, A, RC_ACK, 1, 0, 0);
+	send_(e, 3 * US, R, A, CNP, 0, 0, 0);
+	send_(e, 4 * US, R2, B, CNP, 0, 0, 0);
+	assert_int_equal(flow_of(e, R, A)->transport, RW_TRANSPORT_RC);
+	assert_int_equal(flow_of(e, R2, B)->transport, RW_TRANSPORT_CNP);
+	send_(e, 5 * US, R2, B, RC_ACK, 1, 0, 0);
+	assert_int_equal(flow_of(e, R2, B)->transport, RW_TRANSPORT_RC);
+	env_free(e);
+}
+
 /* ---- item 6: a PFC frame pauses the traffic towards its sender ---- */
 
 /* Incast through a switch port P (rocewire-gen's incast-pfc): A writes to R,
@@ -286,20 +305,86 @@ static void test_pfc_storm_each_sender_own_pause(void **state)
 	env_free(e);
 }
 
-/* One link, two NICs A and B (a back-to-back cable, or the host side of a
- * routed port): B's PFC pauses what is addressed to B, never what B sends,
- * data or not. */
-static void test_pfc_nic_pauses_frames_to_it(void **state)
+/* An Ethernet capture does not say where it was taken. Two NICs A and B:
+ * frames between them look the same on a back-to-back cable and at
+ * rocewire-gen's tap at its switch's input, where B's pause holds the
+ * switch's output towards B, not A's link. B's PFC is counted for its
+ * class and holds no frame back, A's or B's. */
+static void test_pfc_nic_pause_ethernet_holds_nothing(void **state)
 {
 	(void)state;
 	struct env *e = env_new(NULL);
 	send_(e, 1 * US, A, B, RC_SEND_ONLY, 1, 1024, 0);
 	send_(e, 2 * US, B, A, RC_SEND_ONLY, 1, 1024, 0);
 	pfc3(e, 10 * US, B, 0xFFFF);
-	assert_true(send_(e, 20 * US, A, B, RC_SEND_ONLY, 2, 1024, 0).flags & RW_N_PAUSED);
+	assert_false(send_(e, 20 * US, A, B, RC_SEND_ONLY, 2, 1024, 0).flags & RW_N_PAUSED);
 	assert_false(send_(e, 21 * US, B, A, RC_SEND_ONLY, 2, 1024, 0).flags & RW_N_PAUSED);
-	assert_int_equal(flow_of(e, A, B)->pkts_while_paused, 1);
+	assert_int_equal(flow_of(e, A, B)->pkts_while_paused, 0);
 	assert_int_equal(flow_of(e, B, A)->pkts_while_paused, 0);
+	rw_analyzer_finish(e->a, 1 * MS);
+	assert_int_equal(rw_analyzer_totals(e->a)->pfc[3].xoff, 1);
+	assert_int_equal(rw_analyzer_totals(e->a)->pfc[3].paused_ns, 335539);
+	env_free(e);
+}
+
+/* An incast into R seen at the switch port's input (rocewire-gen's
+ * diff seed 55): A and B write to R, R answers both; R is in every frame,
+ * as on R's own cable. R gets stuck and pauses class 3 at 10 us: that
+ * holds the switch's output towards R, while A's and B's requests keep
+ * arriving at the tap legally. Not counted. */
+static void test_pfc_receiver_pause_incast_holds_nothing(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	send_(e, 1 * US, A, R, RC_SEND_ONLY, 1, 1024, 0);
+	send_(e, 2 * US, B, R, RC_SEND_ONLY, 1, 1024, 0);
+	send_(e, 3 * US, R, A, RC_ACK, 1, 0, 0);
+	send_(e, 4 * US, R, B, RC_ACK, 1, 0, 0);
+	pfc3(e, 10 * US, R, 0xFFFF);
+	assert_false(send_(e, 11 * US, A, R, RC_SEND_ONLY, 2, 1024, 0).flags & RW_N_PAUSED);
+	assert_false(send_(e, 12 * US, B, R, RC_SEND_ONLY, 2, 1024, 0).flags & RW_N_PAUSED);
+	assert_int_equal(flow_of(e, A, R)->pkts_while_paused, 0);
+	assert_int_equal(flow_of(e, B, R)->pkts_while_paused, 0);
+	env_free(e);
+}
+
+/* A switch port that resumes and pauses again in the same nanosecond
+ * (rocewire-gen's port below its XON threshold and back above it at one
+ * event; diff seed 90): no instant is left unpaused, so it is one
+ * continuous pause. XOFF at 10 us, XON + XOFF at 20 us, XON + XOFF at
+ * 30 us, XON at 40 us: one run of 30 us; then one sender's pause running
+ * out at 100 us + 65535 quanta as another's starts: one run too. */
+static void test_pfc_xon_xoff_same_ns_one_pause(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	send_(e, 1 * US, A, R, RC_SEND_ONLY, 1, 1024, 0);
+	pfc3(e, 10 * US, P, 0xFFFF);
+	pfc3(e, 20 * US, P, 0);
+	pfc3(e, 20 * US, P, 0xFFFF);
+	pfc3(e, 30 * US, P, 0);
+	pfc3(e, 30 * US, P, 0xFFFF);
+	pfc3(e, 40 * US, P, 0);
+	const struct rw_pfc_prio *t = &rw_analyzer_totals(e->a)->pfc[3];
+	pfc3(e, 100 * US, P, 0xFFFF); /* until 100 us + 335.544 us */
+	pfc3(e, 100 * US + 335539, R, 0xFFFF);
+	rw_analyzer_finish(e->a, 1 * MS);
+	assert_int_equal(t->paused_ns, 30 * US + 2 * 335539);
+	assert_int_equal(t->longest_ns, 2 * 335539);
+	assert_int_equal(t->storms, 0);
+	env_free(e);
+	/* the same with the first run alone: 30 us, not 10 */
+	e = env_new(NULL);
+	t = &rw_analyzer_totals(e->a)->pfc[3];
+	pfc3(e, 10 * US, P, 0xFFFF);
+	pfc3(e, 20 * US, P, 0);
+	pfc3(e, 20 * US, P, 0xFFFF);
+	pfc3(e, 30 * US, P, 0);
+	pfc3(e, 30 * US, P, 0xFFFF);
+	pfc3(e, 40 * US, P, 0);
+	rw_analyzer_finish(e->a, 1 * MS);
+	assert_int_equal(t->paused_ns, 30 * US);
+	assert_int_equal(t->longest_ns, 30 * US);
 	env_free(e);
 }
 
@@ -415,9 +500,12 @@ int main(void)
 		cmocka_unit_test(test_cnp_lagging_np_one_mark_each),
 		cmocka_unit_test(test_cnp_marks_beyond_ring),
 		cmocka_unit_test(test_cnp_window),
+		cmocka_unit_test(test_cnp_last_keeps_transport),
 		cmocka_unit_test(test_pfc_switch_port_pauses_requests_not_responses),
 		cmocka_unit_test(test_pfc_storm_each_sender_own_pause),
-		cmocka_unit_test(test_pfc_nic_pauses_frames_to_it),
+		cmocka_unit_test(test_pfc_nic_pause_ethernet_holds_nothing),
+		cmocka_unit_test(test_pfc_receiver_pause_incast_holds_nothing),
+		cmocka_unit_test(test_pfc_xon_xoff_same_ns_one_pause),
 		cmocka_unit_test(test_pfc_cooked_capture),
 		cmocka_unit_test(test_ce_without_cnp_each_mark),
 		cmocka_unit_test(test_message_seen_whole_counts),

@@ -726,6 +726,10 @@ static void test_errors(void **state)
 		  "t.yaml:5:29: dir: rnr acts on requests, got response" },
 		{ HOSTS "flows: [{name: w, from: a, to: b}]\nfaults: [{action: rnr, flow: w}]\n",
 		  "t.yaml:5:30: flow: rnr needs a flow with send or write_imm operations ('w' has none)" },
+		{ HOSTS "flows: [{name: w, from: a, to: b, ops: send}]\nfaults: [{action: rnr}]\n",
+		  "t.yaml:5:10: fault: rnr hits every resend of a request it hits and flow 'w' retries RNR without "
+		  "limit (rnr_retry 7): the run would never end; give the fault a count, transmission, every, until "
+		  "or a probability below 1, or the flow an rnr_retry below 7" },
 		{ HOSTS "flows: [{name: w, from: a, to: b, ops: send}]\nfaults: [{action: bad_rkey, flow: w}]\n",
 		  "t.yaml:5:35: flow: bad_rkey needs a flow with write, read or atomic operations ('w' has none)" },
 		{ HOSTS "flows: [{name: w, from: a, to: b}]\nfaults: [{action: bad_rkey, opcode: RC_SEND_ONLY}]\n",

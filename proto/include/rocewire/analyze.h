@@ -185,7 +185,7 @@ struct rw_flow {
 	uint32_t conversation;  /* 1, then 2, 3, ... each time the key's QP number is reused */
 	int32_t prev_conv;      /* index of this key's previous conversation, -1 */
 	uint8_t closed;         /* its conversation ended (the QP was reused); the key's next packet opens a new flow */
-	uint8_t transport;      /* enum rw_transport of the last packet */
+	uint8_t transport;      /* enum rw_transport of the last packet other than a CNP (CNP: only CNPs) */
 	uint8_t prio;           /* 802.1p priority: VLAN PCP, else DSCP >> 3 */
 	uint8_t has_requests, has_responses;
 	uint8_t first_mid_message; /* its first packet was a MIDDLE or LAST: the capture started inside a message */

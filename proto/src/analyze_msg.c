@@ -58,7 +58,6 @@ static int op_index(uint8_t op)
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
 		 uint32_t len, uint64_t frame, struct rw_note *n)
 {
-	(void)psn;
 	const struct rw_opcode_info *op = rw_opcode(opcode);
 	int oi = op_index(op->op);
 	int first = (op->flags & RW_OPF_FIRST) != 0, last = (op->flags & RW_OPF_LAST) != 0;
@@ -79,10 +78,13 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	if (oi == 3) {
 		/* An atomic is a message of its own with no payload. */
 		m->seen_start = 1;
+		m->broken = 0;
 		f->messages++;
 		owner->msgs_by_op[3]++;
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_first_frame = frame;
+		f->msg_done_valid = 1;
+		f->msg_done_psn = psn;
 		return;
 	}
 	if (first) {
@@ -93,9 +95,18 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		m->open = 1;
 		m->seen_start = 1;
 		m->in_cut = 0;
+		m->broken = 0;
 		m->bytes = 0;
 		m->first_frame = frame;
+		m->first_psn = psn;
 	} else if (!m->open) {
+		if (m->broken) {
+			/* The rest of a message a hole broke (UC): the responder
+			 * drops it with the message, already incomplete. */
+			if (last)
+				m->broken = 0;
+			return;
+		}
 		if (!m->seen_start) {
 			/* The capture started inside this message. */
 			if (!m->in_cut) {
@@ -120,6 +131,10 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_bytes = m->bytes;
 		n->msg_first_frame = m->first_frame;
+		if (m == &f->msg) {
+			f->msg_done_valid = 1;
+			f->msg_done_psn = psn;
+		}
 	}
 }
 
@@ -217,6 +232,12 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	uint32_t psn = p->bth.psn;
 	uint32_t len = p->op->op == RW_OP_READ_REQ ? p->reth.dmalen : p->payload_len;
 
+	/* A packet whose ICRC is bad is silently dropped by the responder
+	 * (IBA: a packet failing its CRC checks is discarded): it starts,
+	 * continues and completes nothing, and the PSN the responder expects
+	 * stays its own. */
+	if (p->icrc_status == RW_CRC_BAD)
+		return;
 	if (!f->msg_psn_valid) {
 		f->msg_psn_valid = 1;
 		f->msg_psn = psn;
@@ -227,11 +248,59 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	if (rw_psn_diff(psn, f->msg_psn) < 0)
 		return; /* assembled before: a resend */
 	if (takes(f, psn)) {
+		if (f->hold && f->hold->n && (n->flags & RW_N_RETRANS)) {
+			/* The sender went back to fill the hole: the responder
+			 * discarded what came beyond it (IBA 9.7.5: out of
+			 * sequence), which go-back-N sends again. The held
+			 * copies are not the ones it takes. */
+			f->hold->n = f->hold->head = 0;
+		}
 		assemble(f, p->bth.opcode, psn, len, frame, n);
 		drain(f, n);
 		return;
 	}
+	if (p->op->transport == RW_TRANSPORT_UC) {
+		/* UC has no resends and its responder does not wait: a PSN
+		 * past the expected one leaves the message in progress
+		 * incomplete, the rest of it is dropped, and the next FIRST
+		 * or ONLY starts a new one (IBA, UC responder: a PSN error
+		 * drops the message). A late packet below it is dropped. */
+		if (f->msg.open) {
+			f->msg.open = 0;
+			f->msg.broken = 1;
+			f->msg_incomplete++;
+			n->flags |= RW_N_MSG_BROKEN;
+		}
+		f->msg_psn = psn;
+		f->msg_slack = 0;
+		assemble(f, p->bth.opcode, psn, len, frame, n);
+		return;
+	}
 	hold_put(a, f, p, len, ts, frame, n);
+}
+
+/* The responder refused request psn (an RNR NAK, or a sequence NAK naming
+ * the PSN it expects): it took every request before it and none from it on
+ * until the sender resends it. The assembler goes back to psn when it went
+ * past it with no message completed since: a message whose FIRST was
+ * refused is not open, and what it held beyond is dropped. A message the
+ * capture showed complete before the refusal came stays done where it was
+ * (what a capture can know at that packet); its resend completes nothing. */
+void msg_refused(struct rw_flow *f, uint32_t psn)
+{
+	if (!f->msg_psn_valid)
+		return;
+	int32_t d = rw_psn_diff(f->msg_psn, psn);
+	if (d <= 0 || (uint32_t)d > PSN_WINDOW)
+		return;
+	if (f->msg_done_valid && rw_psn_diff(f->msg_done_psn, psn) >= 0)
+		return;
+	if (f->msg.open && rw_psn_diff(f->msg.first_psn, psn) >= 0)
+		f->msg.open = 0;
+	f->msg_psn = psn;
+	f->msg_slack = 0;
+	if (f->hold)
+		f->hold->n = f->hold->head = 0;
 }
 
 /* Room for twice as many held requests, up to RW_HOLD_MAX (or the first

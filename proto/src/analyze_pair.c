@@ -101,6 +101,11 @@ static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how
 		q->naks[k] += f->naks[k];
 		f->naks[k] = 0;
 	}
+	/* So were the READ responses: their READs are q's (msgs_by_op
+	 * credits the requester's flow once the two are paired). */
+	q->msgs_by_op[2] += f->msgs_by_op[2];
+	q->bytes_by_op[2] += f->bytes_by_op[2];
+	f->msgs_by_op[2] = f->bytes_by_op[2] = 0;
 	q->acks += f->acks;
 	q->acked_psns += f->acked_psns;
 	q->msn_regressions += f->msn_regressions;

@@ -190,6 +190,39 @@ static void drain(struct rw_flow *f, struct rw_note *n)
 		h->head = 0;
 }
 
+/* Drops the held requests the stream has passed, taking none: the sender
+ * went back over them, and the responder takes their resends, not the
+ * copies it discarded beyond the hole. */
+static void prune(struct rw_flow *f)
+{
+	struct rw_hold_queue *h = f->hold;
+	while (h && h->n && rw_psn_diff(HOLD_PSN(h, 0), f->msg_psn) < 0) {
+		h->head++;
+		h->n--;
+	}
+	if (h && !h->n)
+		h->head = 0;
+}
+
+/* Messages the capture showed part of that the hold and the open message
+ * leave unfinished: the open one, and each one the held requests start or
+ * continue. */
+static uint64_t unfinished(const struct rw_flow *f)
+{
+	const struct rw_hold_queue *h = f->hold;
+	uint64_t k = f->msg.open;
+	int cur = f->msg.open;
+	for (uint32_t i = 0; h && i < h->n; i++) {
+		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
+		int first = (op->flags & RW_OPF_FIRST) || !(op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST));
+		if (first || !cur)
+			k++;
+		cur = !(op->flags & RW_OPF_LAST) && (first || cur) &&
+		      (op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE));
+	}
+	return k;
+}
+
 /* Gives the hole up: the stream goes on from the lowest held PSN. at_end:
  * the capture ended with the hole open. The message it broke is cut by the
  * capture end when the resend that would fill it was under way (the
@@ -206,7 +239,7 @@ static void give_up_hole(struct rw_flow *f, struct rw_note *n, int at_end, uint6
 		/* The responder would have taken the held requests after the
 		 * resend: the message the hole is in, and those behind it, are
 		 * cut by the capture end. */
-		f->msg_cut_end++;
+		f->msg_cut_end += unfinished(f);
 		f->msg.open = 0;
 		h->n = h->head = 0;
 		return;
@@ -248,14 +281,16 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	if (rw_psn_diff(psn, f->msg_psn) < 0)
 		return; /* assembled before: a resend */
 	if (takes(f, psn)) {
+		assemble(f, p->bth.opcode, psn, len, frame, n);
 		if (f->hold && f->hold->n && (n->flags & RW_N_RETRANS)) {
 			/* The sender went back to fill the hole: the responder
 			 * discarded what came beyond it (IBA 9.7.5: out of
 			 * sequence), which go-back-N sends again. The held
-			 * copies are not the ones it takes. */
-			f->hold->n = f->hold->head = 0;
+			 * copies are not the ones it takes: they wait for
+			 * their resends (or the capture end). */
+			prune(f);
+			return;
 		}
-		assemble(f, p->bth.opcode, psn, len, frame, n);
 		drain(f, n);
 		return;
 	}
@@ -299,8 +334,6 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 		f->msg.open = 0;
 	f->msg_psn = psn;
 	f->msg_slack = 0;
-	if (f->hold)
-		f->hold->n = f->hold->head = 0;
 }
 
 /* Room for twice as many held requests, up to RW_HOLD_MAX (or the first

@@ -19,9 +19,10 @@
  * capture lost the packet, not the network — when the responder
  * acknowledges its PSN (it has it), when the hold is full and no resend is
  * due, or at the end of the capture: the held requests are then taken in
- * PSN order and the message the hole cut is incomplete. UC is treated
- * alike: it has no resends, but the hold still repairs packets reordered in
- * flight.
+ * PSN order and the message the hole cut is incomplete. UC holds nothing:
+ * it has no resends, and its responder does not wait for a late packet (a
+ * hole leaves the message in progress incomplete, the rest of it dropped,
+ * and a late packet below the expected PSN is dropped too).
  *
  * READ responses are counted from the first copy of each PSN in the order
  * they come; one whose first copy was lost before the capture point and

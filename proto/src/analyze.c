@@ -423,7 +423,8 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		/* Several senders share a UD QP: their PSNs interleave, so only
 		 * messages are counted. */
 		n->flags |= RW_N_NEW;
-		msg_account(f, f, p->bth.opcode, p->bth.psn, p->payload_len, frame, n);
+		if (p->icrc_status != RW_CRC_BAD) /* dropped by the receiver: no message */
+			msg_account(f, f, p->bth.opcode, p->bth.psn, p->payload_len, frame, n);
 		return;
 	}
 	int reliable = op->transport == RW_TRANSPORT_RC || op->transport == RW_TRANSPORT_XRC ||

@@ -19,9 +19,10 @@
  * capture lost the packet, not the network — when the responder
  * acknowledges its PSN (it has it), when the hold is full and no resend is
  * due, or at the end of the capture: the held requests are then taken in
- * PSN order and the message the hole cut is incomplete. UC is treated
- * alike: it has no resends, but the hold still repairs packets reordered in
- * flight.
+ * PSN order and the message the hole cut is incomplete. UC holds nothing:
+ * it has no resends, and its responder does not wait for a late packet (a
+ * hole leaves the message in progress incomplete, the rest of it dropped,
+ * and a late packet below the expected PSN is dropped too).
  *
  * READ responses are counted from the first copy of each PSN in the order
  * they come; one whose first copy was lost before the capture point and
@@ -58,7 +59,6 @@ static int op_index(uint8_t op)
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
 		 uint32_t len, uint64_t frame, struct rw_note *n)
 {
-	(void)psn;
 	const struct rw_opcode_info *op = rw_opcode(opcode);
 	int oi = op_index(op->op);
 	int first = (op->flags & RW_OPF_FIRST) != 0, last = (op->flags & RW_OPF_LAST) != 0;
@@ -79,10 +79,13 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	if (oi == 3) {
 		/* An atomic is a message of its own with no payload. */
 		m->seen_start = 1;
+		m->broken = 0;
 		f->messages++;
 		owner->msgs_by_op[3]++;
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_first_frame = frame;
+		f->msg_done_valid = 1;
+		f->msg_done_psn = psn;
 		return;
 	}
 	if (first) {
@@ -93,9 +96,18 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		m->open = 1;
 		m->seen_start = 1;
 		m->in_cut = 0;
+		m->broken = 0;
 		m->bytes = 0;
 		m->first_frame = frame;
+		m->first_psn = psn;
 	} else if (!m->open) {
+		if (m->broken) {
+			/* The rest of a message a hole broke (UC): the responder
+			 * drops it with the message, already incomplete. */
+			if (last)
+				m->broken = 0;
+			return;
+		}
 		if (!m->seen_start) {
 			/* The capture started inside this message. */
 			if (!m->in_cut) {
@@ -120,6 +132,10 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_bytes = m->bytes;
 		n->msg_first_frame = m->first_frame;
+		if (m == &f->msg) {
+			f->msg_done_valid = 1;
+			f->msg_done_psn = psn;
+		}
 	}
 }
 
@@ -175,6 +191,39 @@ static void drain(struct rw_flow *f, struct rw_note *n)
 		h->head = 0;
 }
 
+/* Drops the held requests the stream has passed, taking none: the sender
+ * went back over them, and the responder takes their resends, not the
+ * copies it discarded beyond the hole. */
+static void prune(struct rw_flow *f)
+{
+	struct rw_hold_queue *h = f->hold;
+	while (h && h->n && rw_psn_diff(HOLD_PSN(h, 0), f->msg_psn) < 0) {
+		h->head++;
+		h->n--;
+	}
+	if (h && !h->n)
+		h->head = 0;
+}
+
+/* Messages the capture showed part of that the hold and the open message
+ * leave unfinished: the open one, and each one the held requests start or
+ * continue. */
+static uint64_t unfinished(const struct rw_flow *f)
+{
+	const struct rw_hold_queue *h = f->hold;
+	uint64_t k = f->msg.open;
+	int cur = f->msg.open;
+	for (uint32_t i = 0; h && i < h->n; i++) {
+		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
+		int first = (op->flags & RW_OPF_FIRST) || !(op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST));
+		if (first || !cur)
+			k++;
+		cur = !(op->flags & RW_OPF_LAST) && (first || cur) &&
+		      (op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE));
+	}
+	return k;
+}
+
 /* Gives the hole up: the stream goes on from the lowest held PSN. at_end:
  * the capture ended with the hole open. The message it broke is cut by the
  * capture end when the resend that would fill it was under way (the
@@ -191,7 +240,7 @@ static void give_up_hole(struct rw_flow *f, struct rw_note *n, int at_end, uint6
 		/* The responder would have taken the held requests after the
 		 * resend: the message the hole is in, and those behind it, are
 		 * cut by the capture end. */
-		f->msg_cut_end++;
+		f->msg_cut_end += unfinished(f);
 		f->msg.open = 0;
 		h->n = h->head = 0;
 		return;
@@ -217,6 +266,12 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	uint32_t psn = p->bth.psn;
 	uint32_t len = p->op->op == RW_OP_READ_REQ ? p->reth.dmalen : p->payload_len;
 
+	/* A packet whose ICRC is bad is silently dropped by the responder
+	 * (IBA: a packet failing its CRC checks is discarded): it starts,
+	 * continues and completes nothing, and the PSN the responder expects
+	 * stays its own. */
+	if (p->icrc_status == RW_CRC_BAD)
+		return;
 	if (!f->msg_psn_valid) {
 		f->msg_psn_valid = 1;
 		f->msg_psn = psn;
@@ -228,10 +283,58 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 		return; /* assembled before: a resend */
 	if (takes(f, psn)) {
 		assemble(f, p->bth.opcode, psn, len, frame, n);
+		if (f->hold && f->hold->n && (n->flags & RW_N_RETRANS)) {
+			/* The sender went back to fill the hole: the responder
+			 * discarded what came beyond it (IBA 9.7.5: out of
+			 * sequence), which go-back-N sends again. The held
+			 * copies are not the ones it takes: they wait for
+			 * their resends (or the capture end). */
+			prune(f);
+			return;
+		}
 		drain(f, n);
 		return;
 	}
+	if (p->op->transport == RW_TRANSPORT_UC) {
+		/* UC has no resends and its responder does not wait: a PSN
+		 * past the expected one leaves the message in progress
+		 * incomplete, the rest of it is dropped, and the next FIRST
+		 * or ONLY starts a new one (IBA, UC responder: a PSN error
+		 * drops the message). A late packet below it is dropped. */
+		if (f->msg.open) {
+			f->msg.open = 0;
+			f->msg.broken = 1;
+			f->msg_incomplete++;
+			n->flags |= RW_N_MSG_BROKEN;
+		}
+		f->msg_psn = psn;
+		f->msg_slack = 0;
+		assemble(f, p->bth.opcode, psn, len, frame, n);
+		return;
+	}
 	hold_put(a, f, p, len, ts, frame, n);
+}
+
+/* The responder refused request psn (an RNR NAK, or a sequence NAK naming
+ * the PSN it expects): it took every request before it and none from it on
+ * until the sender resends it. The assembler goes back to psn when it went
+ * past it with no message completed since: a message whose FIRST was
+ * refused is not open, and what it held beyond is dropped. A message the
+ * capture showed complete before the refusal came stays done where it was
+ * (what a capture can know at that packet); its resend completes nothing. */
+void msg_refused(struct rw_flow *f, uint32_t psn)
+{
+	if (!f->msg_psn_valid)
+		return;
+	int32_t d = rw_psn_diff(f->msg_psn, psn);
+	if (d <= 0 || (uint32_t)d > PSN_WINDOW)
+		return;
+	if (f->msg_done_valid && rw_psn_diff(f->msg_done_psn, psn) >= 0)
+		return;
+	if (f->msg.open && rw_psn_diff(f->msg.first_psn, psn) >= 0)
+		f->msg.open = 0;
+	f->msg_psn = psn;
+	f->msg_slack = 0;
 }
 
 /* Room for twice as many held requests, up to RW_HOLD_MAX (or the first

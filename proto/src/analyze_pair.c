@@ -101,6 +101,11 @@ static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how
 		q->naks[k] += f->naks[k];
 		f->naks[k] = 0;
 	}
+	/* So were the READ responses: their READs are q's (msgs_by_op
+	 * credits the requester's flow once the two are paired). */
+	q->msgs_by_op[2] += f->msgs_by_op[2];
+	q->bytes_by_op[2] += f->bytes_by_op[2];
+	f->msgs_by_op[2] = f->bytes_by_op[2] = 0;
 	q->acks += f->acks;
 	q->acked_psns += f->acked_psns;
 	q->msn_regressions += f->msn_regressions;
@@ -408,6 +413,8 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		int i = pend_find(q->pend, psn, -1);
 		if (i >= 0)
 			n->req_frame = PEND(q->pend, i)->frame;
+		if (k == RW_NAKK_PSN_SEQ || k == RW_NAKK_RNR)
+			msg_refused(q, psn);
 		if (k == RW_NAKK_PSN_SEQ) {
 			q->req.nak_psn = psn;
 			q->req.nak_wait = 1;
@@ -458,7 +465,9 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 				pend_remove(q->pend, (unsigned)i);
 			}
 		}
-		if (!f->rsp || (fl & RW_N_NEW))
+		/* One whose ICRC is bad is dropped by the requester: it
+		 * brings no data (the READ is re-issued for it). */
+		if ((!f->rsp || (fl & RW_N_NEW)) && p->icrc_status != RW_CRC_BAD)
 			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		int i = pend_find(q->pend, p->bth.psn, PEND_ATOMIC);

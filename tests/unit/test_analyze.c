@@ -991,6 +991,158 @@ static void test_conform_cnp_pacing(void **state)
 	env_free(e);
 }
 
+/* ---- messages as the responder takes them ---- */
+
+#define RC_SEND_FIRST 0x00
+#define RC_SEND_LAST 0x02
+#define RC_READ_ONLY 0x10
+#define UC_WRITE_FIRST 0x26
+#define UC_WRITE_MIDDLE 0x27
+#define UC_WRITE_LAST 0x28
+
+/* A request from A to B whose ICRC is bad: built, one payload byte flipped
+ * after the ICRC was computed, decoded and fed. */
+static struct rw_note req_bad_icrc(struct env *e, uint64_t ts, uint8_t opcode, uint32_t psn,
+				   uint32_t len)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = A_IP;
+	p.ipv4.dst = B_IP;
+	p.ipv4.flags = RW_IPV4_DF;
+	p.udp.sport = 49152;
+	p.bth.opcode = opcode;
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = QP_B;
+	p.bth.psn = psn;
+	p.payload_len = len;
+	uint8_t buf[9000];
+	size_t n;
+	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	buf[n - 4 - 1] ^= 0x40; /* the last payload byte, before the ICRC */
+	struct rw_packet d;
+	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	assert_int_equal(d.icrc_status, RW_CRC_BAD);
+	struct rw_note note;
+	rw_analyzer_packet(e->a, &d, ts, ++e->frame, &note);
+	return note;
+}
+
+/* The responder drops a packet whose ICRC is bad: the SEND it carried is
+ * done with the good resend, not with it. */
+static void test_bad_icrc_completes_nothing(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	struct rw_note n = req_bad_icrc(e, 1, RC_SEND_ONLY, 1, 8);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(flow_ab(e)->messages, 0);
+	feed_aeth(e, 2, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 0, 0, 0);
+	n = req(e, 3, RC_SEND_ONLY, 1, 8);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 4);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_incomplete + flow_ab(e)->msg_cut_end, 0);
+	env_free(e);
+}
+
+/* Go-back-N on the responder's side: the copies of 3 and 4 that came
+ * beyond the hole at 2 were discarded; their resends complete them. */
+static void test_resend_run_completes_messages(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 1, 8);
+	struct rw_note n = req(e, 2, RC_SEND_ONLY, 3, 8);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	req(e, 3, RC_SEND_ONLY, 4, 8);
+	feed_aeth(e, 4, RC_ACK, 2, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 1, 0, 0);
+	n = req(e, 5, RC_SEND_ONLY, 2, 8);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(n.msg_first_frame, 5); /* its own, not the held 3 and 4 too */
+	assert_int_equal(flow_ab(e)->messages, 2);
+	n = req(e, 6, RC_SEND_ONLY, 3, 8);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	n = req(e, 7, RC_SEND_ONLY, 4, 8);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(flow_ab(e)->messages, 4);
+	env_free(e);
+
+	/* The capture ends before the resends of 3 and 4: both are cut by it. */
+	e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 1, 8);
+	req(e, 2, RC_SEND_ONLY, 3, 8);
+	req(e, 3, RC_SEND_ONLY, 4, 8);
+	feed_aeth(e, 4, RC_ACK, 2, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 1, 0, 0);
+	req(e, 5, RC_SEND_ONLY, 2, 8);
+	rw_analyzer_finish(e->a, 6);
+	assert_int_equal(flow_ab(e)->messages, 2);
+	assert_int_equal(flow_ab(e)->msg_cut_end, 2);
+	env_free(e);
+}
+
+/* An RNR NAK refuses the FIRST of a SEND before its LAST passed: the LAST's
+ * first copy (beyond the refused PSN) completes nothing, its resend does. */
+static void test_rnr_refused_first(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_FIRST, 1, 1024);
+	feed_aeth(e, 2, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_RNR_NAK, 14), 0, 0, 0);
+	struct rw_note n = req(e, 3, RC_SEND_LAST, 2, 100);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	req(e, 1000, RC_SEND_FIRST, 1, 1024);
+	n = req(e, 1001, RC_SEND_LAST, 2, 100);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 1002);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_incomplete + flow_ab(e)->msg_orphans, 0);
+	env_free(e);
+}
+
+/* UC: a packet lost inside a WRITE leaves it incomplete at once; the rest
+ * of it is dropped with it (no orphans), and the next message counts at its
+ * own packet, not at the capture end. */
+static void test_uc_hole(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, UC_WRITE_FIRST, 1, 1024);
+	struct rw_note n = req(e, 2, UC_WRITE_MIDDLE, 3, 1024); /* 2 lost */
+	assert_true(n.flags & RW_N_MSG_BROKEN);
+	n = req(e, 3, UC_WRITE_LAST, 4, 100);
+	assert_false(n.flags & (RW_N_MSG_DONE | RW_N_ORPHAN));
+	n = req(e, 4, UC_SEND_ONLY, 5, 8);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	n = req(e, 5, UC_WRITE_MIDDLE, 7, 1024); /* 6, a FIRST, lost */
+	assert_true(n.flags & RW_N_ORPHAN);
+	rw_analyzer_finish(e->a, 6);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_incomplete, 1);
+	assert_int_equal(f->msg_orphans, 1);
+	assert_int_equal(f->msg_cut_end, 0);
+	env_free(e);
+}
+
+/* A READ whose response came before the two directions were paired (its
+ * request before the capture) moves to the requester's flow when they are. */
+static void test_read_credited_after_pairing(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	feed_aeth(e, 1, RC_READ_ONLY, 5, 0, 0, 64, 0);
+	req(e, 2, RC_SEND_ONLY, 6, 8);
+	feed_aeth(e, 3, RC_ACK, 6, 0, 1, 0, 0);
+	assert_int_equal(flow_ab(e)->peer, flow_ba(e)->index);
+	assert_int_equal(flow_ab(e)->msgs_by_op[2], 1);
+	assert_int_equal(flow_ab(e)->bytes_by_op[2], 64);
+	assert_int_equal(flow_ba(e)->msgs_by_op[2], 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1024,6 +1176,11 @@ int main(void)
 		cmocka_unit_test(test_reads_outstanding),
 		cmocka_unit_test(test_pair_read_response_kind),
 		cmocka_unit_test(test_conform_cnp_pacing),
+		cmocka_unit_test(test_bad_icrc_completes_nothing),
+		cmocka_unit_test(test_resend_run_completes_messages),
+		cmocka_unit_test(test_rnr_refused_first),
+		cmocka_unit_test(test_uc_hole),
+		cmocka_unit_test(test_read_credited_after_pairing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -166,6 +166,8 @@ struct rw_msg_state {
 	uint8_t open;       /* a FIRST was taken, its LAST not yet */
 	uint8_t seen_start; /* a message start was seen: orphans before it were cut by the capture start */
 	uint8_t in_cut;     /* inside a message the capture started inside */
+	uint8_t broken;     /* UC: the rest of a message a hole broke follows (the responder drops it) */
+	uint32_t first_psn; /* PSN of the open message's FIRST packet */
 	uint64_t bytes;
 	uint64_t first_frame; /* frame of the open message's FIRST packet */
 };
@@ -217,6 +219,8 @@ struct rw_flow {
 	uint8_t msg_psn_valid;
 	uint32_t msg_psn;       /* next PSN the assembler takes */
 	uint32_t msg_slack;     /* PSNs a READ's responses may have used */
+	uint8_t msg_done_valid;
+	uint32_t msg_done_psn;  /* PSN of the latest request that completed a message */
 	struct rw_hold_queue *hold; /* requests held ahead of a hole (allocated on the first hole) */
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 

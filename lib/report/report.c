@@ -564,7 +564,7 @@ int rp_conf_shown(const struct rw_flow *f)
 
 const char *const rp_conf_heads[] = {"#",        "src",       "dst",
 				     "dqpn",     "violations (count, first frame)",
-				     "resends nak/rnr/timeout",
+				     "resends nak/rnr/timeout/implied",
 				     "NAK gen us p50/max", "NAK->resend us", "resend us", "CNP+NAK"};
 const char rp_conf_align[] = "rllrlrrrrr";
 const unsigned rp_conf_ncols = sizeof(rp_conf_heads) / sizeof(rp_conf_heads[0]);
@@ -605,9 +605,10 @@ void rp_conf_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
 	}
 	if (e == v)
 		strcell(v, "-");
-	if (cf && (cf->resend_by_nak || cf->resend_by_rnr || cf->resend_by_timeout))
-		snprintf(cell[c++], T_CELL, "%" PRIu64 "/%" PRIu64 "/%" PRIu64, cf->resend_by_nak,
-			 cf->resend_by_rnr, cf->resend_by_timeout);
+	if (cf && (cf->resend_by_nak || cf->resend_by_rnr || cf->resend_by_timeout || cf->resend_by_implied))
+		snprintf(cell[c++], T_CELL, "%" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64,
+			 cf->resend_by_nak, cf->resend_by_rnr, cf->resend_by_timeout,
+			 cf->resend_by_implied);
 	else
 		strcell(cell[c++], "-");
 	lat2(cell[c++], &cf->nak_gen);
@@ -937,6 +938,7 @@ static void json_conform(struct jw *w, const struct rw_conform *c)
 	jw_uint(w, "nak", c->resend_by_nak);
 	jw_uint(w, "rnr", c->resend_by_rnr);
 	jw_uint(w, "timeout", c->resend_by_timeout);
+	jw_uint(w, "implied", c->resend_by_implied);
 	jw_obj_end(w);
 	jw_uint(w, "cnps_with_nak", c->cnp_with_nak);
 	j_lat(w, "nak_generation_us", &c->nak_gen);

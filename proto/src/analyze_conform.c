@@ -113,9 +113,11 @@ void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_
 
 /* A NAK on response flow f for q's requests (q may be NULL: unpaired).
  * Called before the NAK acknowledges anything, so that the ring still holds
- * the request that found the hole. */
+ * the request that found the hole. heard: its ICRC is good, so the
+ * requester got it (one it dropped asks for nothing: the go-back that
+ * follows is its timer's). */
 void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint8_t kind,
-		 uint32_t psn, uint64_t ts, uint64_t frame)
+		 uint32_t psn, int heard, uint64_t ts, uint64_t frame)
 {
 	f->cs.nak_ts = ts;
 	struct rw_flow *owner = q ? q : f;
@@ -124,8 +126,16 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 		if (c)
 			c->cnp_with_nak++;
 	}
-	if (!q)
+	if (!q) {
+		/* Kept until the pairing says whose go-back answered it. */
+		if (heard) {
+			f->cs.unp_nak_valid = 1;
+			f->cs.unp_nak_kind = kind;
+			f->cs.unp_nak_psn = psn;
+			f->cs.unp_nak_ts = ts;
+		}
 		return;
+	}
 	if (kind == RW_NAKK_PSN_SEQ) {
 		if (q->cs.nak_await && q->cs.nak_cause == RW_NAKK_PSN_SEQ && q->cs.nak_psn == psn) {
 			conf_violation(a, q, RW_V_DUP_NAK, frame);
@@ -145,10 +155,60 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 			}
 		}
 	}
+	if (!heard)
+		return;
 	q->cs.nak_await = 1;
 	q->cs.nak_cause = kind;
 	q->cs.nak_psn = psn;
 	q->cs.nak_ts = ts;
+}
+
+/* Response flow f was just paired with request flow q. A NAK f carried
+ * before that asked q to go back: a go-back of q since then answered it
+ * (counted as no NAK's when it came, it is the NAK's), else q's next
+ * go-back will. */
+void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
+{
+	if (!f->cs.unp_nak_valid)
+		return;
+	f->cs.unp_nak_valid = 0;
+	uint8_t kind = f->cs.unp_nak_kind;
+	if (q->cs.last_gbn_ts && q->cs.last_gbn_ts >= f->cs.unp_nak_ts) {
+		struct rw_conform *c = q->conf;
+		if (!c || q->cs.last_gbn_cause == GBN_BY_NAK || q->cs.last_gbn_cause == GBN_BY_RNR)
+			return;
+		if (q->cs.last_gbn_cause == GBN_BY_TIMEOUT && c->resend_by_timeout)
+			c->resend_by_timeout--;
+		else if (q->cs.last_gbn_cause == GBN_BY_IMPLIED && c->resend_by_implied)
+			c->resend_by_implied--;
+		else
+			return;
+		if (kind == RW_NAKK_RNR) {
+			c->resend_by_rnr++;
+			q->cs.last_gbn_cause = GBN_BY_RNR;
+		} else {
+			c->resend_by_nak++;
+			q->cs.last_gbn_cause = GBN_BY_NAK;
+		}
+		return;
+	}
+	(void)a;
+	if (!q->cs.nak_ts || q->cs.nak_ts < f->cs.unp_nak_ts) {
+		q->cs.nak_await = 1;
+		q->cs.nak_cause = kind;
+		q->cs.nak_psn = f->cs.unp_nak_psn;
+		q->cs.nak_ts = f->cs.unp_nak_ts;
+	}
+}
+
+/* A good response for q's requests answered every PSN before end. */
+void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts)
+{
+	if (!q->cs.ans_valid || rw_psn_diff(end, q->cs.ans_end) >= 0) {
+		q->cs.ans_valid = 1;
+		q->cs.ans_end = end;
+		q->cs.ans_ts = ts;
+	}
 }
 
 /* A READ whose PSN falls inside a READ still unanswered re-issues it: at the
@@ -209,26 +269,58 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	if (flags & RW_N_GBN_START) {
 		struct rw_conform *c = conf_get(a, f);
 		int by_nak = f->cs.nak_ts && f->cs.nak_ts > f->cs.last_gbn_ts;
+		/* Implied (IBA 9.7.5.1.4), a READ or atomic sent again at
+		 * once because a response since the last go-back showed its
+		 * answer missing: a later response of the READ came (the
+		 * READ resumes at the first missing one), or a response to a
+		 * later request came while the request had not been sent
+		 * again (a request the previous go-back resent already waits
+		 * for its own answer or the timer, as rxe does). */
+		uint8_t op = p->op->op;
+		int rd_atomic = op == RW_OP_READ_REQ || op == RW_OP_CMP_SWAP || op == RW_OP_FETCH_ADD;
+		int resent = f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
+			     rw_psn_diff(psn, f->cs.gbn_high) < 0;
+		int implied = !by_nak && rd_atomic &&
+			      ((f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
+				psn == f->cs.rgap_psn) ||
+			       (f->cs.ans_valid && f->cs.ans_ts > f->cs.last_gbn_ts &&
+				rw_psn_diff(f->cs.ans_end, psn) > 1 && !resent));
+		uint8_t cause = by_nak && f->cs.nak_cause == RW_NAKK_RNR ? GBN_BY_RNR
+				: by_nak				 ? GBN_BY_NAK
+				: implied				 ? GBN_BY_IMPLIED
+									 : GBN_BY_TIMEOUT;
 		if (c) {
-			if (by_nak && f->cs.nak_cause == RW_NAKK_RNR)
+			if (cause == GBN_BY_RNR)
 				c->resend_by_rnr++;
-			else if (by_nak)
+			else if (cause == GBN_BY_NAK)
 				c->resend_by_nak++;
+			else if (cause == GBN_BY_IMPLIED)
+				c->resend_by_implied++;
 			else
 				c->resend_by_timeout++;
 		}
-		if (!by_nak && orig)
+		if (cause == GBN_BY_TIMEOUT && orig)
 			conf_lat(a, f, offsetof(struct rw_conform, timeout), ts - orig->ts);
 		f->cs.last_gbn_ts = ts;
+		f->cs.last_gbn_cause = cause;
+		f->cs.gbn_from = psn;
+		f->cs.gbn_high = f->req.high_psn;
 	}
 }
 
 /* A READ response matched to q's READ entry e: the data received in a row,
  * and the segment size (from a FIRST or MIDDLE, which are full). */
-void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e)
+void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e,
+			   uint64_t ts)
 {
-	if (p->bth.psn == psn_add(e->psn, e->got))
+	if (p->bth.psn == psn_add(e->psn, e->got)) {
 		e->got++;
+	} else if (rw_psn_diff(p->bth.psn, psn_add(e->psn, e->got)) > 0 &&
+		   p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD) {
+		q->cs.rgap_valid = 1;
+		q->cs.rgap_psn = psn_add(e->psn, e->got);
+		q->cs.rgap_ts = ts;
+	}
 	if ((p->op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(p->op->flags & RW_OPF_LAST) &&
 	    p->payload_len)
 		q->cs.read_mtu = p->payload_len;

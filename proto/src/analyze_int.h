@@ -222,11 +222,19 @@ void conf_violations(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation
 		     uint64_t frame, uint64_t n);
 void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_t frame);
 void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint8_t kind,
-		 uint32_t psn, uint64_t ts, uint64_t frame);
+		 uint32_t psn, int heard, uint64_t ts, uint64_t frame);
+/* the causes a go-back is counted by (rw_flow.cs.last_gbn_cause) */
+#define GBN_BY_TIMEOUT 0
+#define GBN_BY_NAK 1
+#define GBN_BY_RNR 2
+#define GBN_BY_IMPLIED 3
+void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q);
+void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts);
 /* reissue: the request is a READ re-issuing one still pending (pend_read_reissue). */
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t flags, int reissue, uint64_t ts, uint64_t frame);
-void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e);
+void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e,
+			   uint64_t ts);
 void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
 void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint64_t ts,
 		 uint64_t frame);

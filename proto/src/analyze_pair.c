@@ -182,6 +182,7 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 	}
 	if (found) {
 		pair_link(f, found, how, psn, frame);
+		conf_on_pair(a, f, found);
 		n->flags |= RW_N_PAIRED;
 	}
 	return found;
@@ -370,6 +371,11 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	const struct rw_aeth *ae = &p->aeth;
 	struct rw_flow *owner = q ? q : f;
 	uint32_t psn = p->bth.psn;
+	/* The requester drops a response whose ICRC is bad: it acts on none. */
+	int heard = p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD;
+
+	if (q && heard)
+		conf_on_answer(q, ae->kind == RW_AETH_ACK ? psn_add(psn, 1) : psn, ts);
 
 	if (owner->msn_valid && rw_psn_diff(ae->msn, owner->last_msn) < 0) {
 		owner->msn_regressions++;
@@ -402,7 +408,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		return;
 	}
 	uint8_t k = nak_kind_of(ae);
-	conf_on_nak(a, f, q, k, psn, ts, frame);
+	conf_on_nak(a, f, q, k, psn, heard, ts, frame);
 	owner->naks[k]++;
 	n->flags |= RW_N_NAK;
 	n->nak_kind = k;
@@ -455,8 +461,10 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			fl = seq_track(f, f->rsp, p->bth.psn, 1, n);
 			n->flags |= fl;
 		}
+		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
+			conf_on_answer(q, psn_add(p->bth.psn, 1), ts);
 		if (i >= 0) {
-			conf_on_read_response(q, p, PEND(q->pend, i));
+			conf_on_read_response(q, p, PEND(q->pend, i), ts);
 			n->flags |= RW_N_READ_MATCH;
 			n->req_frame = PEND(q->pend, i)->frame;
 			if (op->flags & RW_OPF_LAST) {

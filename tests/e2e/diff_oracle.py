@@ -90,6 +90,7 @@ class Stream:
         self.prev = None          # (psn, retrans) of the previous packet
         self.nak_asked = set()    # PSNs a captured sequence NAK asked to resend
         self.episodes = set()     # truth episodes whose first visible resend was counted
+        self.last_ep = 0          # the latest truth episode counted (README "resends")
 
 
 def new_flow(key):
@@ -102,12 +103,12 @@ def new_flow(key):
             "orphan_packets": 0, "messages_cut_by_capture_start": 0, "messages_cut_by_capture_end": 0,
             "msgs_by_op": {"send": 0, "write": 0, "read": 0, "atomic": 0},
             "first_seen_mid_message": None, "requests": False, "responses": False, "kinds": set(),
-            "peer": None, "resends": {"nak": 0, "rnr": 0, "timeout": 0},
+            "peer": None, "resends": {"nak": 0, "rnr": 0, "timeout": 0, "implied": 0},
             "qp": None}
 
 
 ECN_INDEX = {"not_ect": 0, "ect1": 1, "ect0": 2, "ce": 3}
-CAUSE_BUCKET = {"nak": "nak", "rnr": "rnr", "timeout": "timeout"}
+CAUSE_BUCKET = {"nak": "nak", "rnr": "rnr", "timeout": "timeout", "read_gap": "implied", "read_acked": "implied"}
 
 
 def expect(truth, a, b, link_gbps=100.0):
@@ -257,10 +258,66 @@ def expect(truth, a, b, link_gbps=100.0):
                 s.episodes.add(ep)
                 flags.add("gbn_start")
                 f["gbn_episodes"] += 1
-                if cause in CAUSE_BUCKET and f["qp"] and f["qp"][1] == "request":
-                    f["resends"][CAUSE_BUCKET[cause]] += 1
+                if is_resend and f["qp"] and f["qp"][1] == "request":
+                    c = shown_cause(f["qp"][0], s.last_ep, episode)
+                    s.last_ep = max(s.last_ep, episode)
+                    if c:
+                        f["resends"][c] += 1
         s.prev = (u, "retrans" in flags)
         return flags
+
+    # README "conformance", resends: the cause of a go-back as the window
+    # shows it. Each truth episode's trigger is the answer the requester
+    # acted on: the latest good NAK (RNR NAK) of its QP before the
+    # episode's first packet, or for a READ or atomic re-issued because a
+    # response showed one missing, the latest good response; the cause
+    # is visible when the window holds that trigger. A counted go-back
+    # stands for the episodes since the previous counted one (those in
+    # between had every packet dropped before the tap): it is a NAK's
+    # (RNR NAK's) when one of them has its NAK in the window (the latest
+    # wins), else implied when one has its response in the window, else
+    # the requester's timer's (a NAK before the window asked for nothing
+    # the window shows).
+    ep_info = {}     # (qp, episode) -> (cause, first record)
+    qp_rsps = {}     # qp -> good captured responses, in time order
+    for r in recs:
+        if r["kind"] != "roce":
+            continue
+        qp = (r["flow"], r["qp"])
+        if r["dir"] == "request" and r.get("resend") and (qp, r["episode"]) not in ep_info:
+            ep_info[(qp, r["episode"])] = (r["resend"], r)
+        elif r["dir"] == "response" and r.get("frame") and not r.get("corrupt") and op_kind(r["op"])[0] != "cnp":
+            qp_rsps.setdefault(qp, []).append(r)
+
+    def trigger(qp, cause, first):
+        best = None
+        for x in qp_rsps.get(qp, []):
+            if x["t_ns"] > first["t_ns"]:
+                break
+            if cause == "nak" and x.get("aeth") != "nak_psn_seq":
+                continue
+            if cause == "rnr" and x.get("aeth") != "rnr_nak":
+                continue
+            best = x
+        return best
+
+    def shown_cause(qp, after, upto):
+        nak, implied = None, False
+        for e in range(after + 1, upto + 1):
+            info = ep_info.get((qp, e))
+            if not info:
+                continue
+            cause, first = info
+            if cause not in CAUSE_BUCKET or cause == "timeout":
+                continue
+            t = trigger(qp, cause, first)
+            if t is None or not in_w(t):
+                continue
+            if cause in ("nak", "rnr"):
+                nak = cause
+            else:
+                implied = True
+        return nak or ("implied" if implied else "timeout")
 
     def try_pair(rk, r, kind):
         """README "pairing": a response pairs its flow with the one unpaired

@@ -157,7 +157,7 @@ def compare(case, truth, a, b, rep, notes, link_gbps):
             diff("conformance.violations." + v, k, 0, (viol.get(v) or {}).get("count", 0))
         res = conf.get("resends") or {}
         if e["qp"] and e["qp"][1] == "request":
-            for c in ("nak", "rnr", "timeout"):
+            for c in ("nak", "rnr", "timeout", "implied"):
                 diff("conformance.resends." + c, k, e["resends"][c], res.get(c, 0))
     diff("total.packets", "-", top["packets"], rep["packets"])
     diff("total.bytes", "-", top["bytes"], rep["bytes"])

@@ -46,6 +46,7 @@
 struct env {
 	struct rw_analyzer *a;
 	uint64_t frame, t;
+	int bad_icrc; /* the next packet fed arrives with a bad ICRC */
 };
 
 static struct env *env_new(void)
@@ -75,6 +76,9 @@ static struct rw_note feed_packet(struct env *e, struct rw_packet *p)
 	assert_int_equal(rw_packet_build(p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
 	struct rw_packet d;
 	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
+	if (e->bad_icrc)
+		d.icrc_status = RW_CRC_BAD;
+	e->bad_icrc = 0;
 	struct rw_note note;
 	e->t += 1000;
 	rw_analyzer_packet(e->a, &d, e->t, ++e->frame, &note);
@@ -112,21 +116,42 @@ static struct rw_note read_req(struct env *e, uint32_t psn, uint64_t va, uint32_
 	return feed_packet(e, &p);
 }
 
-/* A response from B to A: an ACK/NAK (syndrome) or a READ response. */
-static struct rw_note rsp(struct env *e, uint8_t opcode, uint32_t psn, uint8_t syndrome,
-			  uint32_t msn, uint32_t payload)
+/* A request from A to B's QP dqpn (a second connection of the same hosts). */
+static struct rw_note req_to(struct env *e, uint32_t dqpn, uint8_t opcode, uint32_t psn, uint32_t len)
+{
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.ipv4.src = A_IP;
+	p.ipv4.dst = B_IP;
+	p.bth.opcode = opcode;
+	p.bth.dqpn = dqpn;
+	p.bth.psn = psn;
+	p.payload_len = len;
+	return feed_packet(e, &p);
+}
+
+/* A response from B to A's QP dqpn: an ACK/NAK (syndrome) or a READ response. */
+static struct rw_note rsp_to(struct env *e, uint32_t dqpn, uint8_t opcode, uint32_t psn,
+			     uint8_t syndrome, uint32_t msn, uint32_t payload)
 {
 	struct rw_packet p;
 	memset(&p, 0, sizeof(p));
 	p.ipv4.src = B_IP;
 	p.ipv4.dst = A_IP;
 	p.bth.opcode = opcode;
-	p.bth.dqpn = QP_A;
+	p.bth.dqpn = dqpn;
 	p.bth.psn = psn;
 	p.aeth.syndrome = syndrome;
 	p.aeth.msn = msn;
 	p.payload_len = payload;
 	return feed_packet(e, &p);
+}
+
+/* A response from B to A: an ACK/NAK (syndrome) or a READ response. */
+static struct rw_note rsp(struct env *e, uint8_t opcode, uint32_t psn, uint8_t syndrome,
+			  uint32_t msn, uint32_t payload)
+{
+	return rsp_to(e, QP_A, opcode, psn, syndrome, msn, payload);
 }
 
 static const struct rw_flow *flow_to(struct env *e, uint32_t dqpn)
@@ -438,9 +463,100 @@ static void test_resend_after_quiet_sender(void **state)
 	env_free(e);
 }
 
+/* A NAK whose ICRC is bad (rocewire-gen's corrupt fault on a response):
+ * SENDs 1..4, the responder ACKs 1 and NAKs 2 (the request at 2 was
+ * corrupted), but the NAK arrives corrupted and the requester drops it;
+ * 200 us later its timer resends 2..4. Truth: one go-back, the timer's,
+ * not the NAK's. */
+static void test_corrupt_nak_asks_nothing(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 4; psn++)
+		req(e, RC_SEND_ONLY, psn, 64);
+	rsp(e, RC_ACK, 1, ACK_SYN, 1, 0);
+	e->bad_icrc = 1;
+	rsp(e, RC_ACK, 2, NAK_SEQ, 1, 0);
+	e->t += 200000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 2, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, RC_SEND_ONLY, 3, 64);
+	req(e, RC_SEND_ONLY, 4, 64);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 0);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	env_free(e);
+}
+
+/* A NAK before the pairing (rocewire-gen's psn_stride 0: two QPs of the
+ * same hosts send the same PSNs): QP_B gets 1..3, QP_B + 1 gets 1..2; the
+ * responder of QP_B NAKs 2, which both request flows sent (no pairing
+ * yet); QP_B's requester goes back to 2 at once; then an ACK of 3, which
+ * only QP_B sent, pairs the two directions. Truth: QP_B's go-back was the
+ * NAK's. */
+static void test_nak_before_pairing(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 3; psn++)
+		req_to(e, QP_B, RC_SEND_ONLY, psn, 64);
+	for (uint32_t psn = 1; psn <= 2; psn++)
+		req_to(e, QP_B + 1, RC_SEND_ONLY, psn, 64);
+	rsp(e, RC_ACK, 2, NAK_SEQ, 1, 0);
+	struct rw_note n = req_to(e, QP_B, RC_SEND_ONLY, 2, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	req_to(e, QP_B, RC_SEND_ONLY, 3, 64);
+	n = rsp(e, RC_ACK, 3, ACK_SYN, 3, 0);
+	assert_true(n.flags & RW_N_PAIRED);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->peer, flow_to(e, QP_A)->index);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* Implied NAKs (IBA 9.7.5.1.4): READs at 1 and 2 (one 256-byte response
+ * each); the response to 1 is lost before the tap, the response to 2
+ * comes: the requester sees 1's missing and re-issues it at once. Then a
+ * 1 KiB READ at 3 (responses 3..6 at a 256-byte MTU) and a SEND at 7:
+ * 3 comes, 4 is lost, 5 comes: the requester re-issues the READ at 4
+ * (address + 256, 768 bytes). Truth: two go-backs, both implied by a response, none by a NAK
+ * or the timer. */
+static void test_implied_read_reissue(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 1, 0x1000, 256);
+	read_req(e, 2, 0x2000, 256);
+	rsp(e, 0x10, 2, ACK_SYN, 2, 256); /* READ_RESPONSE_ONLY */
+	struct rw_note n = read_req(e, 1, 0x1000, 256);
+	assert_true(n.flags & RW_N_GBN_START);
+	rsp(e, 0x10, 1, ACK_SYN, 2, 256);
+	read_req(e, 3, 0x3000, 1024);
+	req(e, RC_SEND_ONLY, 7, 64);
+	rsp(e, RC_READ_FIRST, 3, ACK_SYN, 3, 256);
+	rsp(e, RC_READ_MIDDLE, 5, 0, 0, 256);
+	n = read_req(e, 4, 0x3100, 768);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 2);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 2);
+	assert_int_equal(f->conf->resend_by_timeout, 0);
+	assert_int_equal(f->conf->resend_by_nak, 0);
+	assert_int_equal(f->conf->count[RW_V_READ_RESUME_WRONG], 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_corrupt_nak_asks_nothing),
+		cmocka_unit_test(test_nak_before_pairing),
+		cmocka_unit_test(test_implied_read_reissue),
 		cmocka_unit_test(test_read_resend_takes_no_new_psns),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),

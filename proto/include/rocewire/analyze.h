@@ -129,6 +129,10 @@ struct rw_conform {
 	struct rw_lat retx;      /* first send of a PSN -> its resend */
 	struct rw_lat timeout;   /* first send -> resend, for resends no NAK asked for */
 	uint64_t resend_by_nak, resend_by_rnr, resend_by_timeout; /* go-back-N episodes by cause */
+	/* go-backs a response implied (IBA 9.7.5.1.4): a READ or atomic
+	 * re-issued once a later response or an ACK past it showed its
+	 * response missing */
+	uint64_t resend_by_implied;
 	uint64_t cnp_with_nak;   /* CNPs sent with a NAK (within cnp_nak_ns on the same flow) */
 };
 
@@ -254,6 +258,26 @@ struct rw_flow {
 		uint32_t nak_psn;     /* the last NAK's PSN, and when: a resend should follow */
 		uint64_t nak_ts;      /* time of the last NAK (any kind) */
 		uint64_t last_gbn_ts; /* time of the last go-back-N start */
+		uint8_t last_gbn_cause; /* how it was counted (analyze_conform.c) */
+		/* The latest NAK this flow carried while unpaired, that the
+		 * requester got (a good ICRC): the go-back it asked for is
+		 * credited to it once the pairing names the requester. */
+		uint8_t unp_nak_valid, unp_nak_kind;
+		uint32_t unp_nak_psn;
+		uint64_t unp_nak_ts;
+		/* One past the highest PSN a good response answered (for an
+		 * ACK, READ response, atomic ACK: its PSN; for a NAK: those
+		 * before its PSN), and when it last reached that: a READ or
+		 * atomic re-issued after a response past it was implied. */
+		uint8_t ans_valid;
+		uint32_t ans_end;
+		uint64_t ans_ts;
+		/* A READ response that came after one of its READ's was
+		 * missing: the first missing PSN, and when. */
+		uint8_t rgap_valid;
+		uint32_t rgap_psn;
+		uint64_t rgap_ts;
+		uint32_t gbn_from, gbn_high; /* the last go-back: its first PSN, the highest sent before it */
 		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
 		uint32_t read_mtu;    /* READ response segment size seen */
 		uint64_t cnp_ts;      /* the last CNP on this flow */

@@ -155,9 +155,10 @@ static char *link_headers(char *o, const struct rw_packet *p)
 			o = f_xn(o, "opcode", m->opcode, 4, "PFC");
 			o = f_x(o, "cev", m->cev, 2);
 			for (int i = 0; i < RW_PFC_PRIORITIES; i++) {
-				static const char *const names[RW_PFC_PRIORITIES] = {
+				static const char *const names[] = {
 					"quanta[0]", "quanta[1]", "quanta[2]", "quanta[3]",
 					"quanta[4]", "quanta[5]", "quanta[6]", "quanta[7]"};
+				_Static_assert(sizeof(names) / sizeof(names[0]) == RW_PFC_PRIORITIES, "names: one entry per value");
 				o = f_un(o, names[i], m->quanta[i],
 					 (m->cev >> i & 1) ? "enabled" : NULL);
 			}

@@ -109,6 +109,7 @@ enum cc_np_mode {
 	CC_NP_PER_IP_PAIR,  /* (source IP, destination IP) */
 	CC_NP_PER_DEST_IP,  /* the CNP's destination: the CE packet's source IP */
 };
+#define CC_NP_MODES (CC_NP_PER_DEST_IP + 1) /* name tables are asserted against it */
 
 enum cc_np_behaviour {
 	CC_NP_COMPLIANT,    /* at most one CNP per key per interval_ns */
@@ -116,6 +117,7 @@ enum cc_np_behaviour {
 	CC_NP_FAST,         /* misbehaving: paces at fast_interval_ns while the
 			     * analyser is told interval_ns */
 };
+#define CC_NP_BEHAVIOURS (CC_NP_FAST + 1)
 
 struct cc_np_params {
 	enum cc_np_mode mode;
@@ -166,6 +168,7 @@ enum cc_sw_sched {
 	CC_SW_STRICT,       /* highest PCP first */
 	CC_SW_ROUND_ROBIN,  /* one packet per non-empty, unpaused priority in turn */
 };
+#define CC_SW_SCHEDS (CC_SW_ROUND_ROBIN + 1)
 
 struct cc_sw_prio {
 	uint8_t lossless;       /* PFC on this priority: never dropped, XOFF/XON upstream */

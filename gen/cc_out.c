@@ -17,12 +17,14 @@
 
 #include "tmpfile.h"
 
-static const char *const file_keys[CC_OUT_FILES] = { "fct", "pfc", "qlen" };
-static const char *const headers[CC_OUT_FILES] = {
+static const char *const file_keys[] = { "fct", "pfc", "qlen" };
+_Static_assert(sizeof(file_keys) / sizeof(file_keys[0]) == CC_OUT_FILES, "file_keys: one entry per value");
+static const char *const headers[] = {
 	"flow,src,dst,src_qpn,dst_qpn,op,bytes,start_ns,end_ns,fct_ns,ideal_ns\n",
 	"time_ns,dir,prio,event,quanta\n",
 	"time_ns,prio,bytes\n",
 };
+_Static_assert(sizeof(headers) / sizeof(headers[0]) == CC_OUT_FILES, "headers: one entry per value");
 
 static void drop_all(struct cc_out *o)
 {

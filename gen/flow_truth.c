@@ -20,12 +20,13 @@
 
 const char *gen_resend_cause_name(enum gen_resend_cause c)
 {
-	static const char *const names[GEN_RS_COUNT] = {
+	static const char *const names[] = {
 		[GEN_RS_NONE] = "none",		  [GEN_RS_NAK] = "nak",
 		[GEN_RS_TIMEOUT] = "timeout",	  [GEN_RS_RNR] = "rnr",
 		[GEN_RS_READ_GAP] = "read_gap",	  [GEN_RS_READ_ACKED] = "read_acked",
 		[GEN_RS_DUP_READ] = "duplicate_read",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == GEN_RS_COUNT, "names: one entry per value");
 	return (unsigned)c < GEN_RS_COUNT ? names[c] : "?";
 }
 

@@ -22,6 +22,7 @@
 static const char *const action_names[] = { [GEN_FAULT_DROP] = "drop", [GEN_FAULT_ECN_MARK] = "ecn_mark",
 					    [GEN_FAULT_CORRUPT] = "corrupt", [GEN_FAULT_RNR] = "rnr",
 					    [GEN_FAULT_BAD_RKEY] = "bad_rkey", NULL };
+_Static_assert(sizeof(action_names) / sizeof(action_names[0]) == GEN_FAULT_COUNT + 1, "action_names: every value, then NULL");
 
 const char *gen_fault_action_name(enum gen_fault_action a)
 {

@@ -138,7 +138,7 @@ enum gen_fault_action {
 	GEN_FAULT_RNR,           /* the responder answers this SEND with an RNR NAK */
 	GEN_FAULT_BAD_RKEY,      /* the request carries a wrong R_Key: remote access error NAK */
 };
-#define GEN_FAULT_COUNT 5
+#define GEN_FAULT_COUNT (GEN_FAULT_BAD_RKEY + 1) /* name tables are asserted against it */
 
 enum gen_dir {
 	GEN_DIR_ANY = 0,
@@ -169,11 +169,13 @@ enum gen_cc_mode {
 	GEN_CC_SIMULATED,        /* the switch model between the flows (cc_sw_*) */
 	GEN_CC_CLOSED_LOOP,      /* a real network: RP and NP only, no switch model */
 };
+#define GEN_CC_MODES (GEN_CC_CLOSED_LOOP + 1) /* name tables are asserted against it */
 
 enum gen_cc_format {
 	GEN_CC_CSV = 0,          /* a header line, then one record per line */
 	GEN_CC_JSONL,            /* one JSON object per line */
 };
+#define GEN_CC_FORMATS (GEN_CC_JSONL + 1)
 
 #define GEN_CC_STORMS 64
 #define GEN_PATH_MAX 256

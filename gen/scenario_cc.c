@@ -41,6 +41,7 @@ static const char *const out_keys[] = { "fct", "pfc", "qlen", "qlen_interval", "
 
 static const char *const mode_names[] = { [GEN_CC_OFF] = "off", [GEN_CC_SIMULATED] = "simulated",
 					  [GEN_CC_CLOSED_LOOP] = "closed_loop", NULL };
+_Static_assert(sizeof(mode_names) / sizeof(mode_names[0]) == GEN_CC_MODES + 1, "mode_names: every value, then NULL");
 static const char *const preset_names[] = { "paper", "mlx5", NULL };
 
 /* The key node of key in a checked mapping (for messages about the key). */
@@ -189,6 +190,7 @@ static int read_storms(struct sc_ctx *c, const yaml_node_t *n, struct gen_conges
 static int read_switch(struct sc_ctx *c, const yaml_node_t *n, struct gen_congestion *cc)
 {
 	static const char *const scheds[] = { [CC_SW_STRICT] = "strict", [CC_SW_ROUND_ROBIN] = "round_robin", NULL };
+	_Static_assert(sizeof(scheds) / sizeof(scheds[0]) == CC_SW_SCHEDS + 1, "scheds: every value, then NULL");
 	struct cc_sw_params *sw = &cc->sw;
 	yaml_node_t *v;
 	uint64_t u;
@@ -271,8 +273,10 @@ static int read_np(struct sc_ctx *c, const yaml_node_t *n, struct gen_congestion
 {
 	static const char *const modes[] = { [CC_NP_PER_QP] = "qp", [CC_NP_PER_IP_PAIR] = "ip_pair",
 					     [CC_NP_PER_DEST_IP] = "dest_ip", NULL };
+	_Static_assert(sizeof(modes) / sizeof(modes[0]) == CC_NP_MODES + 1, "modes: every value, then NULL");
 	static const char *const behaviours[] = { [CC_NP_COMPLIANT] = "compliant", [CC_NP_EVERY_CE] = "every_ce",
 						  [CC_NP_FAST] = "fast", NULL };
+	_Static_assert(sizeof(behaviours) / sizeof(behaviours[0]) == CC_NP_BEHAVIOURS + 1, "behaviours: every value, then NULL");
 	struct cc_np_params *p = &cc->np;
 	yaml_node_t *v;
 	uint64_t u;
@@ -328,6 +332,7 @@ static int read_pfc(struct sc_ctx *c, const yaml_node_t *n, struct gen_congestio
 static int read_outputs(struct sc_ctx *c, const yaml_node_t *n, struct gen_congestion *cc)
 {
 	static const char *const formats[] = { [GEN_CC_CSV] = "csv", [GEN_CC_JSONL] = "jsonl", NULL };
+	_Static_assert(sizeof(formats) / sizeof(formats[0]) == GEN_CC_FORMATS + 1, "formats: every value, then NULL");
 	struct gen_congestion_outputs *o = &cc->out;
 	static const char *const files[] = { "fct", "pfc", "qlen" };
 	char *paths[] = { o->fct, o->pfc, o->qlen };

@@ -50,11 +50,12 @@ struct fkey {
 	fk_read read;
 };
 
-static const char *const op_names[GEN_OP_COUNT + 1] = {
+static const char *const op_names[] = {
 	[GEN_OP_SEND] = "send",         [GEN_OP_SEND_IMM] = "send_imm",   [GEN_OP_SEND_INV] = "send_inv",
 	[GEN_OP_WRITE] = "write",       [GEN_OP_WRITE_IMM] = "write_imm", [GEN_OP_READ] = "read",
 	[GEN_OP_CMP_SWAP] = "cmp_swap", [GEN_OP_FETCH_ADD] = "fetch_add", [GEN_OP_COUNT] = NULL,
 };
+_Static_assert(sizeof(op_names) / sizeof(op_names[0]) == GEN_OP_COUNT + 1, "op_names: one entry per value");
 
 static const char *const transport_names[] = { [GEN_RC] = "rc", [GEN_UC] = "uc", [GEN_UD] = "ud", NULL };
 

@@ -10,13 +10,14 @@
 
 #include "tmpfile.h"
 
-static const char *const skip_names[RP_SKIP_COUNT] = {
+static const char *const skip_names[] = {
 	[RP_SKIP_FILTERED] = "filtered",
 	[RP_SKIP_CUT] = "snaplen_cut",
 	[RP_SKIP_NO_ETHERNET] = "no_ethernet_form",
 	[RP_SKIP_TOO_LONG] = "longer_than_mtu",
 	[RP_SKIP_REWRITE] = "rewrite_failed",
 };
+_Static_assert(sizeof(skip_names) / sizeof(skip_names[0]) == RP_SKIP_COUNT, "skip_names: one entry per value");
 
 const char *rp_skip_name(enum rp_skip s)
 {

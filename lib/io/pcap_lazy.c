@@ -20,11 +20,12 @@ int cap_pcap_ready(char *err, size_t n)
 
 void *cap_pcap_fn[CAP_PCAP_NFUNCS];
 
-static const char *const names[CAP_PCAP_NFUNCS] = {
+static const char *const names[] = {
 #define CAP_PCAP_NAME(n) #n,
 	CAP_PCAP_FUNCS(CAP_PCAP_NAME)
 #undef CAP_PCAP_NAME
 };
+_Static_assert(sizeof(names) / sizeof(names[0]) == CAP_PCAP_NFUNCS, "names: one entry per value");
 
 /* Only the main thread calls libpcap (the reader thread of the tools'
  * pipelines reads with pcapfile.c alone): no lock. */

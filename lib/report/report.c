@@ -316,7 +316,8 @@ char *rp_lat(char *buf, size_t cap, const struct rw_lat *h)
 
 const char *rp_prio_name(unsigned i)
 {
-	static const char *const names[RS_PRIOS] = {"0", "1", "2", "3", "4", "5", "6", "7", "pause"};
+	static const char *const names[] = {"0", "1", "2", "3", "4", "5", "6", "7", "pause"};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == RS_PRIOS, "names: one entry per value");
 	return i < RS_PRIOS ? names[i] : "?";
 }
 
@@ -440,7 +441,8 @@ static void strcell(char *b, const char *s)
 	b[l] = '\0';
 }
 
-static const char *const nak_short[RW_NAKK_COUNT] = {"seq", "inv", "acc", "op", "rd", "rnr", "res"};
+static const char *const nak_short[] = {"seq", "inv", "acc", "op", "rd", "rnr", "res"};
+_Static_assert(sizeof(nak_short) / sizeof(nak_short[0]) == RW_NAKK_COUNT, "nak_short: one entry per value");
 
 static void nak_cell(char *b, const struct rw_flow *f)
 {
@@ -569,9 +571,10 @@ const char *const rp_conf_heads[] = {"#",        "src",       "dst",
 const char rp_conf_align[] = "rllrlrrrrr";
 const unsigned rp_conf_ncols = sizeof(rp_conf_heads) / sizeof(rp_conf_heads[0]);
 
-static const char *const viol_short[RW_V_COUNT] = {
+static const char *const viol_short[] = {
 	"dup-nak", "nak-psn", "ack-back", "msn-back", "resend-start", "read-resume", "cnp-often", "ce-no-cnp",
 };
+_Static_assert(sizeof(viol_short) / sizeof(viol_short[0]) == RW_V_COUNT, "viol_short: one entry per value");
 
 static void lat2(char *b, const struct rw_lat *l)
 {
@@ -980,7 +983,8 @@ static void json_flow_context(struct jw *w, const struct rw_flow *f)
 static void json_flow(struct jw *w, const struct cap_report *r, uint32_t i)
 {
 	const struct rw_flow *f = rw_analyzer_flow(r->a, i);
-	static const char *const ops[RW_MSG_OPS] = {"send", "write", "read", "atomic"};
+	static const char *const ops[] = {"send", "write", "read", "atomic"};
+	_Static_assert(sizeof(ops) / sizeof(ops[0]) == RW_MSG_OPS, "ops: one entry per value");
 	char b[64];
 	jw_obj(w, NULL);
 	jw_uint(w, "index", i);

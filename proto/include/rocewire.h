@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Everything in librocewire. */
+/* Everything in librocewire: every public header. */
 #ifndef ROCEWIRE_ROCEWIRE_H
 #define ROCEWIRE_ROCEWIRE_H
 
@@ -21,6 +21,8 @@
 #include "rocewire/packet.h"
 #include "rocewire/build.h"
 #include "rocewire/tmpl.h"
+#include "rocewire/rewrite.h"
+#include "rocewire/analyze.h"
 
 #define ROCEWIRE_VERSION "0.1.0"
 

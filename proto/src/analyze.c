@@ -615,8 +615,9 @@ const struct rw_totals *rw_analyzer_totals(const struct rw_analyzer *a)
 
 const char *rw_nak_kind_key(enum rw_nak_kind k)
 {
-	static const char *const keys[RW_NAKK_COUNT] = {
+	static const char *const keys[] = {
 		"psn_seq", "invalid_request", "remote_access", "remote_op", "invalid_rd", "rnr", "reserved",
 	};
+	_Static_assert(sizeof(keys) / sizeof(keys[0]) == RW_NAKK_COUNT, "keys: one entry per value");
 	return (unsigned)k < RW_NAKK_COUNT ? keys[k] : "?";
 }

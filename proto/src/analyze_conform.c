@@ -26,22 +26,24 @@
 
 const char *rw_cnp_mode_key(enum rw_cnp_mode m)
 {
-	static const char *const k[RW_CNP_MODES] = {"qp", "ip_pair", "dest_ip"};
+	static const char *const k[] = {"qp", "ip_pair", "dest_ip"};
+	_Static_assert(sizeof(k) / sizeof(k[0]) == RW_CNP_MODES, "k: one entry per value");
 	return (unsigned)m < RW_CNP_MODES ? k[m] : "?";
 }
 
 const char *rw_violation_key(enum rw_violation v)
 {
-	static const char *const k[RW_V_COUNT] = {
+	static const char *const k[] = {
 		"dup_nak", "nak_wrong_psn", "ack_backwards", "msn_backwards",
 		"resend_wrong_start", "read_resume_wrong", "cnp_too_often", "ce_without_cnp",
 	};
+	_Static_assert(sizeof(k) / sizeof(k[0]) == RW_V_COUNT, "k: one entry per value");
 	return (unsigned)v < RW_V_COUNT ? k[v] : "?";
 }
 
 const char *rw_violation_text(enum rw_violation v)
 {
-	static const char *const k[RW_V_COUNT] = {
+	static const char *const k[] = {
 		"second PSN-sequence NAK for the same hole before its resend",
 		"sequence NAK names a PSN acknowledged already or never sent",
 		"ACK PSN went backwards",
@@ -51,6 +53,7 @@ const char *rw_violation_text(enum rw_violation v)
 		"CNP sooner than the minimum interval of its pacing key",
 		"CE mark the pacing allowed a CNP for got none",
 	};
+	_Static_assert(sizeof(k) / sizeof(k[0]) == RW_V_COUNT, "k: one entry per value");
 	return (unsigned)v < RW_V_COUNT ? k[v] : "?";
 }
 

@@ -18,8 +18,9 @@
 
 const char *rw_pair_how_key(enum rw_pair_how h)
 {
-	static const char *const keys[RW_PAIR_COUNT] = {"none", "ack", "nak", "read_response",
+	static const char *const keys[] = {"none", "ack", "nak", "read_response",
 							"atomic_ack"};
+	_Static_assert(sizeof(keys) / sizeof(keys[0]) == RW_PAIR_COUNT, "keys: one entry per value");
 	return (unsigned)h < RW_PAIR_COUNT ? keys[h] : "?";
 }
 

@@ -187,16 +187,25 @@ enum rw_err rw_cnp_encode(uint8_t *buf, size_t cap, size_t *written)
 
 const char *rw_aeth_kind_name(enum rw_aeth_kind kind)
 {
-	static const char *const names[] = { "ACK", "RNR NAK", "reserved", "NAK" };
+	static const char *const names[] = {
+		[RW_AETH_ACK] = "ACK", [RW_AETH_RNR_NAK] = "RNR NAK", [RW_AETH_RESERVED] = "reserved",
+		[RW_AETH_NAK] = "NAK",
+	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == 4, "names: the four AETH kinds (2 bits)");
 	return names[kind & 3];
 }
 
 const char *rw_nak_code_name(uint8_t code)
 {
 	static const char *const names[] = {
-		"PSN sequence error", "invalid request", "remote access error",
-		"remote operational error", "invalid RD request",
+		[RW_NAK_PSN_SEQ_ERROR] = "PSN sequence error",
+		[RW_NAK_INVALID_REQUEST] = "invalid request",
+		[RW_NAK_REMOTE_ACCESS] = "remote access error",
+		[RW_NAK_REMOTE_OPERATIONAL] = "remote operational error",
+		[RW_NAK_INVALID_RD_REQUEST] = "invalid RD request",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == RW_NAK_INVALID_RD_REQUEST + 1,
+		       "names: every enum rw_nak_code");
 	return code < sizeof(names) / sizeof(names[0]) ? names[code] : "reserved";
 }
 

@@ -175,6 +175,12 @@ int rw_hdr_offset(uint8_t opcode, enum rw_hdr h)
 
 const char *rw_transport_name(enum rw_transport t)
 {
-	static const char *const names[] = { "RC", "UC", "RD", "UD", "CNP", "XRC", "VENDOR", "RESERVED" };
+	static const char *const names[] = {
+		[RW_TRANSPORT_RC] = "RC",	  [RW_TRANSPORT_UC] = "UC",	     [RW_TRANSPORT_RD] = "RD",
+		[RW_TRANSPORT_UD] = "UD",	  [RW_TRANSPORT_CNP] = "CNP",	     [RW_TRANSPORT_XRC] = "XRC",
+		[RW_TRANSPORT_VENDOR] = "VENDOR", [RW_TRANSPORT_RESERVED] = "RESERVED",
+	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == RW_TRANSPORT_RESERVED + 1,
+		       "names: every enum rw_transport");
 	return (unsigned)t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
 }

@@ -519,9 +519,10 @@ enum rw_err rw_packet_decode(const struct rw_decode_cfg *cfg, int linktype, cons
 
 const char *rw_carrier_name(enum rw_carrier c)
 {
-	static const char *const names[RW_CARRIER_COUNT] = {
+	static const char *const names[] = {
 		"other", "rocev2", "rocev1", "ib", "pfc", "pause",
 	};
+	_Static_assert(sizeof(names) / sizeof(names[0]) == RW_CARRIER_COUNT, "names: one entry per value");
 	return (unsigned)c < RW_CARRIER_COUNT ? names[c] : "other";
 }
 

@@ -23,13 +23,14 @@
  * UDP (8), BTH and the longest extension headers, with room to spare. */
 #define RW_RW_HDR_MAX 192
 
-static const char *const kind_names[RW_RW_KIND_COUNT] = {
+static const char *const kind_names[] = {
 	[RW_RW_MAC] = "mac",         [RW_RW_IP] = "ip",       [RW_RW_UDP_SPORT] = "udp_sport",
 	[RW_RW_DSCP] = "dscp",       [RW_RW_ECN] = "ecn",     [RW_RW_TTL] = "ttl",
 	[RW_RW_UDP_CSUM] = "udp_csum", [RW_RW_VLAN] = "vlan", [RW_RW_QPN] = "qpn",
 	[RW_RW_PSN] = "psn",         [RW_RW_PKEY] = "pkey",   [RW_RW_RKEY] = "rkey",
 	[RW_RW_VA] = "va",           [RW_RW_CONVERT] = "convert",
 };
+_Static_assert(sizeof(kind_names) / sizeof(kind_names[0]) == RW_RW_KIND_COUNT, "kind_names: one entry per value");
 
 const char *rw_rw_kind_name(enum rw_rw_kind k)
 {

@@ -198,6 +198,36 @@ if grep -qx /usr/bin/rocewire-gen "$work/files"; then
 	check "rocewire-cap --report on rocewire-gen's file (every ICRC valid)" \
 		rocewire-cap -q -r "$work/gen.pcap" --report
 fi
+if grep -q '/pkgconfig/rocewire\.pc$' "$work/files"; then
+	# A user's program against the installed headers and pkg-config file:
+	# the umbrella header (every public header), in C and in C++ (extern
+	# "C"), linked with the shared library, and run.
+	cat >"$work/user.c" <<'USER'
+#include <rocewire.h>
+#include <stdio.h>
+int main(void)
+{
+	static const unsigned char bth[12] = {0x04, 0, 0xff, 0xff, 0, 0, 0x01, 0x11, 0, 0, 0, 0x2a};
+	struct rw_bth b;
+	if (rw_bth_decode(bth, sizeof(bth), &b) != RW_OK || b.opcode != 0x04 || b.psn != 0x2a)
+		return 1;
+	printf("%s %s\n", ROCEWIRE_VERSION, rw_opcode(b.opcode)->name);
+	return 0;
+}
+USER
+	cp "$work/user.c" "$work/user.cc"
+	check "a C program builds with pkg-config rocewire" \
+		sh -c "cc -std=c11 -Wall -Wextra -Werror $work/user.c -o $work/user \$(pkg-config --cflags --libs rocewire)"
+	check "it runs against the installed library" "$work/user"
+	has "SEND_ONLY" "the user's program did not decode a BTH"
+	if command -v c++ >/dev/null; then
+		check "a C++ program builds with the same headers (extern \"C\")" \
+			sh -c "c++ -Wall -Wextra -Werror $work/user.cc -o $work/user++ \$(pkg-config --cflags --libs rocewire)"
+		check "the C++ program runs" "$work/user++"
+	else
+		echo "SKIP: no C++ compiler: the headers' extern \"C\" not checked"
+	fi
+fi
 so=$(grep '/wireshark/plugins/.*/epan/rocewire\.so$' "$work/files")
 if [ -n "$so" ]; then
 	if ! command -v tshark >/dev/null || ! command -v setpriv >/dev/null; then

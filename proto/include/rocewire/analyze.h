@@ -29,6 +29,10 @@
 #include <stdint.h>
 #include "rocewire/packet.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct rw_analyze_cfg {
 	uint32_t max_flows;        /* flows tracked at most (0: as many as mem_limit allows) */
 	size_t mem_limit;          /* bytes of engine state at most (0: 1 GiB) */
@@ -375,5 +379,9 @@ void rw_analyzer_finish(struct rw_analyzer *a, uint64_t ts_ns);
 uint32_t rw_analyzer_flow_count(const struct rw_analyzer *a);
 const struct rw_flow *rw_analyzer_flow(const struct rw_analyzer *a, uint32_t i);
 const struct rw_totals *rw_analyzer_totals(const struct rw_analyzer *a);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_BTH_LEN 12
 #define RW_PSN_MASK 0xFFFFFFu
 #define RW_QPN_MASK 0xFFFFFFu
@@ -37,5 +41,9 @@ static inline int32_t rw_psn_diff(uint32_t b, uint32_t a)
 	uint32_t d = (b - a) & RW_PSN_MASK;
 	return d > 0x800000u ? (int32_t)d - 0x1000000 : (int32_t)d;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "rocewire/packet.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Build flags. */
 #define RW_BUILD_RAW_LENGTHS 0x1 /* keep the length/checksum fields given in p */
 #define RW_BUILD_KEEP_PAD 0x2    /* keep p->bth.pad instead of deriving it */
@@ -25,5 +29,9 @@
  * VCRC. Returns RW_OK and the frame length in *written. */
 enum rw_err rw_packet_build(const struct rw_packet *p, int linktype, unsigned flags, uint8_t *buf,
 			    size_t cap, size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

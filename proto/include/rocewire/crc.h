@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 uint32_t rw_crc32(uint32_t crc, const void *buf, size_t len);
 
 /* The CRC of a message after bytes [pos, pos + len) changed from old_bytes
@@ -44,5 +48,9 @@ const char *rw_crc32_impl(void);
  * the ICRC. Returns the 16-bit value as it is carried on the wire, big-endian
  * (the way the VCRC field is shown by Wireshark). */
 uint16_t rw_vcrc16(const void *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

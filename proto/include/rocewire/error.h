@@ -3,6 +3,10 @@
 #ifndef ROCEWIRE_ERROR_H
 #define ROCEWIRE_ERROR_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum rw_err {
 	RW_OK = 0,
 	/* The buffer ends before the header does: a short capture (snaplen),
@@ -25,5 +29,9 @@ enum rw_err {
 
 /* A short English phrase for an error ("truncated", ...); never NULL. */
 const char *rw_strerror(enum rw_err err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

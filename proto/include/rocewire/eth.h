@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_ETH_HLEN 14
 #define RW_VLAN_HLEN 4
 #define RW_ETH_MIN_FRAME 60 /* without FCS */
@@ -47,5 +51,9 @@ enum rw_err rw_vlan_decode(const uint8_t *buf, size_t len, uint16_t tpid, struct
 /* Writes TCI and the inner ethertype (4 bytes); the TPID is written by the
  * header before it. */
 enum rw_err rw_vlan_encode(const struct rw_vlan *h, uint8_t *buf, size_t cap, size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_RDETH_LEN 4
 #define RW_DETH_LEN 8
 #define RW_XRCETH_LEN 4
@@ -150,5 +154,9 @@ uint32_t rw_rnr_timer_us(uint8_t code);
 /* IBA Table 44: ACK credit code -> number of credits; -1 for code 31
  * ("invalid", the responder does not limit the requester). */
 int rw_aeth_credits(uint8_t code);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

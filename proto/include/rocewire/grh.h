@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_GRH_LEN 40
 #define RW_GRH_NXTHDR_IBA 0x1B /* IBA 8.3.1: the BTH follows */
 
@@ -24,5 +28,9 @@ struct rw_grh {
 /* MALFORMED for IPVer != 6. */
 enum rw_err rw_grh_decode(const uint8_t *buf, size_t len, struct rw_grh *out);
 enum rw_err rw_grh_encode(const struct rw_grh *h, uint8_t *buf, size_t cap, size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

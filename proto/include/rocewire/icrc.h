@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_ICRC_LEN 4
 #define RW_VCRC_LEN 2
 
@@ -40,5 +44,9 @@ static inline uint32_t rw_icrc_display(uint32_t icrc)
 {
 	return (icrc >> 24) | ((icrc >> 8) & 0xFF00u) | ((icrc << 8) & 0xFF0000u) | (icrc << 24);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

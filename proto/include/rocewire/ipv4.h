@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_IPV4_MIN_HLEN 20
 #define RW_IPV4_MAX_HLEN 60
 #define RW_IPPROTO_UDP 17
@@ -48,5 +52,9 @@ enum rw_err rw_ipv4_encode(const struct rw_ipv4 *h, int keep_checksum, uint8_t *
 			   size_t *written);
 /* RFC 1071 checksum over a header of hlen bytes (0 when it verifies). */
 uint16_t rw_ipv4_checksum(const uint8_t *hdr, size_t hlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_IPV6_HLEN 40
 
 struct rw_ipv6 {
@@ -79,5 +83,9 @@ enum rw_err rw_ipv6_ext_decode(const uint8_t *buf, size_t len, uint8_t next_head
  * "no-next-header", "mobility", "hip", "shim6", "experimental-253",
  * "experimental-254"; NULL for any other type. */
 const char *rw_ipv6_ext_name(uint8_t type);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_LINKTYPE_ETHERNET 1
 #define RW_LINKTYPE_LINUX_SLL 113
 #define RW_LINKTYPE_ERF 197
@@ -68,5 +72,9 @@ enum rw_err rw_erf_decode(const uint8_t *buf, size_t len, struct rw_erf *out);
 /* Writes a 16-byte header without extensions (plus the 2-byte pad for
  * Ethernet types); rlen/wlen are taken from h. */
 enum rw_err rw_erf_encode(const struct rw_erf *h, uint8_t *buf, size_t cap, size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_LRH_LEN 8
 
 /* LNH: what follows the LRH (IBA 7.7.6). */
@@ -30,5 +34,9 @@ struct rw_lrh {
 enum rw_err rw_lrh_decode(const uint8_t *buf, size_t len, struct rw_lrh *out);
 /* Reserved bits are written as zero. INVALID when a field overflows its width. */
 enum rw_err rw_lrh_encode(const struct rw_lrh *h, uint8_t *buf, size_t cap, size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

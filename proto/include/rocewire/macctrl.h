@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_MACCTRL_PAUSE 0x0001
 #define RW_MACCTRL_PFC 0x0101
 #define RW_PAUSE_LEN 4 /* opcode + one pause time */
@@ -33,5 +37,9 @@ static inline double rw_pause_quanta_ns(uint32_t quanta, double link_gbps)
 {
 	return (double)quanta * 512.0 / link_gbps;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -11,6 +11,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Extension headers, one bit each. The bit order is the wire order: when
  * several are present they follow the BTH in increasing bit order (IBA 9.2:
  * RDETH, DETH, XRCETH, FETH, RETH or AtomicETH, AETH, AtomicAckETH, ImmDt or
@@ -91,5 +95,9 @@ const char *rw_hdr_name(enum rw_hdr h);
 int rw_hdr_offset(uint8_t opcode, enum rw_hdr h);
 
 const char *rw_transport_name(enum rw_transport t); /* "RC", "UC", ... */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

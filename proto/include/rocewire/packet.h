@@ -19,6 +19,10 @@
 #include "rocewire/opcode.h"
 #include "rocewire/udp.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_MAX_VLAN 4
 
 enum rw_carrier {
@@ -168,5 +172,9 @@ const char *rw_packet_error(const struct rw_packet *p, char *buf, size_t cap);
 const char *rw_carrier_name(enum rw_carrier c);  /* "rocev2", "rocev1", "ib", "pfc", "pause", "other" */
 const char *rw_layer_name(enum rw_layer l);      /* "BTH", "IPv4", ... */
 const char *rw_crc_status_name(enum rw_crc_status s); /* "ok", "bad", "none" */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

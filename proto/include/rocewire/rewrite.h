@@ -15,6 +15,10 @@
 #include "rocewire/error.h"
 #include "rocewire/packet.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_RW_MAX_MAP 16
 
 /* Which rewrites changed a frame (struct rw_rewrite_result.applied). */
@@ -192,5 +196,9 @@ enum rw_err rw_rewrite_to_ethernet(int linktype, const struct rw_packet *p, cons
 uint16_t rw_udp_checksum(const uint8_t *ip, size_t udp_off, size_t len);
 
 const char *rw_rw_kind_name(enum rw_rw_kind k); /* "mac", "ip", "qpn", ... */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

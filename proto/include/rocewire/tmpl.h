@@ -21,6 +21,10 @@
 #include "rocewire/packet.h"
 #include "rocewire/wire.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_TMPL_HDR_MAX 192 /* Ethernet, 4 VLAN tags, IPv6, UDP, BTH and the longest extension chain */
 
 struct rw_tmpl {
@@ -183,5 +187,9 @@ static inline uint32_t rw_tmpl_fast_xor(const struct rw_tmpl_fast *fs, unsigned 
 		d ^= fs->tab[i + j][(uint8_t)(x >> (8 * (n - 1 - j)))];
 	return d;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include "rocewire/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define RW_UDP_HLEN 8
 #define RW_ROCEV2_PORT 4791
 
@@ -20,5 +24,9 @@ struct rw_udp {
 /* MALFORMED when the length field is below 8. */
 enum rw_err rw_udp_decode(const uint8_t *buf, size_t len, struct rw_udp *out);
 enum rw_err rw_udp_encode(const struct rw_udp *h, uint8_t *buf, size_t cap, size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,6 +12,10 @@
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 #endif
 
 static inline uint16_t rw_get_be16(const uint8_t *p)
@@ -95,5 +99,9 @@ static inline void rw_zero(void *p, size_t n)
 	memset(p, 0, n);
 #endif
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

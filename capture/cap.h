@@ -18,6 +18,7 @@
 #include <rocewire.h>
 
 #include "fmt.h"
+#include "live.h"
 #include "qlen.h"
 #include "summary.h"
 #include "source.h"
@@ -207,103 +208,12 @@ static inline void cap_set_status(struct cap_ctx *c, int status)
 		c->status = status;
 }
 
-/* Error sentence for a packet that did not decode to its end, with the
- * snapshot-length context when it was cut: "cut by snaplen to 60 of 1086
- * bytes: BTH truncated at byte 54: ...". */
-const char *cap_packet_problem(const struct rw_packet *p, const struct cap_record *r, char *buf,
-			       size_t cap);
-
 void cap_print_line(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
 void cap_print_verbose(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
 
 struct cap_json *cap_json_new(void);
 void cap_json_free(struct cap_json *j);
 void cap_print_json(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
-
-/* ---- live sources (source_live.c, source_rdma.c) ------------------------- */
-
-typedef void (*cap_live_fn)(void *arg, const struct cap_record *r);
-
-struct cap_rdma;
-struct cap_dpdk;
-
-struct cap_live {
-	const char *name;       /* as given to -i */
-	pcap_t *pcap;           /* network interfaces */
-	struct cap_rdma *rdma;  /* rdma:DEVICE */
-	struct cap_dpdk *dpdk;  /* dpdk:EAL-OPTIONS (source_dpdk.c) */
-	int fd;                 /* what to poll() */
-	int linktype;
-	int nano;               /* timestamps have nanosecond resolution */
-	uint32_t snaplen;
-	struct bpf_program prog; /* the compiled filter */
-	int has_prog;
-	int user_filter;        /* prog is run here, not in the kernel (RDMA) */
-	char filter_desc[160];  /* for the "listening" line */
-	uint64_t index;         /* packets delivered */
-	uint64_t ring_bytes;    /* the kernel ring's size (network interfaces) */
-	volatile sig_atomic_t stop; /* set by cap_live_breakloop */
-	/* pcap_stats counters are 32-bit and wrap: accumulated from deltas */
-	struct cap_drops drops;
-	uint32_t last_recv, last_drop, last_ifdrop;
-	char err[768];
-	int err_status;
-};
-
-/* 0, or -1 with l->err (one line naming the interface) and l->err_status. */
-int cap_live_open(struct cap_live *l, const struct cap_opts *o);
-/* Waits at most timeout_ms for packets and hands each one to fn; returns
- * how many, or -1 with l->err when the capture failed (interface gone). */
-int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg);
-/* At the end of a capture: the packets still in the kernel's ring (its last
- * block, handed over after its timeout). Returns how many. */
-int cap_live_drain(struct cap_live *l, cap_live_fn fn, void *arg);
-/* Async-signal-safe: the current dispatch returns soon. */
-void cap_live_breakloop(struct cap_live *l);
-/* Refreshes l->drops (call at least every few seconds: counters wrap). */
-void cap_live_update_drops(struct cap_live *l);
-void cap_live_close(struct cap_live *l);
-
-/* -D: the interfaces (and RDMA devices) one can capture on; 0 or -1. */
-int cap_list_interfaces(FILE *out);
-/* The default filter for a link type; -1 when the link type has none. */
-int cap_default_filter(int linktype, uint16_t port, char *buf, size_t cap);
-/* -d: prints the compiled filter; returns an exit status. */
-int cap_dump_filter(const struct cap_opts *o);
-
-/* The filter run in user space (sources with no kernel filter: RDMA, DPDK):
- * --all, -f, or the default one, compiled for Ethernet into l->prog. */
-int cap_live_user_filter(struct cap_live *l, const struct cap_opts *o);
-
-/* A DPDK port (source_dpdk.c, in rocewire-cap-dpdk: rocewire-cap itself
- * carries no DPDK and hands "-i dpdk:..." over to it). */
-int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opts *o);
-int cap_dpdk_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg);
-void cap_dpdk_update_drops(struct cap_live *l);
-void cap_dpdk_close(struct cap_live *l);
-/* --rx-queues N > 1: the port's N RX queues spread over EAL's lcores, each
- * polled by one lcore and written to its own file (-w FILE gives FILE.q0,
- * FILE.q1, ... before a .pcap/.pcapng extension), decoded and ICRC-checked
- * by the lcore that polls it. cap_dpdk_multi() says whether this is so;
- * cap_dpdk_queues_start() opens the files and starts the workers (then
- * cap_dpdk_dispatch() runs the main lcore's share); _finish() stops them,
- * closes the files, prints a line per queue and adds each queue's
- * counters to c->stats. 0, or -1 (start: with l->err). */
-#define CAP_DPDK_MAX_QUEUES 64
-int cap_dpdk_multi(const struct cap_live *l);
-int cap_dpdk_queues_start(struct cap_live *l, const struct cap_opts *o, const struct cap_ctx *c);
-int cap_dpdk_queues_finish(struct cap_live *l, struct cap_ctx *c, const char *shown);
-/* The closing line on the port, its queues and the clock its timestamps
- * came from. */
-void cap_dpdk_summary(const struct cap_live *l, const char *shown);
-
-/* RDMA sniffer flows (source_rdma.c). */
-int cap_rdma_open(struct cap_live *l, const char *dev, const struct cap_opts *o);
-int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg);
-void cap_rdma_update_drops(struct cap_live *l);
-void cap_rdma_close(struct cap_live *l);
-/* Lists RDMA devices as "N.rdma:DEV ..." from number first; returns how many. */
-int cap_rdma_list(FILE *out, int first);
 
 /* ---- terminal output (liveview.c) --------------------------------------- */
 

@@ -65,22 +65,6 @@ void cap_ctx_end_input(struct cap_ctx *c)
 	}
 }
 
-const char *cap_packet_problem(const struct rw_packet *p, const struct cap_record *r, char *buf,
-			       size_t cap)
-{
-	char why[320];
-
-	rw_packet_error(p, why, sizeof(why));
-	if (why[0] == '\0')
-		snprintf(why, sizeof(why), "%s", rw_strerror(p->err));
-	if (p->err == RW_ERR_TRUNCATED && r->caplen < r->wirelen)
-		snprintf(buf, cap, "cut by snaplen to %" PRIu32 " of %" PRIu32 " bytes: %s",
-			 r->caplen, r->wirelen, why);
-	else
-		snprintf(buf, cap, "%s", why);
-	return buf;
-}
-
 static void warn_packet(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
 {
 	if (c->hold_warnings || (c->opts->max_warnings && c->warnings >= c->opts->max_warnings)) {
@@ -91,7 +75,7 @@ static void warn_packet(struct cap_ctx *c, const struct cap_record *r, const str
 
 	char what[400], line[1024];
 	long off = cap_record_offset(r);
-	cap_packet_problem(p, r, what, sizeof(what));
+	rw_packet_problem(p, r->caplen, r->wirelen, what, sizeof(what));
 	if (off >= 0)
 		snprintf(line, sizeof(line), "%s: packet %" PRIu64 " at byte offset %ld: %s",
 			 c->file_shown, r->index, off, what);

@@ -1048,8 +1048,8 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	signal_live = &l;
 	if (got_signal)
 		cap_live_breakloop(&l);
-	int multi = cap_dpdk_multi(&l);
-	if (multi && cap_dpdk_queues_start(&l, o, c) != 0) {
+	int multi = cap_live_multi(&l);
+	if (multi && cap_live_queues_start(&l, o, c) != 0) {
 		error_line(l.err);
 		cap_live_close(&l);
 		return l.err_status;
@@ -1167,7 +1167,7 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 				cap_esc(file2, sizeof(file2), w.name));
 		}
 	}
-	if (multi && cap_dpdk_queues_finish(&l, c, shown) != 0)
+	if (multi && cap_live_queues_finish(&l, c, shown) != 0)
 		failed = 1;
 	cap_ctx_end_input(c);
 	/* The reader of standard output went away (| head): that ends the
@@ -1185,8 +1185,7 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	}
 	cap_summary_print(&c->stats, CAP_PROG, stderr);
 	print_drops(&l, shown);
-	if (l.dpdk)
-		cap_dpdk_summary(&l, shown);
+	cap_live_summary(&l, shown);
 	if (l.drops.kernel || l.drops.ifdrop) {
 		fprintf(stderr,
 			"%s: %s: the capture is incomplete: %" PRIu64 " packets were lost (try a larger "
@@ -1237,7 +1236,7 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &opts);
 #ifndef CAP_WITH_DPDK
 	if (opts.iface && strncmp(opts.iface, "dpdk:", 5) == 0)
-		hand_over_to_dpdk(argv); /* else cap_dpdk_open() says what is missing */
+		hand_over_to_dpdk(argv); /* else cap_live_open() says what is missing */
 #endif
 	if (opts.list_ifaces) {
 		status = cap_list_interfaces(stdout) == 0 ? CAP_EXIT_OK : CAP_EXIT_USAGE;

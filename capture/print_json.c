@@ -681,7 +681,7 @@ static void build(struct cap_ctx *c, const struct cap_record *r, const struct rw
 				  p->vcrc_wire, p->vcrc_computed, 4));
 	if (shape & R_ERROR) {
 		char why[400];
-		jset_str(root, "error", cap_packet_problem(p, r, why, sizeof(why)));
+		jset_str(root, "error", rw_packet_problem(p, r->caplen, r->wirelen, why, sizeof(why)));
 	}
 }
 

@@ -316,8 +316,8 @@ void cap_print_line(struct cap_ctx *c, const struct cap_record *r, const struct 
 
 	if (p->err != RW_OK) {
 		char why[400];
-		cap_packet_problem(p, r, why, sizeof(why));
-		/* cap_packet_problem() starts with "cut by snaplen" for a
+		rw_packet_problem(p, r->caplen, r->wirelen, why, sizeof(why));
+		/* rw_packet_problem() starts with "cut by snaplen" for a
 		 * short capture, which says "truncated" better than a tag. */
 		o = (p->err == RW_ERR_TRUNCATED && r->caplen < r->wirelen) ? FMT_LIT(o, " [")
 									    : FMT_LIT(o, " [error: ");

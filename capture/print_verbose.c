@@ -428,7 +428,7 @@ void cap_print_verbose(struct cap_ctx *c, const struct cap_record *r, const stru
 		char why[400];
 		o = layer(o, "error");
 		o = f_s(o, "kind", rw_strerror(p->err));
-		o = f_s(o, "reason", cap_packet_problem(p, r, why, sizeof(why)));
+		o = f_s(o, "reason", rw_packet_problem(p, r->caplen, r->wirelen, why, sizeof(why)));
 	}
 	cap_out_end(&c->out, o);
 }

@@ -32,7 +32,6 @@
 #include "cap.h"
 #include "fmt.h"
 
-#ifdef CAP_WITH_DPDK
 /* rte_eth_read_clock() is still experimental in DPDK 22.11 */
 #define ALLOW_EXPERIMENTAL_API 1
 #include <inttypes.h>
@@ -341,7 +340,7 @@ static void assign_lcores(struct cap_dpdk *d)
 	}
 }
 
-int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opts *o)
+static int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opts *o)
 {
 	struct cap_dpdk *d = calloc(1, sizeof(*d));
 
@@ -440,7 +439,7 @@ int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opt
 
 /* ---- one queue, one file ------------------------------------------------- */
 
-int cap_dpdk_multi(const struct cap_live *l)
+static int cap_dpdk_multi(const struct cap_live *l)
 {
 	return l->dpdk && l->dpdk->multi;
 }
@@ -542,7 +541,7 @@ static int worker_main(void *arg)
 	return 0;
 }
 
-int cap_dpdk_queues_start(struct cap_live *l, const struct cap_opts *o, const struct cap_ctx *c)
+static int cap_dpdk_queues_start(struct cap_live *l, const struct cap_opts *o, const struct cap_ctx *c)
 {
 	struct cap_dpdk *d = l->dpdk;
 
@@ -637,7 +636,7 @@ static void merge_stats(struct cap_stats *to, const struct cap_stats *s)
 	cap_stats_merge(to, s);
 }
 
-int cap_dpdk_queues_finish(struct cap_live *l, struct cap_ctx *c, const char *shown)
+static int cap_dpdk_queues_finish(struct cap_live *l, struct cap_ctx *c, const char *shown)
 {
 	struct cap_dpdk *d = l->dpdk;
 	struct rte_eth_stats st;
@@ -689,7 +688,7 @@ int cap_dpdk_queues_finish(struct cap_live *l, struct cap_ctx *c, const char *sh
 
 /* ---- one queue, the common path ------------------------------------------ */
 
-int cap_dpdk_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
+static int cap_dpdk_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
 {
 	struct cap_dpdk *d = l->dpdk;
 	struct rte_mbuf *mb[DPDK_BURST];
@@ -730,7 +729,7 @@ int cap_dpdk_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *
 	return total;
 }
 
-void cap_dpdk_update_drops(struct cap_live *l)
+static void cap_dpdk_update_drops(struct cap_live *l)
 {
 	struct cap_dpdk *d = l->dpdk;
 	struct rte_eth_stats st;
@@ -741,7 +740,7 @@ void cap_dpdk_update_drops(struct cap_live *l)
 	l->drops.kernel = st.rx_nombuf - d->nombuf0;
 }
 
-void cap_dpdk_summary(const struct cap_live *l, const char *shown)
+static void cap_dpdk_summary(const struct cap_live *l, const char *shown)
 {
 	const struct cap_dpdk *d = l->dpdk;
 	uint64_t hw = 0, sw = 0;
@@ -768,7 +767,7 @@ void cap_dpdk_summary(const struct cap_live *l, const char *shown)
 			sw);
 }
 
-void cap_dpdk_close(struct cap_live *l)
+static void cap_dpdk_close(struct cap_live *l)
 {
 	struct cap_dpdk *d = l->dpdk;
 	if (!d)
@@ -801,64 +800,14 @@ void cap_dpdk_close(struct cap_live *l)
 	l->dpdk = NULL;
 }
 
-#else /* rocewire-cap without DPDK: main.c hands dpdk: over before this */
-
-int cap_dpdk_open(struct cap_live *l, const char *eal_args, const struct cap_opts *o)
-{
-	(void)eal_args;
-	(void)o;
-	snprintf(l->err, sizeof(l->err),
-		 "%s: this %s has no DPDK, and rocewire-cap-dpdk (built when DPDK is installed) was "
-		 "not found next to it or in PATH",
-		 l->name, CAP_PROG);
-	l->err_status = CAP_EXIT_USAGE;
-	return -1;
-}
-
-int cap_dpdk_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
-{
-	(void)l;
-	(void)timeout_ms;
-	(void)fn;
-	(void)arg;
-	return -1;
-}
-
-void cap_dpdk_update_drops(struct cap_live *l)
-{
-	(void)l;
-}
-
-void cap_dpdk_close(struct cap_live *l)
-{
-	(void)l;
-}
-
-int cap_dpdk_multi(const struct cap_live *l)
-{
-	(void)l;
-	return 0;
-}
-
-int cap_dpdk_queues_start(struct cap_live *l, const struct cap_opts *o, const struct cap_ctx *c)
-{
-	(void)o;
-	(void)c;
-	l->err_status = CAP_EXIT_USAGE;
-	return -1;
-}
-
-int cap_dpdk_queues_finish(struct cap_live *l, struct cap_ctx *c, const char *shown)
-{
-	(void)l;
-	(void)c;
-	(void)shown;
-	return -1;
-}
-
-void cap_dpdk_summary(const struct cap_live *l, const char *shown)
-{
-	(void)l;
-	(void)shown;
-}
-#endif
+const struct cap_live_ops cap_live_dpdk_ops = {
+	.prefix = "dpdk:",
+	.open = cap_dpdk_open,
+	.dispatch = cap_dpdk_dispatch,
+	.update_drops = cap_dpdk_update_drops,
+	.close = cap_dpdk_close,
+	.multi = cap_dpdk_multi,
+	.queues_start = cap_dpdk_queues_start,
+	.queues_finish = cap_dpdk_queues_finish,
+	.summary = cap_dpdk_summary,
+};

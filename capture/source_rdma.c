@@ -29,47 +29,6 @@
 
 #include "cap.h"
 
-#ifndef ROCEWIRE_HAVE_VERBS
-
-int cap_rdma_open(struct cap_live *l, const char *dev, const struct cap_opts *o)
-{
-	(void)dev;
-	(void)o;
-	snprintf(l->err, sizeof(l->err),
-		 "%s: this %s was built without libibverbs, so it cannot capture from RDMA "
-		 "devices (rebuild with libibverbs installed and -DROCEWIRE_WITH_VERBS=ON)",
-		 l->name, CAP_PROG);
-	l->err_status = CAP_EXIT_USAGE;
-	return -1;
-}
-
-int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
-{
-	(void)l;
-	(void)timeout_ms;
-	(void)fn;
-	(void)arg;
-	return -1;
-}
-
-void cap_rdma_update_drops(struct cap_live *l)
-{
-	(void)l;
-}
-
-void cap_rdma_close(struct cap_live *l)
-{
-	(void)l;
-}
-
-int cap_rdma_list(FILE *out, int first)
-{
-	(void)out;
-	(void)first;
-	return 0;
-}
-
-#else /* ROCEWIRE_HAVE_VERBS */
 
 #include <fcntl.h>
 #include <libgen.h>
@@ -196,7 +155,9 @@ static int unsupported(int err)
 	       err == ENOTSUP;
 }
 
-int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o)
+static void cap_rdma_close(struct cap_live *l);
+
+static int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o)
 {
 	struct ibv_device **list;
 	struct ibv_device *dev = NULL;
@@ -404,7 +365,7 @@ fail:
 	return -1;
 }
 
-int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
+static int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
 {
 	struct cap_rdma *r = l->rdma;
 	struct ibv_wc wc[RDMA_POLL_BATCH];
@@ -486,7 +447,7 @@ int cap_rdma_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *
 	return total;
 }
 
-void cap_rdma_update_drops(struct cap_live *l)
+static void cap_rdma_update_drops(struct cap_live *l)
 {
 	struct cap_rdma *r = l->rdma;
 	uint64_t v;
@@ -497,7 +458,7 @@ void cap_rdma_update_drops(struct cap_live *l)
 	l->drops.recv = l->index + l->drops.ifdrop;
 }
 
-void cap_rdma_close(struct cap_live *l)
+static void cap_rdma_close(struct cap_live *l)
 {
 	struct cap_rdma *r = l->rdma;
 
@@ -526,7 +487,7 @@ void cap_rdma_close(struct cap_live *l)
 	l->fd = -1;
 }
 
-int cap_rdma_list(FILE *out, int first)
+static int cap_rdma_list(FILE *out, int first)
 {
 	int n = 0;
 	struct ibv_device **list = ibv_get_device_list(&n);
@@ -552,4 +513,11 @@ int cap_rdma_list(FILE *out, int first)
 	return n;
 }
 
-#endif /* ROCEWIRE_HAVE_VERBS */
+const struct cap_live_ops cap_live_rdma_ops = {
+	.prefix = "rdma:",
+	.open = cap_rdma_open,
+	.dispatch = cap_rdma_dispatch,
+	.update_drops = cap_rdma_update_drops,
+	.close = cap_rdma_close,
+	.list = cap_rdma_list,
+};

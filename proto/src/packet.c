@@ -591,3 +591,18 @@ const char *rw_packet_error(const struct rw_packet *p, char *buf, size_t cap)
 	}
 	return buf;
 }
+
+const char *rw_packet_problem(const struct rw_packet *p, size_t caplen, size_t wirelen, char *buf,
+			      size_t cap)
+{
+	char why[320];
+
+	rw_packet_error(p, why, sizeof(why));
+	if (why[0] == '\0')
+		snprintf(why, sizeof(why), "%s", rw_strerror(p->err));
+	if (p->err == RW_ERR_TRUNCATED && caplen < wirelen)
+		snprintf(buf, cap, "cut by snaplen to %zu of %zu bytes: %s", caplen, wirelen, why);
+	else
+		snprintf(buf, cap, "%s", why);
+	return buf;
+}

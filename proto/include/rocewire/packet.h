@@ -168,6 +168,12 @@ enum rw_err rw_packet_decode(const struct rw_decode_cfg *cfg, int linktype, cons
 /* One sentence about why decoding stopped ("BTH truncated at byte 54: 12
  * bytes needed, 6 captured"), into buf; returns buf. Empty when err is OK. */
 const char *rw_packet_error(const struct rw_packet *p, char *buf, size_t cap);
+/* The same for a packet that did not decode, as a tool shows it: never
+ * empty (the error's name when there is no sentence), and led by "cut by
+ * snaplen to CAPLEN of WIRELEN bytes" when the capture's snapshot length is
+ * why it is truncated. */
+const char *rw_packet_problem(const struct rw_packet *p, size_t caplen, size_t wirelen, char *buf,
+			      size_t cap);
 
 const char *rw_carrier_name(enum rw_carrier c);  /* "rocev2", "rocev1", "ib", "pfc", "pause", "other" */
 const char *rw_layer_name(enum rw_layer l);      /* "BTH", "IPv4", ... */

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Live source: a network interface through libpcap (rdma:DEVICE is handed to
- * source_rdma.c), the default filter, -D and -d.
+/* The default live source: a network interface through libpcap, and -d.
  *
  * The handle is non-blocking and hands packets over a ring block at a time
- * (see configure()); cap_live_dispatch()
+ * (see configure()); its dispatch
  * waits in poll() on pcap_get_selectable_fd() with a timeout, so the caller
  * regains control at least every timeout_ms whether or not traffic flows:
  * the capture never hangs on an idle interface, and a signal handler only
@@ -26,123 +25,6 @@ static int linktype_supported(int lt)
 	return lt == RW_LINKTYPE_ETHERNET || lt == RW_LINKTYPE_LINUX_SLL ||
 	       lt == RW_LINKTYPE_LINUX_SLL2 || lt == RW_LINKTYPE_ERF ||
 	       lt == RW_LINKTYPE_INFINIBAND;
-}
-
-/* ---- the default filter -------------------------------------------------- */
-
-/* What follows an ethertype at link offset t in a cooked (SLL/SLL2) header,
- * with fixed offsets only: libpcap moves a cooked filter into the kernel by
- * rewriting absolute offsets, and gives up (filtering every packet in user
- * space) on loads indexed from a computed IP header length. IPv4 is
- * therefore matched without options (RoCE NICs send none); IPv6 RoCEv2
- * carries no extension headers. */
-static int cooked_inner(char *b, size_t cap, unsigned t, unsigned port)
-{
-	unsigned ip = t + 2;
-	return snprintf(b, cap,
-			"link[%u:2] = %#06x or link[%u:2] = %#06x"
-			" or (link[%u:2] = %#06x and link[%u] = 0x45 and link[%u] = %u and "
-			"link[%u:2] & 0x1fff = 0 and link[%u:2] = %u)"
-			" or (link[%u:2] = %#06x and link[%u] = %u and link[%u:2] = %u)",
-			t, RW_ETHERTYPE_ROCEV1, t, RW_ETHERTYPE_MACCTRL, t, RW_ETHERTYPE_IPV4, ip,
-			ip + 9, RW_IPPROTO_UDP, ip + 6, ip + RW_IPV4_MIN_HLEN + 2, port, t,
-			RW_ETHERTYPE_IPV6, ip + 6, RW_IPPROTO_UDP, ip + RW_IPV6_HLEN + 2, port);
-}
-
-#define TPID(o) "(link[" #o ":2] = 0x8100 or link[" #o ":2] = 0x88a8 or link[" #o ":2] = 0x9100)"
-
-int cap_default_filter(int linktype, uint16_t port, char *buf, size_t cap)
-{
-	char plain[160];
-	unsigned p = port ? port : RW_ROCEV2_PORT;
-
-	snprintf(plain, sizeof(plain), "udp dst port %u or ether proto %#06x or ether proto %#06x", p,
-		 RW_ETHERTYPE_ROCEV1, RW_ETHERTYPE_MACCTRL);
-	if (linktype == RW_LINKTYPE_ETHERNET) {
-		/* libpcap's "vlan" moves every later offset of the expression
-		 * past the tag, so the two-tag test nests inside the one-tag
-		 * test rather than following it. On a live Linux handle the
-		 * first "vlan" reads the tag the kernel took out of the frame
-		 * (SKF_AD_VLAN_TAG_PRESENT). */
-		snprintf(buf, cap, "%s or (vlan and (%s or (vlan and (%s))))", plain, plain, plain);
-		return 0;
-	}
-	if (linktype == RW_LINKTYPE_LINUX_SLL || linktype == RW_LINKTYPE_LINUX_SLL2) {
-		/* libpcap has no "vlan" for cooked headers. The protocol field
-		 * is at 14 (SLL) or 0 (SLL2), the frame after 16 or 20. Linux
-		 * takes the outer tag out of the frame before capture, so one
-		 * tag usually leaves no trace (the plain test matches) and two
-		 * leave one in the data; libpcap puts the tag back into SLL
-		 * data after the kernel filter, so the same filter run in user
-		 * space sees one or two. Both are tested. */
-		int sll2 = linktype == RW_LINKTYPE_LINUX_SLL2;
-		unsigned hdr = sll2 ? RW_SLL2_LEN : RW_SLL_LEN;
-		char one[600], two[600];
-		cooked_inner(one, sizeof(one), hdr + 2, p);
-		cooked_inner(two, sizeof(two), hdr + 6, p);
-		if (sll2)
-			snprintf(buf, cap,
-				 "%s or (" TPID(0) " and (%s)) or (" TPID(0) " and " TPID(22) " and (%s))",
-				 plain, one, two);
-		else
-			snprintf(buf, cap,
-				 "%s or (" TPID(14) " and (%s)) or (" TPID(14) " and " TPID(18) " and (%s))",
-				 plain, one, two);
-		return 0;
-	}
-	return -1;
-}
-
-/* The filter text the options ask for; NULL for none. desc gets the words
- * of the "listening" line. */
-static const char *filter_text(const struct cap_opts *o, int linktype, char *buf, size_t cap,
-			       char *desc, size_t dcap)
-{
-	unsigned port = o->cfg.rocev2_port ? o->cfg.rocev2_port : RW_ROCEV2_PORT;
-
-	if (o->all) {
-		snprintf(desc, dcap, "no filter (--all)");
-		return NULL;
-	}
-	if (o->filter) {
-		snprintf(desc, dcap, "filter \"%.120s\"", o->filter);
-		return o->filter;
-	}
-	if (cap_default_filter(linktype, (uint16_t)port, buf, cap) != 0) {
-		snprintf(desc, dcap, "no filter (none by default for this link type)");
-		return NULL;
-	}
-	snprintf(desc, dcap,
-		 "default filter: RoCEv2 (UDP port %u), RoCEv1, PFC/PAUSE, untagged or in 1-2 "
-		 "VLAN tags",
-		 port);
-	return buf;
-}
-
-static const char *dlt_name(int dlt, char *buf, size_t cap)
-{
-	const char *n = pcap_datalink_val_to_name(dlt);
-	const char *d = pcap_datalink_val_to_description(dlt);
-	if (n)
-		snprintf(buf, cap, "%s (%s)", n, d ? d : n);
-	else
-		snprintf(buf, cap, "%d", dlt);
-	return buf;
-}
-
-/* Compiles text for p into l->prog; 0, or -1 with l->err. */
-static int compile(struct cap_live *l, pcap_t *p, const char *text)
-{
-	char lt[128];
-
-	if (pcap_compile(p, &l->prog, text, 1, PCAP_NETMASK_UNKNOWN) != 0) {
-		snprintf(l->err, sizeof(l->err), "%s: cannot compile the filter \"%.200s\" for link type %s: %s",
-			 l->name, text, dlt_name(l->linktype, lt, sizeof(lt)), pcap_geterr(p));
-		l->err_status = CAP_EXIT_USAGE;
-		return -1;
-	}
-	l->has_prog = 1;
-	return 0;
 }
 
 /* ---- opening ------------------------------------------------------------- */
@@ -274,7 +156,7 @@ static int activate(struct cap_live *l, const struct cap_opts *o)
 			pcap_free_datalinks(dlts);
 		char lt[128];
 		snprintf(l->err, sizeof(l->err), "%s: link type %s is not offered by this interface (offered: %s)",
-			 l->name, dlt_name(o->linktype, lt, sizeof(lt)), offered);
+			 l->name, cap_dlt_name(o->linktype, lt, sizeof(lt)), offered);
 		l->err_status = CAP_EXIT_USAGE;
 		return -1;
 	}
@@ -283,68 +165,26 @@ static int activate(struct cap_live *l, const struct cap_opts *o)
 	return 0;
 }
 
-int cap_live_user_filter(struct cap_live *l, const struct cap_opts *o)
-{
-	char fbuf[4096];
-	const char *text = NULL;
-	unsigned p = o->cfg.rocev2_port ? o->cfg.rocev2_port : RW_ROCEV2_PORT;
-	if (o->all) {
-		snprintf(l->filter_desc, sizeof(l->filter_desc), "no filter (--all)");
-	} else if (o->filter) {
-		text = o->filter;
-		snprintf(l->filter_desc, sizeof(l->filter_desc), "filter \"%.120s\" (in user space)",
-			 o->filter);
-	} else {
-		cap_default_filter(RW_LINKTYPE_ETHERNET, (uint16_t)p, fbuf, sizeof(fbuf));
-		text = fbuf;
-		snprintf(l->filter_desc, sizeof(l->filter_desc),
-			 "default filter: RoCEv2 (UDP port %u), RoCEv1, PFC/PAUSE, untagged or in 1-2 "
-			 "VLAN tags (in user space)",
-			 p);
-	}
-	if (!text)
-		return 0;
-	pcap_t *dead = pcap_open_dead(DLT_EN10MB, (int)l->snaplen);
-	if (!dead || pcap_compile(dead, &l->prog, text, 1, PCAP_NETMASK_UNKNOWN) != 0) {
-		snprintf(l->err, sizeof(l->err), "%s: cannot compile the filter \"%.200s\": %s", l->name, text,
-			 dead ? pcap_geterr(dead) : "out of memory");
-		l->err_status = CAP_EXIT_USAGE;
-		if (dead)
-			pcap_close(dead);
-		return -1;
-	}
-	pcap_close(dead);
-	l->has_prog = 1;
-	l->user_filter = 1;
-	return 0;
-}
+static void pcap_src_close(struct cap_live *l);
 
-int cap_live_open(struct cap_live *l, const struct cap_opts *o)
+static int pcap_src_open(struct cap_live *l, const char *iface, const struct cap_opts *o)
 {
 	char fbuf[4096], lt[128];
 	const char *text;
 
-	memset(l, 0, sizeof(*l));
-	l->name = o->iface;
-	l->fd = -1;
-	l->err_status = CAP_EXIT_USAGE;
-	if (strncmp(o->iface, "rdma:", 5) == 0)
-		return cap_rdma_open(l, o->iface + 5, o);
-	if (strncmp(o->iface, "dpdk:", 5) == 0)
-		return cap_dpdk_open(l, o->iface + 5, o);
-
+	(void)iface; /* l->name: the whole -i argument */
 	if (activate(l, o) != 0)
 		goto fail;
 	if (!linktype_supported(l->linktype)) {
 		snprintf(l->err, sizeof(l->err),
 			 "%s: link type %s cannot carry RoCE or InfiniBand; expected Ethernet, Linux "
 			 "SLL or SLL2 (-y)",
-			 l->name, dlt_name(l->linktype, lt, sizeof(lt)));
+			 l->name, cap_dlt_name(l->linktype, lt, sizeof(lt)));
 		goto fail;
 	}
-	text = filter_text(o, l->linktype, fbuf, sizeof(fbuf), l->filter_desc, sizeof(l->filter_desc));
+	text = cap_filter_text(o, l->linktype, fbuf, sizeof(fbuf), l->filter_desc, sizeof(l->filter_desc));
 	if (text) {
-		if (compile(l, l->pcap, text) != 0)
+		if (cap_filter_compile(l, l->pcap, text) != 0)
 			goto fail;
 		if (pcap_setfilter(l->pcap, &l->prog) != 0) {
 			snprintf(l->err, sizeof(l->err), "%s: cannot set the filter: %s", l->name,
@@ -366,7 +206,7 @@ int cap_live_open(struct cap_live *l, const struct cap_opts *o)
 	l->drops.known = 1;
 	return 0;
 fail:
-	cap_live_close(l);
+	pcap_src_close(l);
 	return -1;
 }
 
@@ -395,12 +235,8 @@ static void on_pcap(u_char *user, const struct pcap_pkthdr *h, const u_char *dat
 	cb->fn(cb->arg, &r);
 }
 
-int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
+static int pcap_src_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *arg)
 {
-	if (l->rdma)
-		return cap_rdma_dispatch(l, timeout_ms, fn, arg);
-	if (l->dpdk)
-		return cap_dpdk_dispatch(l, timeout_ms, fn, arg);
 	if (l->stop)
 		return 0;
 
@@ -433,17 +269,17 @@ int cap_live_dispatch(struct cap_live *l, int timeout_ms, cap_live_fn fn, void *
 	return n;
 }
 
-int cap_live_drain(struct cap_live *l, cap_live_fn fn, void *arg)
+static int pcap_src_drain(struct cap_live *l, cap_live_fn fn, void *arg)
 {
 	int total = 0;
-	if (l->rdma || l->dpdk || !l->pcap)
+	if (!l->pcap)
 		return 0;
 	/* The ring's last block is handed over when its timeout ends: wait that
 	 * long once more, then take what is left, so that what arrived before
 	 * the end is written, not silently left in the kernel. */
 	l->stop = 0;
 	for (int round = 0; round < 4; round++) {
-		int n = cap_live_dispatch(l, CAP_LIVE_TIMEOUT_MS + 20, fn, arg);
+		int n = pcap_src_dispatch(l, CAP_LIVE_TIMEOUT_MS + 20, fn, arg);
 		if (n <= 0 || l->stop)
 			break;
 		total += n;
@@ -452,25 +288,16 @@ int cap_live_drain(struct cap_live *l, cap_live_fn fn, void *arg)
 	return total;
 }
 
-void cap_live_breakloop(struct cap_live *l)
+static void pcap_src_breakloop(struct cap_live *l)
 {
-	l->stop = 1;
 	if (l->pcap)
 		pcap_breakloop(l->pcap);
 }
 
-void cap_live_update_drops(struct cap_live *l)
+static void pcap_src_update_drops(struct cap_live *l)
 {
 	struct pcap_stat ps;
 
-	if (l->dpdk) {
-		cap_dpdk_update_drops(l);
-		return;
-	}
-	if (l->rdma) {
-		cap_rdma_update_drops(l);
-		return;
-	}
 	if (!l->pcap || pcap_stats(l->pcap, &ps) != 0)
 		return;
 	/* 32-bit counters: add the difference, which survives one wrap
@@ -483,12 +310,8 @@ void cap_live_update_drops(struct cap_live *l)
 	l->last_ifdrop = ps.ps_ifdrop;
 }
 
-void cap_live_close(struct cap_live *l)
+static void pcap_src_close(struct cap_live *l)
 {
-	if (l->rdma)
-		cap_rdma_close(l);
-	if (l->dpdk)
-		cap_dpdk_close(l);
 	if (l->has_prog)
 		pcap_freecode(&l->prog);
 	l->has_prog = 0;
@@ -500,11 +323,11 @@ void cap_live_close(struct cap_live *l)
 
 /* ---- -D and -d ----------------------------------------------------------- */
 
-int cap_list_interfaces(FILE *out)
+static int pcap_src_list(FILE *out, int first)
 {
 	char errbuf[PCAP_ERRBUF_SIZE];
 	pcap_if_t *all = NULL;
-	int n = 0;
+	int n = first - 1;
 
 	if (pcap_findalldevs(&all, errbuf) != 0) {
 		fprintf(stderr, "%s: cannot list the interfaces: %s\n", CAP_PROG, errbuf);
@@ -530,8 +353,7 @@ int cap_list_interfaces(FILE *out)
 			(d->flags & PCAP_IF_LOOPBACK) ? ", Loopback" : "", conn);
 	}
 	pcap_freealldevs(all);
-	cap_rdma_list(out, n + 1);
-	return 0;
+	return n - (first - 1);
 }
 
 int cap_dump_filter(const struct cap_opts *o)
@@ -548,7 +370,7 @@ int cap_dump_filter(const struct cap_opts *o)
 		l.name = o->iface;
 		if (activate(&l, o) != 0) {
 			fprintf(stderr, "%s: %s\n", CAP_PROG, l.err);
-			cap_live_close(&l);
+			pcap_src_close(&l);
 			return l.err_status;
 		}
 		p = l.pcap;
@@ -561,17 +383,28 @@ int cap_dump_filter(const struct cap_opts *o)
 			return CAP_EXIT_USAGE;
 		}
 	}
-	text = filter_text(o, l.linktype, fbuf, sizeof(fbuf), desc, sizeof(desc));
+	text = cap_filter_text(o, l.linktype, fbuf, sizeof(fbuf), desc, sizeof(desc));
 	if (!text) {
 		text = ""; /* every packet: libpcap compiles "" to accept all */
 	}
-	if (compile(&l, p, text) != 0) {
+	if (cap_filter_compile(&l, p, text) != 0) {
 		fprintf(stderr, "%s: %s\n", CAP_PROG, l.err);
-		cap_live_close(&l);
+		pcap_src_close(&l);
 		return CAP_EXIT_USAGE;
 	}
 	bpf_dump(&l.prog, 1);
 	fflush(stdout);
-	cap_live_close(&l);
+	pcap_src_close(&l);
 	return CAP_EXIT_OK;
 }
+
+const struct cap_live_ops cap_live_pcap_ops = {
+	.prefix = "",
+	.open = pcap_src_open,
+	.dispatch = pcap_src_dispatch,
+	.drain = pcap_src_drain,
+	.breakloop = pcap_src_breakloop,
+	.update_drops = pcap_src_update_drops,
+	.close = pcap_src_close,
+	.list = pcap_src_list,
+};

@@ -171,7 +171,10 @@ struct cap_ctx {
 	int status;             /* worst exit status so far */
 	int hold_warnings;      /* the live table owns the terminal: count, do not print */
 	struct cap_report *report; /* fed every packet when not NULL */
-	struct cap_progress *progress; /* cleared before an error line */
+	/* Called before an error line is printed (the tool clears its progress
+	 * line there), with its argument; NULL: nothing. */
+	void (*before_error)(void *arg);
+	void *before_error_arg;
 	uint64_t last_ts_ns;    /* time of the latest packet */
 	struct rw_packet pkt;
 };

@@ -36,7 +36,8 @@ void cap_ctx_free(struct cap_ctx *c)
 
 void cap_ctx_error(struct cap_ctx *c, const char *line)
 {
-	cap_progress_clear(c->progress);
+	if (c->before_error)
+		c->before_error(c->before_error_arg);
 	cap_out_flush(&c->out);
 	fflush(stdout);
 	fputs(line, stderr);

@@ -793,6 +793,12 @@ static int use_reader(const struct cap_opts *o, const struct cap_source *src)
 	return o->keep_report || (!o->quiet && o->format != CAP_FMT_LINE);
 }
 
+/* The error-line hook of the per-packet driver: the progress line goes first. */
+static void clear_progress(void *arg)
+{
+	cap_progress_clear(arg);
+}
+
 /* A file pcapfile.c reads: a reader thread decodes while this one runs the engine and
  * the outputs, in capture order. Returns as cap_source_next() does, or -2
  * (1 when no thread could be had) for the caller's loop to read on. */
@@ -831,7 +837,10 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 	struct cap_progress *prog = opts->progress ? cap_progress_new() : NULL;
 	char shown[NAME_SHOWN], line[CAP_ESC_SIZE(sizeof(((struct cap_source *)0)->err))];
 
-	ctx->progress = prog;
+	if (prog) {
+		ctx->before_error = clear_progress;
+		ctx->before_error_arg = prog;
+	}
 	for (size_t i = 0; i < opts->n_files; i++) {
 		struct cap_source src;
 		struct cap_record rec;
@@ -874,7 +883,7 @@ static int run_offline(struct cap_ctx *ctx, const struct cap_opts *opts)
 		cap_ctx_end_input(ctx);
 		cap_source_close(&src);
 	}
-	ctx->progress = NULL;
+	ctx->before_error = NULL;
 	cap_progress_free(prog);
 
 	cap_set_status(ctx, finish_output(ctx));

@@ -53,6 +53,32 @@ static int op_index(uint8_t op)
 	return -1;
 }
 
+/* Whether a READ (its first PSN) waits for its resume. */
+static int read_waits(const struct rw_flow *f, uint32_t first_psn)
+{
+	for (unsigned k = 0; k < RW_RWAIT; k++)
+		if (f->rwait[k].open && f->rwait[k].first_psn == first_psn)
+			return 1;
+	return 0;
+}
+
+/* A free slot for a READ to wait in, cleared; when all are taken, the
+ * oldest READ waiting is given up: incomplete. */
+static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
+{
+	unsigned k = 0, old = 0;
+	for (; k < RW_RWAIT && f->rwait[k].open; k++)
+		if (f->rwait[k].first_frame < f->rwait[old].first_frame)
+			old = k;
+	if (k == RW_RWAIT) {
+		k = old;
+		f->msg_incomplete++;
+		n->flags |= RW_N_MSG_BROKEN;
+	}
+	memset(&f->rwait[k], 0, sizeof(f->rwait[k]));
+	return &f->rwait[k];
+}
+
 /* Reassembles first/middle/last/only into messages on flow f; the message
  * is credited (by operation) to `owner`, the requester's flow. frame: the
  * packet's (a held request's own, not the one that released it). */
@@ -77,8 +103,11 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		 * for its resume. The data of a response are counted from
 		 * the first copy of its PSN the capture saw, whoever took it. */
 		int newcopy = (n->flags & RW_N_NEW) != 0, re = (n->flags & RW_N_RETRANS) != 0;
-		struct rw_msg_state *w = &f->rwait;
-		if (w->open && psn == w->next_psn && re && !(m->open && psn == m->next_psn)) {
+		struct rw_msg_state *w = NULL;
+		for (unsigned k = 0; k < RW_RWAIT && re && !(m->open && psn == m->next_psn); k++)
+			if (f->rwait[k].open && psn == f->rwait[k].next_psn)
+				w = &f->rwait[k];
+		if (w) {
 			/* the resend resuming the READ that waits */
 			struct rw_msg_state t = *m;
 			*m = *w;
@@ -101,15 +130,11 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 			 * lost. The requester drops it; a resend brings it
 			 * again. */
 			if (past && !m->open && req_psn >= 0 && (uint32_t)req_psn != psn &&
-			    !(w->open && w->first_psn == (uint32_t)req_psn)) {
+			    !read_waits(f, (uint32_t)req_psn)) {
 				/* The rest of a READ whose request the capture
 				 * saw, its FIRST lost: it waits for the resend
 				 * from its FIRST. */
-				if (w->open) {
-					f->msg_incomplete++;
-					n->flags |= RW_N_MSG_BROKEN;
-				}
-				memset(w, 0, sizeof(*w));
+				w = read_wait_slot(f, n);
 				w->open = 1;
 				w->in_cut = !m->seen_start; /* never resumed: cut by the capture start */
 				w->first_psn = w->next_psn = (uint32_t)req_psn;
@@ -128,10 +153,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		if (m->open && !at_next) {
 			/* The next READ's first response while this one waits
 			 * for a resend: it waits on (one READ at most). */
-			if (w->open) {
-				f->msg_incomplete++;
-				n->flags |= RW_N_MSG_BROKEN;
-			}
+			w = read_wait_slot(f, n);
 			*w = *m;
 			m->open = 0;
 		}
@@ -526,12 +548,14 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 		f->msg_cut_end++;
 		f->rmsg.open = 0;
 	}
-	if (f->rwait.open) {
-		if (f->rwait.in_cut)
+	for (unsigned k = 0; k < RW_RWAIT; k++) {
+		if (!f->rwait[k].open)
+			continue;
+		if (f->rwait[k].in_cut)
 			f->msg_cut_start++;
 		else
 			f->msg_cut_end++;
-		f->rwait.open = 0;
+		f->rwait[k].open = 0;
 	}
 	msg_release(a, f);
 }

@@ -226,7 +226,9 @@ struct rw_flow {
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 	uint8_t rhi_valid;
 	uint32_t rhi_psn;         /* the highest READ response PSN the requester took */
-	struct rw_msg_state rwait; /* a READ left open by a lost response when the next READ's came (open: valid) */
+#define RW_RWAIT 4
+	/* READs left open by a lost response when the next READ's came, waiting for their resume (open: valid) */
+	struct rw_msg_state rwait[RW_RWAIT];
 
 	/* Responses received for this flow's requests (filled on the request
 	 * flow; an unpaired response flow keeps them until it is paired). */

@@ -196,8 +196,9 @@ void seq_resend_asked(struct rw_seq *s);
 void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack);
 
 /* analyze_msg.c */
+/* req_psn: a READ response's READ request (its first PSN), -1 unknown */
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
-		 uint32_t len, uint64_t frame, struct rw_note *n);
+		 uint32_t len, int64_t req_psn, uint64_t frame, struct rw_note *n);
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n);
 void msg_refused(struct rw_flow *f, uint32_t psn);

@@ -53,28 +53,121 @@ static int op_index(uint8_t op)
 	return -1;
 }
 
+/* Whether a READ (its first PSN) waits for its resume. */
+static int read_waits(const struct rw_flow *f, uint32_t first_psn)
+{
+	for (unsigned k = 0; k < RW_RWAIT; k++)
+		if (f->rwait[k].open && f->rwait[k].first_psn == first_psn)
+			return 1;
+	return 0;
+}
+
+/* A free slot for a READ to wait in, cleared; when all are taken, the
+ * oldest READ waiting is given up: incomplete. */
+static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
+{
+	unsigned k = 0, old = 0;
+	for (; k < RW_RWAIT && f->rwait[k].open; k++)
+		if (f->rwait[k].first_frame < f->rwait[old].first_frame)
+			old = k;
+	if (k == RW_RWAIT) {
+		k = old;
+		f->msg_incomplete++;
+		n->flags |= RW_N_MSG_BROKEN;
+	}
+	memset(&f->rwait[k], 0, sizeof(f->rwait[k]));
+	return &f->rwait[k];
+}
+
 /* Reassembles first/middle/last/only into messages on flow f; the message
  * is credited (by operation) to `owner`, the requester's flow. frame: the
  * packet's (a held request's own, not the one that released it). */
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
-		 uint32_t len, uint64_t frame, struct rw_note *n)
+		 uint32_t len, int64_t req_psn, uint64_t frame, struct rw_note *n)
 {
 	const struct rw_opcode_info *op = rw_opcode(opcode);
 	int oi = op_index(op->op);
 	int first = (op->flags & RW_OPF_FIRST) != 0, last = (op->flags & RW_OPF_LAST) != 0;
 	struct rw_msg_state *m = oi == 2 ? &f->rmsg : &f->msg;
+	int resume = 0;
 
 	if (oi < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
 		return;
-	if (oi == 2 && (n->flags & RW_N_RETRANS)) {
-		/* Sent again for a re-issued READ (IBA 9.7.5.1.4: its
-		 * responses restart with a FIRST at the resume PSN): the data
-		 * of the READ still open, or of the one its LAST ended. */
-		if (m->open)
-			m->bytes += len;
-		else
-			owner->bytes_by_op[2] += len;
-		return;
+	if (oi == 2) {
+		/* The requester takes the responses of a READ in PSN order
+		 * only (IBA 9.7.5.1.4, 9.9.2: one ahead of the expected PSN is
+		 * a sequence error, one at or below a PSN taken a duplicate):
+		 * the READ is re-issued from the expected PSN and its
+		 * responses restart there with a FIRST. A READ left waiting
+		 * so when the next READ's responses come waits on (rwait)
+		 * for its resume. The data of a response are counted from
+		 * the first copy of its PSN the capture saw, whoever took it. */
+		int newcopy = (n->flags & RW_N_NEW) != 0, re = (n->flags & RW_N_RETRANS) != 0;
+		struct rw_msg_state *w = NULL;
+		for (unsigned k = 0; k < RW_RWAIT && re && !(m->open && psn == m->next_psn); k++)
+			if (f->rwait[k].open && psn == f->rwait[k].next_psn)
+				w = &f->rwait[k];
+		if (w) {
+			/* the resend resuming the READ that waits */
+			struct rw_msg_state t = *m;
+			*m = *w;
+			m->seen_start = 1;
+			m->in_cut = 0;
+			if (psn == m->first_psn)
+				m->first_frame = frame;
+			*w = t;
+			w->seen_start = 0;
+		}
+		int32_t dn = rw_psn_diff(psn, m->next_psn);
+		int32_t dh = f->rhi_valid ? rw_psn_diff(psn, f->rhi_psn) : 1;
+		int at_next = m->open && dn == 0;
+		int dup = !at_next && dh <= 0 && (uint32_t)-dh < PSN_WINDOW;
+		int past = !at_next && !dup && ((m->open && (!first || re)) || (!m->open && !first));
+		if (dup || past) {
+			/* A duplicate of what the requester took, or a response
+			 * past a lost one: of the open READ, a resend past its
+			 * resume point, or the rest of a READ whose FIRST was
+			 * lost. The requester drops it; a resend brings it
+			 * again. */
+			if (past && !m->open && req_psn >= 0 && (uint32_t)req_psn != psn &&
+			    !read_waits(f, (uint32_t)req_psn)) {
+				/* The rest of a READ whose request the capture
+				 * saw, its FIRST lost: it waits for the resend
+				 * from its FIRST. */
+				w = read_wait_slot(f, n);
+				w->open = 1;
+				w->in_cut = !m->seen_start; /* never resumed: cut by the capture start */
+				w->first_psn = w->next_psn = (uint32_t)req_psn;
+				w->first_frame = frame;
+			} else if (past && !m->open && !m->seen_start) {
+				goto cut_start;
+			}
+			if (newcopy) {
+				if (m->open)
+					m->bytes += len;
+				else
+					owner->bytes_by_op[2] += len;
+			}
+			return;
+		}
+		if (m->open && !at_next) {
+			/* The next READ's first response while this one waits
+			 * for a resend: it waits on (one READ at most). */
+			w = read_wait_slot(f, n);
+			*w = *m;
+			m->open = 0;
+		}
+		/* Taken in sequence. A FIRST at the expected PSN of the open
+		 * READ resumes it (its re-issue); the data of a copy seen
+		 * before were counted with its first copy. */
+		resume = at_next;
+		m->next_psn = psn_add(psn, 1);
+		if (dh > 0 || (uint32_t)-dh >= PSN_WINDOW) {
+			f->rhi_valid = 1;
+			f->rhi_psn = psn;
+		}
+		if (!newcopy)
+			len = 0;
 	}
 	if (oi == 3) {
 		/* An atomic is a message of its own with no payload. */
@@ -88,7 +181,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		f->msg_done_psn = psn;
 		return;
 	}
-	if (first) {
+	if (first && !resume) {
 		if (m->open) {
 			f->msg_incomplete++;
 			n->flags |= RW_N_MSG_BROKEN;
@@ -110,6 +203,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		}
 		if (!m->seen_start) {
 			/* The capture started inside this message. */
+		cut_start:
 			if (!m->in_cut) {
 				m->in_cut = 1;
 				f->msg_cut_start++;
@@ -158,7 +252,7 @@ static void assemble(struct rw_flow *f, uint8_t opcode, uint32_t psn, uint32_t l
 	f->msg_psn = psn_add(psn, msg_req_units(opcode, len, &slack));
 	f->msg_slack = slack;
 	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
-		msg_account(f, f, opcode, psn, len, frame, n);
+		msg_account(f, f, opcode, psn, len, -1, frame, n);
 	else
 		f->msg.seen_start = 1;
 }
@@ -327,6 +421,14 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 	if (!f->msg_psn_valid)
 		return;
 	int32_t d = rw_psn_diff(f->msg_psn, psn);
+	if (d < 0 && (uint32_t)-d <= f->msg_slack) {
+		/* Inside the PSNs the last READ may have used (its MTU
+		 * unknown): the READ ended before psn, which the responder
+		 * expects next. */
+		f->msg_psn = psn;
+		f->msg_slack = 0;
+		return;
+	}
 	if (d <= 0 || (uint32_t)d > PSN_WINDOW)
 		return;
 	if (f->msg_done_valid && rw_psn_diff(f->msg_done_psn, psn) >= 0)
@@ -445,6 +547,15 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	if (f->rmsg.open) {
 		f->msg_cut_end++;
 		f->rmsg.open = 0;
+	}
+	for (unsigned k = 0; k < RW_RWAIT; k++) {
+		if (!f->rwait[k].open)
+			continue;
+		if (f->rwait[k].in_cut)
+			f->msg_cut_start++;
+		else
+			f->msg_cut_end++;
+		f->rwait[k].open = 0;
 	}
 	msg_release(a, f);
 }

@@ -443,6 +443,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 
 	if (op->op == RW_OP_READ_RESP) {
 		int i = q ? pend_find(q->pend, p->bth.psn, PEND_READ) : -1;
+		int64_t req_psn = i >= 0 ? (int64_t)PEND(q->pend, i)->psn : -1; /* its READ's, kept past removal */
 		if (!f->rsp)
 			f->rsp = an_alloc(a, sizeof(*f->rsp), 0);
 		uint32_t fl = 0;
@@ -475,9 +476,11 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			}
 		}
 		/* One whose ICRC is bad is dropped by the requester: it
-		 * brings no data (the READ is re-issued for it). */
-		if ((!f->rsp || (fl & RW_N_NEW)) && p->icrc_status != RW_CRC_BAD)
-			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, frame, n);
+		 * brings no data (the READ is re-issued for it). Resent ones
+		 * go in too: the requester takes responses in PSN order. */
+		if (p->icrc_status != RW_CRC_BAD)
+			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, req_psn,
+				    frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		int i = pend_find(q->pend, p->bth.psn, PEND_ATOMIC);
 		if (i >= 0) {

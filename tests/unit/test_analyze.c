@@ -1143,6 +1143,51 @@ static void test_read_credited_after_pairing(void **state)
 	env_free(e);
 }
 
+/* The requester takes a READ's responses in PSN order only (IBA 9.7.5.1.4,
+ * 9.9.2): after a lost MIDDLE the original LAST completes nothing, the
+ * next READ's responses complete it, and the re-issued READ's responses
+ * (a FIRST at the resume PSN) complete the first READ. The rest of a READ
+ * whose FIRST was lost is no orphan: the resend from its FIRST completes
+ * it. MTU 1024. */
+static void test_read_responses_in_psn_order(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 0, 0x10000, 4096); /* PSNs 0..3 */
+	read_req(e, 1100, 4, 0x11000, 2048); /* PSNs 4..5 */
+	read_req(e, 1200, 6, 0x12000, 2048); /* PSNs 6..7 */
+	read_resp(e, 5000, QP_A, RC_READ_FIRST, 0, 1, 1024);
+	/* MIDDLE 1 lost */
+	read_resp(e, 5200, QP_A, RC_READ_MIDDLE, 2, 0, 1024);
+	struct rw_note n = read_resp(e, 5300, QP_A, RC_READ_LAST, 3, 1, 1024);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	read_resp(e, 5400, QP_A, RC_READ_FIRST, 4, 2, 1024);
+	n = read_resp(e, 5500, QP_A, RC_READ_LAST, 5, 2, 1024);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	/* FIRST 6 lost */
+	n = read_resp(e, 5700, QP_A, RC_READ_LAST, 7, 3, 1024);
+	assert_false(n.flags & (RW_N_MSG_DONE | RW_N_ORPHAN));
+	/* re-issued from the PSN each READ expects */
+	read_req(e, 9000, 1, 0x10400, 3072);
+	read_req(e, 9100, 6, 0x12000, 2048);
+	n = read_resp(e, 10000, QP_A, RC_READ_FIRST, 1, 3, 1024);
+	assert_false(n.flags & RW_N_MSG_BROKEN);
+	read_resp(e, 10100, QP_A, RC_READ_MIDDLE, 2, 3, 1024);
+	n = read_resp(e, 10200, QP_A, RC_READ_LAST, 3, 3, 1024);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	read_resp(e, 10300, QP_A, RC_READ_FIRST, 6, 3, 1024);
+	n = read_resp(e, 10400, QP_A, RC_READ_LAST, 7, 3, 1024);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	const struct rw_flow *f = flow_ab(e), *g = flow_ba(e);
+	assert_int_equal(f->msgs_by_op[2], 3);
+	assert_int_equal(f->bytes_by_op[2], 8192);
+	assert_int_equal(g->messages, 3);
+	assert_int_equal(g->msg_orphans, 0);
+	assert_int_equal(g->msg_incomplete, 0);
+	assert_int_equal(g->msg_cut_start, 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1174,6 +1219,7 @@ int main(void)
 		cmocka_unit_test(test_conform_timeout_resend),
 		cmocka_unit_test(test_conform_read_resume),
 		cmocka_unit_test(test_reads_outstanding),
+		cmocka_unit_test(test_read_responses_in_psn_order),
 		cmocka_unit_test(test_pair_read_response_kind),
 		cmocka_unit_test(test_conform_cnp_pacing),
 		cmocka_unit_test(test_bad_icrc_completes_nothing),

@@ -175,6 +175,7 @@ struct rw_msg_state {
 	uint8_t seen_start; /* a message start was seen: orphans before it were cut by the capture start */
 	uint8_t in_cut;     /* inside a message the capture started inside */
 	uint8_t broken;     /* UC: the rest of a message a hole broke follows (the responder drops it) */
+	uint32_t next_psn;  /* READ responses: the PSN the open READ takes next (in PSN order) */
 	uint32_t first_psn; /* PSN of the open message's FIRST packet */
 	uint64_t bytes;
 	uint64_t first_frame; /* frame of the open message's FIRST packet */
@@ -231,6 +232,11 @@ struct rw_flow {
 	uint32_t msg_done_psn;  /* PSN of the latest request that completed a message */
 	struct rw_hold_queue *hold; /* requests held ahead of a hole (allocated on the first hole) */
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
+	uint8_t rhi_valid;
+	uint32_t rhi_psn;         /* the highest READ response PSN the requester took */
+#define RW_RWAIT 4
+	/* READs left open by a lost response when the next READ's came, waiting for their resume (open: valid) */
+	struct rw_msg_state rwait[RW_RWAIT];
 
 	/* Responses received for this flow's requests (filled on the request
 	 * flow; an unpaired response flow keeps them until it is paired). */

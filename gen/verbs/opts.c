@@ -14,13 +14,6 @@
 
 #include <jansson.h>
 
-#ifndef RWV_VERSION
-#define RWV_VERSION "0.0.0"
-#endif
-#ifndef RWV_IBVERBS_VERSION
-#define RWV_IBVERBS_VERSION "unknown"
-#endif
-
 static const char *const op_names[] = {
 	[RWV_OP_SEND] = "SEND",   [RWV_OP_SEND_IMM] = "SEND_IMM",
 	[RWV_OP_WRITE] = "WRITE", [RWV_OP_WRITE_IMM] = "WRITE_IMM",

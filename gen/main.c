@@ -179,187 +179,205 @@ static uint32_t queue_count(const struct gen_opts *o, const struct gen_scenario 
 	return nq;
 }
 
-int main(int argc, char **argv)
-{
+/* Everything one run holds, from the options to the summary. */
+struct app {
 	struct gen_opts o;
 	struct gen_scenario sc;
 	char err[512];
-	int split = -1, rc;
-	/* static: reachable until exit, so an error exit through die() (which
-	 * never returns here to free them) is no leak to LeakSanitizer */
-	static char **my_argv;
-	int my_argc;
-	char *tmp_pcap = NULL;
-	int pcap_mode = 0;
+	int split;                 /* argv's "--", or -1: no EAL options */
+	char **my_argv;            /* the options after "--" */
+	char *tmp_pcap;            /* the pcap under its temporary name */
+	int pcap_mode;
+	struct rw_dpdk_port dev;
+	unsigned lcores[RTE_MAX_LCORE];
+	uint32_t workers, nq;
+	int closed;                /* congestion mode closed_loop */
+	struct rte_mempool *rxp;
+	struct patterns pat;
+	struct gen_worker *w;
+	struct gen_flow_stats *cur, *prev;
+	struct gen_run run;
+	int exit_status;
+};
 
+/* rocewire-gen's own options, those after "--" (all of them without it).
+ * 0 to go on, 1 when --help or --version answered. */
+static int parse_args(struct app *a, int argc, char **argv)
+{
+	int my_argc = 1, rc;
+
+	a->split = -1;
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
-			split = i;
+			a->split = i;
 			break;
 		}
-	my_argv = calloc((size_t)argc + 1, sizeof(*my_argv));
-	if (!my_argv)
+	a->my_argv = calloc((size_t)argc + 1, sizeof(*a->my_argv));
+	if (!a->my_argv)
 		die(EXIT_RUNTIME, "out of memory");
-	my_argv[0] = argv[0];
-	my_argc = 1;
-	for (int i = split < 0 ? 1 : split + 1; i < argc; i++)
-		my_argv[my_argc++] = argv[i];
-	rc = gen_opts_parse(my_argc, my_argv, &o, err, sizeof(err));
-	if (rc == 1) {
-		free(my_argv);
-		return 0;
-	}
+	a->my_argv[0] = argv[0];
+	for (int i = a->split < 0 ? 1 : a->split + 1; i < argc; i++)
+		a->my_argv[my_argc++] = argv[i];
+	rc = gen_opts_parse(my_argc, a->my_argv, &a->o, a->err, sizeof(a->err));
 	if (rc < 0)
-		die(EXIT_USAGE, "%s", err);
+		die(EXIT_USAGE, "%s", a->err);
+	return rc;
+}
 
-	/* The scenario first: a bad file is answered before DPDK starts. */
-	if (o.scenario)
-		rc = gen_scenario_load(o.scenario, &sc, err, sizeof(err));
-	else
-		rc = gen_scenario_default(&sc) == 0 ? 0 : (snprintf(err, sizeof(err), "out of memory"), -1);
-	if (rc != 0)
-		die(EXIT_USAGE, "%s", err);
-	if (o.have_duration)
-		sc.duration_ns = o.duration_ns;
-	if (o.have_packets)
-		sc.packets = o.packets;
-	if (o.check) {
-		uint64_t qps = 0;
-		for (uint32_t i = 0; i < sc.n_flows; i++)
-			qps += sc.flows[i].qps;
-		printf("%s: scenario '%s' is valid: %u hosts, %u flows, %llu QPs, %u faults; "
-		       "duration %.6f s, packet limit %llu\n",
-		       o.scenario ? o.scenario : "(built-in default)", sc.name, sc.n_hosts, sc.n_flows,
-		       (unsigned long long)qps, sc.n_faults, (double)sc.duration_ns / 1e9,
-		       (unsigned long long)sc.packets);
-		gen_scenario_free(&sc);
-		free(my_argv);
-		return 0;
-	}
-	if (sc.duration_ns == 0 && sc.packets == 0) {
+/* --check: what the scenario runs, on stdout. */
+static void scenario_print(const struct app *a)
+{
+	const struct gen_scenario *sc = &a->sc;
+	uint64_t qps = 0;
+
+	for (uint32_t i = 0; i < sc->n_flows; i++)
+		qps += sc->flows[i].qps;
+	printf("%s: scenario '%s' is valid: %u hosts, %u flows, %llu QPs, %u faults; "
+	       "duration %.6f s, packet limit %llu\n",
+	       a->o.scenario ? a->o.scenario : "(built-in default)", sc->name, sc->n_hosts, sc->n_flows,
+	       (unsigned long long)qps, sc->n_faults, (double)sc->duration_ns / 1e9,
+	       (unsigned long long)sc->packets);
+}
+
+/* The options that cannot go with this scenario: answered before DPDK starts. */
+static void scenario_fits_options(const struct app *a)
+{
+	const struct gen_opts *o = &a->o;
+	const struct gen_scenario *sc = &a->sc;
+
+	if (sc->duration_ns == 0 && sc->packets == 0) {
 		/* say so when nothing but a signal will end the run */
-		int bounded = sc.n_flows > 0;
-		for (uint32_t i = 0; i < sc.n_flows; i++)
-			if (!sc.flows[i].messages && !sc.flows[i].stop_ns)
+		int bounded = sc->n_flows > 0;
+		for (uint32_t i = 0; i < sc->n_flows; i++)
+			if (!sc->flows[i].messages && !sc->flows[i].stop_ns)
 				bounded = 0;
 		if (!bounded)
 			fprintf(stderr, "rocewire-gen: no duration, packet, message or stop limit: running "
 					"until SIGINT\n");
 	}
-
 	/* The closed loop needs the network: a responder role, or a scenario
 	 * in that mode, with no port named is an error before anything starts. */
-	if (o.role == GEN_ROLE_RESPONDER && sc.cc.mode != GEN_CC_CLOSED_LOOP)
+	if (o->role == GEN_ROLE_RESPONDER && sc->cc.mode != GEN_CC_CLOSED_LOOP)
 		die(EXIT_USAGE, "--role responder: %s has no congestion section in mode closed_loop",
-		    o.scenario ? o.scenario : "the built-in scenario");
-	if (sc.cc.mode == GEN_CC_CLOSED_LOOP && split <= 1)
+		    o->scenario ? o->scenario : "the built-in scenario");
+	if (sc->cc.mode == GEN_CC_CLOSED_LOOP && a->split <= 1)
 		die(EXIT_USAGE, "congestion mode closed_loop needs a real port on the network "
 				"(EAL --vdev=net_af_packet0,iface=IF, or a NIC), not a pcap file");
 	/* The truth is the model's: where a real network or a real peer
 	 * decides what is lost and answered, the model does not know it. */
-	if (o.truth_jsonl && o.role == GEN_ROLE_RESPONDER)
+	if (o->truth_jsonl && o->role == GEN_ROLE_RESPONDER)
 		die(EXIT_USAGE, "--truth-jsonl: --role responder answers a real requester; the model makes no packets "
 				"of its own to tell the truth of");
-	if (o.truth_jsonl && sc.cc.mode == GEN_CC_CLOSED_LOOP)
+	if (o->truth_jsonl && sc->cc.mode == GEN_CC_CLOSED_LOOP)
 		die(EXIT_USAGE, "--truth-jsonl: in congestion mode closed_loop the network decides what is lost, "
 				"marked and paused, not the model");
+}
 
-	/* EAL: the user's options, or the defaults for this kind of machine
-	 * (no hugepages, no PCI, no shared files) and a pcap port. */
+/* The scenario (a file, or the built-in one) with the options' limits;
+ * a bad file is answered before DPDK starts. 1 after --check. */
+static int scenario_load(struct app *a)
+{
+	int rc;
+
+	if (a->o.scenario)
+		rc = gen_scenario_load(a->o.scenario, &a->sc, a->err, sizeof(a->err));
+	else
+		rc = gen_scenario_default(&a->sc) == 0 ? 0 : (snprintf(a->err, sizeof(a->err), "out of memory"), -1);
+	if (rc != 0)
+		die(EXIT_USAGE, "%s", a->err);
+	if (a->o.have_duration)
+		a->sc.duration_ns = a->o.duration_ns;
+	if (a->o.have_packets)
+		a->sc.packets = a->o.packets;
+	if (a->o.check) {
+		scenario_print(a);
+		return 1;
+	}
+	scenario_fits_options(a);
+	return 0;
+}
+
+/* EAL with the user's options, or the defaults for this kind of machine
+ * (no hugepages, no PCI, no shared files) and a pcap port; then the port. */
+static void eal_and_port(struct app *a, char **argv)
+{
 	static struct rw_dpdk_args eal; /* EAL keeps pointers into it */
-	if (split > 1) {
-		if (rw_dpdk_args_user(&eal, argv[0], split - 1, argv + 1, err, sizeof(err)) != 0)
-			die(EXIT_USAGE, "%s", err);
+	int usage;
+
+	if (a->split > 1) {
+		if (rw_dpdk_args_user(&eal, argv[0], a->split - 1, argv + 1, a->err, sizeof(a->err)) != 0)
+			die(EXIT_USAGE, "%s", a->err);
 	} else {
+		const char *out = a->o.write;
 		FILE *tf;
 
-		if (strchr(o.write, ',') || strchr(o.write, '='))
-			die(EXIT_USAGE, "--write: a file name with ',' or '=' cannot be passed to net_pcap: %s",
-			    o.write);
+		if (strchr(out, ',') || strchr(out, '='))
+			die(EXIT_USAGE, "--write: a file name with ',' or '=' cannot be passed to net_pcap: %s", out);
 		/* a new file of our own next to the final one, renamed at the end */
-		tf = cap_create_temp(o.write, ".part", &tmp_pcap);
+		tf = cap_create_temp(out, ".part", &a->tmp_pcap);
 		if (!tf)
-			die(EXIT_RUNTIME, "%s: %s", o.write, strerror(errno));
+			die(EXIT_RUNTIME, "%s: %s", out, strerror(errno));
 		fclose(tf);
-		g_tmp_pcap = tmp_pcap;
-		pcap_mode = 1;
-		if (rw_dpdk_args_pcap(&eal, argv[0], tmp_pcap, 1, 512, err, sizeof(err)) != 0)
-			die(EXIT_USAGE, "--write: %s", err);
+		g_tmp_pcap = a->tmp_pcap;
+		a->pcap_mode = 1;
+		if (rw_dpdk_args_pcap(&eal, argv[0], a->tmp_pcap, 1, 512, a->err, sizeof(a->err)) != 0)
+			die(EXIT_USAGE, "--write: %s", a->err);
 	}
-	if (rw_dpdk_eal_start(&eal, err, sizeof(err)) != 0)
-		die(EXIT_RUNTIME, "%s", err);
+	if (rw_dpdk_eal_start(&eal, a->err, sizeof(a->err)) != 0)
+		die(EXIT_RUNTIME, "%s", a->err);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-
-	int exit_status = 0;
-	struct rw_dpdk_port dev;
-	int usage;
-	if (rw_dpdk_port_find(&dev, (uint16_t)o.port, err, sizeof(err), &usage) != 0) {
+	if (rw_dpdk_port_find(&a->dev, (uint16_t)a->o.port, a->err, sizeof(a->err), &usage) != 0) {
 		if (!usage)
-			die(EXIT_RUNTIME, "%s, or no EAL options to write a pcap", err);
-		die(EXIT_USAGE, "--%s", err);
+			die(EXIT_RUNTIME, "%s, or no EAL options to write a pcap", a->err);
+		die(EXIT_USAGE, "--%s", a->err);
 	}
-	uint16_t port = dev.id;
-	const char *port_name = dev.name;
+}
 
-	unsigned lcores[RTE_MAX_LCORE];
-	uint32_t workers = worker_lcores(lcores);
-	uint32_t nq = queue_count(&o, &sc, &dev, workers, pcap_mode);
-	if (o.truth_jsonl && !(g_truth = gen_truth_open(o.truth_jsonl, &sc, err, sizeof(err))))
-		die(EXIT_RUNTIME, "%s", err);
+/* Worker q's mbuf pools, one per payload pattern, on its socket. */
+static void worker_pools(struct app *a, struct gen_worker *x, uint32_t q, int socket)
+{
+	x->pools = calloc(a->pat.n, sizeof(*x->pools));
+	if (!x->pools)
+		die(EXIT_RUNTIME, "out of memory");
+	for (uint32_t k = 0; k < a->pat.n; k++) {
+		char name[RTE_MEMPOOL_NAMESIZE];
 
-	/* The closed loop reads CNPs and PFC frames (requester) or requests
-	 * (responder) from the port: one RX queue. */
-	int closed = sc.cc.mode == GEN_CC_CLOSED_LOOP;
-	struct rte_mempool *rxp = NULL;
-	if (closed) {
-		rxp = rte_pktmbuf_pool_create("rwg_rx", 4095, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, dev.socket);
-		if (!rxp)
-			die(EXIT_RUNTIME, "cannot make the RX mbufs: %s (EAL -m sets the memory)", rte_strerror(rte_errno));
+		snprintf(name, sizeof(name), "rwg%u_%u", q & 0xFFFu, k & 0xFFFFu);
+		x->pools[k] = gen_pool_create(name, (unsigned)a->o.mbufs, socket, a->pat.bytes[k]);
+		if (!x->pools[k])
+			die(EXIT_RUNTIME, "cannot make %llu mbufs for queue %u: %s (EAL -m sets the memory)",
+			    (unsigned long long)a->o.mbufs, q, rte_strerror(rte_errno));
 	}
+}
 
-	int pace_real = closed || o.pace == GEN_PACE_REAL || (o.pace == GEN_PACE_AUTO && !dev.no_wire);
+/* One worker per TX queue, each with its shard of the flows and its pools;
+ * tx_socket[q] gets queue q's socket. */
+static void workers_make(struct app *a, int *tx_socket)
+{
+	const struct gen_opts *o = &a->o;
+	int pace_real = a->closed || o->pace == GEN_PACE_REAL || (o->pace == GEN_PACE_AUTO && !a->dev.no_wire);
 
-	struct patterns pat;
-	if (patterns_make(&sc, &pat) != 0)
-		die(EXIT_RUNTIME, "out of memory");
-
-	struct gen_worker *w = calloc(nq, sizeof(*w));
-	int *tx_socket = calloc(nq, sizeof(*tx_socket));
-	if (!w || !tx_socket)
-		die(EXIT_RUNTIME, "out of memory");
-	for (uint32_t q = 0; q < nq; q++) {
-		struct gen_worker *x = &w[q];
-		int socket = (int)rte_lcore_to_socket_id(workers ? lcores[q] : rte_get_main_lcore());
+	for (uint32_t q = 0; q < a->nq; q++) {
+		struct gen_worker *x = &a->w[q];
+		int socket = (int)rte_lcore_to_socket_id(a->workers ? a->lcores[q] : rte_get_main_lcore());
 
 		tx_socket[q] = socket;
-		x->sc = &sc;
+		x->sc = &a->sc;
 		x->shard = q;
-		x->nshards = nq;
-		x->port = port;
+		x->nshards = a->nq;
+		x->port = a->dev.id;
 		x->queue = (uint16_t)q;
-		x->burst = o.burst;
+		x->burst = o->burst;
 		x->pace_real = pace_real;
 		x->stop = &stop_flag;
-		x->record_times = pcap_mode && !pace_real;
-		x->rx = closed && o.role != GEN_ROLE_RESPONDER;
-		x->responder = o.role == GEN_ROLE_RESPONDER;
-		x->pools = calloc(pat.n, sizeof(*x->pools));
-		x->patterns = (const uint8_t **)pat.bytes;
-		x->flow_pool = pat.flow_pool;
+		x->record_times = a->pcap_mode && !pace_real;
+		x->rx = a->closed && o->role != GEN_ROLE_RESPONDER;
+		x->responder = o->role == GEN_ROLE_RESPONDER;
+		x->patterns = (const uint8_t **)a->pat.bytes;
+		x->flow_pool = a->pat.flow_pool;
 		x->truth = g_truth;
-		if (!x->pools)
-			die(EXIT_RUNTIME, "out of memory");
-		for (uint32_t k = 0; k < pat.n; k++) {
-			char name[RTE_MEMPOOL_NAMESIZE];
-
-			snprintf(name, sizeof(name), "rwg%u_%u", q & 0xFFFu, k & 0xFFFFu);
-			x->pools[k] = gen_pool_create(name, (unsigned)o.mbufs, socket, pat.bytes[k]);
-			if (!x->pools[k])
-				die(EXIT_RUNTIME, "cannot make %llu mbufs for queue %u: %s (EAL -m sets the "
-						  "memory)",
-				    (unsigned long long)o.mbufs, q, rte_strerror(rte_errno));
-		}
+		worker_pools(a, x, q, socket);
 		if (gen_worker_init(x) != 0)
 			die(EXIT_RUNTIME, "%s", x->errmsg);
 		if (x->truth_no_lockstep)
@@ -367,69 +385,107 @@ int main(int argc, char **argv)
 					"lockstep (the same packets, more slowly)\n",
 				q);
 	}
+}
+
+/* The queues, the workers, the ground truth file and the started port. */
+static void workers_and_port_start(struct app *a)
+{
+	a->workers = worker_lcores(a->lcores);
+	a->nq = queue_count(&a->o, &a->sc, &a->dev, a->workers, a->pcap_mode);
+	if (a->o.truth_jsonl && !(g_truth = gen_truth_open(a->o.truth_jsonl, &a->sc, a->err, sizeof(a->err))))
+		die(EXIT_RUNTIME, "%s", a->err);
+	/* The closed loop reads CNPs and PFC frames (requester) or requests
+	 * (responder) from the port: one RX queue. */
+	a->closed = a->sc.cc.mode == GEN_CC_CLOSED_LOOP;
+	if (a->closed) {
+		a->rxp = rte_pktmbuf_pool_create("rwg_rx", 4095, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE, a->dev.socket);
+		if (!a->rxp)
+			die(EXIT_RUNTIME, "cannot make the RX mbufs: %s (EAL -m sets the memory)", rte_strerror(rte_errno));
+	}
+	if (patterns_make(&a->sc, &a->pat) != 0)
+		die(EXIT_RUNTIME, "out of memory");
+	a->w = calloc(a->nq, sizeof(*a->w));
+	int *tx_socket = calloc(a->nq, sizeof(*tx_socket));
+	if (!a->w || !tx_socket)
+		die(EXIT_RUNTIME, "out of memory");
+	workers_make(a, tx_socket);
 	struct rw_dpdk_port_cfg pc = {
-		.n_rx = closed ? 1 : 0,
-		.n_tx = (uint16_t)nq,
+		.n_rx = a->closed ? 1 : 0,
+		.n_tx = (uint16_t)a->nq,
 		.rx_desc = 1024,
 		.tx_desc = 1024,
-		.rx_pool = rxp,
+		.rx_pool = a->rxp,
 		.tx_fast_free = 1,
 		.tx_socket = tx_socket,
 	};
-	if (rw_dpdk_port_start(&dev, &pc, err, sizeof(err)) != 0)
-		die(EXIT_RUNTIME, "%s", err);
+	if (rw_dpdk_port_start(&a->dev, &pc, a->err, sizeof(a->err)) != 0)
+		die(EXIT_RUNTIME, "%s", a->err);
 	free(tx_socket);
+}
 
-	struct gen_flow_stats *cur = calloc(sc.n_flows + 1, sizeof(*cur));
-	struct gen_flow_stats *prev = calloc(sc.n_flows + 1, sizeof(*prev));
-	if (!cur || !prev)
-		die(EXIT_RUNTIME, "out of memory");
-	struct gen_run run;
-	memset(&run, 0, sizeof(run));
-	run.sc = &sc;
-	run.scenario_path = o.scenario;
-	run.port_name = port_name;
-	run.queues = nq;
-	for (uint32_t q = 0; q < nq; q++)
-		run.lockstep_queues += w[q].ls != NULL;
-	run.flows = cur;
+/* Watches the worker lcores until all are done, with a status line every
+ * second when asked for. */
+static void run_watch(struct app *a, int status, double t_start)
+{
+	struct gen_worker *w = a->w;
+	double t_last = t_start;
+	uint64_t p_last = 0, b_last = 0;
 
-	int status = o.status < 0 ? isatty(STDERR_FILENO) : o.status;
-	double t_start = gen_now_s();
+	for (;;) {
+		int all_done = 1;
 
-	if (workers) {
-		for (uint32_t q = 0; q < nq; q++)
-			rte_eal_remote_launch(w[q].responder ? gen_responder_run : gen_worker_run, &w[q], lcores[q]);
-		double t_last = t_start;
-		uint64_t p_last = 0, b_last = 0;
-		for (;;) {
-			int all_done = 1;
+		for (uint32_t q = 0; q < a->nq; q++)
+			if (!__atomic_load_n(&w[q].done, __ATOMIC_ACQUIRE))
+				all_done = 0;
+		if (all_done)
+			break;
+		usleep(20000);
+		double t = gen_now_s();
+		if (!status || t - t_last < 1.0)
+			continue;
+		uint64_t p = 0, b = 0;
 
-			for (uint32_t q = 0; q < nq; q++)
-				if (!__atomic_load_n(&w[q].done, __ATOMIC_ACQUIRE))
-					all_done = 0;
-			if (all_done)
-				break;
-			usleep(20000);
-			double t = gen_now_s();
-			if (status && t - t_last >= 1.0) {
-				uint64_t p = 0, b = 0;
-
-				snapshot(w, nq);
-				merge_stats(cur, w, nq, sc.n_flows);
-				for (uint32_t q = 0; q < nq; q++) {
-					p += __atomic_load_n(&w[q].ctr.packets, __ATOMIC_RELAXED);
-					b += __atomic_load_n(&w[q].ctr.bytes, __ATOMIC_RELAXED);
-				}
-				fprintf(stderr, "\r%7.1fs ", t - t_start);
-				gen_status_line(stderr, &run, t - t_last, p - p_last, b - b_last, prev);
-				fputs("\033[K", stderr);
-				memcpy(prev, cur, sizeof(*cur) * sc.n_flows);
-				p_last = p;
-				b_last = b;
-				t_last = t;
-			}
+		snapshot(w, a->nq);
+		merge_stats(a->cur, w, a->nq, a->sc.n_flows);
+		for (uint32_t q = 0; q < a->nq; q++) {
+			p += __atomic_load_n(&w[q].ctr.packets, __ATOMIC_RELAXED);
+			b += __atomic_load_n(&w[q].ctr.bytes, __ATOMIC_RELAXED);
 		}
+		fprintf(stderr, "\r%7.1fs ", t - t_start);
+		gen_status_line(stderr, &a->run, t - t_last, p - p_last, b - b_last, a->prev);
+		fputs("\033[K", stderr);
+		memcpy(a->prev, a->cur, sizeof(*a->cur) * a->sc.n_flows);
+		p_last = p;
+		b_last = b;
+		t_last = t;
+	}
+}
+
+/* The run: on the worker lcores (the main one watching), or on the main
+ * lcore alone; the port closed after it, the pcap whole. */
+static void run(struct app *a)
+{
+	struct gen_worker *w = a->w;
+	struct gen_run *r = &a->run;
+
+	a->cur = calloc(a->sc.n_flows + 1, sizeof(*a->cur));
+	a->prev = calloc(a->sc.n_flows + 1, sizeof(*a->prev));
+	if (!a->cur || !a->prev)
+		die(EXIT_RUNTIME, "out of memory");
+	r->sc = &a->sc;
+	r->scenario_path = a->o.scenario;
+	r->port_name = a->dev.name;
+	r->queues = a->nq;
+	for (uint32_t q = 0; q < a->nq; q++)
+		r->lockstep_queues += w[q].ls != NULL;
+	r->flows = a->cur;
+
+	int status = a->o.status < 0 ? isatty(STDERR_FILENO) : a->o.status;
+	double t_start = gen_now_s();
+	if (a->workers) {
+		for (uint32_t q = 0; q < a->nq; q++)
+			rte_eal_remote_launch(w[q].responder ? gen_responder_run : gen_worker_run, &w[q], a->lcores[q]);
+		run_watch(a, status, t_start);
 		rte_eal_mp_wait_lcore();
 		if (status)
 			fputc('\n', stderr);
@@ -441,103 +497,153 @@ int main(int argc, char **argv)
 	double t_end = gen_now_s();
 	/* The main lcore looks every 20 ms: the run ended when its last
 	 * worker did (a short run's rate would be off by up to 20 ms). */
-	if (workers) {
+	if (a->workers) {
 		double last = 0;
-		for (uint32_t q = 0; q < nq; q++)
+		for (uint32_t q = 0; q < a->nq; q++)
 			if (w[q].end_s > last)
 				last = w[q].end_s;
 		if (last > t_start && last < t_end)
 			t_end = last;
 	}
+	rw_dpdk_port_close(&a->dev); /* net_pcap closes its dumper: the file is whole */
+	r->wall_s = t_end - t_start;
+}
 
-	rw_dpdk_port_close(&dev); /* net_pcap closes its dumper: the file is whole */
+/* The workers' counters into the summary; a worker's error fails the run. */
+static void run_collect(struct app *a)
+{
+	struct gen_run *r = &a->run;
 
-	merge_stats(cur, w, nq, sc.n_flows);
-	run.wall_s = t_end - t_start;
-	run.interrupted = stop_flag;
-	for (uint32_t q = 0; q < nq; q++) {
-		run.packets += w[q].ctr.packets;
-		run.bytes += w[q].ctr.bytes;
-		run.unsent += w[q].ctr.unsent;
+	merge_stats(a->cur, a->w, a->nq, a->sc.n_flows);
+	r->interrupted = stop_flag;
+	for (uint32_t q = 0; q < a->nq; q++) {
+		const struct gen_worker *x = &a->w[q];
+
+		r->packets += x->ctr.packets;
+		r->bytes += x->ctr.bytes;
+		r->unsent += x->ctr.unsent;
 		/* the last frame of any kind: PFC frames (a storm's XON) may
 		 * come long after the flows' last packets */
-		if (w[q].last_ns > run.model_ns)
-			run.model_ns = w[q].last_ns;
-		if (w[q].error) {
-			fprintf(stderr, "rocewire-gen: queue %u: %s\n", q, w[q].errmsg);
-			exit_status = EXIT_RUNTIME;
+		if (x->last_ns > r->model_ns)
+			r->model_ns = x->last_ns;
+		if (x->error) {
+			fprintf(stderr, "rocewire-gen: queue %u: %s\n", q, x->errmsg);
+			a->exit_status = EXIT_RUNTIME;
 		}
 	}
+	if (a->w[0].responder)
+		r->np = &a->w[0].npc;
+}
 
-	/* The simulated run's files (fct, pfc, qlen): whole, or none. */
-	if (w[0].model) {
-		int ok = exit_status == 0;
-		if (gen_model_cc_finish(w[0].model, ok, err, sizeof(err)) != 0) {
-			fprintf(stderr, "rocewire-gen: %s\n", err);
-			exit_status = EXIT_RUNTIME;
-		}
-		run.cc = gen_model_cc_stats(w[0].model);
+static void failed(struct app *a, const char *what)
+{
+	fprintf(stderr, "rocewire-gen: %s\n", what);
+	a->exit_status = EXIT_RUNTIME;
+}
+
+/* The pcap: its times the model's when it was written faster, then renamed
+ * into place; removed when the run failed. */
+static void finish_pcap(struct app *a)
+{
+	const struct gen_worker *w0 = &a->w[0];
+
+	if (w0->record_times && w0->times_failed) {
+		fprintf(stderr, "rocewire-gen: %s: out of memory for the model's times; the "
+				"file keeps the times it was written at\n",
+			a->o.write);
+	} else if (w0->record_times) {
+		struct timespec rt;
+		clock_gettime(CLOCK_REALTIME, &rt);
+		uint64_t base = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
+		if (gen_restamp(a->tmp_pcap, w0->times, w0->n_times, base, a->err, sizeof(a->err)) != 0)
+			failed(a, a->err);
 	}
-	if (w[0].responder)
-		run.np = &w[0].npc;
-	if (pcap_mode) {
-		if (w[0].record_times) {
-			if (w[0].times_failed) {
-				fprintf(stderr, "rocewire-gen: %s: out of memory for the model's times; the "
-						"file keeps the times it was written at\n",
-					o.write);
-			} else {
-				struct timespec rt;
-				clock_gettime(CLOCK_REALTIME, &rt);
-				uint64_t base = (uint64_t)rt.tv_sec * 1000000000u + (uint64_t)rt.tv_nsec;
-				if (gen_restamp(tmp_pcap, w[0].times, w[0].n_times, base, err, sizeof(err)) != 0) {
-					fprintf(stderr, "rocewire-gen: %s\n", err);
-					exit_status = EXIT_RUNTIME;
-				}
-			}
-		}
-		if (exit_status == 0 && rename(tmp_pcap, o.write) != 0) {
-			fprintf(stderr, "rocewire-gen: %s: %s\n", o.write, strerror(errno));
-			exit_status = EXIT_RUNTIME;
-		}
-		if (exit_status != 0)
-			unlink(tmp_pcap);
-		else
-			run.output = o.write;
+	if (a->exit_status == 0 && rename(a->tmp_pcap, a->o.write) != 0) {
+		fprintf(stderr, "rocewire-gen: %s: %s\n", a->o.write, strerror(errno));
+		a->exit_status = EXIT_RUNTIME;
 	}
-	if (g_truth) {
-		int commit = exit_status == 0;
-		if (w[0].truth_failed) {
-			fprintf(stderr, "rocewire-gen: --truth-jsonl: %s: out of memory or not written; removed\n",
-				o.truth_jsonl);
-			exit_status = EXIT_RUNTIME;
-			commit = 0;
-		}
-		if (gen_truth_close(g_truth, commit, err, sizeof(err)) != 0) {
-			fprintf(stderr, "rocewire-gen: %s\n", err);
-			exit_status = EXIT_RUNTIME;
-		} else if (commit) {
-			run.truth = o.truth_jsonl;
-		}
-		g_truth = NULL;
+	if (a->exit_status != 0)
+		unlink(a->tmp_pcap);
+	else
+		a->run.output = a->o.write;
+}
+
+/* The ground truth: kept when whole and the run succeeded, else removed. */
+static void finish_truth(struct app *a)
+{
+	int commit = a->exit_status == 0;
+
+	if (a->w[0].truth_failed) {
+		fprintf(stderr, "rocewire-gen: --truth-jsonl: %s: out of memory or not written; removed\n",
+			a->o.truth_jsonl);
+		a->exit_status = EXIT_RUNTIME;
+		commit = 0;
 	}
-	if (!o.quiet)
-		gen_summary_text(stderr, &run);
-	if (o.summary_json && gen_summary_json(o.summary_json, &run) != 0) {
-		fprintf(stderr, "rocewire-gen: %s: %s\n", o.summary_json, strerror(errno));
-		exit_status = EXIT_RUNTIME;
+	if (gen_truth_close(g_truth, commit, a->err, sizeof(a->err)) != 0)
+		failed(a, a->err);
+	else if (commit)
+		a->run.truth = a->o.truth_jsonl;
+	g_truth = NULL;
+}
+
+/* What the run leaves: the simulated run's files (fct, pfc, qlen), the
+ * pcap, the truth (each whole, or none), the summaries. */
+static void finish_files(struct app *a)
+{
+	if (a->w[0].model) {
+		if (gen_model_cc_finish(a->w[0].model, a->exit_status == 0, a->err, sizeof(a->err)) != 0)
+			failed(a, a->err);
+		a->run.cc = gen_model_cc_stats(a->w[0].model);
 	}
-	for (uint32_t q = 0; q < nq; q++) {
-		gen_worker_fini(&w[q]);
-		free(w[q].pools);
+	if (a->pcap_mode)
+		finish_pcap(a);
+	if (g_truth)
+		finish_truth(a);
+	if (!a->o.quiet)
+		gen_summary_text(stderr, &a->run);
+	if (a->o.summary_json && gen_summary_json(a->o.summary_json, &a->run) != 0) {
+		fprintf(stderr, "rocewire-gen: %s: %s\n", a->o.summary_json, strerror(errno));
+		a->exit_status = EXIT_RUNTIME;
+	}
+}
+
+/* The workers, EAL, and the memory of the run. */
+static void app_free(struct app *a)
+{
+	for (uint32_t q = 0; a->w && q < a->nq; q++) {
+		gen_worker_fini(&a->w[q]);
+		free(a->w[q].pools);
 	}
 	rte_eal_cleanup();
-	free(w);
-	free(cur);
-	free(prev);
-	patterns_free(&pat);
-	free(tmp_pcap);
-	free(my_argv);
-	gen_scenario_free(&sc);
-	return exit_status;
+	free(a->w);
+	free(a->cur);
+	free(a->prev);
+	patterns_free(&a->pat);
+	free(a->tmp_pcap);
+	free(a->my_argv);
+	gen_scenario_free(&a->sc);
+}
+
+int main(int argc, char **argv)
+{
+	/* static: reachable until exit, so an error exit through die() (which
+	 * never returns here to free it) is no leak to LeakSanitizer */
+	static struct app a;
+
+	if (parse_args(&a, argc, argv) == 1) {
+		free(a.my_argv);
+		return 0;
+	}
+	if (scenario_load(&a) == 1) {
+		gen_scenario_free(&a.sc);
+		free(a.my_argv);
+		return 0;
+	}
+	eal_and_port(&a, argv);
+	workers_and_port_start(&a);
+	run(&a);
+	run_collect(&a);
+	finish_files(&a);
+	app_free(&a);
+	return a.exit_status;
 }

@@ -210,36 +210,16 @@ static json_t *flow_json(const struct gen_flow *fl, const struct gen_flow_stats 
 	return o;
 }
 
-int gen_summary_json(const char *path, const struct gen_run *r)
+/* The flows' counters summed over the scenario. */
+static json_t *totals_json(const struct gen_run *r)
 {
-	json_t *o = json_object(), *flows = json_array(), *tot = json_object();
+	json_t *tot = json_object();
 	struct gen_flow_stats t;
-	FILE *f;
-	char *tmp = NULL;
-	int rc = 0;
 
 	memset(&t, 0, sizeof(t));
-	SET(o, "scenario", json_string(r->sc->name));
-	SET(o, "scenario_file", r->scenario_path ? json_string(r->scenario_path) : json_null());
-	SET(o, "port", json_string(r->port_name));
-	SET(o, "output", r->output ? json_string(r->output) : json_null());
-	SET(o, "truth", r->truth ? json_string(r->truth) : json_null());
-	SET(o, "queues", u64(r->queues));
-	SET(o, "lockstep_queues", u64(r->lockstep_queues));
-	SET(o, "interrupted", json_boolean(r->interrupted));
-	SET(o, "packets", u64(r->packets));
-	SET(o, "bytes", u64(r->bytes));
-	SET(o, "unsent", u64(r->unsent));
-	SET(o, "duration_s", json_real(r->wall_s));
-	SET(o, "mpps", json_real(r->wall_s > 0 ? (double)r->packets / r->wall_s / 1e6 : 0));
-	SET(o, "gbps", json_real(r->wall_s > 0 ? (double)(r->bytes + r->packets * WIRE_EXTRA) * 8 /
-							   r->wall_s / 1e9
-						 : 0));
-	SET(o, "model_time_s", json_real((double)r->model_ns / 1e9));
 	for (uint32_t i = 0; i < r->sc->n_flows; i++) {
 		const struct gen_flow_stats *s = &r->flows[i];
 
-		json_array_append_new(flows, flow_json(&r->sc->flows[i], s));
 		for (int d = 0; d < 2; d++) {
 			t.packets[d] += s->packets[d];
 			t.bytes[d] += s->bytes[d];
@@ -257,7 +237,6 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 		t.timeouts += s->timeouts;
 		t.qps_failed += s->qps_failed;
 	}
-	SET(o, "flows", flows);
 	SET(tot, "packets", u64(t.packets[0] + t.packets[1]));
 	SET(tot, "bytes", u64(t.bytes[0] + t.bytes[1]));
 	SET(tot, "messages", u64(sum_messages(&t)));
@@ -268,50 +247,98 @@ int gen_summary_json(const char *path, const struct gen_run *r)
 	SET(tot, "timeouts", u64(t.timeouts));
 	SET(tot, "faults", u64(sum_faults(&t)));
 	SET(tot, "qps_failed", u64(t.qps_failed));
-	SET(o, "total", tot);
-	if (r->np) {
-		const struct gen_np_counters *n = r->np;
-		json_t *o2 = json_object();
-		SET(o2, "received", u64(n->received));
-		SET(o2, "requests", u64(n->requests));
-		SET(o2, "bad_icrc", u64(n->bad_icrc));
-		SET(o2, "ce", u64(n->ce));
-		SET(o2, "cnps", u64(n->cnps));
-		SET(o2, "ce_without_cnp", u64(n->suppressed));
-		SET(o2, "acks", u64(n->acks));
-		SET(o2, "read_responses", u64(n->read_responses));
-		SET(o2, "atomic_acks", u64(n->atomic_acks));
-		SET(o, "responder", o2);
-	}
-	if (r->cc && r->cc->closed_loop) {
-		const struct gen_cc_stats *c = r->cc;
-		json_t *cc = json_object();
+	return tot;
+}
+
+/* --role responder: what the notification points and the responder did. */
+static json_t *responder_json(const struct gen_np_counters *n)
+{
+	json_t *o = json_object();
+
+	SET(o, "received", u64(n->received));
+	SET(o, "requests", u64(n->requests));
+	SET(o, "bad_icrc", u64(n->bad_icrc));
+	SET(o, "ce", u64(n->ce));
+	SET(o, "cnps", u64(n->cnps));
+	SET(o, "ce_without_cnp", u64(n->suppressed));
+	SET(o, "acks", u64(n->acks));
+	SET(o, "read_responses", u64(n->read_responses));
+	SET(o, "atomic_acks", u64(n->atomic_acks));
+	return o;
+}
+
+/* The congestion section: the closed loop's senders, or the simulated
+ * switch and DCQCN. */
+static json_t *congestion_json(const struct gen_cc_stats *c)
+{
+	json_t *cc = json_object(), *paused;
+
+	if (c->closed_loop) {
 		SET(cc, "mode", json_string("closed_loop"));
 		SET(cc, "cnps_received", u64(c->cnps_received));
 		SET(cc, "rate_cuts", u64(c->rate_cuts));
 		SET(cc, "lowest_rate_gbps", json_real(c->min_rate_bps / 1e9));
 		SET(cc, "pfc_received", u64(c->pfc_received));
-		SET(o, "congestion", cc);
-	} else if (r->cc) {
-		const struct gen_cc_stats *c = r->cc;
-		json_t *cc = json_object(), *paused = json_array();
-		SET(cc, "switch_packets", u64(c->sw_packets));
-		SET(cc, "switch_bytes", u64(c->sw_bytes));
-		SET(cc, "switch_dropped", u64(c->sw_dropped));
-		SET(cc, "switch_marked", u64(c->sw_marked));
-		SET(cc, "switch_arrived_while_paused", u64(c->sw_while_paused));
-		SET(cc, "switch_max_queue_bytes", u64(c->max_qlen));
-		SET(cc, "cnps", u64(c->cnps));
-		SET(cc, "ce_without_cnp", u64(c->cnps_suppressed));
-		SET(cc, "rate_cuts", u64(c->rate_cuts));
-		SET(cc, "lowest_rate_gbps", json_real(c->min_rate_bps / 1e9));
-		SET(cc, "pfc_frames_to_senders", u64(c->pfc_up));
-		SET(cc, "pfc_frames_from_receiver", u64(c->pfc_down));
-		for (unsigned p = 0; p < 8; p++)
-			json_array_append_new(paused, u64(c->paused_ns[p]));
-		SET(cc, "senders_paused_ns", paused);
-		SET(o, "congestion", cc);
+		return cc;
 	}
+	paused = json_array();
+	SET(cc, "switch_packets", u64(c->sw_packets));
+	SET(cc, "switch_bytes", u64(c->sw_bytes));
+	SET(cc, "switch_dropped", u64(c->sw_dropped));
+	SET(cc, "switch_marked", u64(c->sw_marked));
+	SET(cc, "switch_arrived_while_paused", u64(c->sw_while_paused));
+	SET(cc, "switch_max_queue_bytes", u64(c->max_qlen));
+	SET(cc, "cnps", u64(c->cnps));
+	SET(cc, "ce_without_cnp", u64(c->cnps_suppressed));
+	SET(cc, "rate_cuts", u64(c->rate_cuts));
+	SET(cc, "lowest_rate_gbps", json_real(c->min_rate_bps / 1e9));
+	SET(cc, "pfc_frames_to_senders", u64(c->pfc_up));
+	SET(cc, "pfc_frames_from_receiver", u64(c->pfc_down));
+	for (unsigned p = 0; p < 8; p++)
+		json_array_append_new(paused, u64(c->paused_ns[p]));
+	SET(cc, "senders_paused_ns", paused);
+	return cc;
+}
+
+/* The whole summary as one JSON object. */
+static json_t *summary_json(const struct gen_run *r)
+{
+	json_t *o = json_object(), *flows = json_array();
+
+	SET(o, "scenario", json_string(r->sc->name));
+	SET(o, "scenario_file", r->scenario_path ? json_string(r->scenario_path) : json_null());
+	SET(o, "port", json_string(r->port_name));
+	SET(o, "output", r->output ? json_string(r->output) : json_null());
+	SET(o, "truth", r->truth ? json_string(r->truth) : json_null());
+	SET(o, "queues", u64(r->queues));
+	SET(o, "lockstep_queues", u64(r->lockstep_queues));
+	SET(o, "interrupted", json_boolean(r->interrupted));
+	SET(o, "packets", u64(r->packets));
+	SET(o, "bytes", u64(r->bytes));
+	SET(o, "unsent", u64(r->unsent));
+	SET(o, "duration_s", json_real(r->wall_s));
+	SET(o, "mpps", json_real(r->wall_s > 0 ? (double)r->packets / r->wall_s / 1e6 : 0));
+	SET(o, "gbps", json_real(r->wall_s > 0 ? (double)(r->bytes + r->packets * WIRE_EXTRA) * 8 /
+							   r->wall_s / 1e9
+						 : 0));
+	SET(o, "model_time_s", json_real((double)r->model_ns / 1e9));
+	for (uint32_t i = 0; i < r->sc->n_flows; i++)
+		json_array_append_new(flows, flow_json(&r->sc->flows[i], &r->flows[i]));
+	SET(o, "flows", flows);
+	SET(o, "total", totals_json(r));
+	if (r->np)
+		SET(o, "responder", responder_json(r->np));
+	if (r->cc)
+		SET(o, "congestion", congestion_json(r->cc));
+	return o;
+}
+
+int gen_summary_json(const char *path, const struct gen_run *r)
+{
+	json_t *o = summary_json(r);
+	FILE *f;
+	char *tmp = NULL;
+	int rc = 0;
 
 	if (strcmp(path, "-") == 0) {
 		rc = json_dumpf(o, stdout, JSON_INDENT(2)) == 0 && fputc('\n', stdout) != EOF ? 0 : -1;

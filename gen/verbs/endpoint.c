@@ -510,6 +510,132 @@ static int client_fixed_peer(struct rwv_ep *ep, uint64_t t0)
 	return finish(ep, t0, status);
 }
 
+/* The device and this side's QPs; UD's size from the path MTU. 0, or -1
+ * with the run's error set. */
+static int client_open(struct rwv_ep *ep)
+{
+	struct rwv_run *run = ep->run;
+
+	if (rwv_dev_open(ep))
+		return -1;
+	/* UD: one packet per message, so the size defaults to the path MTU. */
+	if (ep->o.size == 0) {
+		ep->o.size = (uint32_t)run->active_mtu;
+		if (ep->o.mtu && ep->o.mtu < run->active_mtu)
+			ep->o.size = (uint32_t)ep->o.mtu;
+	}
+	if (ep->o.transport == RWV_UD && ep->o.size > (uint32_t)run->active_mtu)
+		return fail_setup(ep, "--transport UD --size %u exceeds the active MTU %d of %s port %d",
+				  ep->o.size, run->active_mtu, run->device, run->port);
+	run_params(run, &ep->o);
+	return rwv_resources(ep, false) ? -1 : 0;
+}
+
+/* The server's answer: hello with a status, its params, its QPs. */
+static int client_hear_server(struct rwv_ep *ep, struct rwv_conn *conn, int tmo)
+{
+	struct rwv_run *run = ep->run;
+	char why[600], line[1024], val[64];
+	unsigned long long v;
+
+	int n = rwv_oob_readline(conn, tmo, line, sizeof(line), why, sizeof(why));
+	if (n <= 0)
+		return fail_setup(ep, "%s", n == 0 ? "the server closed the connection without answering" : why);
+	if (strncmp(line, PROTO_HELLO, strlen(PROTO_HELLO)) != 0)
+		return fail_setup(ep, "%s does not speak rocewire-verbs exchange version 1 (it said '%.80s')",
+				  conn->peer, line);
+	if (rwv_kv(line, "status", val, sizeof(val)) || strcmp(val, "ok") != 0) {
+		const char *reason = strstr(line, " reason ");
+		return fail_setup(ep, "the server refused the run: %s", reason ? reason + 8 : "no reason given");
+	}
+	n = rwv_oob_readline(conn, tmo, line, sizeof(line), why, sizeof(why));
+	if (n <= 0 || strncmp(line, "params ", 7) || rwv_kv_u64(line, "mtu", &v))
+		return fail_setup(ep, "%s", n < 0 ? why : "the server's answer lacks 'params mtu N'");
+	run->mtu = (int)v;
+	if (rwv_kv_u64(line, "no_recv", &v) == 0)
+		run->peer_no_recv = v != 0;
+	if (recv_qps(ep, conn, tmo, why, sizeof(why)))
+		return fail_setup(ep, "%s", why);
+	return 0;
+}
+
+/* The exchange with the server, then this side's QPs connected to its. 0,
+ * or -1 with the run's error set. */
+static int client_exchange(struct rwv_ep *ep, struct rwv_conn *conn, int tmo)
+{
+	struct rwv_run *run = ep->run;
+	const struct rwv_opts *o = &ep->o;
+	char why[600];
+
+	if (rwv_oob_connect(o->host, o->tcp_port, tmo, conn, why, sizeof(why)))
+		return fail_setup(ep, "%s", why);
+	snprintf(run->peer, sizeof(run->peer), "%s", conn->peer);
+	if (rwv_oob_send(conn, tmo, why, sizeof(why), "%s role client", PROTO_HELLO) ||
+	    rwv_oob_send(conn, tmo, why, sizeof(why),
+			 "params op %s transport %s size %u iters %u qps %d mtu %d active_mtu %d "
+			 "tx_depth %d tclass %d check %d", rwv_op_name(o->op),
+			 rwv_transport_name(o->transport), o->size, o->iters, o->qps,
+			 o->mtu, run->active_mtu, o->tx_depth, o->tclass, run->check ? 1 : 0) ||
+	    send_qps(ep, conn, tmo, why, sizeof(why)))
+		return fail_setup(ep, "%s", why);
+	if (client_hear_server(ep, conn, tmo))
+		return -1;
+	/* A responder that posts no receives answers with RNR NAKs; rnr_retry 7
+	 * would retry them forever, so unless told otherwise give up after 2. */
+	if (run->peer_no_recv && !(o->given & RWV_GIVEN_RNR_RETRY))
+		run->rnr_retry = 2;
+	else if (run->peer_no_recv && run->rnr_retry == 7)
+		fprintf(stderr, "rocewire-verbs: warning: the server posts no receives and "
+			"--rnr-retry 7 retries forever: the run ends by --timeout\n");
+	for (int i = 0; i < ep->nqp; i++)
+		if (rwv_connect_qp(ep, i))
+			return -1;
+	return 0;
+}
+
+/* After the run: this side's verdict, told to the server, and the
+ * server's heard. The exit status. */
+static int client_verdict(struct rwv_ep *ep, struct rwv_conn *conn, int tmo)
+{
+	struct rwv_run *run = ep->run;
+	const struct rwv_opts *o = &ep->o;
+	bool any_fail = false, reads = o->op == RWV_OP_READ || rwv_op_is_atomic(o->op);
+	char why[600], line[1024], val[64];
+
+	for (int i = 0; i < ep->nqp; i++) {
+		struct rwv_qp_rec *q = &run->qp[i];
+		if (q->failed)
+			any_fail = true;
+		if (reads)
+			q->missing = o->iters - q->completed;
+	}
+	any_fail = any_fail || run->cq_timeout || run->interrupted || run->error[0];
+	run->data_check = data_verdict(run, reads);
+
+	/* Tell the server how it went, and hear its verdict. */
+	int status = any_fail || !verdict_ok(run->data_check) ? RWV_EXIT_FAIL : RWV_EXIT_OK;
+	bool told = true;
+	for (int i = 0; i < ep->nqp && told; i++)
+		told = !rwv_oob_send(conn, tmo, why, sizeof(why), "qpdone idx %d completed %llu failed %llu", i,
+				     (unsigned long long)run->qp[i].completed,
+				     (unsigned long long)run->qp[i].failed);
+	if (told)
+		told = !rwv_oob_send(conn, tmo, why, sizeof(why), "done status %s%s%.400s",
+				     any_fail ? "error" : "ok", run->error[0] ? " reason " : "", run->error);
+	int n = told ? rwv_oob_readline(conn, tmo, line, sizeof(line), why, sizeof(why)) : -1;
+	if (n > 0 && strncmp(line, "verdict ", 8) == 0 && rwv_kv(line, "data_check", val, sizeof(val)) == 0) {
+		snprintf(run->peer_data_check, sizeof(run->peer_data_check), "%s", val);
+		if (!verdict_ok(val))
+			status = RWV_EXIT_FAIL;
+		if (!verdict_ok(val) && !run->error[0])
+			fail_setup(ep, "the server's data check: %s (%s)", val, line + 8);
+	} else if (status == RWV_EXIT_OK) {
+		fail_setup(ep, "no verdict from the server: %s", n == 0 ? "it closed the connection" : n < 0 ? why : line);
+		status = RWV_EXIT_SETUP;
+	}
+	return status;
+}
+
 int rwv_run_client(const struct rwv_opts *o)
 {
 	struct rwv_run run;
@@ -517,87 +643,15 @@ int rwv_run_client(const struct rwv_opts *o)
 	struct rwv_conn conn = {.fd = -1};
 	uint64_t t0 = rwv_now_ns();
 	int tmo = o->timeout_s * 1000;
-	char why[600], line[1024], val[64];
-	unsigned long long v;
 
 	run_init(&run, &ep, o, "tcp");
 	run.check = !o->no_check;
-	if (rwv_dev_open(&ep))
-		goto setup_error;
-	/* UD: one packet per message, so the size defaults to the path MTU. */
-	if (ep.o.size == 0) {
-		ep.o.size = (uint32_t)run.active_mtu;
-		if (ep.o.mtu && ep.o.mtu < run.active_mtu)
-			ep.o.size = (uint32_t)ep.o.mtu;
-	}
-	if (ep.o.transport == RWV_UD && ep.o.size > (uint32_t)run.active_mtu) {
-		fail_setup(&ep, "--transport UD --size %u exceeds the active MTU %d of %s port %d",
-			   ep.o.size, run.active_mtu, run.device, run.port);
-		goto setup_error;
-	}
-	run_params(&run, &ep.o);
-	if (rwv_resources(&ep, false))
+	if (client_open(&ep))
 		goto setup_error;
 	if (o->fixed_peer)
 		return client_fixed_peer(&ep, t0);
-
-	if (rwv_oob_connect(o->host, o->tcp_port, tmo, &conn, why, sizeof(why))) {
-		fail_setup(&ep, "%s", why);
+	if (client_exchange(&ep, &conn, tmo))
 		goto setup_error;
-	}
-	snprintf(run.peer, sizeof(run.peer), "%s", conn.peer);
-	if (rwv_oob_send(&conn, tmo, why, sizeof(why), "%s role client", PROTO_HELLO) ||
-	    rwv_oob_send(&conn, tmo, why, sizeof(why),
-			 "params op %s transport %s size %u iters %u qps %d mtu %d active_mtu %d "
-			 "tx_depth %d tclass %d check %d", rwv_op_name(ep.o.op),
-			 rwv_transport_name(ep.o.transport), ep.o.size, ep.o.iters, ep.o.qps,
-			 ep.o.mtu, run.active_mtu, ep.o.tx_depth, ep.o.tclass, run.check ? 1 : 0) ||
-	    send_qps(&ep, &conn, tmo, why, sizeof(why))) {
-		fail_setup(&ep, "%s", why);
-		goto setup_error;
-	}
-
-	/* The server's answer: hello with a status, its params, its QPs. */
-	int n = rwv_oob_readline(&conn, tmo, line, sizeof(line), why, sizeof(why));
-	if (n <= 0) {
-		fail_setup(&ep, "%s", n == 0 ? "the server closed the connection without answering"
-						 : why);
-		goto setup_error;
-	}
-	if (strncmp(line, PROTO_HELLO, strlen(PROTO_HELLO)) != 0) {
-		fail_setup(&ep, "%s does not speak rocewire-verbs exchange version 1 (it said "
-			   "'%.80s')", conn.peer, line);
-		goto setup_error;
-	}
-	if (rwv_kv(line, "status", val, sizeof(val)) || strcmp(val, "ok") != 0) {
-		const char *reason = strstr(line, " reason ");
-		fail_setup(&ep, "the server refused the run: %s",
-			   reason ? reason + 8 : "no reason given");
-		goto setup_error;
-	}
-	n = rwv_oob_readline(&conn, tmo, line, sizeof(line), why, sizeof(why));
-	if (n <= 0 || strncmp(line, "params ", 7) || rwv_kv_u64(line, "mtu", &v)) {
-		fail_setup(&ep, "%s", n < 0 ? why : "the server's answer lacks 'params mtu N'");
-		goto setup_error;
-	}
-	run.mtu = (int)v;
-	if (rwv_kv_u64(line, "no_recv", &v) == 0)
-		run.peer_no_recv = v != 0;
-	if (recv_qps(&ep, &conn, tmo, why, sizeof(why))) {
-		fail_setup(&ep, "%s", why);
-		goto setup_error;
-	}
-	/* A responder that posts no receives answers with RNR NAKs; rnr_retry 7
-	 * would retry them forever, so unless told otherwise give up after 2. */
-	if (run.peer_no_recv && !(o->given & RWV_GIVEN_RNR_RETRY))
-		run.rnr_retry = 2;
-	else if (run.peer_no_recv && run.rnr_retry == 7)
-		fprintf(stderr, "rocewire-verbs: warning: the server posts no receives and "
-			"--rnr-retry 7 retries forever: the run ends by --timeout\n");
-	for (int i = 0; i < ep.nqp; i++)
-		if (rwv_connect_qp(&ep, i))
-			goto setup_error;
-
 	print_header(&ep, "client");
 	client_loop(&ep, &conn);
 	/* A signal stopped the run, not the goodbye: tell the server (each step
@@ -605,43 +659,7 @@ int rwv_run_client(const struct rwv_opts *o)
 	rwv_stop_requested = 0;
 	run.elapsed_s = ep.last_ns > ep.first_ns ? secs(ep.last_ns - ep.first_ns) : 0;
 	rwv_latency_compute(ep.lat, ep.nlat, &run.lat);
-
-	bool any_fail = false;
-	for (int i = 0; i < ep.nqp; i++) {
-		struct rwv_qp_rec *q = &run.qp[i];
-		if (q->failed)
-			any_fail = true;
-		if (o->op == RWV_OP_READ || rwv_op_is_atomic(o->op))
-			q->missing = o->iters - q->completed;
-	}
-	any_fail = any_fail || run.cq_timeout || run.interrupted || run.error[0];
-	run.data_check = data_verdict(&run, o->op == RWV_OP_READ || rwv_op_is_atomic(o->op));
-
-	/* Tell the server how it went, and hear its verdict. */
-	int status = any_fail || !verdict_ok(run.data_check) ? RWV_EXIT_FAIL : RWV_EXIT_OK;
-	bool told = true;
-	for (int i = 0; i < ep.nqp && told; i++)
-		told = !rwv_oob_send(&conn, tmo, why, sizeof(why),
-				     "qpdone idx %d completed %llu failed %llu", i,
-				     (unsigned long long)run.qp[i].completed,
-				     (unsigned long long)run.qp[i].failed);
-	if (told)
-		told = !rwv_oob_send(&conn, tmo, why, sizeof(why), "done status %s%s%.400s",
-				     any_fail ? "error" : "ok", run.error[0] ? " reason " : "",
-				     run.error);
-	n = told ? rwv_oob_readline(&conn, tmo, line, sizeof(line), why, sizeof(why)) : -1;
-	if (n > 0 && strncmp(line, "verdict ", 8) == 0 &&
-	    rwv_kv(line, "data_check", val, sizeof(val)) == 0) {
-		snprintf(run.peer_data_check, sizeof(run.peer_data_check), "%s", val);
-		if (!verdict_ok(val))
-			status = RWV_EXIT_FAIL;
-		if (!verdict_ok(val) && !run.error[0])
-			fail_setup(&ep, "the server's data check: %s (%s)", val, line + 8);
-	} else if (status == RWV_EXIT_OK) {
-		fail_setup(&ep, "no verdict from the server: %s",
-			   n == 0 ? "it closed the connection" : n < 0 ? why : line);
-		status = RWV_EXIT_SETUP;
-	}
+	int status = client_verdict(&ep, &conn, tmo);
 	client_summary(&ep);
 	printf("  result: %s\n", status == RWV_EXIT_OK ? "pass" : "fail");
 	fflush(stdout);
@@ -794,216 +812,237 @@ static void server_summary(const struct rwv_ep *ep)
 	       (unsigned long long)chk, (unsigned long long)mm, (unsigned long long)miss);
 }
 
-int rwv_run_server(const struct rwv_opts *o)
+/* The device, then the client: no device is a setup error before anyone
+ * has come. 0, or -1 with the run's error set. */
+static int server_accept(struct rwv_ep *ep, struct rwv_conn *conn, int tmo)
 {
-	struct rwv_run run;
-	struct rwv_ep ep;
-	struct rwv_conn conn = {.fd = -1};
-	uint64_t t0 = rwv_now_ns();
-	int tmo = o->timeout_s * 1000, lfd = -1;
-	char why[600], line[1024], st[16] = "", peer_reason[512] = "";
-	uint64_t *ops = NULL;
+	struct rwv_run *run = ep->run;
+	char why[600];
+	int lfd;
 
-	run_init(&run, &ep, o, "tcp");
-	/* Open the device before listening: no device is a setup error now, not
-	 * after a client has come. */
-	if (rwv_dev_open(&ep))
-		goto setup_error;
-	lfd = rwv_oob_listen(o->bind, o->tcp_port, why, sizeof(why));
-	if (lfd < 0) {
-		fail_setup(&ep, "%s", why);
-		goto setup_error;
-	}
+	if (rwv_dev_open(ep))
+		return -1;
+	lfd = rwv_oob_listen(ep->o.bind, ep->o.tcp_port, why, sizeof(why));
+	if (lfd < 0)
+		return fail_setup(ep, "%s", why);
 	fprintf(stderr, "rocewire-verbs server: %s port %d GID[%d] %s, waiting on TCP port %d\n",
-		run.device, run.port, run.gid_index, run.local_gid, o->tcp_port);
-	if (rwv_oob_accept(lfd, tmo, &conn, why, sizeof(why))) {
-		fail_setup(&ep, "%s", why);
-		goto setup_error;
+		run->device, run->port, run->gid_index, run->local_gid, ep->o.tcp_port);
+	if (rwv_oob_accept(lfd, tmo, conn, why, sizeof(why))) {
+		close(lfd);
+		return fail_setup(ep, "%s", why);
 	}
 	close(lfd);
-	lfd = -1;
-	snprintf(run.peer, sizeof(run.peer), "%s", conn.peer);
+	snprintf(run->peer, sizeof(run->peer), "%s", conn->peer);
+	return 0;
+}
 
-	int n = rwv_oob_readline(&conn, tmo, line, sizeof(line), why, sizeof(why));
-	if (n <= 0 || strncmp(line, PROTO_HELLO, strlen(PROTO_HELLO)) != 0) {
-		fail_setup(&ep, "%s", n < 0 ? why : n == 0 ? "the client closed the connection"
-							    : "the client does not speak rocewire-verbs "
-							      "exchange version 1");
-		goto setup_error;
-	}
-	n = rwv_oob_readline(&conn, tmo, line, sizeof(line), why, sizeof(why));
-	if (n <= 0 || strncmp(line, "params ", 7) != 0) {
-		fail_setup(&ep, "%s", n < 0 ? why : "the client sent no 'params' line");
-		goto setup_error;
-	}
-	if (merge_params(&ep.o, &run, line, why, sizeof(why))) {
-		char tmp[600];
-		snprintf(tmp, sizeof(tmp), "%s", why);
-		rwv_oob_send(&conn, 1000, why, sizeof(why), "%s role server status error reason %s",
-			     PROTO_HELLO, tmp);
-		fail_setup(&ep, "refused the client's run: %s", tmp);
-		goto setup_error;
-	}
-	run.check = !ep.o.no_check;
-	run.mtu = ep.o.mtu;
-	run_params(&run, &ep.o);
-	if (rwv_resources(&ep, true)) {
-		char tmp[600];
-		snprintf(tmp, sizeof(tmp), "%s", run.error);
-		rwv_oob_send(&conn, 1000, why, sizeof(why), "%s role server status error reason %s",
-			     PROTO_HELLO, tmp);
-		goto setup_error;
-	}
-	if (recv_qps(&ep, &conn, tmo, why, sizeof(why))) {
-		fail_setup(&ep, "%s", why);
-		goto setup_error;
-	}
-	for (int i = 0; i < ep.nqp; i++)
-		if (rwv_connect_qp(&ep, i))
-			goto refuse;
-	if (rwv_responder_prepare(&ep, NULL))
-		goto refuse;
-	if (rwv_oob_send(&conn, tmo, why, sizeof(why), "%s role server status ok", PROTO_HELLO) ||
-	    rwv_oob_send(&conn, tmo, why, sizeof(why),
-			 "params mtu %d tclass %d no_recv %d rx_depth %d active_mtu %d", run.mtu,
-			 run.tclass, ep.o.no_recv ? 1 : 0, ep.o.rx_depth, run.active_mtu) ||
-	    send_qps(&ep, &conn, tmo, why, sizeof(why))) {
-		fail_setup(&ep, "%s", why);
-		goto setup_error;
-	}
-	print_header(&ep, "server");
+/* Tells the client the run is refused, and why. */
+static void server_refuse(struct rwv_conn *conn, const char *reason)
+{
+	char tmp[600], why[600];
 
-	/* The run: sleep on the CQ channel and the connection; every line from the
-	 * client (a tick each second) must come within --timeout. */
-	ops = calloc((size_t)ep.nqp, sizeof(*ops));
-	if (!ops) {
-		fail_setup(&ep, "out of memory");
-		goto setup_error;
+	snprintf(tmp, sizeof(tmp), "%s", reason);
+	rwv_oob_send(conn, 1000, why, sizeof(why), "%s role server status error reason %s", PROTO_HELLO,
+		     tmp);
+}
+
+/* The client's hello and run, this side's QPs for it, the answer. 0, or -1
+ * with the run's error set (and the client told when it was refused). */
+static int server_setup(struct rwv_ep *ep, struct rwv_conn *conn, int tmo)
+{
+	struct rwv_run *run = ep->run;
+	char why[600], line[1024];
+
+	int n = rwv_oob_readline(conn, tmo, line, sizeof(line), why, sizeof(why));
+	if (n <= 0 || strncmp(line, PROTO_HELLO, strlen(PROTO_HELLO)) != 0)
+		return fail_setup(ep, "%s", n < 0 ? why : n == 0 ? "the client closed the connection"
+								 : "the client does not speak rocewire-verbs "
+								   "exchange version 1");
+	n = rwv_oob_readline(conn, tmo, line, sizeof(line), why, sizeof(why));
+	if (n <= 0 || strncmp(line, "params ", 7) != 0)
+		return fail_setup(ep, "%s", n < 0 ? why : "the client sent no 'params' line");
+	if (merge_params(&ep->o, run, line, why, sizeof(why))) {
+		server_refuse(conn, why);
+		return fail_setup(ep, "refused the client's run: %s", why);
 	}
-	for (int i = 0; i < ep.nqp; i++)
-		ops[i] = ep.o.iters;
+	run->check = !ep->o.no_check;
+	run->mtu = ep->o.mtu;
+	run_params(run, &ep->o);
+	if (rwv_resources(ep, true)) {
+		server_refuse(conn, run->error);
+		return -1;
+	}
+	if (recv_qps(ep, conn, tmo, why, sizeof(why)))
+		return fail_setup(ep, "%s", why);
+	for (int i = 0; i < ep->nqp; i++)
+		if (rwv_connect_qp(ep, i)) {
+			server_refuse(conn, run->error);
+			return -1;
+		}
+	if (rwv_responder_prepare(ep, NULL)) {
+		server_refuse(conn, run->error);
+		return -1;
+	}
+	if (rwv_oob_send(conn, tmo, why, sizeof(why), "%s role server status ok", PROTO_HELLO) ||
+	    rwv_oob_send(conn, tmo, why, sizeof(why),
+			 "params mtu %d tclass %d no_recv %d rx_depth %d active_mtu %d", run->mtu,
+			 run->tclass, ep->o.no_recv ? 1 : 0, ep->o.rx_depth, run->active_mtu) ||
+	    send_qps(ep, conn, tmo, why, sizeof(why)))
+		return fail_setup(ep, "%s", why);
+	return 0;
+}
+
+/* The client's word at the end of the run. */
+struct client_end {
+	bool done;                 /* its "done" came */
+	char st[16];               /* and its status */
+	char reason[512];
+	uint64_t *ops;             /* messages per QP, from its "qpdone" lines */
+};
+
+/* The run: sleep on the CQ channel and the connection; every line from the
+ * client (a tick each second) must come within --timeout. */
+static void server_wait(struct rwv_ep *ep, struct rwv_conn *conn, int tmo, struct client_end *ce)
+{
+	char why[600], line[1024];
 	uint64_t deadline = rwv_now_ns() + (uint64_t)tmo * 1000000ull;
-	bool done = false;
-	while (!done) {
-		drain_recv(&ep);
+
+	while (!ce->done) {
+		drain_recv(ep);
 		if (rwv_stop_requested) {
-			run.interrupted = true;
-			fail_setup(&ep, "interrupted before the client finished");
+			ep->run->interrupted = true;
+			fail_setup(ep, "interrupted before the client finished");
 			break;
 		}
-		uint64_t now = rwv_now_ns();
-		if (now > deadline) {
-			fail_setup(&ep, "no word from the client %s for %d s", conn.peer, o->timeout_s);
+		if (rwv_now_ns() > deadline) {
+			fail_setup(ep, "no word from the client %s for %d s", conn->peer, ep->o.timeout_s);
 			break;
 		}
-		struct pollfd pf[2] = {{.fd = conn.fd, .events = POLLIN},
-				       {.fd = ep.chan->fd, .events = POLLIN}};
-		if (!rwv_oob_ready(&conn)) {
+		struct pollfd pf[2] = {{.fd = conn->fd, .events = POLLIN},
+				       {.fd = ep->chan->fd, .events = POLLIN}};
+		if (!rwv_oob_ready(conn)) {
 			int r = poll(pf, 2, 200);
 			if (r < 0 && errno != EINTR) {
-				fail_setup(&ep, "poll: %s", strerror(errno));
+				fail_setup(ep, "poll: %s", strerror(errno));
 				break;
 			}
 			if (r > 0 && (pf[1].revents & POLLIN))
-				rearm(&ep);
+				rearm(ep);
 			if (!(pf[0].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 		}
-		n = rwv_oob_readline(&conn, tmo, line, sizeof(line), why, sizeof(why));
+		int n = rwv_oob_readline(conn, tmo, line, sizeof(line), why, sizeof(why));
 		if (n <= 0) {
-			fail_setup(&ep, "%s", n == 0 ? "the client closed the connection before "
-						       "'done'" : why);
+			fail_setup(ep, "%s", n == 0 ? "the client closed the connection before "
+						      "'done'" : why);
 			break;
 		}
 		deadline = rwv_now_ns() + (uint64_t)tmo * 1000000ull;
 		unsigned long long idx, cnt;
 		if (strncmp(line, "qpdone ", 7) == 0 && rwv_kv_u64(line, "idx", &idx) == 0 &&
-		    rwv_kv_u64(line, "completed", &cnt) == 0 && idx < (unsigned long long)ep.nqp) {
-			ops[idx] = cnt;
+		    rwv_kv_u64(line, "completed", &cnt) == 0 && idx < (unsigned long long)ep->nqp) {
+			ce->ops[idx] = cnt;
 		} else if (strncmp(line, "done ", 5) == 0) {
 			const char *reason = strstr(line, " reason ");
-			rwv_kv(line, "status", st, sizeof(st));
+			rwv_kv(line, "status", ce->st, sizeof(ce->st));
 			if (reason)
-				snprintf(peer_reason, sizeof(peer_reason), "%s", reason + 8);
-			done = true;
+				snprintf(ce->reason, sizeof(ce->reason), "%s", reason + 8);
+			ce->done = true;
 		}
 	}
+}
 
-	/* Stragglers: a UD or UC receive may complete just after the sender's
-	 * completion. Wait for them briefly (200 ms without progress). */
-	if (done && rwv_op_uses_recv(ep.o.op) && !ep.o.no_recv) {
-		uint64_t want = (uint64_t)ep.o.iters * (uint64_t)ep.nqp, seen = recv_total(&ep);
-		uint64_t quiet = rwv_now_ns();
-		while (seen < want && rwv_now_ns() - quiet < 200000000ull) {
-			struct pollfd pf = {.fd = ep.chan->fd, .events = POLLIN};
-			if (poll(&pf, 1, 20) > 0)
-				rearm(&ep);
-			drain_recv(&ep);
-			uint64_t s2 = recv_total(&ep);
-			if (s2 != seen)
-				quiet = rwv_now_ns();
-			seen = s2;
+/* Stragglers: a UD or UC receive may complete just after the sender's
+ * completion. Wait for them briefly (200 ms without progress). */
+static void server_stragglers(struct rwv_ep *ep)
+{
+	uint64_t want = (uint64_t)ep->o.iters * (uint64_t)ep->nqp, seen = recv_total(ep);
+	uint64_t quiet = rwv_now_ns();
+
+	while (seen < want && rwv_now_ns() - quiet < 200000000ull) {
+		struct pollfd pf = {.fd = ep->chan->fd, .events = POLLIN};
+		if (poll(&pf, 1, 20) > 0)
+			rearm(ep);
+		drain_recv(ep);
+		uint64_t s2 = recv_total(ep);
+		if (s2 != seen)
+			quiet = rwv_now_ns();
+		seen = s2;
+	}
+}
+
+/* The data check and the exit status; the verdict sent to the client. */
+static int server_verdict(struct rwv_ep *ep, struct rwv_conn *conn, int tmo, const struct client_end *ce)
+{
+	struct rwv_run *run = ep->run;
+	bool client_ok = ce->done && strcmp(ce->st, "ok") == 0, recv_err = false;
+	char why[600];
+
+	if (run->check && client_ok) {
+		rwv_check_buffer(ep, ce->ops, NULL, true);
+		for (int i = 0; i < ep->nqp; i++) {
+			struct rwv_qp_rec *q = &run->qp[i];
+			if (rwv_op_uses_recv(ep->o.op))
+				q->missing = q->recv_completed < ep->o.iters ? ep->o.iters - q->recv_completed : 0;
 		}
 	}
-	run.elapsed_s = ep.last_ns > ep.first_ns ? secs(ep.last_ns - ep.first_ns) : 0;
+	for (int i = 0; i < ep->nqp; i++)
+		recv_err = recv_err || run->qp[i].recv_failed;
+	run->data_check = !ce->done ? "not-run"
+			  : !client_ok && run->check ? "incomplete"
+			  : data_verdict(run, ep->o.op != RWV_OP_READ);
+	if (!ce->done)
+		return RWV_EXIT_SETUP;
+	int status = !client_ok || recv_err || !verdict_ok(run->data_check) ? RWV_EXIT_FAIL : RWV_EXIT_OK;
+	uint64_t chk = 0, mm = 0, miss = 0;
+	for (int i = 0; i < ep->nqp; i++) {
+		chk += run->qp[i].checked;
+		mm += run->qp[i].mismatched;
+		miss += run->qp[i].missing;
+	}
+	rwv_oob_send(conn, tmo, why, sizeof(why), "verdict data_check %s checked %llu mismatched %llu missing %llu",
+		     run->data_check, (unsigned long long)chk, (unsigned long long)mm, (unsigned long long)miss);
+	if (status == RWV_EXIT_FAIL && !run->error[0] && !client_ok)
+		fail_setup(ep, "the client reported an error: %s", ce->reason[0] ? ce->reason : "no reason given");
+	else if (status == RWV_EXIT_FAIL && !run->error[0])
+		fail_setup(ep, "%s", recv_err ? "a receive completed with an error" : "the data check failed");
+	return status;
+}
 
-	bool client_ok = done && strcmp(st, "ok") == 0;
-	bool recv_err = false;
-	if (run.check && client_ok) {
-		rwv_check_buffer(&ep, ops, NULL, true);
-		for (int i = 0; i < ep.nqp; i++) {
-			struct rwv_qp_rec *q = &run.qp[i];
-			if (rwv_op_uses_recv(ep.o.op))
-				q->missing = q->recv_completed < ep.o.iters ? ep.o.iters - q->recv_completed
-									    : 0;
-		}
+int rwv_run_server(const struct rwv_opts *o)
+{
+	struct rwv_run run;
+	struct rwv_ep ep;
+	struct rwv_conn conn = {.fd = -1};
+	struct client_end ce = {0};
+	uint64_t t0 = rwv_now_ns();
+	int tmo = o->timeout_s * 1000;
+
+	run_init(&run, &ep, o, "tcp");
+	if (server_accept(&ep, &conn, tmo) || server_setup(&ep, &conn, tmo))
+		goto setup_error;
+	print_header(&ep, "server");
+	ce.ops = calloc((size_t)ep.nqp, sizeof(*ce.ops));
+	if (!ce.ops) {
+		fail_setup(&ep, "out of memory");
+		goto setup_error;
 	}
 	for (int i = 0; i < ep.nqp; i++)
-		recv_err = recv_err || run.qp[i].recv_failed;
-	bool something = ep.o.op != RWV_OP_READ;
-	run.data_check = !done ? "not-run"
-			 : !client_ok && run.check ? "incomplete"
-			 : data_verdict(&run, something);
-	int status = RWV_EXIT_OK;
-	if (!done)
-		status = RWV_EXIT_SETUP;
-	else if (!client_ok || recv_err || !verdict_ok(run.data_check))
-		status = RWV_EXIT_FAIL;
-	if (done) {
-		uint64_t chk = 0, mm = 0, miss = 0;
-		for (int i = 0; i < ep.nqp; i++) {
-			chk += run.qp[i].checked;
-			mm += run.qp[i].mismatched;
-			miss += run.qp[i].missing;
-		}
-		rwv_oob_send(&conn, tmo, why, sizeof(why),
-			     "verdict data_check %s checked %llu mismatched %llu missing %llu",
-			     run.data_check, (unsigned long long)chk, (unsigned long long)mm,
-			     (unsigned long long)miss);
-		if (status == RWV_EXIT_FAIL && !run.error[0] && !client_ok)
-			fail_setup(&ep, "the client reported an error: %s",
-				   peer_reason[0] ? peer_reason : "no reason given");
-		else if (status == RWV_EXIT_FAIL && !run.error[0])
-			fail_setup(&ep, "%s", recv_err ? "a receive completed with an error"
-					      : "the data check failed");
-	}
+		ce.ops[i] = ep.o.iters;
+	server_wait(&ep, &conn, tmo, &ce);
+	if (ce.done && rwv_op_uses_recv(ep.o.op) && !ep.o.no_recv)
+		server_stragglers(&ep);
+	run.elapsed_s = ep.last_ns > ep.first_ns ? secs(ep.last_ns - ep.first_ns) : 0;
+	int status = server_verdict(&ep, &conn, tmo, &ce);
 	server_summary(&ep);
 	printf("  result: %s\n", status == RWV_EXIT_OK ? "pass" : "fail");
 	fflush(stdout);
-	free(ops);
+	free(ce.ops);
 	rwv_oob_close(&conn);
 	return finish(&ep, t0, status);
 
-refuse: {
-		char tmp[600];
-		snprintf(tmp, sizeof(tmp), "%s", run.error);
-		rwv_oob_send(&conn, 1000, why, sizeof(why), "%s role server status error reason %s",
-			     PROTO_HELLO, tmp);
-	}
 setup_error:
-	free(ops);
-	if (lfd >= 0)
-		close(lfd);
+	free(ce.ops);
 	rwv_oob_close(&conn);
 	return finish(&ep, t0, RWV_EXIT_SETUP);
 }

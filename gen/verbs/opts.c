@@ -14,12 +14,7 @@
 
 #include <jansson.h>
 
-#ifndef RWV_VERSION
-#define RWV_VERSION "0.0.0"
-#endif
-#ifndef RWV_IBVERBS_VERSION
-#define RWV_IBVERBS_VERSION "unknown"
-#endif
+#include "optab.h"
 
 static const char *const op_names[] = {
 	[RWV_OP_SEND] = "SEND",   [RWV_OP_SEND_IMM] = "SEND_IMM",
@@ -105,199 +100,6 @@ uint32_t rwv_slot_size(enum rwv_op op, uint32_t size)
 {
 	return rwv_op_is_atomic(op) ? 8 : size;
 }
-
-void rwv_usage(FILE *f)
-{
-	fputs(
-"Usage: rocewire-verbs server [OPTIONS]\n"
-"       rocewire-verbs client HOST [OPTIONS]\n"
-"       rocewire-verbs server --fixed-peer --remote-qpn N --remote-psn N\n"
-"                             --remote-gid GID [OPTIONS]\n"
-"       rocewire-verbs client --fixed-peer --peer-json FILE|- [OPTIONS]\n"
-"\n"
-"Moves RDMA traffic between two libibverbs endpoints and checks every byte it\n"
-"moved. The client is the requester (SEND, RDMA WRITE, RDMA READ, atomics), the\n"
-"server the responder. They swap QPN, PSN, GID, rkey and buffer address over TCP,\n"
-"run, check the data pattern on the side that received it, and can write a JSON\n"
-"record of the run to check a packet capture against.\n"
-"\n"
-"The run (the server takes the client's value for any of these it was not given;\n"
-"given on both sides, they must agree):\n"
-"  -c, --transport RC|UC|UD  transport service (default RC)\n"
-"  -o, --op OP               send, send_imm, write, write_imm, read, cas, fadd\n"
-"                            (default send). READ, CAS and FADD need RC; WRITE\n"
-"                            needs RC or UC; UD carries only SENDs\n"
-"  -s, --size BYTES          message size, K/M/G suffixes allowed (default 4096;\n"
-"                            8 for atomics; for UD the path MTU, also its maximum)\n"
-"  -n, --iters N             messages per QP (default 1000)\n"
-"  -q, --qps N               queue pairs, each with its own buffer (default 1)\n"
-"  -m, --mtu N               path MTU: 256, 512, 1024, 2048 or 4096 (default: the\n"
-"                            smaller active MTU of the two ports)\n"
-"  -t, --tx-depth N          work requests in flight per QP (default 64)\n"
-"  -I, --inline BYTES        max inline data; messages up to it go inline\n"
-"                            (SEND and WRITE only; default 0)\n"
-"      --no-check            neither fill nor check the data pattern\n"
-"\n"
-"Each side:\n"
-"  -d, --dev, --device NAME  RDMA device (default: the first one)\n"
-"  -i, --ib-port N           device port (default 1)\n"
-"  -x, --gid-index N         source GID index (default: the port's RoCE v2\n"
-"                            IPv4-mapped GID, found in /sys/class/infiniband/DEV/\n"
-"                            ports/N/gids/* and gid_attrs/types/*; 0 on InfiniBand)\n"
-"  -T, --tclass N            GRH traffic class (IPv4 TOS byte), 0..255; its low two\n"
-"                            bits are ECN, so 2 (ECT(0)) or 1 (ECT(1)) make\n"
-"                            ECN-capable traffic (default 0; the server takes the\n"
-"                            client's)\n"
-"      --sl N                service level 0..15 (default 0)\n"
-"      --hop-limit N         GRH hop limit (IP TTL) 1..255 (default 64)\n"
-"      --psn N               first PSN of QP 0; QP k starts at N+k (default random)\n"
-"      --qkey N              UD Q_Key (default 0x11111111)\n"
-"  -r, --rx-depth N          receives kept posted per QP by the server (default 128)\n"
-"      --retry-count N       transport retries 0..7 (default 7)\n"
-"      --timeout-exp N       local ACK timeout, 4.096 us * 2^N, 0..31 (default 14;\n"
-"                            0 waits forever)\n"
-"      --rnr-retry N         RNR retries 0..7 (default 7, which retries forever; 2\n"
-"                            when the server runs with --no-recv)\n"
-"      --min-rnr-timer N     RNR NAK timer code the responder sends, 0..31\n"
-"                            (default 12 = 0.64 ms)\n"
-"  -p, --port N              TCP port of the exchange (default 18515)\n"
-"      --bind ADDR           server: listen on ADDR only (default: every address)\n"
-"      --timeout SECONDS     bound on connecting, on every read of the exchange, on\n"
-"                            the wait for any completion, and on the fixed-peer\n"
-"                            wait (default 10)\n"
-"      --record FILE         write the JSON record of the run to FILE\n"
-"\n"
-"Errors on purpose:\n"
-"      --bad-rkey            client: use a wrong rkey (RC WRITE, READ, atomics);\n"
-"                            the client ends with \"remote access error\"\n"
-"      --no-recv             server: post no receives (RC SEND, SEND_IMM,\n"
-"                            WRITE_IMM); the client ends with \"RNR retry counter\n"
-"                            exceeded\"\n"
-"\n"
-"Fixed peer (server only; one QP, no TCP exchange):\n"
-"      --fixed-peer          take the peer from the options below, print this\n"
-"                            side's QPN, PSN, rkey, address, length and GID as one\n"
-"                            JSON line on stdout, wait (bounded by --timeout, ended\n"
-"                            early by SIGINT/SIGTERM) for a synthetic sender, then\n"
-"                            print the verdict as a second JSON line\n"
-"      --remote-qpn N        the sender's QPN\n"
-"      --remote-psn N        the sender's first PSN (the PSN this side expects)\n"
-"      --remote-gid GID      the sender's GID: IPv6 text, or a.b.c.d for the\n"
-"                            IPv4-mapped ::ffff:a.b.c.d\n"
-"      --remote-mac MAC      the sender's MAC, checked against the neighbour table\n"
-"                            (the kernel sends ACKs to the MAC it resolves)\n"
-"      --remote-lid N        the sender's LID (InfiniBand only)\n"
-"      --remote-qkey N       UD: the sender's Q_Key (default --qkey)\n"
-"      --check               check the built-in pattern as it lands (WRITE: the\n"
-"                            buffer; SEND: every receive; atomics: the final\n"
-"                            value) and end as soon as all of it is there\n"
-"      --expect-pattern HEX  like --check, for HEX repeated over each message\n"
-"                            (READ: fill the buffer with it)\n"
-"      --pattern-qp N        QP index of the built-in pattern to expect (default 0)\n"
-"\n"
-"Fixed peer, client side (one QP, no TCP exchange; drives a --fixed-peer server\n"
-"or any responder whose coordinates are known):\n"
-"  rocewire-verbs client --fixed-peer (--peer-json FILE | --remote-qpn N\n"
-"                        --remote-psn N --remote-gid GID [--remote-rkey N\n"
-"                        --remote-addr N]) [OPTIONS]\n"
-"                            prints this side's JSON line first, then reads the\n"
-"                            peer's (a --fixed-peer server's \"ready\" line) from\n"
-"                            FILE or, with -, from stdin (within --timeout);\n"
-"                            --remote-* given as well override its fields\n"
-"\n"
-"  -h, --help                this text\n"
-"  -V, --version             the version\n"
-"\n"
-"Exit status: 0 every completion succeeded and the data checked; 1 a completion\n"
-"error, a data mismatch, a timeout while waiting for completions, an incomplete\n"
-"or interrupted run; 2 a usage error; 3 a setup error (no device, port down, no\n"
-"GID, peer unreachable, the exchange refused or timed out).\n"
-"\n"
-"Example (Soft-RoCE):\n"
-"  rocewire-verbs server --record server.json &\n"
-"  rocewire-verbs client 192.168.1.1 -o write -s 64K -n 100 --record client.json\n"
-"\n"
-"See rocewire-verbs(1) and gen/verbs/README.md.\n",
-	      f);
-}
-
-enum {
-	OPT_SL = 256,
-	OPT_HOP_LIMIT,
-	OPT_PSN,
-	OPT_QKEY,
-	OPT_RETRY_COUNT,
-	OPT_TIMEOUT_EXP,
-	OPT_RNR_RETRY,
-	OPT_MIN_RNR_TIMER,
-	OPT_BIND,
-	OPT_TIMEOUT,
-	OPT_RECORD,
-	OPT_NO_CHECK,
-	OPT_BAD_RKEY,
-	OPT_NO_RECV,
-	OPT_FIXED_PEER,
-	OPT_REMOTE_QPN,
-	OPT_REMOTE_PSN,
-	OPT_REMOTE_GID,
-	OPT_REMOTE_MAC,
-	OPT_REMOTE_LID,
-	OPT_REMOTE_QKEY,
-	OPT_CHECK,
-	OPT_EXPECT_PATTERN,
-	OPT_PATTERN_QP,
-	OPT_REMOTE_RKEY,
-	OPT_REMOTE_ADDR,
-	OPT_PEER_JSON,
-};
-
-static const struct option long_opts[] = {
-	{"transport", required_argument, NULL, 'c'},
-	{"op", required_argument, NULL, 'o'},
-	{"size", required_argument, NULL, 's'},
-	{"iters", required_argument, NULL, 'n'},
-	{"qps", required_argument, NULL, 'q'},
-	{"mtu", required_argument, NULL, 'm'},
-	{"tx-depth", required_argument, NULL, 't'},
-	{"rx-depth", required_argument, NULL, 'r'},
-	{"inline", required_argument, NULL, 'I'},
-	{"dev", required_argument, NULL, 'd'},
-	{"device", required_argument, NULL, 'd'},
-	{"ib-port", required_argument, NULL, 'i'},
-	{"gid-index", required_argument, NULL, 'x'},
-	{"tclass", required_argument, NULL, 'T'},
-	{"port", required_argument, NULL, 'p'},
-	{"help", no_argument, NULL, 'h'},
-	{"version", no_argument, NULL, 'V'},
-	{"sl", required_argument, NULL, OPT_SL},
-	{"hop-limit", required_argument, NULL, OPT_HOP_LIMIT},
-	{"psn", required_argument, NULL, OPT_PSN},
-	{"qkey", required_argument, NULL, OPT_QKEY},
-	{"retry-count", required_argument, NULL, OPT_RETRY_COUNT},
-	{"timeout-exp", required_argument, NULL, OPT_TIMEOUT_EXP},
-	{"rnr-retry", required_argument, NULL, OPT_RNR_RETRY},
-	{"min-rnr-timer", required_argument, NULL, OPT_MIN_RNR_TIMER},
-	{"bind", required_argument, NULL, OPT_BIND},
-	{"timeout", required_argument, NULL, OPT_TIMEOUT},
-	{"record", required_argument, NULL, OPT_RECORD},
-	{"no-check", no_argument, NULL, OPT_NO_CHECK},
-	{"bad-rkey", no_argument, NULL, OPT_BAD_RKEY},
-	{"no-recv", no_argument, NULL, OPT_NO_RECV},
-	{"fixed-peer", no_argument, NULL, OPT_FIXED_PEER},
-	{"remote-qpn", required_argument, NULL, OPT_REMOTE_QPN},
-	{"remote-psn", required_argument, NULL, OPT_REMOTE_PSN},
-	{"remote-gid", required_argument, NULL, OPT_REMOTE_GID},
-	{"remote-mac", required_argument, NULL, OPT_REMOTE_MAC},
-	{"remote-lid", required_argument, NULL, OPT_REMOTE_LID},
-	{"remote-qkey", required_argument, NULL, OPT_REMOTE_QKEY},
-	{"check", no_argument, NULL, OPT_CHECK},
-	{"expect-pattern", required_argument, NULL, OPT_EXPECT_PATTERN},
-	{"pattern-qp", required_argument, NULL, OPT_PATTERN_QP},
-	{"remote-rkey", required_argument, NULL, OPT_REMOTE_RKEY},
-	{"remote-addr", required_argument, NULL, OPT_REMOTE_ADDR},
-	{"peer-json", required_argument, NULL, OPT_PEER_JSON},
-	{NULL, 0, NULL, 0},
-};
 
 /* libibverbs has no run-time version call: the one built against. */
 static void print_version(void)
@@ -505,20 +307,316 @@ int rwv_opts_check(const struct rwv_opts *o, char *err, size_t errlen)
 	return 0;
 }
 
-int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t errlen)
+static struct rwv_opts *O(struct rw_optctx *c)
+{
+	return c->o;
+}
+
+/* A number option within [lo, hi] (K/M/G when sfx) into *v. */
+static int num(struct rw_optctx *c, const char *arg, uint64_t lo, uint64_t hi, bool sfx, uint64_t *v)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), "--%s", c->name);
+	return parse_num(name, arg, lo, hi, sfx, v, c->err, c->errlen);
+}
+
+/* fn: a number from lo to hi into field (of type), adding gbit to given. */
+#define NUM_OPT(fn, lo, hi, sfx, field, type, gbit)                     \
+	static int fn(struct rw_optctx *c, const char *arg)               \
+	{                                                                 \
+		uint64_t v;                                               \
+		if (num(c, arg, (lo), (hi), (sfx), &v))                   \
+			return -1;                                        \
+		O(c)->field = (type)v;                                    \
+		O(c)->given |= (gbit);                                    \
+		return 0;                                                 \
+	}
+/* fn: the flag field set; a string option's field set. */
+#define FLAG_OPT(fn, field)                                     \
+	static int fn(struct rw_optctx *c, const char *arg)      \
+	{                                                        \
+		(void)arg;                                       \
+		O(c)->field = true;                              \
+		return 0;                                        \
+	}
+#define STR_OPT(fn, field)                                      \
+	static int fn(struct rw_optctx *c, const char *arg)      \
+	{                                                        \
+		O(c)->field = arg;                               \
+		return 0;                                        \
+	}
+
+NUM_OPT(h_size, 1, RWV_MAX_SIZE, true, size, uint32_t, RWV_GIVEN_SIZE)
+NUM_OPT(h_iters, 1, UINT32_MAX, false, iters, uint32_t, RWV_GIVEN_ITERS)
+NUM_OPT(h_qps, 1, RWV_MAX_QPS, false, qps, int, RWV_GIVEN_QPS)
+NUM_OPT(h_tx_depth, 1, 16384, false, tx_depth, int, RWV_GIVEN_TX_DEPTH)
+NUM_OPT(h_rx_depth, 1, 16384, false, rx_depth, int, 0)
+NUM_OPT(h_inline, 0, 65536, true, inline_size, uint32_t, RWV_GIVEN_INLINE)
+NUM_OPT(h_ib_port, 1, 255, false, ib_port, int, 0)
+NUM_OPT(h_gid_index, 0, 65535, false, gid_index, int, 0)
+NUM_OPT(h_tclass, 0, 255, false, tclass, int, RWV_GIVEN_TCLASS)
+NUM_OPT(h_port, 1, 65535, false, tcp_port, int, 0)
+NUM_OPT(h_sl, 0, 15, false, sl, int, 0)
+NUM_OPT(h_hop_limit, 1, 255, false, hop_limit, int, 0)
+NUM_OPT(h_psn, 0, 0xffffff, false, psn, uint32_t, RWV_GIVEN_PSN)
+NUM_OPT(h_qkey, 0, UINT32_MAX, false, qkey, uint32_t, 0)
+NUM_OPT(h_retry_count, 0, 7, false, retry_count, int, 0)
+NUM_OPT(h_timeout_exp, 0, 31, false, timeout_exp, int, 0)
+NUM_OPT(h_rnr_retry, 0, 7, false, rnr_retry, int, RWV_GIVEN_RNR_RETRY)
+NUM_OPT(h_min_rnr_timer, 0, 31, false, min_rnr_timer, int, 0)
+NUM_OPT(h_timeout, 1, 86400, false, timeout_s, int, 0)
+NUM_OPT(h_remote_lid, 1, 0xffff, false, remote_lid, uint16_t, 0)
+NUM_OPT(h_remote_qkey, 0, UINT32_MAX, false, remote_qkey, uint32_t, 0)
+NUM_OPT(h_pattern_qp, 0, 0xffff, false, pattern_qp, int, 0)
+FLAG_OPT(h_no_check, no_check)
+FLAG_OPT(h_bad_rkey, bad_rkey)
+FLAG_OPT(h_no_recv, no_recv)
+FLAG_OPT(h_fixed_peer, fixed_peer)
+FLAG_OPT(h_check, check)
+STR_OPT(h_dev, dev)
+STR_OPT(h_bind, bind)
+STR_OPT(h_record, record)
+STR_OPT(h_peer_json, peer_json)
+
+static int h_transport(struct rw_optctx *c, const char *arg)
+{
+	if (rwv_transport_parse(arg, &O(c)->transport))
+		return rw_opt_fail(c, "unknown transport '%s' (expected RC, UC or UD)", arg);
+	O(c)->given |= RWV_GIVEN_TRANSPORT;
+	return 0;
+}
+
+static int h_op(struct rw_optctx *c, const char *arg)
+{
+	if (rwv_op_parse(arg, &O(c)->op))
+		return rw_opt_fail(c, "unknown operation '%s' (expected send, send_imm, write, "
+				   "write_imm, read, cas or fadd)", arg);
+	O(c)->given |= RWV_GIVEN_OP;
+	return 0;
+}
+
+static int h_mtu(struct rw_optctx *c, const char *arg)
 {
 	uint64_t v;
-	int c;
 
-	set_defaults(o);
+	if (num(c, arg, 256, 4096, false, &v))
+		return -1;
+	if (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096)
+		return rw_opt_fail(c, "%s is not an IB MTU (expected 256, 512, 1024, 2048 or 4096)", arg);
+	O(c)->mtu = (int)v;
+	O(c)->given |= RWV_GIVEN_MTU;
+	return 0;
+}
+
+static int h_remote_qpn(struct rw_optctx *c, const char *arg)
+{
+	uint64_t v;
+
+	if (num(c, arg, 1, 0xffffff, false, &v))
+		return -1;
+	O(c)->remote_qpn = (uint32_t)v;
+	O(c)->have_remote_qpn = true;
+	return 0;
+}
+
+static int h_remote_psn(struct rw_optctx *c, const char *arg)
+{
+	uint64_t v;
+
+	if (num(c, arg, 0, 0xffffff, false, &v))
+		return -1;
+	O(c)->remote_psn = (uint32_t)v;
+	O(c)->have_remote_psn = true;
+	return 0;
+}
+
+static int h_remote_rkey(struct rw_optctx *c, const char *arg)
+{
+	uint64_t v;
+
+	if (num(c, arg, 0, UINT32_MAX, false, &v))
+		return -1;
+	O(c)->remote_rkey = (uint32_t)v;
+	O(c)->have_remote_rkey = true;
+	return 0;
+}
+
+static int h_remote_addr(struct rw_optctx *c, const char *arg)
+{
+	uint64_t v;
+
+	if (num(c, arg, 0, UINT64_MAX, false, &v))
+		return -1;
+	O(c)->remote_addr = v;
+	O(c)->have_remote_addr = true;
+	return 0;
+}
+
+static int h_remote_gid(struct rw_optctx *c, const char *arg)
+{
+	unsigned char g[16];
+	struct in_addr a4;
+
+	if (inet_pton(AF_INET6, arg, g) != 1 && inet_pton(AF_INET, arg, &a4) != 1)
+		return rw_opt_fail(c, "'%s' is not a GID (expected IPv6 text such as "
+				   "::ffff:192.168.1.2, or an IPv4 address)", arg);
+	O(c)->remote_gid = arg;
+	return 0;
+}
+
+static int h_remote_mac(struct rw_optctx *c, const char *arg)
+{
+	if (parse_mac(arg))
+		return rw_opt_fail(c, "'%s' is not a MAC address (expected xx:xx:xx:xx:xx:xx)", arg);
+	O(c)->remote_mac = arg;
+	return 0;
+}
+
+static int h_expect_pattern(struct rw_optctx *c, const char *arg)
+{
+	char why[96];
+
+	if (rwv_fixed_pat_parse(arg, &O(c)->fixed_pat, why, sizeof(why)))
+		return rw_opt_fail(c, "'%s': %s (expected hex bytes, e.g. 0xa5 or de:ad:be:ef)", arg, why);
+	O(c)->have_fixed_pat = true;
+	return 0;
+}
+
+#define SECTION(t) {t, 0, NULL, NULL, NULL}
+/* One row per option: getopt_long, --help, --list-options (the bash
+ * completion) and, by test, the man page's OPTIONS. */
+static const struct rw_opt table[] = {
+	SECTION("The run (the server takes the client's value for any of these it was not given;\n"
+		"given on both sides, they must agree)"),
+	{"transport", 'c', "RC|UC|UD", h_transport, "transport service (default RC)"},
+	{"op", 'o', "OP", h_op, "send, send_imm, write, write_imm, read, cas, fadd\n"
+				"(default send). READ, CAS and FADD need RC; WRITE\n"
+				"needs RC or UC; UD carries only SENDs"},
+	{"size", 's', "BYTES", h_size, "message size, K/M/G suffixes allowed (default 4096;\n"
+				       "8 for atomics; for UD the path MTU, also its maximum)"},
+	{"iters", 'n', "N", h_iters, "messages per QP (default 1000)"},
+	{"qps", 'q', "N", h_qps, "queue pairs, each with its own buffer (default 1)"},
+	{"mtu", 'm', "N", h_mtu, "path MTU: 256, 512, 1024, 2048 or 4096 (default: the\n"
+				 "smaller active MTU of the two ports)"},
+	{"tx-depth", 't', "N", h_tx_depth, "work requests in flight per QP (default 64)"},
+	{"inline", 'I', "BYTES", h_inline, "max inline data; messages up to it go inline\n"
+					   "(SEND and WRITE only; default 0)"},
+	{"no-check", 0, NULL, h_no_check, "neither fill nor check the data pattern"},
+	SECTION("Each side"),
+	{"dev", 'd', "NAME", h_dev, "RDMA device (default: the first one)"},
+	{"device", 0, "NAME", h_dev, "the same as --dev"},
+	{"ib-port", 'i', "N", h_ib_port, "device port (default 1)"},
+	{"gid-index", 'x', "N", h_gid_index, "source GID index (default: the port's RoCE v2\n"
+					     "IPv4-mapped GID, found in /sys/class/infiniband/DEV/\n"
+					     "ports/N/gids/* and gid_attrs/types/*; 0 on InfiniBand)"},
+	{"tclass", 'T', "N", h_tclass, "GRH traffic class (IPv4 TOS byte), 0..255; its low two\n"
+				       "bits are ECN, so 2 (ECT(0)) or 1 (ECT(1)) make\n"
+				       "ECN-capable traffic (default 0; the server takes the\n"
+				       "client's)"},
+	{"sl", 0, "N", h_sl, "service level 0..15 (default 0)"},
+	{"hop-limit", 0, "N", h_hop_limit, "GRH hop limit (IP TTL) 1..255 (default 64)"},
+	{"psn", 0, "N", h_psn, "first PSN of QP 0; QP k starts at N+k (default random)"},
+	{"qkey", 0, "N", h_qkey, "UD Q_Key (default 0x11111111)"},
+	{"rx-depth", 'r', "N", h_rx_depth, "receives kept posted per QP by the server (default 128)"},
+	{"retry-count", 0, "N", h_retry_count, "transport retries 0..7 (default 7)"},
+	{"timeout-exp", 0, "N", h_timeout_exp, "local ACK timeout, 4.096 us * 2^N, 0..31 (default 14;\n"
+					       "0 waits forever)"},
+	{"rnr-retry", 0, "N", h_rnr_retry, "RNR retries 0..7 (default 7, which retries forever; 2\n"
+					   "when the server runs with --no-recv)"},
+	{"min-rnr-timer", 0, "N", h_min_rnr_timer, "RNR NAK timer code the responder sends, 0..31\n"
+						   "(default 12 = 0.64 ms)"},
+	{"port", 'p', "N", h_port, "TCP port of the exchange (default 18515)"},
+	{"bind", 0, "ADDR", h_bind, "server: listen on ADDR only (default: every address)"},
+	{"timeout", 0, "SECONDS", h_timeout, "bound on connecting, on every read of the exchange, on\n"
+					     "the wait for any completion, and on the fixed-peer\n"
+					     "wait (default 10)"},
+	{"record", 0, "FILE", h_record, "write the JSON record of the run to FILE"},
+	SECTION("Errors on purpose"),
+	{"bad-rkey", 0, NULL, h_bad_rkey, "client: use a wrong rkey (RC WRITE, READ, atomics);\n"
+					  "the client ends with \"remote access error\""},
+	{"no-recv", 0, NULL, h_no_recv, "server: post no receives (RC SEND, SEND_IMM,\n"
+					"WRITE_IMM); the client ends with \"RNR retry counter\n"
+					"exceeded\""},
+	SECTION("Fixed peer (one QP, no TCP exchange)"),
+	{"fixed-peer", 0, NULL, h_fixed_peer, "server: take the peer from the options below, print\n"
+					      "this side's QPN, PSN, rkey, address, length and GID as\n"
+					      "one JSON line on stdout, wait (bounded by --timeout,\n"
+					      "ended early by SIGINT/SIGTERM) for a synthetic sender,\n"
+					      "then print the verdict as a second JSON line; client:\n"
+					      "print this side's JSON line first, then read the peer's\n"
+					      "(a --fixed-peer server's \"ready\" line) from\n"
+					      "--peer-json, or take it from --remote-*"},
+	{"remote-qpn", 0, "N", h_remote_qpn, "the peer's QPN"},
+	{"remote-psn", 0, "N", h_remote_psn, "the peer's first PSN (server: the PSN this side expects)"},
+	{"remote-gid", 0, "GID", h_remote_gid, "the peer's GID: IPv6 text, or a.b.c.d for the\n"
+					       "IPv4-mapped ::ffff:a.b.c.d"},
+	{"remote-mac", 0, "MAC", h_remote_mac, "server: the sender's MAC, checked against the\n"
+					       "neighbour table (the kernel sends ACKs to the MAC it\n"
+					       "resolves)"},
+	{"remote-lid", 0, "N", h_remote_lid, "the peer's LID (InfiniBand only)"},
+	{"remote-qkey", 0, "N", h_remote_qkey, "UD: the peer's Q_Key (default --qkey)"},
+	{"check", 0, NULL, h_check, "server: check the built-in pattern as it lands (WRITE:\n"
+				    "the buffer; SEND: every receive; atomics: the final\n"
+				    "value) and end as soon as all of it is there"},
+	{"expect-pattern", 0, "HEX", h_expect_pattern, "server: like --check, for HEX repeated over each\n"
+						       "message (READ: fill the buffer with it)"},
+	{"pattern-qp", 0, "N", h_pattern_qp, "server: QP index of the built-in pattern to expect\n"
+					     "(default 0)"},
+	{"remote-rkey", 0, "N", h_remote_rkey, "client: the server's rkey"},
+	{"remote-addr", 0, "N", h_remote_addr, "client: the server's buffer address"},
+	{"peer-json", 0, "FILE|-", h_peer_json, "client: the server's \"ready\" line, from FILE or, with\n"
+						"-, from stdin (within --timeout); --remote-* given as\n"
+						"well override its fields"},
+	SECTION("Help"),
+	{"help", 'h', NULL, NULL, "this text"},
+	{"version", 'V', NULL, NULL, "the version"},
+};
+#define N_OPTS (sizeof(table) / sizeof(table[0]))
+
+void rwv_usage(FILE *f)
+{
+	fputs("Usage: rocewire-verbs server [OPTIONS]\n"
+	      "       rocewire-verbs client HOST [OPTIONS]\n"
+	      "       rocewire-verbs server --fixed-peer --remote-qpn N --remote-psn N\n"
+	      "                             --remote-gid GID [OPTIONS]\n"
+	      "       rocewire-verbs client --fixed-peer (--peer-json FILE|- | --remote-qpn N\n"
+	      "                             --remote-psn N --remote-gid GID [--remote-rkey N\n"
+	      "                             --remote-addr N]) [OPTIONS]\n"
+	      "\n"
+	      "Moves RDMA traffic between two libibverbs endpoints and checks every byte it\n"
+	      "moved. The client is the requester (SEND, RDMA WRITE, RDMA READ, atomics), the\n"
+	      "server the responder. They swap QPN, PSN, GID, rkey and buffer address over TCP,\n"
+	      "run, check the data pattern on the side that received it, and can write a JSON\n"
+	      "record of the run to check a packet capture against.\n"
+	      "\n",
+	      f);
+	rw_optab_usage(f, table, N_OPTS);
+	fputs("\n"
+	      "Exit status: 0 every completion succeeded and the data checked; 1 a completion\n"
+	      "error, a data mismatch, a timeout while waiting for completions, an incomplete\n"
+	      "or interrupted run; 2 a usage error; 3 a setup error (no device, port down, no\n"
+	      "GID, peer unreachable, the exchange refused or timed out).\n"
+	      "\n"
+	      "Example (Soft-RoCE):\n"
+	      "  rocewire-verbs server --record server.json &\n"
+	      "  rocewire-verbs client 192.168.1.1 -o write -s 64K -n 100 --record client.json\n"
+	      "\n"
+	      "See rocewire-verbs(1) and gen/verbs/README.md.\n",
+	      f);
+}
+
+/* The mode word: RWV_SERVER or RWV_CLIENT into o, -1 to go on; else the
+ * exit status (after --help, --version, --list-options, or a usage error). */
+static int parse_mode(int argc, char **argv, struct rwv_opts *o, char *err, size_t errlen)
+{
 	if (argc < 2) {
 		fail(err, errlen, "missing mode: 'server' or 'client HOST' (see --help)");
 		return RWV_EXIT_USAGE;
 	}
 	/* Hidden: the long options, one a line, for the bash completion. */
 	if (strcmp(argv[1], "--list-options") == 0) {
-		for (const struct option *lo = long_opts; lo->name; lo++)
-			printf("--%s%s\n", lo->name, lo->has_arg == required_argument ? "=" : "");
+		rw_optab_list(stdout, table, N_OPTS);
 		return RWV_EXIT_OK;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -534,270 +632,15 @@ int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t 
 	} else if (strcmp(argv[1], "client") == 0) {
 		o->role = RWV_CLIENT;
 	} else {
-		fail(err, errlen, "unknown mode '%s': expected 'server' or 'client HOST' (see "
-		     "--help)", argv[1]);
+		fail(err, errlen, "unknown mode '%s': expected 'server' or 'client HOST' (see --help)", argv[1]);
 		return RWV_EXIT_USAGE;
 	}
+	return -1;
+}
 
-	/* getopt over argv[1..]: argv[1] plays the program name. optind = 0 makes
-	 * glibc start afresh, so the parser can run more than once (tests). */
-	int ac = argc - 1;
-	char **av = argv + 1;
-	optind = 0;
-	opterr = 0;
-#define NUM(lo, hi, sfx)                                                                 \
-	do {                                                                              \
-		if (parse_num(optname, optarg, (lo), (hi), (sfx), &v, err, errlen))        \
-			return RWV_EXIT_USAGE;                                            \
-	} while (0)
-	for (;;) {
-		int li = -1;
-		c = getopt_long(ac, av, "+:c:o:s:n:q:m:t:r:I:d:i:x:T:p:hV", long_opts, &li);
-		if (c == -1) {
-			/* "+" stops at the first non-option: the client's HOST. Options may
-			 * follow it, so take HOST and go on. */
-			if (optind < ac && o->role == RWV_CLIENT && !o->host) {
-				o->host = av[optind];
-				ac -= optind;
-				av += optind;
-				optind = 1;
-				continue;
-			}
-			break;
-		}
-		char optname[40];
-		if (li >= 0)
-			snprintf(optname, sizeof(optname), "--%s", long_opts[li].name);
-		else
-			snprintf(optname, sizeof(optname), "-%c", c);
-		switch (c) {
-		case 'c':
-			if (rwv_transport_parse(optarg, &o->transport)) {
-				fail(err, errlen, "%s: unknown transport '%s' (expected RC, UC or UD)",
-				     optname, optarg);
-				return RWV_EXIT_USAGE;
-			}
-			o->given |= RWV_GIVEN_TRANSPORT;
-			break;
-		case 'o':
-			if (rwv_op_parse(optarg, &o->op)) {
-				fail(err, errlen, "%s: unknown operation '%s' (expected send, send_imm, "
-				     "write, write_imm, read, cas or fadd)", optname, optarg);
-				return RWV_EXIT_USAGE;
-			}
-			o->given |= RWV_GIVEN_OP;
-			break;
-		case 's':
-			NUM(1, RWV_MAX_SIZE, true);
-			o->size = (uint32_t)v;
-			o->given |= RWV_GIVEN_SIZE;
-			break;
-		case 'n':
-			NUM(1, UINT32_MAX, false);
-			o->iters = (uint32_t)v;
-			o->given |= RWV_GIVEN_ITERS;
-			break;
-		case 'q':
-			NUM(1, RWV_MAX_QPS, false);
-			o->qps = (int)v;
-			o->given |= RWV_GIVEN_QPS;
-			break;
-		case 'm':
-			NUM(256, 4096, false);
-			if (v != 256 && v != 512 && v != 1024 && v != 2048 && v != 4096) {
-				fail(err, errlen, "%s: %s is not an IB MTU (expected 256, 512, 1024, "
-				     "2048 or 4096)", optname, optarg);
-				return RWV_EXIT_USAGE;
-			}
-			o->mtu = (int)v;
-			o->given |= RWV_GIVEN_MTU;
-			break;
-		case 't':
-			NUM(1, 16384, false);
-			o->tx_depth = (int)v;
-			o->given |= RWV_GIVEN_TX_DEPTH;
-			break;
-		case 'r':
-			NUM(1, 16384, false);
-			o->rx_depth = (int)v;
-			break;
-		case 'I':
-			NUM(0, 65536, true);
-			o->inline_size = (uint32_t)v;
-			o->given |= RWV_GIVEN_INLINE;
-			break;
-		case 'd':
-			o->dev = optarg;
-			break;
-		case 'i':
-			NUM(1, 255, false);
-			o->ib_port = (int)v;
-			break;
-		case 'x':
-			NUM(0, 65535, false);
-			o->gid_index = (int)v;
-			break;
-		case 'T':
-			NUM(0, 255, false);
-			o->tclass = (int)v;
-			o->given |= RWV_GIVEN_TCLASS;
-			break;
-		case 'p':
-			NUM(1, 65535, false);
-			o->tcp_port = (int)v;
-			break;
-		case 'h':
-			rwv_usage(stdout);
-			return RWV_EXIT_OK;
-		case 'V':
-			print_version();
-			return RWV_EXIT_OK;
-		case OPT_SL:
-			NUM(0, 15, false);
-			o->sl = (int)v;
-			break;
-		case OPT_HOP_LIMIT:
-			NUM(1, 255, false);
-			o->hop_limit = (int)v;
-			break;
-		case OPT_PSN:
-			NUM(0, 0xffffff, false);
-			o->psn = (uint32_t)v;
-			o->given |= RWV_GIVEN_PSN;
-			break;
-		case OPT_QKEY:
-			NUM(0, UINT32_MAX, false);
-			o->qkey = (uint32_t)v;
-			break;
-		case OPT_RETRY_COUNT:
-			NUM(0, 7, false);
-			o->retry_count = (int)v;
-			break;
-		case OPT_TIMEOUT_EXP:
-			NUM(0, 31, false);
-			o->timeout_exp = (int)v;
-			break;
-		case OPT_RNR_RETRY:
-			NUM(0, 7, false);
-			o->rnr_retry = (int)v;
-			o->given |= RWV_GIVEN_RNR_RETRY;
-			break;
-		case OPT_MIN_RNR_TIMER:
-			NUM(0, 31, false);
-			o->min_rnr_timer = (int)v;
-			break;
-		case OPT_BIND:
-			o->bind = optarg;
-			break;
-		case OPT_TIMEOUT:
-			NUM(1, 86400, false);
-			o->timeout_s = (int)v;
-			break;
-		case OPT_RECORD:
-			o->record = optarg;
-			break;
-		case OPT_NO_CHECK:
-			o->no_check = true;
-			break;
-		case OPT_BAD_RKEY:
-			o->bad_rkey = true;
-			break;
-		case OPT_NO_RECV:
-			o->no_recv = true;
-			break;
-		case OPT_FIXED_PEER:
-			o->fixed_peer = true;
-			break;
-		case OPT_REMOTE_QPN:
-			NUM(1, 0xffffff, false);
-			o->remote_qpn = (uint32_t)v;
-			o->have_remote_qpn = true;
-			break;
-		case OPT_REMOTE_PSN:
-			NUM(0, 0xffffff, false);
-			o->remote_psn = (uint32_t)v;
-			o->have_remote_psn = true;
-			break;
-		case OPT_REMOTE_GID: {
-			unsigned char g[16];
-			struct in_addr a4;
-			if (inet_pton(AF_INET6, optarg, g) != 1 && inet_pton(AF_INET, optarg, &a4) != 1) {
-				fail(err, errlen, "%s: '%s' is not a GID (expected IPv6 text such as "
-				     "::ffff:192.168.1.2, or an IPv4 address)", optname, optarg);
-				return RWV_EXIT_USAGE;
-			}
-			o->remote_gid = optarg;
-			break;
-		}
-		case OPT_REMOTE_MAC:
-			if (parse_mac(optarg)) {
-				fail(err, errlen, "%s: '%s' is not a MAC address (expected "
-				     "xx:xx:xx:xx:xx:xx)", optname, optarg);
-				return RWV_EXIT_USAGE;
-			}
-			o->remote_mac = optarg;
-			break;
-		case OPT_REMOTE_LID:
-			NUM(1, 0xffff, false);
-			o->remote_lid = (uint16_t)v;
-			break;
-		case OPT_REMOTE_QKEY:
-			NUM(0, UINT32_MAX, false);
-			o->remote_qkey = (uint32_t)v;
-			break;
-		case OPT_CHECK:
-			o->check = true;
-			break;
-		case OPT_EXPECT_PATTERN: {
-			char why[96];
-			if (rwv_fixed_pat_parse(optarg, &o->fixed_pat, why, sizeof(why))) {
-				fail(err, errlen, "%s: '%s': %s (expected hex bytes, e.g. 0xa5 or "
-				     "de:ad:be:ef)", optname, optarg, why);
-				return RWV_EXIT_USAGE;
-			}
-			o->have_fixed_pat = true;
-			break;
-		}
-		case OPT_PATTERN_QP:
-			NUM(0, 0xffff, false);
-			o->pattern_qp = (int)v;
-			break;
-		case OPT_REMOTE_RKEY:
-			NUM(0, UINT32_MAX, false);
-			o->remote_rkey = (uint32_t)v;
-			o->have_remote_rkey = true;
-			break;
-		case OPT_REMOTE_ADDR:
-			NUM(0, UINT64_MAX, false);
-			o->remote_addr = v;
-			o->have_remote_addr = true;
-			break;
-		case OPT_PEER_JSON:
-			o->peer_json = optarg;
-			break;
-		case ':':
-			fail(err, errlen, "%s needs a value (see --help)", av[optind - 1]);
-			return RWV_EXIT_USAGE;
-		case '?':
-		default:
-			if (optopt)
-				fail(err, errlen, "unknown option -%c (see --help)", optopt);
-			else
-				fail(err, errlen, "unknown option %s (see --help)", av[optind - 1]);
-			return RWV_EXIT_USAGE;
-		}
-	}
-#undef NUM
-	if (optind < ac) {
-		fail(err, errlen, "unexpected argument '%s'%s", av[optind],
-		     o->role == RWV_SERVER ? " (the server takes no HOST)" : "");
-		return RWV_EXIT_USAGE;
-	}
-	if (o->role == RWV_CLIENT && !o->host && !o->fixed_peer) {
-		fail(err, errlen, "client needs the server's address: rocewire-verbs client HOST");
-		return RWV_EXIT_USAGE;
-	}
-
+/* The defaults that depend on other options. */
+static void derived_defaults(struct rwv_opts *o)
+{
 	if (rwv_op_is_atomic(o->op) && !(o->given & RWV_GIVEN_SIZE))
 		o->size = 8;
 	/* UD: one packet per message, so the default size is the path MTU, known
@@ -808,7 +651,47 @@ int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t 
 		o->remote_qkey = o->qkey;
 	if (o->have_fixed_pat)
 		o->check = true;
+}
 
+int rwv_opts_parse(int argc, char **argv, struct rwv_opts *o, char *err, size_t errlen)
+{
+	struct rw_optctx c = {o, NULL, err, errlen};
+	int r;
+
+	set_defaults(o);
+	r = parse_mode(argc, argv, o, err, errlen);
+	if (r >= 0)
+		return r;
+	/* getopt over argv[1..]: argv[1] plays the program name. optind = 0 makes
+	 * glibc start afresh, so the parser can run more than once (tests). "+"
+	 * stops at the first non-option: the client's HOST. Options may follow
+	 * it, so take HOST and go on. */
+	int ac = argc - 1;
+	char **av = argv + 1;
+	optind = 0;
+	while ((r = rw_optab_parse(table, N_OPTS, "+", ac, av, &c)) == 0 && optind < ac &&
+	       o->role == RWV_CLIENT && !o->host) {
+		o->host = av[optind];
+		ac -= optind;
+		av += optind;
+		optind = 1;
+	}
+	if (r == 'h')
+		rwv_usage(stdout);
+	else if (r == 'V')
+		print_version();
+	if (r != 0)
+		return r > 0 ? RWV_EXIT_OK : RWV_EXIT_USAGE;
+	if (optind < ac) {
+		fail(err, errlen, "unexpected argument '%s'%s", av[optind],
+		     o->role == RWV_SERVER ? " (the server takes no HOST)" : "");
+		return RWV_EXIT_USAGE;
+	}
+	if (o->role == RWV_CLIENT && !o->host && !o->fixed_peer) {
+		fail(err, errlen, "client needs the server's address: rocewire-verbs client HOST");
+		return RWV_EXIT_USAGE;
+	}
+	derived_defaults(o);
 	if (rwv_opts_check(o, err, errlen))
 		return RWV_EXIT_USAGE;
 	return -1;

@@ -8,10 +8,6 @@
 
 #include <infiniband/verbs.h>
 
-#ifndef RWV_VERSION
-#define RWV_VERSION "0.0.0"
-#endif
-
 /* json_object_set_new with a check folded in: a failed allocation leaves the
  * key out and is caught by the final dump failing. */
 #define SET(obj, key, val) json_object_set_new((obj), (key), (val))

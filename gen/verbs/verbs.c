@@ -198,14 +198,13 @@ static uint32_t random_psn(void)
 	return (uint32_t)lrand48() & 0xffffff;
 }
 
-int rwv_resources(struct rwv_ep *ep, bool responder)
+/* What the device must allow for this run: atomics, queue depths, an
+ * outstanding READ or atomic. 0, or -1 with the run's error. */
+static int device_fits(struct rwv_ep *ep)
 {
 	struct rwv_run *r = ep->run;
 	const struct rwv_opts *o = &ep->o;
 	const char *dn = r->device;
-	int qps = o->qps;
-	enum ibv_qp_type type = o->transport == RWV_RC ? IBV_QPT_RC
-				: o->transport == RWV_UC ? IBV_QPT_UC : IBV_QPT_UD;
 
 	if (rwv_op_is_atomic(o->op) && ep->dattr.atomic_cap == IBV_ATOMIC_NONE)
 		return seterr(ep, "RDMA device %s does not support atomics (atomic_cap NONE)", dn);
@@ -219,6 +218,15 @@ int rwv_resources(struct rwv_ep *ep, bool responder)
 		return seterr(ep, "RDMA device %s allows no outstanding RDMA READ/atomic "
 			      "(max_qp_rd_atom %d, max_qp_init_rd_atom %d)", dn,
 			      ep->dattr.max_qp_rd_atom, ep->dattr.max_qp_init_rd_atom);
+	return 0;
+}
+
+/* The PD, the responder's completion channel, the two CQs. */
+static int pd_and_cqs(struct rwv_ep *ep, bool responder)
+{
+	const struct rwv_opts *o = &ep->o;
+	const char *dn = ep->run->device;
+	int qps = o->qps;
 
 	ep->pd = ibv_alloc_pd(ep->ctx);
 	if (!ep->pd)
@@ -242,7 +250,131 @@ int rwv_resources(struct rwv_ep *ep, bool responder)
 		return seterr(ep, "ibv_create_cq on %s: %s", dn, strerror(errno));
 	if (ep->chan && ibv_req_notify_cq(ep->rcq, 0))
 		return seterr(ep, "ibv_req_notify_cq on %s: %s", dn, strerror(errno));
+	return 0;
+}
 
+/* QP i's buffer of slots and, for a SEND responder, its receive ring. */
+static int qp_buffers(struct rwv_ep *ep, int i, int access, bool responder)
+{
+	const struct rwv_run *r = ep->run;
+	const struct rwv_opts *o = &ep->o;
+	const char *dn = r->device;
+	struct rwv_qp *q = &ep->q[i];
+
+	q->buflen = (size_t)r->slots * r->slot_size;
+	q->buf = alloc_buf(q->buflen);
+	q->post_ns = calloc(r->slots, sizeof(*q->post_ns));
+	if (!q->buf || !q->post_ns)
+		return seterr(ep, "out of memory for the %zu-byte buffer of QP %d", q->buflen, i);
+	q->mr = ibv_reg_mr(ep->pd, q->buf, q->buflen < 64 ? 64 : q->buflen, access);
+	if (!q->mr)
+		return seterr(ep, "ibv_reg_mr of %zu bytes on %s: %s (locked memory limit? "
+			      "ulimit -l)", q->buflen, dn, strerror(errno));
+	if (!responder || (o->op != RWV_OP_SEND && o->op != RWV_OP_SEND_IMM))
+		return 0;
+	q->rslots = rwv_slots(o->iters, o->rx_depth);
+	q->rstride = o->size + (o->transport == RWV_UD ? RWV_UD_GRH : 0);
+	q->rbuflen = (size_t)q->rslots * q->rstride;
+	q->rbuf = alloc_buf(q->rbuflen);
+	if (!q->rbuf)
+		return seterr(ep, "out of memory for the %zu-byte receive ring of QP %d", q->rbuflen, i);
+	q->rmr = ibv_reg_mr(ep->pd, q->rbuf, q->rbuflen, IBV_ACCESS_LOCAL_WRITE);
+	if (!q->rmr)
+		return seterr(ep, "ibv_reg_mr of %zu bytes on %s: %s", q->rbuflen, dn, strerror(errno));
+	return 0;
+}
+
+/* QP i created and moved to INIT; its side of the record. */
+static int qp_create(struct rwv_ep *ep, int i, int access, bool responder)
+{
+	struct rwv_run *r = ep->run;
+	const struct rwv_opts *o = &ep->o;
+	const char *dn = r->device;
+	struct rwv_qp *q = &ep->q[i];
+	struct rwv_qp_rec *rq = &r->qp[i];
+	enum ibv_qp_type type = o->transport == RWV_RC ? IBV_QPT_RC
+				: o->transport == RWV_UC ? IBV_QPT_UC : IBV_QPT_UD;
+	struct ibv_qp_init_attr ia = {
+		.send_cq = ep->scq,
+		.recv_cq = ep->rcq,
+		.cap = {
+			.max_send_wr = responder ? 1 : (uint32_t)o->tx_depth,
+			.max_recv_wr = responder ? (uint32_t)o->rx_depth : 1,
+			.max_send_sge = 1,
+			.max_recv_sge = 1,
+			.max_inline_data = o->inline_size,
+		},
+		.qp_type = type,
+	};
+
+	q->qp = ibv_create_qp(ep->pd, &ia);
+	if (!q->qp)
+		return seterr(ep, "cannot create %s QP %d on %s: %s (tx-depth %d, rx-depth %d, "
+			      "inline %u; the device allows %d work requests)",
+			      rwv_transport_name(o->transport), i, dn, strerror(errno),
+			      o->tx_depth, o->rx_depth, o->inline_size, ep->dattr.max_qp_wr);
+	if (ia.cap.max_inline_data < o->inline_size)
+		return seterr(ep, "--inline %u: %s gives at most %u bytes of inline data",
+			      o->inline_size, dn, ia.cap.max_inline_data);
+
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = (uint8_t)o->ib_port,
+	};
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+	if (type == IBV_QPT_UD) {
+		a.qkey = o->qkey;
+		mask |= IBV_QP_QKEY;
+	} else {
+		a.qp_access_flags = (unsigned)access & ~(unsigned)IBV_ACCESS_LOCAL_WRITE;
+		mask |= IBV_QP_ACCESS_FLAGS;
+	}
+	if (ibv_modify_qp(q->qp, &a, mask))
+		return seterr(ep, "ibv_modify_qp(QP %d to INIT) on %s: %s", i, dn, strerror(errno));
+
+	rq->index = i;
+	rq->local.qpn = q->qp->qp_num;
+	rq->local.psn = (o->given & RWV_GIVEN_PSN) ? (o->psn + (uint32_t)i) & 0xffffff : random_psn();
+	rq->local.rkey = q->mr->rkey;
+	rq->local.addr = (uint64_t)(uintptr_t)q->buf;
+	rq->local.len = q->buflen;
+	rq->local.qkey = o->qkey;
+	rq->local.lid = ep->pattr.lid;
+	q->atomic_post = q->atomic_seen = rwv_atomic_initial((uint32_t)(i + o->pattern_qp));
+	return 0;
+}
+
+/* The requester's latency samples and, without the data check, its data
+ * written once. */
+static int requester_extras(struct rwv_ep *ep)
+{
+	const struct rwv_run *r = ep->run;
+	const struct rwv_opts *o = &ep->o;
+	uint64_t total = (uint64_t)o->iters * (uint64_t)o->qps;
+
+	/* Latency samples of the first 4 Mi completions (32 MiB at most). */
+	ep->caplat = total < (1ull << 22) ? total : (1ull << 22);
+	ep->lat = malloc(ep->caplat * sizeof(*ep->lat));
+	if (!ep->lat)
+		return seterr(ep, "out of memory for %llu latency samples", (unsigned long long)ep->caplat);
+	/* Without the check, the data is written once and sent as it is. */
+	if (!r->check && (o->op == RWV_OP_SEND || o->op == RWV_OP_SEND_IMM ||
+			  o->op == RWV_OP_WRITE || o->op == RWV_OP_WRITE_IMM))
+		for (int i = 0; i < o->qps; i++)
+			for (uint32_t s = 0; s < r->slots; s++)
+				rwv_pat_fill(ep->q[i].buf + (size_t)s * r->slot_size, r->slot_size, (uint32_t)i, s);
+	return 0;
+}
+
+int rwv_resources(struct rwv_ep *ep, bool responder)
+{
+	struct rwv_run *r = ep->run;
+	const struct rwv_opts *o = &ep->o;
+	int qps = o->qps;
+
+	if (device_fits(ep) || pd_and_cqs(ep, responder))
+		return -1;
 	ep->q = calloc((size_t)qps, sizeof(*ep->q));
 	r->qp = calloc((size_t)qps, sizeof(*r->qp));
 	if (!ep->q || !r->qp)
@@ -253,105 +385,13 @@ int rwv_resources(struct rwv_ep *ep, bool responder)
 
 	int access = IBV_ACCESS_LOCAL_WRITE;
 	if (o->transport == RWV_RC)
-		access |= IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-			  IBV_ACCESS_REMOTE_ATOMIC;
+		access |= IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 	else if (o->transport == RWV_UC)
 		access |= IBV_ACCESS_REMOTE_WRITE;
-
-	for (int i = 0; i < qps; i++) {
-		struct rwv_qp *q = &ep->q[i];
-		struct rwv_qp_rec *rq = &r->qp[i];
-
-		q->buflen = (size_t)r->slots * r->slot_size;
-		q->buf = alloc_buf(q->buflen);
-		q->post_ns = calloc(r->slots, sizeof(*q->post_ns));
-		if (!q->buf || !q->post_ns)
-			return seterr(ep, "out of memory for the %zu-byte buffer of QP %d", q->buflen, i);
-		q->mr = ibv_reg_mr(ep->pd, q->buf, q->buflen < 64 ? 64 : q->buflen, access);
-		if (!q->mr)
-			return seterr(ep, "ibv_reg_mr of %zu bytes on %s: %s (locked memory limit? "
-				      "ulimit -l)", q->buflen, dn, strerror(errno));
-		if (responder && (o->op == RWV_OP_SEND || o->op == RWV_OP_SEND_IMM)) {
-			q->rslots = rwv_slots(o->iters, o->rx_depth);
-			q->rstride = o->size + (o->transport == RWV_UD ? RWV_UD_GRH : 0);
-			q->rbuflen = (size_t)q->rslots * q->rstride;
-			q->rbuf = alloc_buf(q->rbuflen);
-			if (!q->rbuf)
-				return seterr(ep, "out of memory for the %zu-byte receive ring of QP %d",
-					      q->rbuflen, i);
-			q->rmr = ibv_reg_mr(ep->pd, q->rbuf, q->rbuflen, IBV_ACCESS_LOCAL_WRITE);
-			if (!q->rmr)
-				return seterr(ep, "ibv_reg_mr of %zu bytes on %s: %s", q->rbuflen, dn,
-					      strerror(errno));
-		}
-
-		struct ibv_qp_init_attr ia = {
-			.send_cq = ep->scq,
-			.recv_cq = ep->rcq,
-			.cap = {
-				.max_send_wr = responder ? 1 : (uint32_t)o->tx_depth,
-				.max_recv_wr = responder ? (uint32_t)o->rx_depth : 1,
-				.max_send_sge = 1,
-				.max_recv_sge = 1,
-				.max_inline_data = o->inline_size,
-			},
-			.qp_type = type,
-		};
-		q->qp = ibv_create_qp(ep->pd, &ia);
-		if (!q->qp)
-			return seterr(ep, "cannot create %s QP %d on %s: %s (tx-depth %d, rx-depth %d, "
-				      "inline %u; the device allows %d work requests)",
-				      rwv_transport_name(o->transport), i, dn, strerror(errno),
-				      o->tx_depth, o->rx_depth, o->inline_size, ep->dattr.max_qp_wr);
-		if (ia.cap.max_inline_data < o->inline_size)
-			return seterr(ep, "--inline %u: %s gives at most %u bytes of inline data",
-				      o->inline_size, dn, ia.cap.max_inline_data);
-
-		struct ibv_qp_attr a = {
-			.qp_state = IBV_QPS_INIT,
-			.pkey_index = 0,
-			.port_num = (uint8_t)o->ib_port,
-		};
-		int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
-		if (type == IBV_QPT_UD) {
-			a.qkey = o->qkey;
-			mask |= IBV_QP_QKEY;
-		} else {
-			a.qp_access_flags = (unsigned)access & ~(unsigned)IBV_ACCESS_LOCAL_WRITE;
-			mask |= IBV_QP_ACCESS_FLAGS;
-		}
-		if (ibv_modify_qp(q->qp, &a, mask))
-			return seterr(ep, "ibv_modify_qp(QP %d to INIT) on %s: %s", i, dn,
-				      strerror(errno));
-
-		rq->index = i;
-		rq->local.qpn = q->qp->qp_num;
-		rq->local.psn = (o->given & RWV_GIVEN_PSN) ? (o->psn + (uint32_t)i) & 0xffffff
-							   : random_psn();
-		rq->local.rkey = q->mr->rkey;
-		rq->local.addr = (uint64_t)(uintptr_t)q->buf;
-		rq->local.len = q->buflen;
-		rq->local.qkey = o->qkey;
-		rq->local.lid = ep->pattr.lid;
-		q->atomic_post = q->atomic_seen = rwv_atomic_initial((uint32_t)(i + o->pattern_qp));
-	}
-	if (!responder) {
-		uint64_t total = (uint64_t)o->iters * (uint64_t)qps;
-		/* Latency samples of the first 4 Mi completions (32 MiB at most). */
-		ep->caplat = total < (1ull << 22) ? total : (1ull << 22);
-		ep->lat = malloc(ep->caplat * sizeof(*ep->lat));
-		if (!ep->lat)
-			return seterr(ep, "out of memory for %llu latency samples",
-				      (unsigned long long)ep->caplat);
-		/* Without the check, the data is written once and sent as it is. */
-		if (!r->check && (o->op == RWV_OP_SEND || o->op == RWV_OP_SEND_IMM ||
-				  o->op == RWV_OP_WRITE || o->op == RWV_OP_WRITE_IMM))
-			for (int i = 0; i < qps; i++)
-				for (uint32_t s = 0; s < r->slots; s++)
-					rwv_pat_fill(ep->q[i].buf + (size_t)s * r->slot_size, r->slot_size,
-						     (uint32_t)i, s);
-	}
-	return 0;
+	for (int i = 0; i < qps; i++)
+		if (qp_buffers(ep, i, access, responder) || qp_create(ep, i, access, responder))
+			return -1;
+	return responder ? 0 : requester_extras(ep);
 }
 
 int rwv_connect_qp(struct rwv_ep *ep, int i)

@@ -3,7 +3,7 @@
 """Check one rocewire-gen -> Soft-RoCE case of the VM (scenarios/gen.sh).
 
     check_gen.py --cap ROCEWIRE-CAP DIR NAME --op OP --size N --messages M
-                 --pattern HEX [--imm V] [--corrupt I]
+                 --pattern HEX [--imm V] [--corrupt I | --drop I]
 
 DIR is the results directory of rxe-vm.sh. rocewire-gen sent M messages of
 OP (write, write_imm, send, read) of N bytes, each carrying HEX repeated from
@@ -41,7 +41,15 @@ from the generator's own summary. Checked:
   NAK); ACKs only for requests 0..I-1; counters: rcvd_pkts grew by M - 1
   (the bad ICRC is dropped before it is counted), out_of_seq_request by 1;
   the server's data check fails first at iteration I with the M - I slots
-  from I on not written.
+  from I on not written;
+- --drop I (one-packet WRITEs): request I never reaches the wire (the
+  generator's drop fault; the capture has no packet with its PSN); rxe
+  answers the next one with the same NAK PSN sequence error and accepts
+  nothing after it, as above; counters: rcvd_pkts grew by M - 1 (all that
+  came), out_of_seq_request by 1; the server's data check fails from
+  iteration I on; rocewire-cap's report sees the one PSN gap;
+- --corrupt I and --drop I: the report counts the I messages before the
+  lost request (after it nothing is accepted, as at rxe).
 
 Exit 0 when all checks pass, 1 otherwise (one line per failed check), 77
 when the VM run was skipped (DIR/SKIPPED holds the reason).
@@ -73,6 +81,11 @@ NAK_PSN_SEQ = 0x60
 
 fail = vm.fail
 note = vm.note
+
+
+def lost(args):
+    """The index of the request rxe never accepted (--corrupt or --drop), or None."""
+    return args.corrupt if args.corrupt is not None else args.drop
 
 
 def segments(size):
@@ -138,13 +151,16 @@ def check_requests(args, srv, reqs):
     loc, run = q["local"], srv["run"]
     m, size, psn0 = args.messages, args.size, q["remote_psn"]
     k = 1 if args.op == "read" else segments(size)
-    want = m * k
+    sent = m - (1 if args.drop is not None else 0)
+    want = sent * k
     if len(reqs) != want:
-        fail("%d request packets, expected %d (%d messages x %d)" % (len(reqs), want, m, k))
+        fail("%d request packets, expected %d (%d messages x %d)" % (len(reqs), want, sent, k))
     pat = bytes.fromhex(args.pattern)
     bad = []
     i = 0
     for msg in range(m):
+        if msg == args.drop:
+            continue  # never sent: its PSNs are missing from the capture
         first = reqs[i] if i < len(reqs) else None
         data = b""
         for seg in range(k):
@@ -247,12 +263,17 @@ def check_read(args, srv, reqs, resps):
     note("%d READ responses, %d bytes, all the server's pattern" % (len(resps), sum(len(a["_payload"]) for a in resps)))
 
 
-def check_corrupt(args, srv, reqs, resps):
-    """One request dropped for its ICRC: rxe NAKs the next one once."""
-    i = args.corrupt
+def check_lost(args, srv, reqs, resps):
+    """One request lost (dropped by rxe for its ICRC, or never sent): rxe
+    NAKs the next one once and accepts nothing after it."""
+    i = lost(args)
     k = segments(args.size)
+    psn0 = srv["qp"][0]["remote_psn"]
+    # the request after the lost one: reqs[i + 1] when the lost one is in
+    # the capture (corrupted), reqs[i] when it never went out (dropped)
+    nxt = i + 1 if args.drop is None else i
     if k != 1:
-        fail("--corrupt expects one-packet messages, --size %d is %d packets" % (args.size, k))
+        fail("--corrupt and --drop expect one-packet messages, --size %d is %d packets" % (args.size, k))
     acks = [a for a in resps if a.get("aeth") and a["aeth"]["syndrome"] >> 5 == 0]
     naks = [a for a in resps if a.get("aeth") and a["aeth"]["syndrome"] >> 5 != 0]
     if [a["bth"]["psn"] for a in acks] != [r["bth"]["psn"] for r in reqs[:i]]:
@@ -264,14 +285,14 @@ def check_corrupt(args, srv, reqs, resps):
         fail("%d NAKs, expected exactly one (PSN sequence error)" % len(naks))
     else:
         nk = naks[0]
-        want = (NAK_PSN_SEQ, reqs[i]["bth"]["psn"], i)
+        want = (NAK_PSN_SEQ, (psn0 + i) % PSN_MOD, i)
         got = (nk["aeth"]["syndrome"], nk["bth"]["psn"], nk["aeth"]["msn"])
         if got != want:
             fail("NAK (frame %d): syndrome 0x%02x PSN %d MSN %d, expected 0x%02x (PSN sequence error) "
-                 "PSN %d (the dropped request's) MSN %d" % ((nk["frame"],) + got + want))
-        if i + 1 < len(reqs) and nk["frame"] < reqs[i + 1]["frame"]:
-            fail("NAK (frame %d) before the request after the dropped one (frame %d)" % (
-                nk["frame"], reqs[i + 1]["frame"]))
+                 "PSN %d (the lost request's) MSN %d" % ((nk["frame"],) + got + want))
+        if nxt < len(reqs) and nk["frame"] < reqs[nxt]["frame"]:
+            fail("NAK (frame %d) before the request after the lost one (frame %d)" % (
+                nk["frame"], reqs[nxt]["frame"]))
         later = [a["frame"] for a in resps if a["frame"] > nk["frame"]]
         if later:
             fail("rxe answered after its NAK (frames %s); it should ignore the out-of-sequence rest" % later)
@@ -284,7 +305,7 @@ def check_counters(args, n_good, n_resp):
     after = counters(os.path.join(args.dir, args.name + ".rxe0.after"))
     d = {c: after.get(c, 0) - before.get(c, 0) for c in after}
     want = {"rcvd_pkts": n_good, "sent_pkts": n_resp, "duplicate_request": 0,
-            "out_of_seq_request": 1 if args.corrupt is not None else 0}
+            "out_of_seq_request": 1 if lost(args) is not None else 0}
     for c, v in want.items():
         if c not in after:
             fail("rxe0 has no hw_counter %s" % c)
@@ -302,7 +323,7 @@ def check_record(args, srv):
             run["op"], run["size"], run["iterations"], run["mtu"], RECORD_OP[args.op], args.size,
             args.messages, MTU))
     dc = q["data_check"]
-    if args.corrupt is None:
+    if lost(args) is None:
         if srv["result"] != "pass" or srv["data_check"]["result"] != ("none" if args.op == "read" else "pass"):
             fail("server record: result %s, data check %s (%s)" % (srv["result"], srv["data_check"]["result"], srv["error"]))
         if q["completions"]["error"]:
@@ -317,7 +338,7 @@ def check_record(args, srv):
         note("server: %s, data check %s, %d checked, %s receives" % (
             srv["result"], srv["data_check"]["result"], dc["checked"], q.get("recv", {}).get("completed")))
     else:
-        i = args.corrupt
+        i = lost(args)
         fm = dc.get("first_mismatch") or {}
         slots = run["slots"]
         if srv["data_check"]["result"] != "fail" or fm.get("iteration") != i or dc["mismatched"] != slots - i:
@@ -345,9 +366,14 @@ def check_report(args, srv, n_acks, n_naks):
     bucket = {"write": "write", "write_imm": "write", "send": "send", "read": "read"}[args.op]
     # The analyser counts a READ's message where its data travels: on the
     # response QP (its bytes by operation on the request QP).
+    # A lost request (a bad ICRC completes nothing; a dropped one leaves one
+    # PSN gap): the messages after it are not accepted either (nothing
+    # resends it), only those before it count, as at rxe.
+    msgs = args.messages if lost(args) is None else lost(args)
     want = {
-        "messages": 0 if args.op == "read" else args.messages,
-        "incomplete_messages": 0, "psn_gaps": 0, "retransmissions": 0, "out_of_order": 0,
+        "messages": 0 if args.op == "read" else msgs,
+        "incomplete_messages": 0, "psn_gaps": 0 if args.drop is None else 1,
+        "retransmissions": 0, "out_of_order": 0,
         "icrc_bad": 1 if args.corrupt is not None else 0,
     }
     got = {c: x[c] for c in want}
@@ -360,9 +386,9 @@ def check_report(args, srv, n_acks, n_naks):
             fail("report: READ response QP (messages, incomplete, bad ICRC) %s, %d READs answered; "
                  "expected [(%d, 0, 0)] and %d" % (got, x["read_latency_us"]["count"], args.messages,
                                                   args.messages))
-    if x["msgs_by_op"][bucket] != args.messages or x["bytes_by_op"][bucket] != args.messages * args.size:
+    if x["msgs_by_op"][bucket] != msgs or x["bytes_by_op"][bucket] != msgs * args.size:
         fail("report: %s messages %d bytes %d, expected %d and %d" % (
-            bucket, x["msgs_by_op"][bucket], x["bytes_by_op"][bucket], args.messages, args.messages * args.size))
+            bucket, x["msgs_by_op"][bucket], x["bytes_by_op"][bucket], msgs, msgs * args.size))
     naks = x["naks"]
     want_naks = {c: 0 for c in naks}
     if n_naks:
@@ -385,7 +411,9 @@ def main():
     ap.add_argument("--messages", type=int, required=True)
     ap.add_argument("--pattern", required=True)
     ap.add_argument("--imm", default="0", help="the ImmDt of every WRITE_IMM, or 'sequence' (message i carries i)")
-    ap.add_argument("--corrupt", type=int, help="index of the request sent with a bad ICRC")
+    lost_one = ap.add_mutually_exclusive_group()
+    lost_one.add_argument("--corrupt", type=int, help="index of the request sent with a bad ICRC")
+    lost_one.add_argument("--drop", type=int, help="index of the request the generator dropped")
     args = ap.parse_args()
 
     skipped = os.path.join(args.dir, "SKIPPED")
@@ -401,7 +429,7 @@ def main():
     if read_file(args, ".gen.exit") != "0":
         fail("rocewire-gen exited %s (%s.gen.log)" % (read_file(args, ".gen.exit"), args.name))
     srv_exit = read_file(args, ".server.exit")
-    if srv_exit != ("1" if args.corrupt is not None else "0"):
+    if srv_exit != ("1" if lost(args) is not None else "0"):
         fail("the server exited %s (%s.server.log)" % (srv_exit, args.name))
     srv = vm.load(os.path.join(args.dir, args.name + ".server.json"))
     q = srv["qp"][0]
@@ -417,8 +445,8 @@ def main():
         if not a["_good"]:
             fail("rxe's packet (frame %d) has a bad ICRC" % a["frame"])
     n_good = check_requests(args, srv, reqs)
-    if args.corrupt is not None:
-        check_corrupt(args, srv, reqs, resps)
+    if lost(args) is not None:
+        check_lost(args, srv, reqs, resps)
     elif args.op == "read":
         check_read(args, srv, reqs, resps)
     else:

@@ -22,7 +22,7 @@
 #                        copy the file SRC to DEST in the guest (default
 #                        /usr/local/lib/NAME), with its ldd libraries if it is
 #                        a shared object (repeatable): plugins that ldd does
-#                        not list, such as DPDK's PMDs
+#                        not list, such as DPDK's PMDs, or data files
 #   --cache DIR          cache (default ${XDG_CACHE_HOME:-~/.cache}/rocewire-vm)
 #   --timeout S          limit for one boot attempt, boot to power-off (300)
 #   --file-timeout S     limit for one command file inside the VM (150)
@@ -285,7 +285,11 @@ for f in "${files[@]}"; do
 	src=${f%%:*}
 	dst=/usr/local/lib/$(basename "$src")
 	case "$f" in *:*) dst=${f#*:} ;; esac
-	add_prog "$src" "$dst" || die "$src: cannot copy it or its libraries into the initramfs"
+	if ldd "$src" >/dev/null 2>&1; then
+		add_prog "$src" "$dst" || die "$src: cannot copy it or its libraries into the initramfs"
+	else # not a dynamic object: a data file (ldd fails on it)
+		add_file "$src" "$dst" || die "$src: cannot copy it into the initramfs"
+	fi
 done
 for f in "${cmds[@]}"; do
 	n=$(basename "$f")

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # check_gen.py must fail on what it is there to catch, shown on vm_run's real
-# gen_write and gen_corrupt results: a flipped payload bit in a request (a bad
-# ICRC that rxe would have dropped, and data that is not the pattern), a
-# server record that failed, a scenario input that differs (the pattern, the
-# message count), and a corrupted run checked as a clean one.
+# gen_write, gen_corrupt and gen_drop results: a flipped payload bit in a
+# request (a bad ICRC that rxe would have dropped, and data that is not the
+# pattern), a server record that failed, a scenario input that differs (the
+# pattern, the message count), a corrupted or a dropped run checked as a
+# clean one, and the lost request placed elsewhere.
 # usage: test_check_gen_negative.sh PYTHON ROCEWIRE-CAP VM-RESULTS-DIR
 set -u
 py=$1 cap=$2 dir=$3
@@ -16,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
 W="gen_write --op write --size 4096 --messages 8 --pattern a55a0102"
 C="gen_corrupt --op write --size 1024 --messages 8 --pattern a55a0102"
+D="gen_drop --op write --size 1024 --messages 8 --pattern a55a0102"
 expect_fail() { # DESCRIPTION PATTERN CHECK-ARGS...
 	d=$1 pat=$2
 	shift 2
@@ -28,10 +30,10 @@ expect_fail() { # DESCRIPTION PATTERN CHECK-ARGS...
 		echo "ok: $d"; pass=$((pass + 1))
 	fi
 }
-for c in gen_write gen_corrupt; do
+for c in gen_write gen_corrupt gen_drop; do
 	cp "$dir/$c".* "$work/" || exit 1
 done
-for args in "$W" "$C --corrupt 3"; do
+for args in "$W" "$C --corrupt 3" "$D --drop 3"; do
 	# shellcheck disable=SC2086
 	"$py" "$here/check_gen.py" --cap "$cap" "$work" $args >"$work/out" 2>&1 ||
 		{ echo "FAIL: the unmodified results do not pass ($args):"; cat "$work/out"; exit 1; }
@@ -44,6 +46,12 @@ expect_fail "one message more" "request packets, expected 36" gen_write --op wri
 expect_fail "a corrupted run taken for a clean one" "requests with a bad ICRC: \[3\], expected \[\]" $C
 # shellcheck disable=SC2086
 expect_fail "the corrupted request elsewhere" "NAK (frame" $C --corrupt 2
+# shellcheck disable=SC2086
+expect_fail "a dropped run taken for a clean one" "7 request packets, expected 8" $D
+# shellcheck disable=SC2086
+expect_fail "the dropped request elsewhere" "NAK (frame" $D --drop 2
+# shellcheck disable=SC2086
+expect_fail "a dropped request taken for a corrupted one" "requests with a bad ICRC: \[\], expected \[3\]" $D --corrupt 3
 # Byte 100 of the first frame (pcap header 24 + record header 16): inside the
 # first request's payload, covered by the ICRC.
 "$py" -c "import sys; p=sys.argv[1]; d=bytearray(open(p,'rb').read()); d[24+16+100]^=1; open(p,'wb').write(d)" "$work/gen_write.pcap"

@@ -112,7 +112,7 @@ static void test_numbers(void **state)
 	assert_usage(&o, "out of range", "server", "-s", "2G");
 	assert_usage(&o, "unknown transport 'RD'", "server", "-c", "RD");
 	assert_usage(&o, "unknown operation", "server", "-o", "xor");
-	assert_usage(&o, "unknown option --frobnicate", "server", "--frobnicate");
+	assert_usage(&o, "unknown option '--frobnicate'", "server", "--frobnicate");
 	assert_usage(&o, "needs a value", "server", "--size");
 	assert_usage(&o, "unknown mode", "serve");
 	assert_int_equal(parse(&o, "server", "--psn", "0xabcdef", "-T", "2", NULL), -1);

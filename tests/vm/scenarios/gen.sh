@@ -14,7 +14,9 @@
 # Each case NAME leaves NAME.pcap, NAME.yaml (the scenario as sent),
 # NAME.server.{json,out,log,exit}, NAME.gen.{log,exit,json} and
 # NAME.rxe0.{before,after} (rxe0's hw_counters); tests/vm/check_gen.py checks
-# them with the same OP, SIZE, MESSAGES and pattern (CMakeLists.txt).
+# them with the same pattern and the case's OP, SIZE, MESSAGES and fault:
+# the cases are gen-cases.txt's, which CMakeLists.txt reads too (vm_run
+# copies it to /rw/gen-cases.txt).
 
 GEN_QPN=4660        # 0x1234, the generator's QPN: rxe1 has no such QP
 GEN_PAT=a55a0102    # the flow's pattern and the server's --expect-pattern
@@ -131,18 +133,27 @@ gen_case() {
 	return 0
 }
 
+# gen_fault NAME PSN KIND=I: the fault line of case NAME for its request I
+# (the case's first PSN is PSN).
+gen_fault() {
+	local k="${3%%=*}" i="${3#*=}" a
+	a=$k
+	[ "$k" = drop ] && a="drop, dir: request"
+	echo "  - {action: $a, flow: $1, psn: $((($2 + i) % 16777216))}"
+}
+
+# The cases, one a line of gen-cases.txt (read on fd 3: the programs keep
+# stdin): NAME OP SIZE MESSAGES FIRST-PSN [imm=V] [corrupt=I | drop=I].
 status=0
-# RDMA WRITE: 8 x 4 packets, the PSN wrapping through 0 after 6 packets.
-gen_case gen_write write 4096 8 16777210 1 || status=1
-# RDMA WRITE with immediate: 4 messages, ImmDt = each message's number on
-# the QP (immediate: sequence), which is how the server names a WRITE_IMM.
-gen_case gen_write_imm write_imm 1500 4 4194304 1 "immediate: sequence" || status=1
-# SEND: 16 x 3001 bytes (3 packets, the last with 3 pad bytes) into posted
-# receives.
-gen_case gen_send send 3001 16 8388600 1 || status=1
-# RDMA READ: rxe answers with the server's buffer (its pattern).
-gen_case gen_read read 3000 4 12345 0 || status=1
-# A corrupted request: 8 one-packet WRITEs, the 4th with a flipped ICRC bit.
-gen_case gen_corrupt write 1024 8 1000 0 \
-	"faults:" "  - {action: corrupt, flow: gen_corrupt, psn: 1003}" || status=1
+while read -r n op size msgs psn extra <&3; do
+	case "$n" in '' | '#'*) continue ;; esac
+	case "$op $extra" in
+	*imm=*) gen_case "$n" "$op" "$size" "$msgs" "$psn" 1 "immediate: ${extra#imm=}" || status=1 ;;
+	*corrupt=* | *drop=*)
+		gen_case "$n" "$op" "$size" "$msgs" "$psn" 0 "faults:" "$(gen_fault "$n" "$psn" "$extra")" ||
+			status=1 ;;
+	read*) gen_case "$n" "$op" "$size" "$msgs" "$psn" 0 || status=1 ;;
+	*) gen_case "$n" "$op" "$size" "$msgs" "$psn" 1 || status=1 ;;
+	esac
+done 3<"${RW_GEN_CASES:-/rw/gen-cases.txt}"
 exit $status

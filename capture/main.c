@@ -385,87 +385,107 @@ static void print_drops(const struct cap_live *l, const char *shown)
 			CAP_PROG, shown, l->index);
 }
 
-static int run_live(struct cap_ctx *c, const struct cap_opts *o)
+/* A live capture's pieces beyond the per-packet state (live_run): what
+ * run_live's steps share. */
+struct live_session {
+	const struct cap_opts *o;
+	struct cap_ctx *c;
+	struct cap_live *l;
+	struct cap_writer *w;
+	struct cap_view *view;
+	struct live_run lr;
+	int have_writer, multi, failed;
+	char *shown;
+};
+
+/* Opens the source, the writer (-w) and the table or status lines, and
+ * says what it listens on. 0, or the exit status of a failure. */
+static int live_start(struct live_session *s)
 {
-	static struct cap_live l;
-	static struct cap_writer w;
-	struct cap_view *view = NULL;
-	struct live_run lr = {.c = c, .l = &l, .count = o->count};
+	const struct cap_opts *o = s->o;
+	struct cap_live *l = s->l;
 	const char *slow = getenv("ROCEWIRE_CAP_TEST_SLOW_DECODE_NS");
-	int have_writer = 0, failed = 0;
-	static char shown[NAME_SHOWN], file1[NAME_SHOWN], file2[NAME_SHOWN];
 
 	install_signals();
-	if (cap_live_open(&l, o) != 0) {
-		error_line(l.err);
-		return l.err_status;
+	if (cap_live_open(l, o) != 0) {
+		error_line(l->err);
+		return l->err_status;
 	}
-	cap_esc(shown, sizeof(shown), l.name);
-	signal_live = &l;
+	cap_esc(s->shown, NAME_SHOWN, l->name);
+	signal_live = l;
 	if (got_signal)
-		cap_live_breakloop(&l);
-	int multi = cap_live_multi(&l);
-	if (multi && cap_live_queues_start(&l, o, c) != 0) {
-		error_line(l.err);
-		cap_live_close(&l);
-		return l.err_status;
+		cap_live_breakloop(l);
+	s->multi = cap_live_multi(l);
+	if (s->multi && cap_live_queues_start(l, o, s->c) != 0) {
+		error_line(l->err);
+		cap_live_close(l);
+		return l->err_status;
 	}
-	if (o->write_file && !multi) {
+	if (o->write_file && !s->multi) {
 		struct cap_writer_cfg wc = cap_writer_cfg_of(o, o->write_file);
-		if (cap_writer_open(&w, &wc, l.linktype, l.snaplen, l.nano, l.name) != 0) {
-			error_line(w.err);
-			cap_writer_close(&w);
-			cap_live_close(&l);
+		if (cap_writer_open(s->w, &wc, l->linktype, l->snaplen, l->nano, l->name) != 0) {
+			error_line(s->w->err);
+			cap_writer_close(s->w);
+			cap_live_close(l);
 			return CAP_EXIT_USAGE;
 		}
-		w.drops = &l.drops;
-		lr.w = &w;
-		have_writer = 1;
+		s->w->drops = &l->drops;
+		s->lr.w = s->w;
+		s->have_writer = 1;
 		/* network interfaces only: their timestamps are the wall clock's */
-		lr.shed = o->quiet && !o->keep_report && !o->view && l.pcap && l.ring_bytes &&
-			  !getenv("ROCEWIRE_CAP_NO_SHED");
-		lr.slow_ns = slow ? strtoull(slow, NULL, 10) : 0;
+		s->lr.shed = o->quiet && !o->keep_report && !o->view && l->pcap && l->ring_bytes &&
+			     !getenv("ROCEWIRE_CAP_NO_SHED");
+		s->lr.slow_ns = slow ? strtoull(slow, NULL, 10) : 0;
 	}
 	if (o->view || o->status_secs) {
 		/* the table's and the status line's previous counts */
-		view = cap_view_new(o->max_flows && o->max_flows < VIEW_FLOWS ? o->max_flows : VIEW_FLOWS);
-		if (!view) {
+		s->view = cap_view_new(o->max_flows && o->max_flows < VIEW_FLOWS ? o->max_flows : VIEW_FLOWS);
+		if (!s->view) {
 			fprintf(stderr, "%s: out of memory\n", CAP_PROG);
-			if (have_writer)
-				cap_writer_close(&w);
-			cap_live_close(&l);
+			if (s->have_writer)
+				cap_writer_close(s->w);
+			cap_live_close(l);
 			return CAP_EXIT_USAGE;
 		}
 	}
-	{
-		const char *n = pcap_datalink_val_to_name(l.linktype);
-		const char *d = pcap_datalink_val_to_description(l.linktype);
-		fprintf(stderr,
-			"%s: listening on %s, link type %s (%s), snapshot length %" PRIu32
-			" bytes, %s timestamps, %s\n",
-			CAP_PROG, shown, n ? n : "?", d ? d : "?", l.snaplen,
-			l.nano ? "nanosecond" : "microsecond", l.filter_desc);
-	}
-	c->hold_warnings = o->view;
-	c->stats.live = l.name;
-	c->file = c->file_shown = shown; /* no "file" in live JSON: only messages show it */
+	const char *n = pcap_datalink_val_to_name(l->linktype);
+	const char *d = pcap_datalink_val_to_description(l->linktype);
+	fprintf(stderr,
+		"%s: listening on %s, link type %s (%s), snapshot length %" PRIu32
+		" bytes, %s timestamps, %s\n",
+		CAP_PROG, s->shown, n ? n : "?", d ? d : "?", l->snaplen, l->nano ? "nanosecond" : "microsecond",
+		l->filter_desc);
+	s->c->hold_warnings = o->view;
+	s->c->stats.live = l->name;
+	s->c->file = s->c->file_shown = s->shown; /* no "file" in live JSON: only messages show it */
+	return 0;
+}
 
+/* Captures until a signal, -c, --duration, a failure or the output's end:
+ * packets as they come, and once a second the drops, the writer's tick
+ * and the table; the status line every --status seconds. */
+static void live_loop(struct live_session *s)
+{
+	const struct cap_opts *o = s->o;
+	struct cap_ctx *c = s->c;
+	struct cap_live *l = s->l;
+	struct cap_writer *w = s->w;
 	double now = cap_now();
 	double next_tick = now + 1.0;
 	double next_status = o->status_secs ? now + o->status_secs : 0;
 	double deadline = o->duration > 0 ? now + o->duration : 0;
-	if (o->view)
-		cap_view_draw(view, c, &l, now);
 
-	while (!got_signal && !l.stop) {
+	if (o->view)
+		cap_view_draw(s->view, c, l, now);
+	while (!got_signal && !l->stop) {
 		double wait = next_tick - now;
 		if (deadline && deadline - now < wait)
 			wait = deadline - now;
 		int ms = wait <= 0 ? 0 : wait * 1000 > LIVE_WAIT_MS ? LIVE_WAIT_MS : (int)(wait * 1000) + 1;
-		int n = cap_live_dispatch(&l, ms, live_packet, &lr);
+		int n = cap_live_dispatch(l, ms, live_packet, &s->lr);
 		if (n < 0) {
-			error_line(l.err);
-			failed = 1;
+			error_line(l->err);
+			s->failed = 1;
 			break;
 		}
 		if (n > 0 && !o->quiet) {
@@ -473,58 +493,76 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 			if (c->out.failed)
 				break;
 		}
-		if (n > 0 && have_writer && w.to_stdout && cap_writer_flush(&w) != 0) {
-			lr.wfailed = 1;
-			snprintf(w.err, sizeof(w.err), "standard output: cannot write: %s", strerror(errno));
+		if (n > 0 && s->have_writer && w->to_stdout && cap_writer_flush(w) != 0) {
+			s->lr.wfailed = 1;
+			snprintf(w->err, sizeof(w->err), "standard output: cannot write: %s", strerror(errno));
 			break;
 		}
-		if (lr.wfailed)
+		if (s->lr.wfailed)
 			break;
 		now = cap_now();
 		if (deadline && now >= deadline)
 			break;
 		if (now >= next_tick) {
 			next_tick = now + 1.0;
-			cap_live_update_drops(&l);
-			if (have_writer && cap_writer_tick(&w) != 0) {
-				lr.wfailed = 1;
+			cap_live_update_drops(l);
+			if (s->have_writer && cap_writer_tick(w) != 0) {
+				s->lr.wfailed = 1;
 				break;
 			}
 			if (o->view)
-				cap_view_draw(view, c, &l, now);
+				cap_view_draw(s->view, c, l, now);
 		}
 		if (next_status && now >= next_status) {
-			cap_view_status(view, c, &l, now);
+			cap_view_status(s->view, c, l, now);
 			next_status = now + o->status_secs;
 		}
 	}
 	signal_live = NULL;
+}
+
+/* Takes what is still in the ring, closes the file(s) and says where they
+ * went. */
+static void live_stop(struct live_session *s)
+{
+	static char file1[NAME_SHOWN], file2[NAME_SHOWN];
+	const struct cap_opts *o = s->o;
+	struct cap_ctx *c = s->c;
+	struct cap_writer *w = s->w;
+
 	/* What arrived before the end and is still in the ring's last block
 	 * (not after a failure, nor when -c is reached or the output is gone) */
-	if (!failed && !lr.wfailed && !c->out.failed && !(lr.count && c->stats.packets >= lr.count) &&
-	    cap_live_drain(&l, live_packet, &lr) > 0 && !o->quiet)
+	if (!s->failed && !s->lr.wfailed && !c->out.failed && !(s->lr.count && c->stats.packets >= s->lr.count) &&
+	    cap_live_drain(s->l, live_packet, &s->lr) > 0 && !o->quiet)
 		cap_out_flush(&c->out);
-
-	cap_live_update_drops(&l);
+	cap_live_update_drops(s->l);
 	if (o->view)
-		cap_view_draw(view, c, &l, cap_now());
-	cap_view_free(view);
-	if (have_writer) {
-		int rc = cap_writer_close(&w);
-		if (lr.wfailed || rc != 0) {
-			error_line(w.err[0] ? w.err : "cannot write the capture file");
-			failed = 1;
-		} else if (!w.to_stdout && w.files == 1) {
-			fprintf(stderr, "%s: wrote %" PRIu64 " packets to %s\n", CAP_PROG,
-				w.total_packets, cap_esc(file1, sizeof(file1), w.first_name));
-		} else if (!w.to_stdout) {
+		cap_view_draw(s->view, c, s->l, cap_now());
+	cap_view_free(s->view);
+	if (s->have_writer) {
+		int rc = cap_writer_close(w);
+		if (s->lr.wfailed || rc != 0) {
+			error_line(w->err[0] ? w->err : "cannot write the capture file");
+			s->failed = 1;
+		} else if (!w->to_stdout && w->files == 1) {
+			fprintf(stderr, "%s: wrote %" PRIu64 " packets to %s\n", CAP_PROG, w->total_packets,
+				cap_esc(file1, sizeof(file1), w->first_name));
+		} else if (!w->to_stdout) {
 			fprintf(stderr, "%s: wrote %" PRIu64 " packets to %u files, %s to %s\n", CAP_PROG,
-				w.total_packets, w.files, cap_esc(file1, sizeof(file1), w.first_name),
-				cap_esc(file2, sizeof(file2), w.name));
+				w->total_packets, w->files, cap_esc(file1, sizeof(file1), w->first_name),
+				cap_esc(file2, sizeof(file2), w->name));
 		}
 	}
-	if (multi && cap_live_queues_finish(&l, c, shown) != 0)
-		failed = 1;
+	if (s->multi && cap_live_queues_finish(s->l, c, s->shown) != 0)
+		s->failed = 1;
+}
+
+/* The outputs at the end: the report, the summary, the drops. */
+static void live_report(struct live_session *s)
+{
+	struct cap_ctx *c = s->c;
+	struct cap_live *l = s->l;
+
 	cap_ctx_end_input(c);
 	/* The reader of standard output went away (| head): that ends the
 	 * capture, as tcpdump ends, and is not an error. */
@@ -532,25 +570,41 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	if (!reader_gone)
 		cap_set_status(c, finish_output(c));
 	if (c->report) {
-		struct cap_opts ro = *o;
+		struct cap_opts ro = *s->o;
 		if (reader_gone)
 			ro.report = 0; /* the HTML file is still written */
-		if (l.drops.known) /* else the report says none were recorded */
-			cap_report_set_drops(c->report, l.drops.kernel, l.drops.ifdrop);
+		if (l->drops.known) /* else the report says none were recorded */
+			cap_report_set_drops(c->report, l->drops.kernel, l->drops.ifdrop);
 		cap_set_status(c, report_outputs(c, &ro, wall_ns()));
 	}
 	cap_summary_print(&c->stats, CAP_PROG, stderr);
-	print_drops(&l, shown);
-	cap_live_summary(&l, shown);
-	if (l.drops.kernel || l.drops.ifdrop) {
+	print_drops(l, s->shown);
+	cap_live_summary(l, s->shown);
+	if (l->drops.kernel || l->drops.ifdrop) {
 		fprintf(stderr,
 			"%s: %s: the capture is incomplete: %" PRIu64 " packets were lost (try a larger "
 			"-B, a smaller -s, or -w without per-packet output)\n",
-			CAP_PROG, shown, l.drops.kernel + l.drops.ifdrop);
+			CAP_PROG, s->shown, l->drops.kernel + l->drops.ifdrop);
 		cap_set_status(c, CAP_EXIT_PROBLEM);
 	}
+}
+
+static int run_live(struct cap_ctx *c, const struct cap_opts *o)
+{
+	static struct cap_live l;
+	static struct cap_writer w;
+	static char shown[NAME_SHOWN];
+	struct live_session s = {.o = o, .c = c, .l = &l, .w = &w, .shown = shown};
+
+	s.lr = (struct live_run){.c = c, .l = &l, .count = o->count};
+	int status = live_start(&s);
+	if (status != 0)
+		return status;
+	live_loop(&s);
+	live_stop(&s);
+	live_report(&s);
 	cap_live_close(&l);
-	if (failed)
+	if (s.failed)
 		cap_set_status(c, CAP_EXIT_USAGE);
 	return c->status;
 }

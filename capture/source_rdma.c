@@ -157,30 +157,38 @@ static int unsupported(int err)
 
 static void cap_rdma_close(struct cap_live *l);
 
-static int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o)
+/* DEVICE or DEVICE:PORT; the port is 1 when not given. */
+static int cap_rdma_parse_spec(struct cap_live *l, const char *spec, char *name, size_t cap,
+			       unsigned *port)
 {
-	struct ibv_device **list;
-	struct ibv_device *dev = NULL;
-	struct cap_rdma *r;
-	char name[64];
-	unsigned port = 1;
-	int n = 0, err;
-
-	/* DEVICE or DEVICE:PORT */
 	const char *colon = strrchr(spec, ':');
 	size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-	if (len == 0 || len >= sizeof(name))
+	if (len == 0 || len >= cap)
 		return set_err(l, "expected rdma:DEVICE or rdma:DEVICE:PORT (e.g. rdma:mlx5_0)%s%s",
 			       "", "", 0);
 	memcpy(name, spec, len);
 	name[len] = '\0';
+	*port = 1;
 	if (colon) {
 		char *end;
 		unsigned long v = strtoul(colon + 1, &end, 10);
 		if (colon[1] == '\0' || *end != '\0' || v < 1 || v > 255)
 			return set_err(l, "'%s' is not a port number (1 to 255)%s", colon + 1, "", 0);
-		port = (unsigned)v;
+		*port = (unsigned)v;
 	}
+	return 0;
+}
+
+/* Finds the device by name, allocates l->rdma and opens the device. The
+ * device list is freed here on every path; its names go into the message
+ * when the device is not among them. On failure l->rdma may be set (the
+ * caller closes it). */
+static int cap_rdma_open_device(struct cap_live *l, const char *name)
+{
+	struct ibv_device **list;
+	struct ibv_device *dev = NULL;
+	struct cap_rdma *r;
+	int n = 0, err;
 
 	errno = 0;
 	list = ibv_get_device_list(&n);
@@ -213,63 +221,70 @@ static int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_
 	snprintf(r->devname, sizeof(r->devname), "%s", name);
 	driver_name(dev, r->driver, sizeof(r->driver));
 	r->ctx = ibv_open_device(dev);
-	err = errno;
+	err = errno; /* before ibv_free_device_list can change it */
 	ibv_free_device_list(list);
-	if (!r->ctx) {
-		set_err(l, "cannot open the RDMA device%s%s", "", "", err);
-		goto fail;
-	}
+	if (!r->ctx)
+		return set_err(l, "cannot open the RDMA device%s%s", "", "", err);
+	return 0;
+}
 
+/* The sniffer flow copies Ethernet frames: the port must be a RoCE port. */
+static int cap_rdma_check_port(struct cap_live *l, struct cap_rdma *r, unsigned port)
+{
 	struct ibv_port_attr pa;
-	if (ibv_query_port(r->ctx, (uint8_t)port, &pa) != 0) {
-		char p[16];
-		snprintf(p, sizeof(p), "%u", port);
-		set_err(l, "the device has no port %s%s", p, "", 0);
-		goto fail;
-	}
-	if (pa.link_layer != IBV_LINK_LAYER_ETHERNET) {
-		char p[16];
-		snprintf(p, sizeof(p), "%u", port);
-		set_err(l, "port %s is not an Ethernet (RoCE) port; sniffer capture needs one "
-			   "(for native InfiniBand use ibdump)%s",
-			p, "", 0);
-		goto fail;
-	}
+	char p[16];
 
-	/* -B (32 MiB by default) in receive buffers */
+	snprintf(p, sizeof(p), "%u", port);
+	if (ibv_query_port(r->ctx, (uint8_t)port, &pa) != 0)
+		return set_err(l, "the device has no port %s%s", p, "", 0);
+	if (pa.link_layer != IBV_LINK_LAYER_ETHERNET)
+		return set_err(l, "port %s is not an Ethernet (RoCE) port; sniffer capture needs one "
+				  "(for native InfiniBand use ibdump)%s",
+			       p, "", 0);
+	return 0;
+}
+
+/* -B (32 MiB by default) in receive buffers, within the device's limits on
+ * work requests and completion queue entries. */
+static void cap_rdma_size_ring(struct cap_rdma *r, const struct cap_opts *o)
+{
+	struct ibv_device_attr da;
+
 	r->n_bufs = (uint32_t)((uint64_t)o->buffer_kib * 1024 / RDMA_BUF);
 	if (r->n_bufs == 0)
 		r->n_bufs = 1;
-	struct ibv_device_attr da;
-	if (ibv_query_device(r->ctx, &da) == 0) { /* within the device's limits */
+	if (ibv_query_device(r->ctx, &da) == 0) {
 		if (da.max_qp_wr > 0 && r->n_bufs > (uint32_t)da.max_qp_wr)
 			r->n_bufs = (uint32_t)da.max_qp_wr;
 		if (da.max_cqe > 0 && r->n_bufs > (uint32_t)da.max_cqe)
 			r->n_bufs = (uint32_t)da.max_cqe;
 	}
+}
 
+/* Protection domain, and a completion queue on a non-blocking channel
+ * whose fd the capture loop polls. */
+static int cap_rdma_make_cq(struct cap_live *l, struct cap_rdma *r, const struct cap_opts *o)
+{
 	r->pd = ibv_alloc_pd(r->ctx);
-	if (!r->pd) {
-		set_err(l, "cannot allocate a protection domain%s%s", "", "", errno);
-		goto fail;
-	}
+	if (!r->pd)
+		return set_err(l, "cannot allocate a protection domain%s%s", "", "", errno);
 	r->ch = ibv_create_comp_channel(r->ctx);
-	if (!r->ch) {
-		set_err(l, "cannot create a completion channel%s%s", "", "", errno);
-		goto fail;
-	}
+	if (!r->ch)
+		return set_err(l, "cannot create a completion channel%s%s", "", "", errno);
 	int fl = fcntl(r->ch->fd, F_GETFL);
-	if (fl < 0 || fcntl(r->ch->fd, F_SETFL, fl | O_NONBLOCK) != 0) {
-		set_err(l, "cannot make the completion channel non-blocking%s%s", "", "", errno);
-		goto fail;
-	}
+	if (fl < 0 || fcntl(r->ch->fd, F_SETFL, fl | O_NONBLOCK) != 0)
+		return set_err(l, "cannot make the completion channel non-blocking%s%s", "", "",
+			       errno);
 	r->cq = ibv_create_cq(r->ctx, (int)r->n_bufs, NULL, r->ch, 0);
-	if (!r->cq) {
-		set_err(l, "cannot create a completion queue%s%s", "", "", errno);
-		goto fail;
-	}
+	if (!r->cq)
+		return set_err(l, "cannot create a completion queue%s%s", "", "", errno);
 	moderate_cq(r, o);
+	return 0;
+}
 
+/* A raw packet QP, taken to RTR: it only receives. */
+static int cap_rdma_make_qp(struct cap_live *l, struct cap_rdma *r, unsigned port)
+{
 	struct ibv_qp_init_attr qa = {
 		.send_cq = r->cq,
 		.recv_cq = r->cq,
@@ -279,50 +294,53 @@ static int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_
 	};
 	r->qp = ibv_create_qp(r->pd, &qa);
 	if (!r->qp) {
-		err = errno;
+		int err = errno;
 		if (err == EPERM || err == EACCES)
-			set_err(l, "creating a raw packet QP needs root or CAP_NET_RAW%s%s", "", "", err);
-		else if (unsupported(err))
-			set_err(l, "driver %s does not support raw packet QPs, which sniffer capture "
-				   "needs (ConnectX-4 and later with mlx5 do)",
-				r->driver, "", err);
-		else
-			set_err(l, "cannot create a raw packet QP (driver %s)%s", r->driver, "", err);
-		goto fail;
+			return set_err(l, "creating a raw packet QP needs root or CAP_NET_RAW%s%s", "",
+				       "", err);
+		if (unsupported(err))
+			return set_err(l, "driver %s does not support raw packet QPs, which sniffer "
+					  "capture needs (ConnectX-4 and later with mlx5 do)",
+				       r->driver, "", err);
+		return set_err(l, "cannot create a raw packet QP (driver %s)%s", r->driver, "", err);
 	}
 	struct ibv_qp_attr at = {.qp_state = IBV_QPS_INIT, .port_num = (uint8_t)port};
-	if (ibv_modify_qp(r->qp, &at, IBV_QP_STATE | IBV_QP_PORT) != 0) {
-		set_err(l, "cannot move the raw packet QP to INIT (driver %s)%s", r->driver, "", errno);
-		goto fail;
-	}
+	if (ibv_modify_qp(r->qp, &at, IBV_QP_STATE | IBV_QP_PORT) != 0)
+		return set_err(l, "cannot move the raw packet QP to INIT (driver %s)%s", r->driver,
+			       "", errno);
 	memset(&at, 0, sizeof(at));
 	at.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(r->qp, &at, IBV_QP_STATE) != 0) {
-		set_err(l, "cannot move the raw packet QP to RTR (driver %s)%s", r->driver, "", errno);
-		goto fail;
-	}
+	if (ibv_modify_qp(r->qp, &at, IBV_QP_STATE) != 0)
+		return set_err(l, "cannot move the raw packet QP to RTR (driver %s)%s", r->driver,
+			       "", errno);
+	return 0;
+}
 
+/* The receive ring: registered once, each buffer posted with its index as
+ * wr_id so a completion finds its buffer. */
+static int cap_rdma_post_ring(struct cap_live *l, struct cap_rdma *r)
+{
 	size_t ring = (size_t)r->n_bufs * RDMA_BUF;
 	r->ring = aligned_alloc(4096, (ring + 4095) & ~(size_t)4095);
-	if (!r->ring) {
-		set_err(l, "out of memory for the receive ring%s%s", "", "", 0);
-		goto fail;
-	}
+	if (!r->ring)
+		return set_err(l, "out of memory for the receive ring%s%s", "", "", 0);
 	r->mr = ibv_reg_mr(r->pd, r->ring, ring, IBV_ACCESS_LOCAL_WRITE);
-	if (!r->mr) {
-		set_err(l, "cannot register the receive ring%s%s", "", "", errno);
-		goto fail;
-	}
+	if (!r->mr)
+		return set_err(l, "cannot register the receive ring%s%s", "", "", errno);
 	for (uint32_t i = 0; i < r->n_bufs; i++) {
 		struct ibv_sge sge = {.addr = (uintptr_t)(r->ring + (size_t)i * RDMA_BUF),
 				      .length = RDMA_BUF, .lkey = r->mr->lkey};
 		struct ibv_recv_wr wr = {.wr_id = i, .sg_list = &sge, .num_sge = 1}, *bad;
-		if (ibv_post_recv(r->qp, &wr, &bad) != 0) {
-			set_err(l, "cannot post receive buffers%s%s", "", "", errno);
-			goto fail;
-		}
+		if (ibv_post_recv(r->qp, &wr, &bad) != 0)
+			return set_err(l, "cannot post receive buffers%s%s", "", "", errno);
 	}
+	return 0;
+}
 
+/* The sniffer flow rule (no specs: all the port's traffic), then the CQ
+ * armed for its first completion event. */
+static int cap_rdma_start_sniffer(struct cap_live *l, struct cap_rdma *r, unsigned port)
+{
 	struct ibv_flow_attr fa = {
 		.type = IBV_FLOW_ATTR_SNIFFER,
 		.size = sizeof(fa),
@@ -331,24 +349,48 @@ static int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_
 	};
 	r->flow = ibv_create_flow(r->qp, &fa);
 	if (!r->flow) {
-		err = errno;
+		int err = errno;
 		if (err == EPERM || err == EACCES)
-			set_err(l, "a sniffer flow needs root or CAP_NET_RAW%s%s", "", "", err);
-		else
-			set_err(l, "driver %s does not support sniffer flows (IBV_FLOW_ATTR_SNIFFER)%s",
-				r->driver, "", err);
-		goto fail;
+			return set_err(l, "a sniffer flow needs root or CAP_NET_RAW%s%s", "", "", err);
+		return set_err(l, "driver %s does not support sniffer flows (IBV_FLOW_ATTR_SNIFFER)%s",
+			       r->driver, "", err);
 	}
-	if (ibv_req_notify_cq(r->cq, 0) != 0) {
-		set_err(l, "cannot arm the completion queue%s%s", "", "", errno);
-		goto fail;
-	}
+	if (ibv_req_notify_cq(r->cq, 0) != 0)
+		return set_err(l, "cannot arm the completion queue%s%s", "", "", errno);
+	return 0;
+}
 
+/* Loss is read from the port's out_of_buffer counter, when sysfs has one. */
+static void cap_rdma_drop_counter(struct cap_live *l, struct cap_rdma *r, const char *name,
+				  unsigned port)
+{
 	snprintf(r->counter, sizeof(r->counter), "/sys/class/infiniband/%s/ports/%u/hw_counters/out_of_buffer",
 		 name, port);
 	if (read_u64_file(r->counter, &r->oob_start) != 0)
 		r->counter[0] = '\0';
 	l->drops.known = r->counter[0] != '\0';
+}
+
+static int cap_rdma_open(struct cap_live *l, const char *spec, const struct cap_opts *o)
+{
+	struct cap_rdma *r;
+	char name[64];
+	unsigned port;
+
+	if (cap_rdma_parse_spec(l, spec, name, sizeof(name), &port) != 0)
+		return -1;
+	/* From here on a failure closes whatever was set up (cap_rdma_close
+	 * does nothing while l->rdma is still NULL). */
+	if (cap_rdma_open_device(l, name) != 0)
+		goto fail;
+	r = l->rdma;
+	if (cap_rdma_check_port(l, r, port) != 0)
+		goto fail;
+	cap_rdma_size_ring(r, o);
+	if (cap_rdma_make_cq(l, r, o) != 0 || cap_rdma_make_qp(l, r, port) != 0 ||
+	    cap_rdma_post_ring(l, r) != 0 || cap_rdma_start_sniffer(l, r, port) != 0)
+		goto fail;
+	cap_rdma_drop_counter(l, r, name, port);
 
 	l->linktype = RW_LINKTYPE_ETHERNET;
 	l->snaplen = o->snaplen < RDMA_BUF ? o->snaplen : RDMA_BUF;

@@ -382,25 +382,35 @@ static int run(struct replay *r)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line is EAL's options, "--", then ours when DPDK is the
+ * output, else all ours. Ours, with argv[0], in a new array (freed by
+ * main); *split is the index of "--", or -1. */
+static char **main_own_args(int argc, char **argv, int *split, int *my_argc)
 {
-	struct rp_opts o;
-	char err[600];
-	int split = -1;
-
+	*split = -1;
 	for (int i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0) {
-			split = i;
+			*split = i;
 			break;
 		}
 	char **my_argv = calloc((size_t)argc + 1, sizeof(*my_argv));
 	if (!my_argv)
 		die(EXIT_RUNTIME, "out of memory");
-	int my_argc = 1;
+	*my_argc = 1;
 	my_argv[0] = argv[0];
-	for (int i = split < 0 ? 1 : split + 1; i < argc; i++)
-		my_argv[my_argc++] = argv[i];
-	char libs[256];
+	for (int i = *split < 0 ? 1 : *split + 1; i < argc; i++)
+		my_argv[(*my_argc)++] = argv[i];
+	return my_argv;
+}
+
+/* Our options, and that they name exactly one output. 1 when --help or
+ * --version has been answered, else 0 (a usage error exits). */
+static int main_options(int my_argc, char **my_argv, int split, struct rp_opts *o)
+{
+	/* static: rp_version_libs points into it */
+	static char libs[256];
+	char err[600];
+
 	snprintf(libs, sizeof(libs), "%s, jansson %s, %s", pcap_lib_version(), JANSSON_VERSION,
 #ifdef ROCEWIRE_REPLAY_DPDK
 		 rte_version()
@@ -409,135 +419,177 @@ int main(int argc, char **argv)
 #endif
 	);
 	rp_version_libs = libs;
-	int prc = rp_opts_parse(my_argc, my_argv, &o, err, sizeof(err));
-	if (prc == 1) {
-		free(my_argv);
-		return 0;
-	}
+	int prc = rp_opts_parse(my_argc, my_argv, o, err, sizeof(err));
+	if (prc == 1)
+		return 1;
 	if (prc < 0)
 		die(EXIT_USAGE, "%s", err);
-	o.dpdk = split > 0;
-	int outputs = (o.iface != NULL) + (o.write != NULL) + o.dpdk;
+	o->dpdk = split > 0;
+	int outputs = (o->iface != NULL) + (o->write != NULL) + o->dpdk;
 	if (outputs == 0)
 		die(EXIT_USAGE, "no output: give -i IF, -w FILE, or DPDK EAL options before \"--\"");
 	if (outputs > 1)
 		die(EXIT_USAGE, "one output only: -i IF, -w FILE, or DPDK EAL options before \"--\"");
 #ifndef ROCEWIRE_REPLAY_DPDK
-	if (o.dpdk || o.write)
+	if (o->dpdk || o->write)
 		die(EXIT_USAGE, "%s: this rocewire-replay was built without DPDK; use -i IF",
-		    o.write ? "-w" : "EAL options");
+		    o->write ? "-w" : "EAL options");
 #endif
 
-	if (strcmp(o.input, "-") == 0 && o.loops != 1 && !o.preload)
+	if (strcmp(o->input, "-") == 0 && o->loops != 1 && !o->preload)
 		die(EXIT_USAGE, "--loop: standard input cannot be read twice; add --preload");
+	return 0;
+}
 
-	struct replay r;
-	memset(&r, 0, sizeof(r));
-	r.o = &o;
-	/* the input first: a bad file is answered before any output opens */
-	if (rp_reader_open(&r.rd, o.input, o.preload) != 0)
-		die(EXIT_USAGE, "%s", r.rd.err);
-	if (r.rd.linktype == RW_LINKTYPE_INFINIBAND)
+/* The input and what the replay loop needs to know of it and the options.
+ * The input opens first: a bad file is answered before any output opens. */
+static void main_input(struct replay *r, struct rp_opts *o)
+{
+	char err[600];
+
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	if (rp_reader_open(&r->rd, o->input, o->preload) != 0)
+		die(EXIT_USAGE, "%s", r->rd.err);
+	if (r->rd.linktype == RW_LINKTYPE_INFINIBAND)
 		die(EXIT_USAGE, "%s: link type InfiniBand (247): native IB frames have no Ethernet form to "
-				"replay", o.input);
-	if (o.target && rp_target_apply(&o, err, sizeof(err)) != 0)
+				"replay", o->input);
+	if (o->target && rp_target_apply(o, err, sizeof(err)) != 0)
 		die(EXIT_USAGE, "%s", err);
-	r.rewrite = rewrites_asked(&o.rw);
-	r.need_decode = r.rewrite || o.n_qps || o.n_opcodes || o.target || o.corrupt_rate > 0 || o.have_filter;
-	r.dcfg.no_icrc_check = 1; /* rewrite.c computes what it needs */
-	r.rng = o.seed ? o.seed : 1;
-	r.paced = o.timing != RP_TIME_TOPSPEED;
+	r->rewrite = rewrites_asked(&o->rw);
+	r->need_decode = r->rewrite || o->n_qps || o->n_opcodes || o->target || o->corrupt_rate > 0 || o->have_filter;
+	r->dcfg.no_icrc_check = 1; /* rewrite.c computes what it needs */
+	r->rng = o->seed ? o->seed : 1;
+	r->paced = o->timing != RP_TIME_TOPSPEED;
 	/* --preload keeps the frames' decodes too (528 bytes a frame, up to
 	 * 256 MiB): every loop then only copies, rewrites and re-signs */
-	if (o.preload && r.need_decode && r.rd.linktype == RW_LINKTYPE_ETHERNET &&
-	    r.rd.n <= (256u << 20) / sizeof(struct rw_packet)) {
-		r.decoded = calloc(r.rd.n ? r.rd.n : 1, sizeof(*r.decoded));
-		for (uint64_t i = 0; r.decoded && i < r.rd.n; i++) {
-			const struct rp_pre *x = &r.rd.idx[i];
-			rw_packet_decode(&r.dcfg, r.rd.linktype, r.rd.mem + x->off, x->caplen, x->wirelen,
-					 &r.decoded[i]);
+	if (o->preload && r->need_decode && r->rd.linktype == RW_LINKTYPE_ETHERNET &&
+	    r->rd.n <= (256u << 20) / sizeof(struct rw_packet)) {
+		r->decoded = calloc(r->rd.n ? r->rd.n : 1, sizeof(*r->decoded));
+		for (uint64_t i = 0; r->decoded && i < r->rd.n; i++) {
+			const struct rp_pre *x = &r->rd.idx[i];
+			rw_packet_decode(&r->dcfg, r->rd.linktype, r->rd.mem + x->off, x->caplen, x->wirelen,
+					 &r->decoded[i]);
 		}
 	}
-	r.progress = o.progress < 0 ? isatty(STDERR_FILENO) : o.progress;
+	r->progress = o->progress < 0 ? isatty(STDERR_FILENO) : o->progress;
+}
 
-	char *tmp_pcap = NULL, outname[4300];
+/* The output: an AF_PACKET socket (-i), or DPDK, through the user's EAL
+ * options or net_pcap writing -w's file (to a temporary name, *tmp_pcap,
+ * renamed at the end). Its name for the statistics into outname. */
+static void main_output(struct replay *r, const struct rp_opts *o, int split, char **argv,
+			char **tmp_pcap, char *outname, size_t outcap)
+{
 	int rc;
-	if (o.iface) {
-		rc = rp_out_afpacket_open(&r.out, o.iface, o.burst);
-		if (rc != 0)
-			die(rc == 2 ? EXIT_USAGE : EXIT_RUNTIME, "%s", r.out.err);
-		snprintf(outname, sizeof(outname), "%s", r.out.name);
-	} else {
-#ifdef ROCEWIRE_REPLAY_DPDK
-		static struct rw_dpdk_args eal; /* EAL keeps pointers into it */
-		if (o.dpdk) {
-			check_vdev_ifaces(split, argv);
-			if (rw_dpdk_args_user(&eal, argv[0], split - 1, argv + 1, err, sizeof(err)) != 0)
-				die(EXIT_USAGE, "%s", err);
-		} else {
-			FILE *tf = cap_create_temp(o.write, ".part", &tmp_pcap);
-			if (!tf)
-				die(EXIT_USAGE, "-w %s: %s", o.write, strerror(errno));
-			fclose(tf);
-			if (rw_dpdk_args_pcap(&eal, argv[0], tmp_pcap, 0, 256, err, sizeof(err)) != 0) {
-				unlink(tmp_pcap);
-				die(EXIT_USAGE, "-w %s", err);
-			}
-		}
-		rc = rp_out_dpdk_open(&r.out, &eal, o.port, o.burst);
-		if (rc != 0) {
-			if (tmp_pcap)
-				unlink(tmp_pcap);
-			die(rc == 2 ? EXIT_USAGE : EXIT_RUNTIME, "%s", r.out.err);
-		}
-		if (o.write)
-			snprintf(outname, sizeof(outname), "%s (net_pcap)", o.write);
-		else
-			snprintf(outname, sizeof(outname), "%s", r.out.name);
-#else
-		die(EXIT_USAGE, "built without DPDK");
-#endif
-	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 
-	double cpu0 = cpu_seconds();
-	rc = run(&r);
+	if (o->iface) {
+		rc = rp_out_afpacket_open(&r->out, o->iface, o->burst);
+		if (rc != 0)
+			die(rc == 2 ? EXIT_USAGE : EXIT_RUNTIME, "%s", r->out.err);
+		snprintf(outname, outcap, "%s", r->out.name);
+		return;
+	}
+#ifdef ROCEWIRE_REPLAY_DPDK
+	static struct rw_dpdk_args eal; /* EAL keeps pointers into it */
+	char err[600];
+	if (o->dpdk) {
+		check_vdev_ifaces(split, argv);
+		if (rw_dpdk_args_user(&eal, argv[0], split - 1, argv + 1, err, sizeof(err)) != 0)
+			die(EXIT_USAGE, "%s", err);
+	} else {
+		FILE *tf = cap_create_temp(o->write, ".part", tmp_pcap);
+		if (!tf)
+			die(EXIT_USAGE, "-w %s: %s", o->write, strerror(errno));
+		fclose(tf);
+		if (rw_dpdk_args_pcap(&eal, argv[0], *tmp_pcap, 0, 256, err, sizeof(err)) != 0) {
+			unlink(*tmp_pcap);
+			die(EXIT_USAGE, "-w %s", err);
+		}
+	}
+	rc = rp_out_dpdk_open(&r->out, &eal, o->port, o->burst);
+	if (rc != 0) {
+		if (*tmp_pcap)
+			unlink(*tmp_pcap);
+		die(rc == 2 ? EXIT_USAGE : EXIT_RUNTIME, "%s", r->out.err);
+	}
+	if (o->write)
+		snprintf(outname, outcap, "%s (net_pcap)", o->write);
+	else
+		snprintf(outname, outcap, "%s", r->out.name);
+#else
+	(void)split;
+	(void)argv;
+	(void)tmp_pcap;
+	die(EXIT_USAGE, "built without DPDK");
+#endif
+}
+
+/* After the run (rc as run() returns it): the last burst, the errors, the
+ * output closed (and -w's file given its name), the statistics. The exit
+ * status. */
+static int main_finish(struct replay *r, const struct rp_opts *o, int rc, double cpu0,
+		       char *tmp_pcap, const char *outname)
+{
 	int exit_status = 0;
-	if (rc == 0 && flush(&r) != 0)
+
+	if (rc == 0 && flush(r) != 0)
 		rc = -1;
-	r.st.wall_s = (double)(rp_now_ns() - r.t0) / 1e9;
-	r.st.cpu_s = cpu_seconds() - cpu0;
-	r.st.interrupted = stop_flag;
-	r.st.full_waits = r.out.full_waits;
-	if (r.progress)
+	r->st.wall_s = (double)(rp_now_ns() - r->t0) / 1e9;
+	r->st.cpu_s = cpu_seconds() - cpu0;
+	r->st.interrupted = stop_flag;
+	r->st.full_waits = r->out.full_waits;
+	if (r->progress)
 		fputs("\r\033[K", stderr);
 	if (rc == 1) {
-		fprintf(stderr, "rocewire-replay: %s\n", r.rd.err);
-		r.st.error = 1;
+		fprintf(stderr, "rocewire-replay: %s\n", r->rd.err);
+		r->st.error = 1;
 		exit_status = EXIT_USAGE;
 	} else if (rc < 0) {
-		fprintf(stderr, "rocewire-replay: %s\n", r.out.err);
+		fprintf(stderr, "rocewire-replay: %s\n", r->out.err);
 		exit_status = EXIT_RUNTIME;
 	}
-	r.out.ops->close(&r.out);
+	r->out.ops->close(&r->out);
 	if (tmp_pcap) {
-		if (rename(tmp_pcap, o.write) != 0) {
-			fprintf(stderr, "rocewire-replay: -w %s: %s\n", o.write, strerror(errno));
+		if (rename(tmp_pcap, o->write) != 0) {
+			fprintf(stderr, "rocewire-replay: -w %s: %s\n", o->write, strerror(errno));
 			unlink(tmp_pcap);
 			exit_status = EXIT_RUNTIME;
 		}
 		free(tmp_pcap);
 	}
 	static const char *const timing_names[] = {"as captured", "pps", "mbps", "topspeed"};
-	struct rp_run_info ri = {o.input, outname, timing_names[o.timing],
-				 o.timing == RP_TIME_PPS ? o.pps : o.timing == RP_TIME_MBPS ? o.mbps : o.multiplier};
-	if (!o.quiet)
-		rp_stats_text(stderr, &ri, &r.st);
-	if (o.summary_json && rp_stats_json(o.summary_json, &ri, &r.st) != 0) {
-		fprintf(stderr, "rocewire-replay: --summary-json %s: %s\n", o.summary_json, strerror(errno));
+	struct rp_run_info ri = {o->input, outname, timing_names[o->timing],
+				 o->timing == RP_TIME_PPS ? o->pps : o->timing == RP_TIME_MBPS ? o->mbps : o->multiplier};
+	if (!o->quiet)
+		rp_stats_text(stderr, &ri, &r->st);
+	if (o->summary_json && rp_stats_json(o->summary_json, &ri, &r->st) != 0) {
+		fprintf(stderr, "rocewire-replay: --summary-json %s: %s\n", o->summary_json, strerror(errno));
 		exit_status = EXIT_RUNTIME;
 	}
+	return exit_status;
+}
+
+int main(int argc, char **argv)
+{
+	struct rp_opts o;
+	struct replay r;
+	char *tmp_pcap = NULL, outname[4300];
+	int split, my_argc;
+
+	char **my_argv = main_own_args(argc, argv, &split, &my_argc);
+	if (main_options(my_argc, my_argv, split, &o) == 1) {
+		free(my_argv);
+		return 0;
+	}
+	main_input(&r, &o);
+	main_output(&r, &o, split, argv, &tmp_pcap, outname, sizeof(outname));
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+
+	double cpu0 = cpu_seconds();
+	int rc = run(&r);
+	int exit_status = main_finish(&r, &o, rc, cpu0, tmp_pcap, outname);
 	rp_reader_close(&r.rd);
 	free(r.decoded);
 	free(my_argv);

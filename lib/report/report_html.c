@@ -426,20 +426,9 @@ static void marker(FILE *f, unsigned kind, double x, double y, double y_gap_top)
 	}
 }
 
-static void plot_psn(struct html *h)
+/* The key above the panels: the PSN line and the four event markers. */
+static void psn_legend(FILE *f)
 {
-	FILE *f = h->f;
-	uint32_t fl[PSN_PANELS];
-	uint32_t nf = pick_flows(h, fl, PSN_PANELS, want_psn);
-	const int ph = 190, top = 104, rowh = ph + 92;
-	int rows = (int)(nf + 1) / 2;
-	int height = top + (rows ? rows : 1) * rowh + 10;
-	char b[200];
-	svg_open(h, "plot-psn", height, "PSN versus time per flow");
-	svg_sub(h, 50,
-		"PSN distance from the flow's first PSN (unwrapped across 2^24); the line and, beyond "
-		"128 per kind and flow, the markers are thinned out evenly over time");
-	/* Legend */
 	fprintf(f, "<g font-size=\"12.5\" fill=\"" C_LABEL "\">");
 	double lx = 24;
 	fprintf(f, "<line x1=\"%.1f\" y1=\"72\" x2=\"%.1f\" y2=\"72\" stroke=\"#4e79a7\" "
@@ -457,6 +446,137 @@ static void plot_psn(struct html *h)
 	lx += 250;
 	marker(f, RS_EV_OOO, lx + 6, 72, 0);
 	fprintf(f, "<text x=\"%.1f\" y=\"76\">out of order</text></g>\n", lx + 16);
+}
+
+/* A panel's PSN range: the flow's PSNs and the missing ones of its gaps
+ * (which reach below the PSN after them), at least 4 wide, on round
+ * steps. */
+static void psn_yrange(const struct rs_flow *s, struct ax *a)
+{
+	double lo = (double)s->upsn_min, hi = (double)s->upsn_max;
+	const struct rs_evbuf *eb = &s->evb[RS_EVB_EPISODES];
+	for (uint32_t k = 0; k < eb->n; k++)
+		if (eb->e[k].kind == RS_EV_GAP && (double)(eb->e[k].upsn - eb->e[k].len) < lo)
+			lo = (double)(eb->e[k].upsn - eb->e[k].len);
+	if (hi - lo < 4)
+		hi = lo + 4;
+	double ys = nice_step(hi - lo, 4);
+	a->y0 = floor_d(lo / ys) * ys;
+	a->y1 = ceil_d(hi / ys) * ys;
+	if (a->y1 <= a->y0)
+		a->y1 = a->y0 + ys;
+}
+
+/* The flow's events as markers with a tooltip each: gaps first, then
+ * reorders, then retransmissions on top. */
+static void psn_events(struct html *h, const struct ax *a, const struct rs_flow *s)
+{
+	FILE *f = h->f;
+	static const unsigned order[] = {RS_EV_GAP, RS_EV_OOO, RS_EV_RETRANS, RS_EV_GBN};
+
+	for (unsigned o = 0; o < 4; o++) {
+		const struct rs_evbuf *b = &s->evb[order[o] == RS_EV_RETRANS];
+		for (uint32_t k = 0; k < b->n; k++) {
+			const struct rs_event *e = &b->e[k];
+			if (e->kind != order[o])
+				continue;
+			double x = AX(a, (double)e->t / h->div), y = AY(a, (double)e->upsn);
+			fputs("<g>", f);
+			if (e->kind == RS_EV_GAP) {
+				/* The bar goes from the PSN after the gap down to the
+				 * first missing one. */
+				double ytop = AY(a, (double)(e->upsn - 1));
+				double ybot = AY(a, (double)(e->upsn - (int64_t)e->len));
+				if (ybot - ytop < 6)
+					ybot = ytop + 6;
+				marker(f, RS_EV_GAP, x, ybot, ytop);
+			} else {
+				marker(f, e->kind, x, y, 0);
+			}
+			char d[64];
+			fprintf(f, "<title>%s at %s",
+				e->kind == RS_EV_GAP	 ? "gap" :
+				e->kind == RS_EV_OOO	 ? "out of order" :
+				e->kind == RS_EV_GBN	 ? "go-back-N start" :
+							   "retransmission",
+				rp_dur(d, sizeof(d), e->t));
+			if (e->kind == RS_EV_GAP)
+				fprintf(f, ": %" PRIu32 " PSN%s missing", e->len, e->len == 1 ? "" : "s");
+			fputs("</title></g>\n", f);
+		}
+	}
+}
+
+/* Panel j of the grid (two columns): flow fl's title and counters, axes,
+ * PSN line, event markers, and a note of what thinning left out. */
+static void psn_panel(struct html *h, uint32_t j, uint32_t fl, int top, int ph, int rowh)
+{
+	FILE *f = h->f;
+	char b[200];
+	const struct rs_flow *s = &h->r->series[fl];
+	const struct rw_flow *fw = rw_analyzer_flow(h->r->a, fl);
+	int col = (int)(j % 2), row = (int)(j / 2);
+	struct ax a = {.x = 84 + col * 600, .y = top + 30 + row * rowh, .w = 486, .h = ph - 30,
+		       .x0 = 0, .x1 = h->span};
+
+	psn_yrange(s, &a);
+	/* Panel title */
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" rx=\"2\" fill=\"%s\"/>",
+		a.x - 60, a.y - 30, flow_colour(h, fl));
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"600\" fill=\"" C_TITLE
+		   "\">",
+		a.x - 42, a.y - 20);
+	esc(f, flow_label(h->r, fl, b, sizeof(b)));
+	fputs("</text>", f);
+	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11.5\" fill=\"#6b7280\" "
+		   "text-anchor=\"end\">first PSN 0x%06" PRIx32 " \xc2\xb7 retx %" PRIu64
+		   " \xc2\xb7 gaps %" PRIu64 " \xc2\xb7 ooo %" PRIu64 "</text>\n",
+		a.x + a.w, a.y - 6, s->first_psn, fw->retransmissions, fw->psn_gaps,
+		fw->out_of_order);
+	axes(h, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first", 1);
+	fputs(DATA_OPEN, f);
+	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
+		   "stroke-linejoin=\"round\" points=\"",
+		flow_colour(h, fl));
+	for (uint32_t k = 0; k < s->n_psn; k++)
+		fprintf(f, "%.1f,%.1f ", AX(&a, (double)s->psn[k].t / h->div),
+			AY(&a, (double)s->psn[k].upsn));
+	fputs("\"/>\n", f);
+	if (s->n_psn == 1)
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
+			AX(&a, (double)s->psn[0].t / h->div), AY(&a, (double)s->psn[0].upsn),
+			flow_colour(h, fl));
+	psn_events(h, &a, s);
+	fputs(DATA_CLOSE, f);
+	uint64_t hidden = 0;
+	for (unsigned k = 0; k < 2; k++)
+		hidden += s->evb[k].seen - s->evb[k].n;
+	if (hidden || s->psn_stride_log) {
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">", a.x + 6,
+			a.y + 12);
+		if (s->psn_stride_log)
+			fprintf(f, "line: 1 packet in %" PRIu64 "%s", (uint64_t)1 << s->psn_stride_log,
+				hidden ? "; " : "");
+		if (hidden)
+			fprintf(f, "markers thinned out over time: %" PRIu64 " not drawn", hidden);
+		fputs("</text>\n", f);
+	}
+}
+
+static void plot_psn(struct html *h)
+{
+	FILE *f = h->f;
+	uint32_t fl[PSN_PANELS];
+	uint32_t nf = pick_flows(h, fl, PSN_PANELS, want_psn);
+	const int ph = 190, top = 104, rowh = ph + 92;
+	int rows = (int)(nf + 1) / 2;
+	int height = top + (rows ? rows : 1) * rowh + 10;
+	char b[200];
+	svg_open(h, "plot-psn", height, "PSN versus time per flow");
+	svg_sub(h, 50,
+		"PSN distance from the flow's first PSN (unwrapped across 2^24); the line and, beyond "
+		"128 per kind and flow, the markers are thinned out evenly over time");
+	psn_legend(f);
 
 	if (!nf) {
 		struct ax a = {.x = 90, .y = top, .w = SVG_W - 120, .h = ph, .x0 = 0,
@@ -466,98 +586,8 @@ static void plot_psn(struct html *h)
 		fputs("</svg>\n", f);
 		return;
 	}
-	for (uint32_t j = 0; j < nf; j++) {
-		const struct rs_flow *s = &h->r->series[fl[j]];
-		const struct rw_flow *fw = rw_analyzer_flow(h->r->a, fl[j]);
-		int col = (int)(j % 2), row = (int)(j / 2);
-		struct ax a = {.x = 84 + col * 600, .y = top + 30 + row * rowh, .w = 486, .h = ph - 30,
-			       .x0 = 0, .x1 = h->span};
-		double lo = (double)s->upsn_min, hi = (double)s->upsn_max;
-		const struct rs_evbuf *eb = &s->evb[RS_EVB_EPISODES];
-		for (uint32_t k = 0; k < eb->n; k++)
-			if (eb->e[k].kind == RS_EV_GAP && (double)(eb->e[k].upsn - eb->e[k].len) < lo)
-				lo = (double)(eb->e[k].upsn - eb->e[k].len);
-		if (hi - lo < 4)
-			hi = lo + 4;
-		double ys = nice_step(hi - lo, 4);
-		a.y0 = floor_d(lo / ys) * ys;
-		a.y1 = ceil_d(hi / ys) * ys;
-		if (a.y1 <= a.y0)
-			a.y1 = a.y0 + ys;
-		/* Panel title */
-		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" rx=\"2\" fill=\"%s\"/>",
-			a.x - 60, a.y - 30, flow_colour(h, fl[j]));
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"600\" fill=\"" C_TITLE
-			   "\">",
-			a.x - 42, a.y - 20);
-		esc(f, flow_label(h->r, fl[j], b, sizeof(b)));
-		fputs("</text>", f);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11.5\" fill=\"#6b7280\" "
-			   "text-anchor=\"end\">first PSN 0x%06" PRIx32 " \xc2\xb7 retx %" PRIu64
-			   " \xc2\xb7 gaps %" PRIu64 " \xc2\xb7 ooo %" PRIu64 "</text>\n",
-			a.x + a.w, a.y - 6, s->first_psn, fw->retransmissions, fw->psn_gaps,
-			fw->out_of_order);
-		axes(h, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first", 1);
-		fputs(DATA_OPEN, f);
-		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
-			   "stroke-linejoin=\"round\" points=\"",
-			flow_colour(h, fl[j]));
-		for (uint32_t k = 0; k < s->n_psn; k++)
-			fprintf(f, "%.1f,%.1f ", AX(&a, (double)s->psn[k].t / h->div),
-				AY(&a, (double)s->psn[k].upsn));
-		fputs("\"/>\n", f);
-		if (s->n_psn == 1)
-			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
-				AX(&a, (double)s->psn[0].t / h->div), AY(&a, (double)s->psn[0].upsn),
-				flow_colour(h, fl[j]));
-		/* Gaps first, then reorders, then retransmissions on top. */
-		static const unsigned order[] = {RS_EV_GAP, RS_EV_OOO, RS_EV_RETRANS, RS_EV_GBN};
-		for (unsigned o = 0; o < 4; o++) {
-			const struct rs_evbuf *b = &s->evb[order[o] == RS_EV_RETRANS];
-			for (uint32_t k = 0; k < b->n; k++) {
-				const struct rs_event *e = &b->e[k];
-				if (e->kind != order[o])
-					continue;
-				double x = AX(&a, (double)e->t / h->div), y = AY(&a, (double)e->upsn);
-				fputs("<g>", f);
-				if (e->kind == RS_EV_GAP) {
-					/* The bar goes from the PSN after the gap down to the
-					 * first missing one. */
-					double ytop = AY(&a, (double)(e->upsn - 1));
-					double ybot = AY(&a, (double)(e->upsn - (int64_t)e->len));
-					if (ybot - ytop < 6)
-						ybot = ytop + 6;
-					marker(f, RS_EV_GAP, x, ybot, ytop);
-				} else {
-					marker(f, e->kind, x, y, 0);
-				}
-				char d[64];
-				fprintf(f, "<title>%s at %s",
-					e->kind == RS_EV_GAP	 ? "gap" :
-					e->kind == RS_EV_OOO	 ? "out of order" :
-					e->kind == RS_EV_GBN	 ? "go-back-N start" :
-								   "retransmission",
-					rp_dur(d, sizeof(d), e->t));
-				if (e->kind == RS_EV_GAP)
-					fprintf(f, ": %" PRIu32 " PSN%s missing", e->len, e->len == 1 ? "" : "s");
-				fputs("</title></g>\n", f);
-			}
-		}
-		fputs(DATA_CLOSE, f);
-		uint64_t hidden = 0;
-		for (unsigned k = 0; k < 2; k++)
-			hidden += s->evb[k].seen - s->evb[k].n;
-		if (hidden || s->psn_stride_log) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">", a.x + 6,
-				a.y + 12);
-			if (s->psn_stride_log)
-				fprintf(f, "line: 1 packet in %" PRIu64 "%s", (uint64_t)1 << s->psn_stride_log,
-					hidden ? "; " : "");
-			if (hidden)
-				fprintf(f, "markers thinned out over time: %" PRIu64 " not drawn", hidden);
-			fputs("</text>\n", f);
-		}
-	}
+	for (uint32_t j = 0; j < nf; j++)
+		psn_panel(h, j, fl[j], top, ph, rowh);
 	fputs("</svg>\n", f);
 }
 
@@ -908,11 +938,11 @@ static void side_table(struct html *h, const char *id, const char *title, const 
 	fprintf(f, "</tbody></table></div>\n<p class=\"note\">%s</p></section>\n", note);
 }
 
-static void tables(struct html *h)
+/* The flows table, sorted by bytes. -1 when out of memory for its cells
+ * (h->oom set; the page stops there), else 0. */
+static int tables_flows(struct html *h)
 {
 	FILE *f = h->f;
-	const struct rw_totals *t = h->t;
-	char b[256], c[64];
 
 	fputs("<section class=\"card\"><h2>Flows</h2>\n", f);
 	if (!h->n) {
@@ -928,7 +958,7 @@ static void tables(struct html *h)
 		char(*cell)[RP_CELL] = calloc(rp_flow_ncols, RP_CELL);
 		if (!cell) {
 			h->oom = 1;
-			return;
+			return -1;
 		}
 		for (uint32_t j = 0; j < h->n; j++) {
 			rp_flow_cells(h->r, h->idx[j], cell);
@@ -957,26 +987,16 @@ static void tables(struct html *h)
 	}
 	fputs("</section>\n", f);
 
-	side_table(h, "edges", "Capture edges",
-		   "Flows the capture's start or end cut, resends of packets sent before it, and QP "
-		   "numbers reused. conv: conversation of the key (2, 3, ... after a QP number was "
-		   "reused), prev: the flow of the previous one; paired by: the response that echoed a "
-		   "PSN only this flow had sent; unsynced: new PSNs before a response acknowledged one "
-		   "the capture saw (they may resend packets sent before the capture); pre-cap retx: "
-		   "resends of PSNs below the first one seen; cut start/end: messages the capture "
-		   "started or ended inside.",
-		   rp_edges_shown, rp_edges_heads, rp_edges_align, rp_edges_ncols, rp_edges_cells, -1);
-	side_table(h, "conformance", "Conformance and recovery",
-		   "Go-back-N and CNP pacing verdicts per requester flow, with the frame of the first "
-		   "violation: dup-nak (a second NAK for one hole), nak-psn (a NAK of an acknowledged "
-		   "or unsent PSN), ack-back / msn-back (an ACK PSN or MSN going back), resend-start (a "
-		   "resend not starting at the NAKed PSN), read-resume (a READ re-issued at the wrong "
-		   "PSN, address or length), cnp-often (CNPs closer than the pacing allows), ce-no-cnp "
-		   "(a CE mark left without CNP). Resends: go-back-N episodes by cause. Latencies in "
-		   "microseconds: NAK generation (the first out-of-sequence request to its NAK), NAK "
-		   "to the first resent packet, first send of a PSN to its resend. CNP+NAK: CNPs sent "
-		   "with a NAK.",
-		   rp_conf_shown, rp_conf_heads, rp_conf_align, rp_conf_ncols, rp_conf_cells, 4);
+	return 0;
+}
+
+/* Per priority (and 802.3x PAUSE): frames, pause time, storms and the
+ * flows that sent while paused; only the classes that had frames. */
+static void tables_pfc(struct html *h)
+{
+	FILE *f = h->f;
+	const struct rw_totals *t = h->t;
+	char b[256], c[64];
 
 	fputs("<section class=\"card\"><h2>PFC and PAUSE</h2>\n", f);
 	int any = 0;
@@ -1014,6 +1034,14 @@ static void tables(struct html *h)
 			h->r->opts.link_gbps, rp_dur(c, sizeof(c), h->r->opts.storm_ns));
 	}
 	fputs("</section>\n", f);
+}
+
+/* Capture-wide counters, one per row. */
+static void tables_totals(struct html *h)
+{
+	FILE *f = h->f;
+	const struct rw_totals *t = h->t;
+	char c[64];
 
 	fputs("<section class=\"card\"><h2>Totals</h2><table class=\"kv\" id=\"totals\"><tbody>\n", f);
 	fputs("<tr><td>carriers</td><td>", f);
@@ -1061,6 +1089,36 @@ static void tables(struct html *h)
 			   " flows</td></tr>\n",
 			h->r->nseries);
 	fputs("</tbody></table></section>\n", f);
+}
+
+/* The report's tables, in page order. */
+static void tables(struct html *h)
+{
+	if (tables_flows(h) != 0)
+		return;
+	side_table(h, "edges", "Capture edges",
+		   "Flows the capture's start or end cut, resends of packets sent before it, and QP "
+		   "numbers reused. conv: conversation of the key (2, 3, ... after a QP number was "
+		   "reused), prev: the flow of the previous one; paired by: the response that echoed a "
+		   "PSN only this flow had sent; unsynced: new PSNs before a response acknowledged one "
+		   "the capture saw (they may resend packets sent before the capture); pre-cap retx: "
+		   "resends of PSNs below the first one seen; cut start/end: messages the capture "
+		   "started or ended inside.",
+		   rp_edges_shown, rp_edges_heads, rp_edges_align, rp_edges_ncols, rp_edges_cells, -1);
+	side_table(h, "conformance", "Conformance and recovery",
+		   "Go-back-N and CNP pacing verdicts per requester flow, with the frame of the first "
+		   "violation: dup-nak (a second NAK for one hole), nak-psn (a NAK of an acknowledged "
+		   "or unsent PSN), ack-back / msn-back (an ACK PSN or MSN going back), resend-start (a "
+		   "resend not starting at the NAKed PSN), read-resume (a READ re-issued at the wrong "
+		   "PSN, address or length), cnp-often (CNPs closer than the pacing allows), ce-no-cnp "
+		   "(a CE mark left without CNP). Resends: go-back-N episodes by cause. Latencies in "
+		   "microseconds: NAK generation (the first out-of-sequence request to its NAK), NAK "
+		   "to the first resent packet, first send of a PSN to its resend. CNP+NAK: CNPs sent "
+		   "with a NAK.",
+		   rp_conf_shown, rp_conf_heads, rp_conf_align, rp_conf_ncols, rp_conf_cells, 4);
+
+	tables_pfc(h);
+	tables_totals(h);
 }
 
 static void page(struct html *h)

@@ -87,9 +87,8 @@ class Stream:
         self.first = self.high = None
         self.seen = set()
         self.synced = not reliable
-        self.prev = None          # (psn, retrans) of the previous packet
+        self.next = None          # the PSN that continues the previous packet (past a READ's responses)
         self.nak_asked = set()    # PSNs a captured sequence NAK asked to resend
-        self.episodes = set()     # truth episodes whose first visible resend was counted
         self.last_ep = 0          # the latest truth episode counted (README "resends")
 
 
@@ -235,9 +234,12 @@ def expect(truth, a, b, link_gbps=100.0):
             if not s.synced:
                 flags.add("unsynced")
                 f["unsynced_packets"] += 1
-            # a resend the capture never saw before: told by a NAK that
-            # asked for it, or by continuing a resend run
-            elif is_resend and (psn in s.nak_asked or (s.prev and s.prev[1] and u == s.prev[0] + 1)):
+            # README "retransmission": above the highest PSN seen, only a
+            # PSN a sequence NAK in the window asked for is told a resend.
+            # A resend run that goes on past the highest PSN seen (the
+            # originals of its last PSNs dropped before the tap) shows the
+            # same as the new data that follows a run: it counts as new
+            elif psn in s.nak_asked:
                 flags.add("retrans")
         else:
             if s.reliable and u < s.first:
@@ -253,9 +255,12 @@ def expect(truth, a, b, link_gbps=100.0):
         if "retrans" in flags:
             s.nak_asked.discard(psn)
             f["retransmissions"] += 1
-            ep = episode if is_resend else ("dup", u)
-            if ep not in s.episodes:
-                s.episodes.add(ep)
+            # README "go-back-N episode": one starts where the PSN goes
+            # back, below the PSN that continues the previous packet. The
+            # truth's episodes are not what a capture shows: a resend run
+            # that skips ahead (resends dropped before the tap) may be a
+            # new go-back of the sender's or the same one, alike on the wire
+            if s.next is not None and u < s.next:
                 flags.add("gbn_start")
                 f["gbn_episodes"] += 1
                 if is_resend and f["qp"] and f["qp"][1] == "request":
@@ -263,7 +268,7 @@ def expect(truth, a, b, link_gbps=100.0):
                     s.last_ep = max(s.last_ep, episode)
                     if c:
                         f["resends"][c] += 1
-        s.prev = (u, "retrans" in flags)
+        s.next = u + cover
         return flags
 
     # README "conformance", resends: the cause of a go-back as the window
@@ -488,6 +493,7 @@ def expect(truth, a, b, link_gbps=100.0):
                         - (PSN_MOD >> 1)
                     if u0 > s.high:
                         s.high = u0
+                        s.next = u0
             v["flags"] |= classify(f, s, r, v, r["psn"], 1, r["resend"] is not None, r["episode"], r["resend"])
 
     for rk, qk in paired.items():

@@ -331,12 +331,18 @@ void pend_clip_reads(struct rw_pend_ring *r, uint32_t psn)
 	}
 }
 
-/* Whether a READ request re-issues a READ still pending: it goes back (is
- * not new), or it lies inside the PSNs a pending READ takes at the MTU its
- * responses showed. A new PSN with the MTU unknown is another READ: several
- * may be outstanding, and a re-issue resumes where responses stopped. */
+/* Whether a READ request re-issues a READ still pending: it goes back
+ * (a go-back starts with it, or it is not new), or it lies inside the PSNs
+ * a pending READ takes at the MTU its responses showed. A new PSN with the
+ * MTU unknown is another READ: several may be outstanding, and a re-issue
+ * resumes where responses stopped. A resend that goes on with a go-back-N
+ * run is the resend of its own request, not a READ resumed inside the one
+ * before it: the run resends the requests in order, each from its start
+ * (IBA 9.7.5.1.4: only the READ a go-back starts with resumes mid-way). */
 int pend_read_reissue(const struct rw_flow *f, uint32_t psn, uint32_t flags)
 {
+	if ((flags & RW_N_RETRANS) && !(flags & RW_N_GBN_START))
+		return 0;
 	if (!(flags & RW_N_NEW))
 		return 1;
 	if (!f->cs.read_mtu)

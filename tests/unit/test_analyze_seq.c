@@ -551,12 +551,47 @@ static void test_implied_read_reissue(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's seed 72: READs of 700 bytes at 2, 3 and 4 (one response
+ * PSN each; the MTU is not known to the tap), then a SEND at 5. The
+ * response to 2 is lost before the tap; 3's and 4's come, and the ACK of 5
+ * shows 2's answer missing: the requester re-issues the READ at 2 and, go-
+ * back-N, resends the READs at 3 and 4 and the SEND. Truth: one go-back,
+ * implied; the READs at 3 and 4 are resends of their own requests, not the
+ * READ at 2 resumed inside its responses (no read_resume_wrong). */
+static void test_resend_run_of_reads(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 2, 0x2000, 700);
+	read_req(e, 3, 0x3000, 700);
+	read_req(e, 4, 0x4000, 700);
+	req(e, RC_SEND_ONLY, 5, 64);
+	rsp(e, 0x10, 3, ACK_SYN, 1, 700); /* READ_RESPONSE_ONLY; 2's lost */
+	rsp(e, 0x10, 4, ACK_SYN, 2, 700);
+	rsp(e, RC_ACK, 5, ACK_SYN, 3, 0);
+	struct rw_note n = read_req(e, 2, 0x2000, 700);
+	assert_true(n.flags & RW_N_GBN_START);
+	n = read_req(e, 3, 0x3000, 700);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_GBN_START);
+	read_req(e, 4, 0x4000, 700);
+	req(e, RC_SEND_ONLY, 5, 64);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_int_equal(f->retransmissions, 4);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->count[RW_V_READ_RESUME_WRONG], 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corrupt_nak_asks_nothing),
 		cmocka_unit_test(test_nak_before_pairing),
 		cmocka_unit_test(test_implied_read_reissue),
+		cmocka_unit_test(test_resend_run_of_reads),
 		cmocka_unit_test(test_read_resend_takes_no_new_psns),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),

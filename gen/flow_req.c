@@ -273,7 +273,11 @@ static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *
 			gen_tr_settle(m, j->tr_id, 1);
 		return; /* an answer to a request resent since: the newer one counts */
 	}
-	w->reissued = 0;
+	/* An answer to the newest copy came: a later loss of its responses
+	 * is a new one. A READ none of whose responses came got no answer:
+	 * it still waits for its own (or the timer). */
+	if (!(j->flags & JOB_TAIL) || j->gap_off)
+		w->reissued = 0;
 	if (!(j->flags & JOB_TAIL)) {
 		if (m->tr && j->tr_id)
 			gen_tr_settle(m, j->tr_id, 2);

@@ -468,13 +468,18 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			fl = seq_track(f, f->rsp, p->bth.psn, 1, n);
 			n->flags |= fl;
 		}
-		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
+		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD) {
 			conf_on_answer(q, psn_add(p->bth.psn, 1), ts);
+			conf_on_rd_answer(q, p->bth.psn);
+		}
 		if (i >= 0) {
 			conf_on_read_response(q, p, PEND(q->pend, i), ts);
 			n->flags |= RW_N_READ_MATCH;
 			n->req_frame = PEND(q->pend, i)->frame;
-			if (op->flags & RW_OPF_LAST) {
+			/* A LAST the requester dropped (bad ICRC) ends nothing:
+			 * the READ stays pending for its re-issue. */
+			if ((op->flags & RW_OPF_LAST) && p->icrc_status != RW_CRC_BAD &&
+			    p->vcrc_status != RW_CRC_BAD) {
 				n->latency_ns = ts - PEND(q->pend, i)->ts;
 				lat_add(a, &q->read_lat, n->latency_ns);
 				pend_remove(q->pend, (unsigned)i);
@@ -485,6 +490,8 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		if ((!f->rsp || (fl & RW_N_NEW)) && p->icrc_status != RW_CRC_BAD)
 			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
+		if (p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
+			conf_on_rd_answer(q, p->bth.psn);
 		int i = pend_find(q->pend, p->bth.psn, PEND_ATOMIC);
 		if (i >= 0) {
 			n->flags |= RW_N_ATOMIC_MATCH;

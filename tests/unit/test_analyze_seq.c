@@ -585,6 +585,76 @@ static void test_resend_run_of_reads(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's seed 24: a SEND at 1, a FETCH_ADD at 2, a SEND at 3; the
+ * requester's timer sends all three again; the atomic ACK of the resent 2
+ * is lost before the tap, the ACK of 3 comes. A SEND at 4 is lost, 5 comes,
+ * the responder NAKs 4, the requester goes back there; then its timer
+ * sends the FETCH_ADD at 2 again. Truth: the atomic resent at the first
+ * go-back waits for its own answer or the timer (rxe's started_retry): the
+ * ACK of 3 came after the resend and shows nothing missing. Causes:
+ * timeout, NAK, timeout; nothing implied. */
+static void test_resent_atomic_waits_for_its_answer(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 1, 64);
+	req(e, 0x14, 2, 0); /* FETCH_ADD */
+	req(e, RC_SEND_ONLY, 3, 64);
+	e->t += 200000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 1, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, 0x14, 2, 0);
+	req(e, RC_SEND_ONLY, 3, 64);
+	rsp(e, RC_ACK, 1, ACK_SYN, 1, 0);
+	rsp(e, RC_ACK, 3, ACK_SYN, 3, 0); /* the atomic ACK of 2 was lost */
+	req(e, RC_SEND_ONLY, 5, 64);      /* 4 was lost */
+	rsp(e, RC_ACK, 4, NAK_SEQ, 3, 0);
+	n = req(e, RC_SEND_ONLY, 4, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, RC_SEND_ONLY, 5, 64);
+	rsp(e, RC_ACK, 5, ACK_SYN, 5, 0);
+	e->t += 200000;
+	n = req(e, 0x14, 2, 0);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 1);
+	assert_int_equal(f->conf->resend_by_implied, 0);
+	assert_int_equal(f->conf->resend_by_timeout, 2);
+	env_free(e);
+}
+
+/* rocewire-gen's seed 8: a 2 KiB READ at 0 (responses 0 and 1 at a 1 KiB
+ * MTU), a SEND at 2 lost before the tap, a SEND at 3. The READ's LAST comes
+ * with a bad ICRC (the requester drops it); the responder NAKs 2. The NAK
+ * acknowledges the READ, whose LAST the requester lacks: it goes back to
+ * the READ, re-issued at 1 (address + 1 KiB, 1 KiB left, IBA 9.7.5.1.4),
+ * and resends 2 and 3 on the way. Truth: one go-back, the NAK's; the resend
+ * that starts below the NAKed PSN at the re-issued READ is right, and so is
+ * the resumed READ (the dropped LAST brought nothing). */
+static void test_nak_past_read_missing_its_last(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 0, 0x10000, 2048);
+	req(e, RC_SEND_ONLY, 3, 64);
+	rsp(e, RC_READ_FIRST, 0, ACK_SYN, 1, 1024);
+	e->bad_icrc = 1;
+	rsp(e, RC_READ_LAST, 1, ACK_SYN, 1, 1024);
+	rsp(e, RC_ACK, 2, NAK_SEQ, 1, 0);
+	struct rw_note n = read_req(e, 1, 0x10400, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, RC_SEND_ONLY, 2, 64);
+	req(e, RC_SEND_ONLY, 3, 64);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 1);
+	assert_int_equal(f->conf->count[RW_V_RESEND_WRONG_START], 0);
+	assert_int_equal(f->conf->count[RW_V_READ_RESUME_WRONG], 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +662,8 @@ int main(void)
 		cmocka_unit_test(test_nak_before_pairing),
 		cmocka_unit_test(test_implied_read_reissue),
 		cmocka_unit_test(test_resend_run_of_reads),
+		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),
+		cmocka_unit_test(test_nak_past_read_missing_its_last),
 		cmocka_unit_test(test_read_resend_takes_no_new_psns),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),

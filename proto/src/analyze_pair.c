@@ -123,7 +123,11 @@ static enum rw_pair_how evidence_of(const struct rw_packet *p)
 	case RW_OP_ACK:
 		return p->aeth.kind == RW_AETH_ACK ? RW_PAIR_ACK : RW_PAIR_NAK;
 	case RW_OP_READ_RESP:
-		return RW_PAIR_READ_RESP;
+		/* Only the first response of a READ carries the READ's own
+		 * PSN; a MIDDLE or LAST carries a PSN after it, which another
+		 * QP of the host pair may have sent as a request of its own
+		 * (QPs often share PSNs). */
+		return (p->op->flags & RW_OPF_FIRST) ? RW_PAIR_READ_RESP : RW_PAIR_NONE;
 	case RW_OP_ATOMIC_ACK:
 		return RW_PAIR_ATOMIC_ACK;
 	}
@@ -152,7 +156,8 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		/* A READ response answers a READ, an atomic ACK an atomic: a
 		 * flow that sent that PSN as anything else is not the peer
 		 * (two QPs of one host pair often start at the same PSN). */
-		if ((how == RW_PAIR_READ_RESP && pend_find(q->pend, psn, PEND_READ) < 0) ||
+		int rd = how == RW_PAIR_READ_RESP ? pend_find(q->pend, psn, PEND_READ) : -1;
+		if ((how == RW_PAIR_READ_RESP && (rd < 0 || PEND(q->pend, rd)->psn != psn)) ||
 		    (how == RW_PAIR_ATOMIC_ACK && pend_find(q->pend, psn, PEND_ATOMIC) < 0))
 			continue;
 		if (found && found != q)

@@ -337,7 +337,10 @@ def expect(truth, a, b, link_gbps=100.0):
             if qk in paired.values():
                 continue
             sp = sent_psns.get(qk, {})
-            if r["psn"] in sp and (want is None or sp[r["psn"]] == want):
+            if r["psn"] in sp and (want is None or sp[r["psn"]] == want) and \
+                    (kind != "read_resp" or op_kind(r["op"])[1] in ("first", "only")):
+                # README "pairing": of the READ responses only a FIRST or
+                # ONLY carries its READ's own PSN
                 cands.append(qk)
         if not cands and kind == "ack" and r.get("aeth") == "nak_psn_seq":
             for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):

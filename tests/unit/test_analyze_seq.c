@@ -655,6 +655,39 @@ static void test_nak_past_read_missing_its_last(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's seed 242: two QPs of one host pair start at the same PSN.
+ * QP_B is sent a 2 KiB READ at 0 (responses 0 and 1 at a 1 KiB MTU), the
+ * QP 0x33 a READ at 0 and one at 1 (one response each). The first
+ * response to QP_B's READ could answer either READ at 0; its LAST, at PSN
+ * 1, carries a PSN after its READ's, which only the other QP sent (as a
+ * READ of its own, whose response would be a FIRST or ONLY): it pairs
+ * nothing. */
+static void test_read_last_pairs_nothing(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 0, 0x10000, 2048);
+	struct rw_packet p;
+	for (uint32_t psn = 0; psn <= 1; psn++) {
+		memset(&p, 0, sizeof(p));
+		p.ipv4.src = A_IP;
+		p.ipv4.dst = B_IP;
+		p.bth.opcode = RC_READ_REQ;
+		p.bth.dqpn = 0x33;
+		p.bth.psn = psn;
+		p.reth.va = 0x20000 + psn * 512;
+		p.reth.rkey = 0x1234;
+		p.reth.dmalen = 512;
+		feed_packet(e, &p);
+	}
+	struct rw_note n = rsp(e, RC_READ_FIRST, 0, ACK_SYN, 1, 1024);
+	assert_false(n.flags & RW_N_PAIRED); /* both sent a READ at 0 */
+	n = rsp(e, RC_READ_LAST, 1, ACK_SYN, 1, 1024);
+	assert_false(n.flags & RW_N_PAIRED);
+	assert_true(flow_to(e, 0x33)->peer < 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +697,7 @@ int main(void)
 		cmocka_unit_test(test_resend_run_of_reads),
 		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),
 		cmocka_unit_test(test_nak_past_read_missing_its_last),
+		cmocka_unit_test(test_read_last_pairs_nothing),
 		cmocka_unit_test(test_read_resend_takes_no_new_psns),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),

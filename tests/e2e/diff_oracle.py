@@ -189,6 +189,8 @@ def expect(truth, a, b, link_gbps=100.0):
     # ---- pairing (README "pairing"), CNP owners, PSN streams, in window order ----
     streams = {}
     paired = {}         # response key -> request key
+    paired_t = {}       # response key -> time of the response that paired it
+    gbns = []           # counted go-backs of request flows: (flow, qp, previous truth episode, episode)
     sent_psns = {}      # request key -> {psn: kind} sent in the window (unwrapped per stream)
     addr_reqs = {}      # (src, dst) -> request keys in order of their latest request
     last_ce = {}        # (src, dst) -> request key with the latest CE mark
@@ -264,10 +266,10 @@ def expect(truth, a, b, link_gbps=100.0):
                 flags.add("gbn_start")
                 f["gbn_episodes"] += 1
                 if is_resend and f["qp"] and f["qp"][1] == "request":
-                    c = shown_cause(f["qp"][0], s.last_ep, episode)
+                    # the cause is worked out once the window's pairings
+                    # are known (a NAK before the pairing counts from it)
+                    gbns.append((f, f["qp"][0], s.last_ep, episode))
                     s.last_ep = max(s.last_ep, episode)
-                    if c:
-                        f["resends"][c] += 1
         s.next = u + cover
         return flags
 
@@ -318,6 +320,14 @@ def expect(truth, a, b, link_gbps=100.0):
             t = trigger(qp, cause, first)
             if t is None or not in_w(t):
                 continue
+            # README "conformance", resends: the window shows the trigger
+            # as the requester's only once it pairs the two directions: a
+            # NAK carried before the pairing counts from it on, a response
+            # that showed an answer missing only once paired
+            rk = key_of(t)
+            if paired.get(rk) != req_key.get(qp) or \
+                    (cause not in ("nak", "rnr") and paired_t[rk] > t["t_ns"]):
+                continue
             if cause in ("nak", "rnr"):
                 nak = cause
             else:
@@ -353,6 +363,7 @@ def expect(truth, a, b, link_gbps=100.0):
                     cands.append(qk)
         if len(cands) == 1:
             paired[rk] = cands[0]
+            paired_t[rk] = r["t_ns"]
 
     for r in win:
         v = {"frame": wf(r), "key": None, "flags": set(), "cnp_key": None, "ce_frame": 0, "truth": r}
@@ -499,6 +510,8 @@ def expect(truth, a, b, link_gbps=100.0):
                         s.next = u0
             v["flags"] |= classify(f, s, r, v, r["psn"], 1, r["resend"] is not None, r["episode"], r["resend"])
 
+    for f, qp, after, upto in gbns:
+        f["resends"][shown_cause(qp, after, upto)] += 1
     for rk, qk in paired.items():
         a_, q_ = flows[rk], flows[qk]
         q_["acks"] += a_["acks"]

@@ -157,6 +157,11 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		 * flow that sent that PSN as anything else is not the peer
 		 * (two QPs of one host pair often start at the same PSN). */
 		int rd = how == RW_PAIR_READ_RESP ? pend_find(q->pend, psn, PEND_READ) : -1;
+		/* A plain ACK names a SEND or WRITE: a READ is answered by
+		 * its responses, an atomic by an atomic ACK (IBA 9.7.5.1). */
+		int at = how == RW_PAIR_ACK ? pend_find(q->pend, psn, -1) : -1;
+		if (at >= 0 && PEND(q->pend, at)->psn == psn && PEND(q->pend, at)->kind != PEND_SEND)
+			continue;
 		if ((how == RW_PAIR_READ_RESP && (rd < 0 || PEND(q->pend, rd)->psn != psn)) ||
 		    (how == RW_PAIR_ATOMIC_ACK && pend_find(q->pend, psn, PEND_ATOMIC) < 0))
 			continue;

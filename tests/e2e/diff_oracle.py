@@ -348,9 +348,11 @@ def expect(truth, a, b, link_gbps=100.0):
                 continue
             sp = sent_psns.get(qk, {})
             if r["psn"] in sp and (want is None or sp[r["psn"]] == want) and \
-                    (kind != "read_resp" or op_kind(r["op"])[1] in ("first", "only")):
+                    (kind != "read_resp" or op_kind(r["op"])[1] in ("first", "only")) and \
+                    (r.get("aeth") != "ack" or kind != "ack" or sp[r["psn"]] in ("send", "write")):
                 # README "pairing": of the READ responses only a FIRST or
-                # ONLY carries its READ's own PSN
+                # ONLY carries its READ's own PSN; a plain ACK names a SEND
+                # or WRITE
                 cands.append(qk)
         if not cands and kind == "ack" and r.get("aeth") == "nak_psn_seq":
             for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):

@@ -688,6 +688,25 @@ static void test_read_last_pairs_nothing(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's seed 65, cut: the window holds QP_B's requests from a
+ * FETCH_ADD at 6 on, and a plain ACK of PSN 6 from the responder of
+ * another QP of the host pair, whose requests the window does not hold. A
+ * plain ACK names a SEND or WRITE (an atomic is answered by an atomic
+ * ACK): it does not pair QP_B's flow. */
+static void test_ack_pairs_no_atomic(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, 0x14, 6, 0); /* FETCH_ADD */
+	req(e, RC_SEND_ONLY, 7, 64);
+	struct rw_note n = rsp(e, RC_ACK, 6, ACK_SYN, 1, 0);
+	assert_false(n.flags & RW_N_PAIRED);
+	assert_true(flow_to(e, QP_B)->peer < 0);
+	n = rsp(e, RC_ACK, 7, ACK_SYN, 2, 0);
+	assert_true(n.flags & RW_N_PAIRED); /* the SEND's ACK does */
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),
 		cmocka_unit_test(test_nak_past_read_missing_its_last),
 		cmocka_unit_test(test_read_last_pairs_nothing),
+		cmocka_unit_test(test_ack_pairs_no_atomic),
 		cmocka_unit_test(test_read_resend_takes_no_new_psns),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),

@@ -273,7 +273,11 @@ static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *
 			gen_tr_settle(m, j->tr_id, 1);
 		return; /* an answer to a request resent since: the newer one counts */
 	}
-	w->reissued = 0;
+	/* An answer to the newest copy came: a later loss of its responses
+	 * is a new one. A READ none of whose responses came got no answer:
+	 * it still waits for its own (or the timer). */
+	if (!(j->flags & JOB_TAIL) || j->gap_off)
+		w->reissued = 0;
 	if (!(j->flags & JOB_TAIL)) {
 		if (m->tr && j->tr_id)
 			gen_tr_settle(m, j->tr_id, 2);
@@ -294,9 +298,16 @@ static void nak_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j
 {
 	const struct gen_flow *f = gen_qlf(m, q)->f;
 	/* A NAK acknowledges everything before the PSN it names (IBA 9.7.5.1.2). */
+	uint32_t ep = q->tr_episode;
 	acknowledge(m, q, j->psn, t);
 	if (j->kind == JOB_NAK_SEQ) {
-		go_back(m, q, j->psn, GEN_RS_NAK);
+		/* A READ or atomic before the NAKed PSN whose answer did not
+		 * come went back already, to before it (IBA 9.7.5.1.4): that
+		 * go-back resends the NAKed PSN too, and answers the NAK. */
+		if (q->tr_episode != ep)
+			q->tr_cause = GEN_RS_NAK;
+		else
+			go_back(m, q, j->psn, GEN_RS_NAK);
 		return;
 	}
 	/* RNR NAK: wait the responder's timer (IBA Table 45), then resend. */

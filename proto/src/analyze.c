@@ -437,10 +437,11 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 	if (n->flags & RW_N_CE)
 		conf_on_ce(a, f, ts);
 	if (reliable) {
-		/* A new request ends the range of every READ pending before it,
-		 * unless it is a READ re-issuing one of them. */
+		/* A new request, or one a go-back-N run resends, ends the range
+		 * of every READ pending before it, unless it is a READ
+		 * re-issuing one of them. */
 		int reissue = op->op == RW_OP_READ_REQ && pend_read_reissue(f, p->bth.psn, fl);
-		if (!reissue && (fl & RW_N_NEW))
+		if (!reissue && (fl & (RW_N_NEW | RW_N_RETRANS)))
 			pend_clip_reads(f->pend, p->bth.psn);
 		/* A READ sent again asks the responder for its responses
 		 * again: the holes of the response stream are refilled by

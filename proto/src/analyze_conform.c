@@ -214,6 +214,42 @@ void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts)
 	}
 }
 
+/* The READs and atomics sent again and not answered since (cs.await_psn),
+ * as rxe's started_retry and rocewire-gen keep them: one of them is not
+ * re-issued because a later response shows its answer missing (that
+ * response may answer what was sent before the resend); it waits for its
+ * own answer or the timer. */
+static int await_find(const struct rw_flow *q, uint32_t psn)
+{
+	for (int k = 0; k < q->cs.await_n; k++)
+		if (q->cs.await_psn[k] == psn)
+			return k;
+	return -1;
+}
+
+static void await_add(struct rw_flow *q, uint32_t psn)
+{
+	const int cap = (int)(sizeof(q->cs.await_psn) / sizeof(q->cs.await_psn[0]));
+	if (await_find(q, psn) >= 0)
+		return;
+	if (q->cs.await_n == cap) {
+		memmove(q->cs.await_psn, q->cs.await_psn + 1, (size_t)(cap - 1) * sizeof(uint32_t));
+		q->cs.await_n--;
+	}
+	q->cs.await_psn[q->cs.await_n++] = psn;
+}
+
+/* A good answer to q's READ or atomic at psn (its first response PSN). */
+void conf_on_rd_answer(struct rw_flow *q, uint32_t psn)
+{
+	int k = await_find(q, psn);
+	if (k < 0)
+		return;
+	q->cs.await_n--;
+	memmove(q->cs.await_psn + k, q->cs.await_psn + k + 1,
+		(size_t)(q->cs.await_n - k) * sizeof(uint32_t));
+}
+
 /* A READ whose PSN falls inside a READ still unanswered re-issues it: at the
  * first response PSN not received, its address and length advanced by the
  * data received. */
@@ -255,9 +291,18 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	}
 	if (orig)
 		conf_lat(a, f, offsetof(struct rw_conform, retx), ts - orig->ts);
+	/* A READ or atomic below the NAKed PSN that a go-back starts with is
+	 * re-issued because its answer is missing (IBA 9.7.5.1.4: a later
+	 * response, or the NAK itself, acknowledged past it): the requester
+	 * goes back to it, and resends the NAKed PSN on the way or later. */
+	uint8_t rop = p->op->op;
+	int rd_atomic = rop == RW_OP_READ_REQ || rop == RW_OP_CMP_SWAP || rop == RW_OP_FETCH_ADD;
+	int reissue_below = (flags & RW_N_GBN_START) && rd_atomic &&
+			    f->cs.nak_cause == RW_NAKK_PSN_SEQ && rw_psn_diff(psn, f->cs.nak_psn) < 0;
 	/* The answer to a NAK is the next go-back (packets of a resend run
 	 * already under way are not), or the NAKed PSN itself. */
-	if (f->cs.nak_await && ((flags & RW_N_GBN_START) || psn == f->cs.nak_psn)) {
+	if (f->cs.nak_await && !reissue_below &&
+	    ((flags & RW_N_GBN_START) || psn == f->cs.nak_psn)) {
 		f->cs.nak_await = 0;
 		conf_lat(a, f, offsetof(struct rw_conform, nak_resp), ts - f->cs.nak_ts);
 		/* A resend seen starting past the NAKed PSN is judged only on a
@@ -271,21 +316,30 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	}
 	if (flags & RW_N_GBN_START) {
 		struct rw_conform *c = conf_get(a, f);
-		int by_nak = f->cs.nak_ts && f->cs.nak_ts > f->cs.last_gbn_ts;
+		int by_nak = (f->cs.nak_ts && f->cs.nak_ts > f->cs.last_gbn_ts) || f->cs.nak_left;
+		/* A READ re-issued below the NAKed PSN because a later
+		 * response of it came (the READ gap) is that gap's go-back:
+		 * the NAK is answered by the next one. */
+		int rgap = rd_atomic && f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
+			   psn == f->cs.rgap_psn;
+		f->cs.nak_left = 0;
+		if (by_nak && rgap && reissue_below) {
+			by_nak = 0;
+			f->cs.nak_left = 1;
+		}
 		/* Implied (IBA 9.7.5.1.4), a READ or atomic sent again at
 		 * once because a response since the last go-back showed its
 		 * answer missing: a later response of the READ came (the
 		 * READ resumes at the first missing one), or a response to a
 		 * later request came while the request had not been sent
-		 * again (a request the previous go-back resent already waits
-		 * for its own answer or the timer, as rxe does). */
-		uint8_t op = p->op->op;
-		int rd_atomic = op == RW_OP_READ_REQ || op == RW_OP_CMP_SWAP || op == RW_OP_FETCH_ADD;
-		int resent = f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
-			     rw_psn_diff(psn, f->cs.gbn_high) < 0;
+		 * again (a request a go-back resent already, with no answer
+		 * to it since, waits for its own answer or the timer, as rxe
+		 * does). */
+		int resent = (f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
+			      rw_psn_diff(psn, f->cs.gbn_high) < 0) ||
+			     await_find(f, psn) >= 0;
 		int implied = !by_nak && rd_atomic &&
-			      ((f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
-				psn == f->cs.rgap_psn) ||
+			      (rgap ||
 			       (f->cs.ans_valid && f->cs.ans_ts > f->cs.last_gbn_ts &&
 				rw_psn_diff(f->cs.ans_end, psn) > 1 && !resent));
 		uint8_t cause = by_nak && f->cs.nak_cause == RW_NAKK_RNR ? GBN_BY_RNR
@@ -309,6 +363,8 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		f->cs.gbn_from = psn;
 		f->cs.gbn_high = f->req.high_psn;
 	}
+	if (rd_atomic)
+		await_add(f, psn);
 }
 
 /* A READ response matched to q's READ entry e: the data received in a row,
@@ -316,10 +372,13 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e,
 			   uint64_t ts)
 {
+	/* One whose ICRC is bad the requester dropped: it received nothing,
+	 * and re-issues the READ from there. */
+	if (p->icrc_status == RW_CRC_BAD || p->vcrc_status == RW_CRC_BAD)
+		return;
 	if (p->bth.psn == psn_add(e->psn, e->got)) {
 		e->got++;
-	} else if (rw_psn_diff(p->bth.psn, psn_add(e->psn, e->got)) > 0 &&
-		   p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD) {
+	} else if (rw_psn_diff(p->bth.psn, psn_add(e->psn, e->got)) > 0) {
 		q->cs.rgap_valid = 1;
 		q->cs.rgap_psn = psn_add(e->psn, e->got);
 		q->cs.rgap_ts = ts;

@@ -123,7 +123,11 @@ static enum rw_pair_how evidence_of(const struct rw_packet *p)
 	case RW_OP_ACK:
 		return p->aeth.kind == RW_AETH_ACK ? RW_PAIR_ACK : RW_PAIR_NAK;
 	case RW_OP_READ_RESP:
-		return RW_PAIR_READ_RESP;
+		/* Only the first response of a READ carries the READ's own
+		 * PSN; a MIDDLE or LAST carries a PSN after it, which another
+		 * QP of the host pair may have sent as a request of its own
+		 * (QPs often share PSNs). */
+		return (p->op->flags & RW_OPF_FIRST) ? RW_PAIR_READ_RESP : RW_PAIR_NONE;
 	case RW_OP_ATOMIC_ACK:
 		return RW_PAIR_ATOMIC_ACK;
 	}
@@ -152,7 +156,13 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		/* A READ response answers a READ, an atomic ACK an atomic: a
 		 * flow that sent that PSN as anything else is not the peer
 		 * (two QPs of one host pair often start at the same PSN). */
-		if ((how == RW_PAIR_READ_RESP && pend_find(q->pend, psn, PEND_READ) < 0) ||
+		int rd = how == RW_PAIR_READ_RESP ? pend_find(q->pend, psn, PEND_READ) : -1;
+		/* A plain ACK names a SEND or WRITE: a READ is answered by
+		 * its responses, an atomic by an atomic ACK (IBA 9.7.5.1). */
+		int at = how == RW_PAIR_ACK ? pend_find(q->pend, psn, -1) : -1;
+		if (at >= 0 && PEND(q->pend, at)->psn == psn && PEND(q->pend, at)->kind != PEND_SEND)
+			continue;
+		if ((how == RW_PAIR_READ_RESP && (rd < 0 || PEND(q->pend, rd)->psn != psn)) ||
 		    (how == RW_PAIR_ATOMIC_ACK && pend_find(q->pend, psn, PEND_ATOMIC) < 0))
 			continue;
 		if (found && found != q)
@@ -331,12 +341,18 @@ void pend_clip_reads(struct rw_pend_ring *r, uint32_t psn)
 	}
 }
 
-/* Whether a READ request re-issues a READ still pending: it goes back (is
- * not new), or it lies inside the PSNs a pending READ takes at the MTU its
- * responses showed. A new PSN with the MTU unknown is another READ: several
- * may be outstanding, and a re-issue resumes where responses stopped. */
+/* Whether a READ request re-issues a READ still pending: it goes back
+ * (a go-back starts with it, or it is not new), or it lies inside the PSNs
+ * a pending READ takes at the MTU its responses showed. A new PSN with the
+ * MTU unknown is another READ: several may be outstanding, and a re-issue
+ * resumes where responses stopped. A resend that goes on with a go-back-N
+ * run is the resend of its own request, not a READ resumed inside the one
+ * before it: the run resends the requests in order, each from its start
+ * (IBA 9.7.5.1.4: only the READ a go-back starts with resumes mid-way). */
 int pend_read_reissue(const struct rw_flow *f, uint32_t psn, uint32_t flags)
 {
+	if ((flags & RW_N_RETRANS) && !(flags & RW_N_GBN_START))
+		return 0;
 	if (!(flags & RW_N_NEW))
 		return 1;
 	if (!f->cs.read_mtu)
@@ -463,13 +479,18 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			fl = seq_track(f, f->rsp, p->bth.psn, 1, n);
 			n->flags |= fl;
 		}
-		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
+		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD) {
 			conf_on_answer(q, psn_add(p->bth.psn, 1), ts);
+			conf_on_rd_answer(q, p->bth.psn);
+		}
 		if (i >= 0) {
 			conf_on_read_response(q, p, PEND(q->pend, i), ts);
 			n->flags |= RW_N_READ_MATCH;
 			n->req_frame = PEND(q->pend, i)->frame;
-			if (op->flags & RW_OPF_LAST) {
+			/* A LAST the requester dropped (bad ICRC) ends nothing:
+			 * the READ stays pending for its re-issue. */
+			if ((op->flags & RW_OPF_LAST) && p->icrc_status != RW_CRC_BAD &&
+			    p->vcrc_status != RW_CRC_BAD) {
 				n->latency_ns = ts - PEND(q->pend, i)->ts;
 				lat_add(a, &q->read_lat, n->latency_ns);
 				pend_remove(q->pend, (unsigned)i);
@@ -482,6 +503,8 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, req_psn,
 				    frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
+		if (p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
+			conf_on_rd_answer(q, p->bth.psn);
 		int i = pend_find(q->pend, p->bth.psn, PEND_ATOMIC);
 		if (i >= 0) {
 			n->flags |= RW_N_ATOMIC_MATCH;

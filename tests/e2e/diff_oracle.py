@@ -87,9 +87,8 @@ class Stream:
         self.first = self.high = None
         self.seen = set()
         self.synced = not reliable
-        self.prev = None          # (psn, retrans) of the previous packet
+        self.next = None          # the PSN that continues the previous packet (past a READ's responses)
         self.nak_asked = set()    # PSNs a captured sequence NAK asked to resend
-        self.episodes = set()     # truth episodes whose first visible resend was counted
         self.last_ep = 0          # the latest truth episode counted (README "resends")
 
 
@@ -190,6 +189,8 @@ def expect(truth, a, b, link_gbps=100.0):
     # ---- pairing (README "pairing"), CNP owners, PSN streams, in window order ----
     streams = {}
     paired = {}         # response key -> request key
+    paired_t = {}       # response key -> time of the response that paired it
+    gbns = []           # counted go-backs of request flows: (flow, qp, previous truth episode, episode)
     sent_psns = {}      # request key -> {psn: kind} sent in the window (unwrapped per stream)
     addr_reqs = {}      # (src, dst) -> request keys in order of their latest request
     last_ce = {}        # (src, dst) -> request key with the latest CE mark
@@ -235,9 +236,12 @@ def expect(truth, a, b, link_gbps=100.0):
             if not s.synced:
                 flags.add("unsynced")
                 f["unsynced_packets"] += 1
-            # a resend the capture never saw before: told by a NAK that
-            # asked for it, or by continuing a resend run
-            elif is_resend and (psn in s.nak_asked or (s.prev and s.prev[1] and u == s.prev[0] + 1)):
+            # README "retransmission": above the highest PSN seen, only a
+            # PSN a sequence NAK in the window asked for is told a resend.
+            # A resend run that goes on past the highest PSN seen (the
+            # originals of its last PSNs dropped before the tap) shows the
+            # same as the new data that follows a run: it counts as new
+            elif psn in s.nak_asked:
                 flags.add("retrans")
         else:
             if s.reliable and u < s.first:
@@ -253,17 +257,20 @@ def expect(truth, a, b, link_gbps=100.0):
         if "retrans" in flags:
             s.nak_asked.discard(psn)
             f["retransmissions"] += 1
-            ep = episode if is_resend else ("dup", u)
-            if ep not in s.episodes:
-                s.episodes.add(ep)
+            # README "go-back-N episode": one starts where the PSN goes
+            # back, below the PSN that continues the previous packet. The
+            # truth's episodes are not what a capture shows: a resend run
+            # that skips ahead (resends dropped before the tap) may be a
+            # new go-back of the sender's or the same one, alike on the wire
+            if s.next is not None and u < s.next:
                 flags.add("gbn_start")
                 f["gbn_episodes"] += 1
                 if is_resend and f["qp"] and f["qp"][1] == "request":
-                    c = shown_cause(f["qp"][0], s.last_ep, episode)
+                    # the cause is worked out once the window's pairings
+                    # are known (a NAK before the pairing counts from it)
+                    gbns.append((f, f["qp"][0], s.last_ep, episode))
                     s.last_ep = max(s.last_ep, episode)
-                    if c:
-                        f["resends"][c] += 1
-        s.prev = (u, "retrans" in flags)
+        s.next = u + cover
         return flags
 
     # README "conformance", resends: the cause of a go-back as the window
@@ -313,6 +320,14 @@ def expect(truth, a, b, link_gbps=100.0):
             t = trigger(qp, cause, first)
             if t is None or not in_w(t):
                 continue
+            # README "conformance", resends: the window shows the trigger
+            # as the requester's only once it pairs the two directions: a
+            # NAK carried before the pairing counts from it on, a response
+            # that showed an answer missing only once paired
+            rk = key_of(t)
+            if paired.get(rk) != req_key.get(qp) or \
+                    (cause not in ("nak", "rnr") and paired_t[rk] > t["t_ns"]):
+                continue
             if cause in ("nak", "rnr"):
                 nak = cause
             else:
@@ -332,7 +347,12 @@ def expect(truth, a, b, link_gbps=100.0):
             if qk in paired.values():
                 continue
             sp = sent_psns.get(qk, {})
-            if r["psn"] in sp and (want is None or sp[r["psn"]] == want):
+            if r["psn"] in sp and (want is None or sp[r["psn"]] == want) and \
+                    (kind != "read_resp" or op_kind(r["op"])[1] in ("first", "only")) and \
+                    (r.get("aeth") != "ack" or kind != "ack" or sp[r["psn"]] in ("send", "write")):
+                # README "pairing": of the READ responses only a FIRST or
+                # ONLY carries its READ's own PSN; a plain ACK names a SEND
+                # or WRITE
                 cands.append(qk)
         if not cands and kind == "ack" and r.get("aeth") == "nak_psn_seq":
             for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
@@ -345,6 +365,7 @@ def expect(truth, a, b, link_gbps=100.0):
                     cands.append(qk)
         if len(cands) == 1:
             paired[rk] = cands[0]
+            paired_t[rk] = r["t_ns"]
 
     for r in win:
         v = {"frame": wf(r), "key": None, "flags": set(), "cnp_key": None, "ce_frame": 0, "truth": r}
@@ -488,8 +509,11 @@ def expect(truth, a, b, link_gbps=100.0):
                         - (PSN_MOD >> 1)
                     if u0 > s.high:
                         s.high = u0
+                        s.next = u0
             v["flags"] |= classify(f, s, r, v, r["psn"], 1, r["resend"] is not None, r["episode"], r["resend"])
 
+    for f, qp, after, upto in gbns:
+        f["resends"][shown_cause(qp, after, upto)] += 1
     for rk, qk in paired.items():
         a_, q_ = flows[rk], flows[qk]
         q_["acks"] += a_["acks"]

@@ -551,12 +551,173 @@ static void test_implied_read_reissue(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's seed 72: READs of 700 bytes at 2, 3 and 4 (one response
+ * PSN each; the MTU is not known to the tap), then a SEND at 5. The
+ * response to 2 is lost before the tap; 3's and 4's come, and the ACK of 5
+ * shows 2's answer missing: the requester re-issues the READ at 2 and, go-
+ * back-N, resends the READs at 3 and 4 and the SEND. Truth: one go-back,
+ * implied; the READs at 3 and 4 are resends of their own requests, not the
+ * READ at 2 resumed inside its responses (no read_resume_wrong). */
+static void test_resend_run_of_reads(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 2, 0x2000, 700);
+	read_req(e, 3, 0x3000, 700);
+	read_req(e, 4, 0x4000, 700);
+	req(e, RC_SEND_ONLY, 5, 64);
+	rsp(e, 0x10, 3, ACK_SYN, 1, 700); /* READ_RESPONSE_ONLY; 2's lost */
+	rsp(e, 0x10, 4, ACK_SYN, 2, 700);
+	rsp(e, RC_ACK, 5, ACK_SYN, 3, 0);
+	struct rw_note n = read_req(e, 2, 0x2000, 700);
+	assert_true(n.flags & RW_N_GBN_START);
+	n = read_req(e, 3, 0x3000, 700);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_GBN_START);
+	read_req(e, 4, 0x4000, 700);
+	req(e, RC_SEND_ONLY, 5, 64);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_int_equal(f->retransmissions, 4);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->count[RW_V_READ_RESUME_WRONG], 0);
+	env_free(e);
+}
+
+/* rocewire-gen's seed 24: a SEND at 1, a FETCH_ADD at 2, a SEND at 3; the
+ * requester's timer sends all three again; the atomic ACK of the resent 2
+ * is lost before the tap, the ACK of 3 comes. A SEND at 4 is lost, 5 comes,
+ * the responder NAKs 4, the requester goes back there; then its timer
+ * sends the FETCH_ADD at 2 again. Truth: the atomic resent at the first
+ * go-back waits for its own answer or the timer (rxe's started_retry): the
+ * ACK of 3 came after the resend and shows nothing missing. Causes:
+ * timeout, NAK, timeout; nothing implied. */
+static void test_resent_atomic_waits_for_its_answer(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 1, 64);
+	req(e, 0x14, 2, 0); /* FETCH_ADD */
+	req(e, RC_SEND_ONLY, 3, 64);
+	e->t += 200000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 1, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, 0x14, 2, 0);
+	req(e, RC_SEND_ONLY, 3, 64);
+	rsp(e, RC_ACK, 1, ACK_SYN, 1, 0);
+	rsp(e, RC_ACK, 3, ACK_SYN, 3, 0); /* the atomic ACK of 2 was lost */
+	req(e, RC_SEND_ONLY, 5, 64);      /* 4 was lost */
+	rsp(e, RC_ACK, 4, NAK_SEQ, 3, 0);
+	n = req(e, RC_SEND_ONLY, 4, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, RC_SEND_ONLY, 5, 64);
+	rsp(e, RC_ACK, 5, ACK_SYN, 5, 0);
+	e->t += 200000;
+	n = req(e, 0x14, 2, 0);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 1);
+	assert_int_equal(f->conf->resend_by_implied, 0);
+	assert_int_equal(f->conf->resend_by_timeout, 2);
+	env_free(e);
+}
+
+/* rocewire-gen's seed 8: a 2 KiB READ at 0 (responses 0 and 1 at a 1 KiB
+ * MTU), a SEND at 2 lost before the tap, a SEND at 3. The READ's LAST comes
+ * with a bad ICRC (the requester drops it); the responder NAKs 2. The NAK
+ * acknowledges the READ, whose LAST the requester lacks: it goes back to
+ * the READ, re-issued at 1 (address + 1 KiB, 1 KiB left, IBA 9.7.5.1.4),
+ * and resends 2 and 3 on the way. Truth: one go-back, the NAK's; the resend
+ * that starts below the NAKed PSN at the re-issued READ is right, and so is
+ * the resumed READ (the dropped LAST brought nothing). */
+static void test_nak_past_read_missing_its_last(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 0, 0x10000, 2048);
+	req(e, RC_SEND_ONLY, 3, 64);
+	rsp(e, RC_READ_FIRST, 0, ACK_SYN, 1, 1024);
+	e->bad_icrc = 1;
+	rsp(e, RC_READ_LAST, 1, ACK_SYN, 1, 1024);
+	rsp(e, RC_ACK, 2, NAK_SEQ, 1, 0);
+	struct rw_note n = read_req(e, 1, 0x10400, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, RC_SEND_ONLY, 2, 64);
+	req(e, RC_SEND_ONLY, 3, 64);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 1);
+	assert_int_equal(f->conf->count[RW_V_RESEND_WRONG_START], 0);
+	assert_int_equal(f->conf->count[RW_V_READ_RESUME_WRONG], 0);
+	env_free(e);
+}
+
+/* rocewire-gen's seed 242: two QPs of one host pair start at the same PSN.
+ * QP_B is sent a 2 KiB READ at 0 (responses 0 and 1 at a 1 KiB MTU), the
+ * QP 0x33 a READ at 0 and one at 1 (one response each). The first
+ * response to QP_B's READ could answer either READ at 0; its LAST, at PSN
+ * 1, carries a PSN after its READ's, which only the other QP sent (as a
+ * READ of its own, whose response would be a FIRST or ONLY): it pairs
+ * nothing. */
+static void test_read_last_pairs_nothing(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 0, 0x10000, 2048);
+	struct rw_packet p;
+	for (uint32_t psn = 0; psn <= 1; psn++) {
+		memset(&p, 0, sizeof(p));
+		p.ipv4.src = A_IP;
+		p.ipv4.dst = B_IP;
+		p.bth.opcode = RC_READ_REQ;
+		p.bth.dqpn = 0x33;
+		p.bth.psn = psn;
+		p.reth.va = 0x20000 + psn * 512;
+		p.reth.rkey = 0x1234;
+		p.reth.dmalen = 512;
+		feed_packet(e, &p);
+	}
+	struct rw_note n = rsp(e, RC_READ_FIRST, 0, ACK_SYN, 1, 1024);
+	assert_false(n.flags & RW_N_PAIRED); /* both sent a READ at 0 */
+	n = rsp(e, RC_READ_LAST, 1, ACK_SYN, 1, 1024);
+	assert_false(n.flags & RW_N_PAIRED);
+	assert_true(flow_to(e, 0x33)->peer < 0);
+	env_free(e);
+}
+
+/* rocewire-gen's seed 65, cut: the window holds QP_B's requests from a
+ * FETCH_ADD at 6 on, and a plain ACK of PSN 6 from the responder of
+ * another QP of the host pair, whose requests the window does not hold. A
+ * plain ACK names a SEND or WRITE (an atomic is answered by an atomic
+ * ACK): it does not pair QP_B's flow. */
+static void test_ack_pairs_no_atomic(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, 0x14, 6, 0); /* FETCH_ADD */
+	req(e, RC_SEND_ONLY, 7, 64);
+	struct rw_note n = rsp(e, RC_ACK, 6, ACK_SYN, 1, 0);
+	assert_false(n.flags & RW_N_PAIRED);
+	assert_true(flow_to(e, QP_B)->peer < 0);
+	n = rsp(e, RC_ACK, 7, ACK_SYN, 2, 0);
+	assert_true(n.flags & RW_N_PAIRED); /* the SEND's ACK does */
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corrupt_nak_asks_nothing),
 		cmocka_unit_test(test_nak_before_pairing),
 		cmocka_unit_test(test_implied_read_reissue),
+		cmocka_unit_test(test_resend_run_of_reads),
+		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),
+		cmocka_unit_test(test_nak_past_read_missing_its_last),
+		cmocka_unit_test(test_read_last_pairs_nothing),
+		cmocka_unit_test(test_ack_pairs_no_atomic),
 		cmocka_unit_test(test_read_resend_takes_no_new_psns),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),

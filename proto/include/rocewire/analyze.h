@@ -264,6 +264,7 @@ struct rw_flow {
 	struct rw_conform *conf;
 	struct {
 		uint8_t ack_valid, nak_await, nak_cause;
+		uint8_t nak_left; /* the last go-back was a READ gap's below the NAKed PSN: the next answers the NAK */
 		uint32_t last_ack_psn;
 		uint32_t nak_psn;     /* the last NAK's PSN, and when: a resend should follow */
 		uint64_t nak_ts;      /* time of the last NAK (any kind) */
@@ -288,6 +289,11 @@ struct rw_flow {
 		uint32_t rgap_psn;
 		uint64_t rgap_ts;
 		uint32_t gbn_from, gbn_high; /* the last go-back: its first PSN, the highest sent before it */
+		/* READs and atomics sent again whose answer has not come
+		 * since (the newest 4): re-issuing one again waits for that
+		 * answer or the timer, whatever later responses show. */
+		uint32_t await_psn[4];
+		uint8_t await_n;
 		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
 		uint32_t read_mtu;    /* READ response segment size seen */
 		uint64_t cnp_ts;      /* the last CNP on this flow */

@@ -205,6 +205,10 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 			if (!m->in_cut) {
 				m->in_cut = 1;
 				f->msg_cut_start++;
+				if (m == &f->msg) {
+					f->msg_cut_valid = 1;
+					f->msg_cut_psn = psn;
+				}
 			}
 			if (last)
 				m->in_cut = 0;
@@ -398,6 +402,26 @@ static void give_up_hole(struct rw_analyzer *a, struct rw_flow *f, struct rw_not
 static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t len, uint64_t ts, uint64_t frame, struct rw_note *n);
 
+/* A resend below the first PSN the assembler took, that no refusal sent
+ * it back to: its first copy came before the capture, and the responder
+ * took it then (it took the PSNs after it the capture saw). The message it
+ * belongs to was cut by the capture start: counted once, at its LAST or
+ * ONLY (one that goes on into the window is the message the window starts
+ * inside, counted there). */
+static void pre_cut(struct rw_flow *f, uint8_t opcode, uint32_t psn, struct rw_note *n)
+{
+	const struct rw_opcode_info *op = rw_opcode(opcode);
+	if (op_index(op->op) < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
+		return;
+	if (f->msg_pre_valid && rw_psn_diff(psn, f->msg_pre_psn) <= 0)
+		return; /* counted already (a second go-back) */
+	f->msg_pre_valid = 1;
+	f->msg_pre_psn = psn;
+	n->flags |= RW_N_CUT_START;
+	if ((op->flags & RW_OPF_LAST) || op_index(op->op) == 3)
+		f->msg_cut_start++;
+}
+
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n)
 {
@@ -413,6 +437,7 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	if (!f->msg_psn_valid) {
 		f->msg_psn_valid = 1;
 		f->msg_psn = psn;
+		f->msg_start_psn = psn;
 	}
 	if (f->hold && f->hold->n && f->req.acked_valid &&
 	    rw_psn_diff(f->req.acked_psn, f->msg_psn) >= 0)
@@ -424,8 +449,12 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 		f->msg_nak_valid = 0;
 		msg_refused(f, psn);
 	}
-	if (rw_psn_diff(psn, f->msg_psn) < 0)
-		return; /* assembled before: a resend */
+	if (rw_psn_diff(psn, f->msg_psn) < 0) {
+		/* assembled before: a resend */
+		if (rw_psn_diff(psn, f->msg_start_psn) < 0)
+			pre_cut(f, p->bth.opcode, psn, n);
+		return;
+	}
 	if (takes(f, psn)) {
 		assemble(a, f, p->bth.opcode, psn, len, frame, n);
 		if (f->hold && f->hold->n && (n->flags & RW_N_RETRANS)) {
@@ -486,6 +515,16 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 		return;
 	if (f->msg.open && rw_psn_diff(f->msg.first_psn, psn) >= 0)
 		f->msg.open = 0;
+	if (f->msg_cut_valid && rw_psn_diff(f->msg_cut_psn, psn) >= 0) {
+		/* The capture did not start inside that message: the responder
+		 * had not taken its first packet the window showed, and its
+		 * resend from psn (its FIRST, or an earlier message) comes. */
+		f->msg_cut_valid = 0;
+		f->msg.in_cut = 0;
+		f->msg_cut_start--;
+	}
+	if (rw_psn_diff(psn, f->msg_start_psn) < 0)
+		f->msg_start_psn = psn;
 	struct rw_done_ring *r = f->done;
 	while (r && r->n) {
 		struct rw_done_msg *e = DONE_AT(r, r->n - 1);

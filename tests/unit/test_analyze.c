@@ -997,6 +997,7 @@ static void test_conform_cnp_pacing(void **state)
 #define RC_SEND_LAST 0x02
 #define RC_READ_ONLY 0x10
 #define RC_WRITE_ONLY 0x0A
+#define RC_SEND_MIDDLE 0x01
 #define UC_WRITE_FIRST 0x26
 #define UC_WRITE_MIDDLE 0x27
 #define UC_WRITE_LAST 0x28
@@ -1169,6 +1170,43 @@ static void test_refused_after_done(void **state)
 	env_free(e);
 }
 
+/* Messages cut by the capture start, as resends show them: a go-back
+ * below the first PSN the capture saw resends messages the responder took
+ * before it (each cut by the capture start, once); a NAK asking for the
+ * FIRST of the message the capture started inside says the responder had
+ * not taken its MIDDLE: it is not cut, its resend completes it. */
+static void test_cut_start_by_resends(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 3, 8);
+	req(e, 2, RC_SEND_ONLY, 4, 8);
+	feed_aeth(e, 3, RC_ACK, 4, 0, 2, 0, 0);
+	req(e, 100, RC_SEND_ONLY, 1, 8); /* timeout: 1 .. 4 again */
+	req(e, 101, RC_SEND_ONLY, 2, 8);
+	req(e, 102, RC_SEND_ONLY, 3, 8);
+	req(e, 103, RC_SEND_ONLY, 4, 8);
+	req(e, 200, RC_SEND_ONLY, 1, 8); /* and again */
+	req(e, 201, RC_SEND_ONLY, 2, 8);
+	rw_analyzer_finish(e->a, 300);
+	assert_int_equal(flow_ab(e)->messages, 2);
+	assert_int_equal(flow_ab(e)->msg_cut_start, 2);
+	env_free(e);
+
+	e = env_new(NULL);
+	struct rw_note n = req(e, 1, RC_SEND_MIDDLE, 2, 1024); /* FIRST at 1 lost */
+	assert_true(n.flags & RW_N_CUT_START);
+	feed_aeth(e, 2, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 0, 0, 0);
+	req(e, 3, RC_SEND_FIRST, 1, 1024);
+	req(e, 4, RC_SEND_MIDDLE, 2, 1024);
+	n = req(e, 5, RC_SEND_LAST, 3, 10);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 6);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_start, 0);
+	env_free(e);
+}
+
 /* UC: a packet lost inside a WRITE leaves it incomplete at once; the rest
  * of it is dropped with it (no orphans), and the next message counts at its
  * own packet, not at the capture end. */
@@ -1293,6 +1331,7 @@ int main(void)
 		cmocka_unit_test(test_resend_run_completes_messages),
 		cmocka_unit_test(test_rnr_refused_first),
 		cmocka_unit_test(test_refused_after_done),
+		cmocka_unit_test(test_cut_start_by_resends),
 		cmocka_unit_test(test_uc_hole),
 		cmocka_unit_test(test_read_credited_after_pairing),
 	};

@@ -238,6 +238,12 @@ struct rw_flow {
 	 * responder it answered for was this flow's, and refused it. */
 	uint8_t msg_nak_valid;
 	uint32_t msg_nak_psn;
+	uint32_t msg_start_psn; /* the first PSN the assembler took (or went back to) */
+	/* Resends below it (their first copies came before the capture):
+	 * the last one's PSN, whether it was counted, and the latest message
+	 * cut by the capture start: its first PSN in the window. */
+	uint8_t msg_pre_valid, msg_cut_valid;
+	uint32_t msg_pre_psn, msg_cut_psn;
 	struct rw_hold_queue *hold; /* requests held ahead of a hole (allocated on the first hole) */
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 	uint8_t rhi_valid;

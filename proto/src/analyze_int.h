@@ -61,6 +61,27 @@ struct rw_hold_queue {
 #define HOLD_BYTES(cap) \
 	(sizeof(struct rw_hold_queue) + (size_t)(cap) * sizeof(struct rw_hold_entry))
 
+/* Messages completed from a flow's requests, oldest first, until the
+ * responder acknowledges their last PSN: an RNR or sequence NAK naming a
+ * PSN at or below one's says the responder did not take it after all
+ * (analyze_msg.c, msg_refused). Grows from RW_DONE_MIN to RW_DONE_MAX
+ * (a NAK lags the requests by the time they take to reach the responder
+ * and its answer to come back); beyond that the oldest is forgotten. */
+#define RW_DONE_MIN 16u
+#define RW_DONE_MAX 1024u
+struct rw_done_msg {
+	uint32_t first_psn, last_psn;
+	uint32_t op;    /* msgs_by_op index */
+	uint64_t bytes;
+	uint64_t first_frame;
+};
+struct rw_done_ring {
+	uint32_t cap, head, n; /* entries e[(head + i) % cap], i < n */
+	struct rw_done_msg e[];
+};
+#define DONE_BYTES(cap) \
+	(sizeof(struct rw_done_ring) + (size_t)(cap) * sizeof(struct rw_done_msg))
+
 /* CE marks of a flow that no CNP has answered yet, oldest first
  * (analyze_cong.c). A notification point answers marks in the order they
  * came, one CNP per mark at most, and may lag: one that sends a CNP for

@@ -177,8 +177,6 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		owner->msgs_by_op[3]++;
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_first_frame = frame;
-		f->msg_done_valid = 1;
-		f->msg_done_psn = psn;
 		return;
 	}
 	if (first && !resume) {
@@ -207,6 +205,10 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 			if (!m->in_cut) {
 				m->in_cut = 1;
 				f->msg_cut_start++;
+				if (m == &f->msg) {
+					f->msg_cut_valid = 1;
+					f->msg_cut_psn = psn;
+				}
 			}
 			if (last)
 				m->in_cut = 0;
@@ -226,10 +228,6 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_bytes = m->bytes;
 		n->msg_first_frame = m->first_frame;
-		if (m == &f->msg) {
-			f->msg_done_valid = 1;
-			f->msg_done_psn = psn;
-		}
 	}
 }
 
@@ -245,16 +243,65 @@ uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t *slack)
 	return kmin;
 }
 
-static void assemble(struct rw_flow *f, uint8_t opcode, uint32_t psn, uint32_t len,
-		     uint64_t frame, struct rw_note *n)
+#define DONE_AT(r, i) (&(r)->e[((r)->head + (i)) % (r)->cap])
+
+/* Remembers a message completed from f's requests until the responder
+ * acknowledges it; what it acknowledged already is forgotten first. */
+static void done_push(struct rw_analyzer *a, struct rw_flow *f, const struct rw_done_msg *m)
+{
+	struct rw_done_ring *r = f->done;
+	while (r && r->n && f->req.acked_valid &&
+	       rw_psn_diff(DONE_AT(r, 0)->last_psn, f->req.acked_psn) <= 0) {
+		r->head = (r->head + 1) % r->cap;
+		r->n--;
+	}
+	if (!r || r->n == r->cap) {
+		uint32_t cap = r ? r->cap * 2 : RW_DONE_MIN;
+		struct rw_done_ring *g = cap <= RW_DONE_MAX ? an_alloc(a, DONE_BYTES(cap), 0) : NULL;
+		if (g) {
+			g->cap = cap;
+			g->head = 0;
+			g->n = 0;
+			for (; r && g->n < r->n; g->n++)
+				g->e[g->n] = *DONE_AT(r, g->n);
+			if (r)
+				an_free(a, r, DONE_BYTES(r->cap));
+			f->done = r = g;
+		} else if (!r) {
+			return; /* no memory: it cannot be taken back */
+		} else {
+			/* full: the oldest is forgotten */
+			r->head = (r->head + 1) % r->cap;
+			r->n--;
+		}
+	}
+	*DONE_AT(r, r->n) = *m;
+	r->n++;
+}
+
+static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, uint32_t psn,
+		     uint32_t len, uint64_t frame, struct rw_note *n)
 {
 	uint32_t slack;
 	f->msg_psn = psn_add(psn, msg_req_units(opcode, len, &slack));
 	f->msg_slack = slack;
-	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
-		msg_account(f, f, opcode, psn, len, -1, frame, n);
-	else
+	if (rw_opcode(opcode)->op == RW_OP_READ_REQ) {
 		f->msg.seen_start = 1;
+		return;
+	}
+	uint64_t before = f->messages;
+	msg_account(f, f, opcode, psn, len, -1, frame, n);
+	if (f->messages != before) {
+		int oi = op_index(rw_opcode(opcode)->op);
+		struct rw_done_msg d = {
+			.first_psn = oi == 3 ? psn : f->msg.first_psn,
+			.last_psn = psn,
+			.op = (uint32_t)oi,
+			.bytes = oi == 3 ? 0 : f->msg.bytes,
+			.first_frame = oi == 3 ? frame : f->msg.first_frame,
+		};
+		done_push(a, f, &d);
+	}
 }
 
 static int takes(const struct rw_flow *f, uint32_t psn)
@@ -267,7 +314,7 @@ static int takes(const struct rw_flow *f, uint32_t psn)
 
 /* Takes every held request that continues the stream, from the front;
  * drops the ones the stream has passed. */
-static void drain(struct rw_flow *f, struct rw_note *n)
+static void drain(struct rw_analyzer *a, struct rw_flow *f, struct rw_note *n)
 {
 	struct rw_hold_queue *h = f->hold;
 	while (h && h->n) {
@@ -279,7 +326,7 @@ static void drain(struct rw_flow *f, struct rw_note *n)
 		h->head++;
 		h->n--;
 		if (rw_psn_diff(psn, f->msg_psn) >= 0)
-			assemble(f, (uint8_t)op, psn, len, frame, n);
+			assemble(a, f, (uint8_t)op, psn, len, frame, n);
 	}
 	if (h && !h->n)
 		h->head = 0;
@@ -325,7 +372,8 @@ static uint64_t unfinished(const struct rw_flow *f)
  * for any resend to have come (under RESEND_MIN_NS); else the capture lost
  * the packet and the message is incomplete. */
 #define RESEND_MIN_NS 1000000ull
-static void give_up_hole(struct rw_flow *f, struct rw_note *n, int at_end, uint64_t end_ns)
+static void give_up_hole(struct rw_analyzer *a, struct rw_flow *f, struct rw_note *n, int at_end,
+			 uint64_t end_ns)
 {
 	struct rw_hold_queue *h = f->hold;
 	if (at_end && h && h->n &&
@@ -347,12 +395,32 @@ static void give_up_hole(struct rw_flow *f, struct rw_note *n, int at_end, uint6
 		}
 		f->msg_psn = HOLD_PSN(h, 0);
 		f->msg_slack = 0;
-		drain(f, n);
+		drain(a, f, n);
 	}
 }
 
 static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t len, uint64_t ts, uint64_t frame, struct rw_note *n);
+
+/* A resend below the first PSN the assembler took, that no refusal sent
+ * it back to: its first copy came before the capture, and the responder
+ * took it then (it took the PSNs after it the capture saw). The message it
+ * belongs to was cut by the capture start: counted once, at its LAST or
+ * ONLY (one that goes on into the window is the message the window starts
+ * inside, counted there). */
+static void pre_cut(struct rw_flow *f, uint8_t opcode, uint32_t psn, struct rw_note *n)
+{
+	const struct rw_opcode_info *op = rw_opcode(opcode);
+	if (op_index(op->op) < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
+		return;
+	if (f->msg_pre_valid && rw_psn_diff(psn, f->msg_pre_psn) <= 0)
+		return; /* counted already (a second go-back) */
+	f->msg_pre_valid = 1;
+	f->msg_pre_psn = psn;
+	n->flags |= RW_N_CUT_START;
+	if ((op->flags & RW_OPF_LAST) || op_index(op->op) == 3)
+		f->msg_cut_start++;
+}
 
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n)
@@ -369,14 +437,26 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	if (!f->msg_psn_valid) {
 		f->msg_psn_valid = 1;
 		f->msg_psn = psn;
+		f->msg_start_psn = psn;
 	}
 	if (f->hold && f->hold->n && f->req.acked_valid &&
 	    rw_psn_diff(f->req.acked_psn, f->msg_psn) >= 0)
-		give_up_hole(f, n, 0, 0); /* the responder took the hole's PSN: the capture lost it */
-	if (rw_psn_diff(psn, f->msg_psn) < 0)
-		return; /* assembled before: a resend */
+		give_up_hole(a, f, n, 0, 0); /* the responder took the hole's PSN: the capture lost it */
+	if (f->msg_nak_valid && psn == f->msg_nak_psn && (n->flags & RW_N_RETRANS) &&
+	    f->peer < 0) {
+		/* The go-back a NAK carried before the pairing asked for: the
+		 * responder refused psn and what came after it. */
+		f->msg_nak_valid = 0;
+		msg_refused(f, psn);
+	}
+	if (rw_psn_diff(psn, f->msg_psn) < 0) {
+		/* assembled before: a resend */
+		if (rw_psn_diff(psn, f->msg_start_psn) < 0)
+			pre_cut(f, p->bth.opcode, psn, n);
+		return;
+	}
 	if (takes(f, psn)) {
-		assemble(f, p->bth.opcode, psn, len, frame, n);
+		assemble(a, f, p->bth.opcode, psn, len, frame, n);
 		if (f->hold && f->hold->n && (n->flags & RW_N_RETRANS)) {
 			/* The sender went back to fill the hole: the responder
 			 * discarded what came beyond it (IBA 9.7.5: out of
@@ -386,7 +466,7 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 			prune(f);
 			return;
 		}
-		drain(f, n);
+		drain(a, f, n);
 		return;
 	}
 	if (p->op->transport == RW_TRANSPORT_UC) {
@@ -403,7 +483,7 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 		}
 		f->msg_psn = psn;
 		f->msg_slack = 0;
-		assemble(f, p->bth.opcode, psn, len, frame, n);
+		assemble(a, f, p->bth.opcode, psn, len, frame, n);
 		return;
 	}
 	hold_put(a, f, p, len, ts, frame, n);
@@ -412,10 +492,12 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 /* The responder refused request psn (an RNR NAK, or a sequence NAK naming
  * the PSN it expects): it took every request before it and none from it on
  * until the sender resends it. The assembler goes back to psn when it went
- * past it with no message completed since: a message whose FIRST was
- * refused is not open, and what it held beyond is dropped. A message the
- * capture showed complete before the refusal came stays done where it was
- * (what a capture can know at that packet); its resend completes nothing. */
+ * past it: a message whose FIRST was refused is not open, and what it held
+ * beyond is dropped. A message the capture saw complete at or past psn
+ * (the responder had refused it: an RNR NAK, or a hole before the capture
+ * started) was not taken: its count and bytes are taken back (the packet
+ * keeps its msg_done note: the capture saw it complete there) and its
+ * resend completes it; one whose FIRST came before psn is open again. */
 void msg_refused(struct rw_flow *f, uint32_t psn)
 {
 	if (!f->msg_psn_valid)
@@ -431,10 +513,40 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 	}
 	if (d <= 0 || (uint32_t)d > PSN_WINDOW)
 		return;
-	if (f->msg_done_valid && rw_psn_diff(f->msg_done_psn, psn) >= 0)
-		return;
 	if (f->msg.open && rw_psn_diff(f->msg.first_psn, psn) >= 0)
 		f->msg.open = 0;
+	if (f->msg_cut_valid && rw_psn_diff(f->msg_cut_psn, psn) >= 0) {
+		/* The capture did not start inside that message: the responder
+		 * had not taken its first packet the window showed, and its
+		 * resend from psn (its FIRST, or an earlier message) comes. */
+		f->msg_cut_valid = 0;
+		f->msg.in_cut = 0;
+		f->msg_cut_start--;
+	}
+	if (rw_psn_diff(psn, f->msg_start_psn) < 0)
+		f->msg_start_psn = psn;
+	struct rw_done_ring *r = f->done;
+	while (r && r->n) {
+		struct rw_done_msg *e = DONE_AT(r, r->n - 1);
+		if (rw_psn_diff(e->last_psn, psn) < 0)
+			break;
+		r->n--;
+		f->messages--;
+		f->msgs_by_op[e->op]--;
+		f->bytes_by_op[e->op] -= e->bytes;
+		if (rw_psn_diff(e->first_psn, psn) < 0) {
+			/* The responder took its FIRST, not its LAST: it
+			 * goes on from psn. */
+			f->msg.open = 1;
+			f->msg.seen_start = 1;
+			f->msg.in_cut = 0;
+			f->msg.broken = 0;
+			f->msg.first_psn = e->first_psn;
+			f->msg.first_frame = e->first_frame;
+			f->msg.bytes = e->bytes;
+			break;
+		}
+	}
 	f->msg_psn = psn;
 	f->msg_slack = 0;
 }
@@ -502,7 +614,7 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		} else if (!due) {
 			/* Nothing says the network lost the hole's packet, and
 			 * nothing more will: the capture lost it. */
-			give_up_hole(f, n, 0, 0);
+			give_up_hole(a, f, n, 0, 0);
 			msg_take_request(a, f, p, ts, frame, n);
 			return;
 		} else {
@@ -533,13 +645,16 @@ void msg_release(struct rw_analyzer *a, struct rw_flow *f)
 	if (f->hold)
 		an_free(a, f->hold, HOLD_BYTES(f->hold->cap));
 	f->hold = NULL;
+	if (f->done)
+		an_free(a, f->done, DONE_BYTES(f->done->cap));
+	f->done = NULL;
 }
 
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 {
 	struct rw_note n;
 	memset(&n, 0, sizeof(n));
-	give_up_hole(f, &n, 1, end_ns);
+	give_up_hole(a, f, &n, 1, end_ns);
 	if (f->msg.open) {
 		f->msg_cut_end++;
 		f->msg.open = 0;

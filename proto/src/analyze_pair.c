@@ -430,6 +430,20 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	n->flags |= RW_N_NAK;
 	n->nak_kind = k;
 	n->ack_psn = psn;
+	if (!q && (k == RW_NAKK_PSN_SEQ || k == RW_NAKK_RNR)) {
+		/* Whose requests it refused is known when one of the unpaired
+		 * request flows it may answer goes back to its PSN
+		 * (msg_take_request). */
+		int32_t rp = an_pair_lookup(a, f->key.family, f->key.dst, f->key.src, 0);
+		for (int32_t i = rp >= 0 ? a->pairs[rp].first_req_flow : -1; i >= 0;) {
+			struct rw_flow *r = flow_at(a, (uint32_t)i);
+			if (r->peer < 0 && !r->closed) {
+				r->msg_nak_valid = 1;
+				r->msg_nak_psn = psn;
+			}
+			i = r->next_req_in_pair;
+		}
+	}
 	if (q) {
 		/* A NAK says the responder took everything before its PSN. */
 		seq_sync_on_ack(&q->req, psn_add(psn, RW_PSN_MASK));

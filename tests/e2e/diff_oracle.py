@@ -551,7 +551,50 @@ def expect(truth, a, b, link_gbps=100.0):
         kind, pos = op_kind(r["op"])
         if pos in ("first", "only") and kind in ("send", "write", "atomic", "read_resp", "read_req"):
             starts.setdefault(key_of(r), win_order[r["frame"]])
+    # README "messages", msg_done: a message is also seen complete at an
+    # earlier good copy of its completing packet that the responder refused
+    # for a reason the window shows only after it (an RNR NAK, or a
+    # sequence NAK naming a PSN lost before the window): the window shows
+    # each PSN of the message in sequence up to it. "In sequence as the
+    # window shows it": an RC QP's good requests in window order, from its
+    # first, each taken when it is the PSN after the last one taken (the
+    # first copy of a PSN past a hole waits for the go-back), a sequence or
+    # RNR NAK moving the sequence back to its PSN. The counts stay the
+    # truth's: the NAK takes the message back and its resend completes it.
+    seen_done = set()   # frames
+    seq_exp, seq_took = {}, {}
+    for r in win:
+        if r["kind"] != "roce" or r.get("corrupt") or not r["op"].startswith("RC_"):
+            continue
+        qk = (r["flow"], r["qp"])
+        kind, pos = op_kind(r["op"])
+        if r["dir"] == "response":
+            if r.get("aeth") in ("nak_psn_seq", "rnr_nak") and qk in seq_exp:
+                d = (seq_exp[qk] - r["psn"]) % PSN_MOD
+                if 0 < d < PSN_MOD >> 1:
+                    seq_exp[qk] = r["psn"]
+                    took = seq_took[qk]
+                    for x in [x for x in took if 0 <= (x - r["psn"]) % PSN_MOD < d]:
+                        del took[x]
+            continue
+        if r["dir"] != "request":
+            continue
+        units = r.get("psns", 1) if kind == "read_req" else 1
+        if qk not in seq_exp:
+            seq_exp[qk], seq_took[qk] = r["psn"], {}
+        if r["psn"] != seq_exp[qk]:
+            continue
+        seq_exp[qk] = (r["psn"] + units) % PSN_MOD
+        seq_took[qk][r["psn"]] = r
+        m = msgs.get((qk, "req", r.get("msg")))
+        if m and pos in ("last", "only") and not r.get("taken") and kind != "read_req" and \
+                all(x in seq_took[qk] for x in m["psns"]):
+            seen_done.add(r["frame"])
+
     for (qp, side, n), m in sorted(msgs.items(), key=lambda x: (x[0][0], x[0][1], x[0][2])):
+        for c in m["copies"]:
+            if c.get("frame") in seen_done:
+                pk[wf(c)]["flags"].add("msg_done")
         good = [c for c in m["copies"] if in_w(c) and not c.get("corrupt")]
         if not good:
             continue

@@ -862,8 +862,13 @@ static void sc_midstart(struct sc *s)
 	k = resp(OP_ACK, 0x11, 501, ack_syn(), 40, 0), emit(s, ts += 3 * US, &k);
 	for (uint32_t p = 502; p < 510; p++)
 		k = req(OP_SEND_ONLY, 0x22, p, 64), emit(s, ts += US, &k);
-	for (uint32_t p = 498; p < 510; p++)
-		k = req(OP_SEND_ONLY, 0x22, p, 64), emit(s, ts += US, &k);
+	/* the go-back resends what it sent before the capture as it was: the
+	 * WRITE's FIRST and MIDDLE (498, 499), then 500 .. 509 again */
+	for (uint32_t p = 498; p < 510; p++) {
+		uint8_t op = p == 498 ? OP_WRITE_FIRST : p < 501 ? OP_WRITE_MIDDLE : p == 501 ? OP_WRITE_LAST
+										   : OP_SEND_ONLY;
+		k = req(op, 0x22, p, p < 502 ? 1024 : 64), emit(s, ts += US, &k);
+	}
 	k = resp(OP_ACK, 0x11, 509, ack_syn(), 50, 0), emit(s, ts += 3 * US, &k);
 	json_t *e = expect(s, A_IP, B_IP, 0x22);
 	json_object_set_new(e, "first_seen_mid_message", json_true());

@@ -996,6 +996,8 @@ static void test_conform_cnp_pacing(void **state)
 #define RC_SEND_FIRST 0x00
 #define RC_SEND_LAST 0x02
 #define RC_READ_ONLY 0x10
+#define RC_WRITE_ONLY 0x0A
+#define RC_SEND_MIDDLE 0x01
 #define UC_WRITE_FIRST 0x26
 #define UC_WRITE_MIDDLE 0x27
 #define UC_WRITE_LAST 0x28
@@ -1099,6 +1101,109 @@ static void test_rnr_refused_first(void **state)
 	rw_analyzer_finish(e->a, 1002);
 	assert_int_equal(flow_ab(e)->messages, 1);
 	assert_int_equal(flow_ab(e)->msg_incomplete + flow_ab(e)->msg_orphans, 0);
+	env_free(e);
+}
+
+/* A message the capture saw complete that the responder refused after
+ * all: an RNR NAK naming its PSN, or a sequence NAK naming a PSN lost
+ * before the capture started. Its count and bytes are taken back (the
+ * packet keeps its msg_done note) and its resend completes it: every
+ * message is counted once. */
+static void test_refused_after_done(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	/* RNR: the SEND_ONLY at 1 was refused, the WRITE at 2 beyond it too */
+	struct rw_note n = req(e, 1, RC_SEND_ONLY, 1, 100);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	req(e, 2, RC_WRITE_ONLY, 2, 50);
+	assert_int_equal(flow_ab(e)->messages, 2);
+	feed_aeth(e, 3, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_RNR_NAK, 14), 0, 0, 0);
+	assert_int_equal(flow_ab(e)->messages, 0);
+	assert_int_equal(flow_ab(e)->msgs_by_op[0] + flow_ab(e)->msgs_by_op[1], 0);
+	assert_int_equal(flow_ab(e)->bytes_by_op[0] + flow_ab(e)->bytes_by_op[1], 0);
+	n = req(e, 1000, RC_SEND_ONLY, 1, 100);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	n = req(e, 1001, RC_WRITE_ONLY, 2, 50);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 1002);
+	assert_int_equal(flow_ab(e)->messages, 2);
+	assert_int_equal(flow_ab(e)->msgs_by_op[0], 1);
+	assert_int_equal(flow_ab(e)->msgs_by_op[1], 1);
+	assert_int_equal(flow_ab(e)->bytes_by_op[0], 100);
+	assert_int_equal(flow_ab(e)->bytes_by_op[1], 50);
+	env_free(e);
+
+	/* The capture starts past a hole at 4: 5 and 6 look complete, the
+	 * NAK for 4 refuses them, the resends of 4, 5 and 6 complete three. */
+	e = env_new(NULL);
+	req(e, 1, RC_WRITE_ONLY, 5, 10);
+	req(e, 2, RC_SEND_ONLY, 6, 10);
+	feed_aeth(e, 3, RC_ACK, 4, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 0, 0, 0);
+	/* unpaired (4 is no PSN the capture saw sent): the go-back to 4
+	 * says whose requests it refused */
+	n = req(e, 4, RC_SEND_ONLY, 4, 10);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	req(e, 5, RC_WRITE_ONLY, 5, 10);
+	n = req(e, 6, RC_SEND_ONLY, 6, 10);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 7);
+	assert_int_equal(flow_ab(e)->messages, 3);
+	assert_int_equal(flow_ab(e)->msgs_by_op[0], 2);
+	assert_int_equal(flow_ab(e)->msgs_by_op[1], 1);
+	env_free(e);
+
+	/* A NAK past a FIRST of a completed SEND: the responder took its
+	 * FIRST, not its LAST; the resend of the LAST completes it. */
+	e = env_new(NULL);
+	req(e, 1, RC_SEND_FIRST, 1, 1024);
+	req(e, 2, RC_SEND_LAST, 2, 100);
+	feed_aeth(e, 3, RC_ACK, 2, rw_aeth_syndrome(RW_AETH_RNR_NAK, 14), 0, 0, 0);
+	assert_int_equal(flow_ab(e)->messages, 0);
+	n = req(e, 1000, RC_SEND_LAST, 2, 100);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(n.msg_first_frame, 1);
+	rw_analyzer_finish(e->a, 1001);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_incomplete + flow_ab(e)->msg_orphans, 0);
+	env_free(e);
+}
+
+/* Messages cut by the capture start, as resends show them: a go-back
+ * below the first PSN the capture saw resends messages the responder took
+ * before it (each cut by the capture start, once); a NAK asking for the
+ * FIRST of the message the capture started inside says the responder had
+ * not taken its MIDDLE: it is not cut, its resend completes it. */
+static void test_cut_start_by_resends(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 3, 8);
+	req(e, 2, RC_SEND_ONLY, 4, 8);
+	feed_aeth(e, 3, RC_ACK, 4, 0, 2, 0, 0);
+	req(e, 100, RC_SEND_ONLY, 1, 8); /* timeout: 1 .. 4 again */
+	req(e, 101, RC_SEND_ONLY, 2, 8);
+	req(e, 102, RC_SEND_ONLY, 3, 8);
+	req(e, 103, RC_SEND_ONLY, 4, 8);
+	req(e, 200, RC_SEND_ONLY, 1, 8); /* and again */
+	req(e, 201, RC_SEND_ONLY, 2, 8);
+	rw_analyzer_finish(e->a, 300);
+	assert_int_equal(flow_ab(e)->messages, 2);
+	assert_int_equal(flow_ab(e)->msg_cut_start, 2);
+	env_free(e);
+
+	e = env_new(NULL);
+	struct rw_note n = req(e, 1, RC_SEND_MIDDLE, 2, 1024); /* FIRST at 1 lost */
+	assert_true(n.flags & RW_N_CUT_START);
+	feed_aeth(e, 2, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 0, 0, 0);
+	req(e, 3, RC_SEND_FIRST, 1, 1024);
+	req(e, 4, RC_SEND_MIDDLE, 2, 1024);
+	n = req(e, 5, RC_SEND_LAST, 3, 10);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 6);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_start, 0);
 	env_free(e);
 }
 
@@ -1225,6 +1330,8 @@ int main(void)
 		cmocka_unit_test(test_bad_icrc_completes_nothing),
 		cmocka_unit_test(test_resend_run_completes_messages),
 		cmocka_unit_test(test_rnr_refused_first),
+		cmocka_unit_test(test_refused_after_done),
+		cmocka_unit_test(test_cut_start_by_resends),
 		cmocka_unit_test(test_uc_hole),
 		cmocka_unit_test(test_read_credited_after_pairing),
 	};

@@ -183,6 +183,7 @@ struct rw_msg_state {
 
 struct rw_pend_ring;
 struct rw_hold_queue;
+struct rw_done_ring;
 struct rw_ce_ring;
 
 struct rw_flow {
@@ -228,8 +229,21 @@ struct rw_flow {
 	uint8_t msg_psn_valid;
 	uint32_t msg_psn;       /* next PSN the assembler takes */
 	uint32_t msg_slack;     /* PSNs a READ's responses may have used */
-	uint8_t msg_done_valid;
-	uint32_t msg_done_psn;  /* PSN of the latest request that completed a message */
+	/* Messages completed from this flow's requests that the responder
+	 * has not acknowledged yet: a later RNR or sequence NAK below one
+	 * takes it back (allocated on the first). */
+	struct rw_done_ring *done;
+	/* A sequence or RNR NAK an unpaired response flow of the reverse
+	 * address pair carried: when this flow goes back to its PSN, the
+	 * responder it answered for was this flow's, and refused it. */
+	uint8_t msg_nak_valid;
+	uint32_t msg_nak_psn;
+	uint32_t msg_start_psn; /* the first PSN the assembler took (or went back to) */
+	/* Resends below it (their first copies came before the capture):
+	 * the last one's PSN, whether it was counted, and the latest message
+	 * cut by the capture start: its first PSN in the window. */
+	uint8_t msg_pre_valid, msg_cut_valid;
+	uint32_t msg_pre_psn, msg_cut_psn;
 	struct rw_hold_queue *hold; /* requests held ahead of a hole (allocated on the first hole) */
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 	uint8_t rhi_valid;

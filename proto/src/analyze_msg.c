@@ -79,6 +79,111 @@ static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
 	return &f->rwait[k];
 }
 
+enum read_take { READ_TAKE, READ_DROP, READ_CUT };
+
+/* A READ response on f, whose READ state is m: READ_TAKE when the
+ * requester takes it in sequence (*resume: it resumes the open READ; *len
+ * zeroed for a copy already counted), READ_DROP when it drops it,
+ * READ_CUT when it is the rest of a READ the capture started inside. */
+static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct rw_msg_state *m,
+				uint32_t psn, uint32_t *len, int first, int64_t req_psn, uint64_t frame,
+				struct rw_note *n, int *resume)
+{
+	/* The requester takes the responses of a READ in PSN order
+	 * only (IBA 9.7.5.1.4, 9.9.2: one ahead of the expected PSN is
+	 * a sequence error, one at or below a PSN taken a duplicate):
+	 * the READ is re-issued from the expected PSN and its
+	 * responses restart there with a FIRST. A READ left waiting
+	 * so when the next READ's responses come waits on (rwait)
+	 * for its resume. The data of a response are counted from
+	 * the first copy of its PSN the capture saw, whoever took it. */
+	int newcopy = (n->flags & RW_N_NEW) != 0, re = (n->flags & RW_N_RETRANS) != 0;
+	struct rw_msg_state *w = NULL;
+	for (unsigned k = 0; k < RW_RWAIT && re && !(m->open && psn == m->next_psn); k++)
+		if (f->rwait[k].open && psn == f->rwait[k].next_psn)
+			w = &f->rwait[k];
+	if (w) {
+		/* the resend resuming the READ that waits */
+		struct rw_msg_state t = *m;
+		*m = *w;
+		m->seen_start = 1;
+		m->in_cut = 0;
+		if (psn == m->first_psn)
+			m->first_frame = frame;
+		*w = t;
+		w->seen_start = 0;
+	}
+	int32_t dn = rw_psn_diff(psn, m->next_psn);
+	int32_t dh = f->rhi_valid ? rw_psn_diff(psn, f->rhi_psn) : 1;
+	int at_next = m->open && dn == 0;
+	int dup = !at_next && dh <= 0 && (uint32_t)-dh < PSN_WINDOW;
+	int past = !at_next && !dup && ((m->open && (!first || re)) || (!m->open && !first));
+	if (dup || past) {
+		/* A duplicate of what the requester took, or a response
+		 * past a lost one: of the open READ, a resend past its
+		 * resume point, or the rest of a READ whose FIRST was
+		 * lost. The requester drops it; a resend brings it
+		 * again. */
+		if (past && !m->open && req_psn >= 0 && (uint32_t)req_psn != psn &&
+		    !read_waits(f, (uint32_t)req_psn)) {
+			/* The rest of a READ whose request the capture
+			 * saw, its FIRST lost: it waits for the resend
+			 * from its FIRST. */
+			w = read_wait_slot(f, n);
+			w->open = 1;
+			w->in_cut = !m->seen_start; /* never resumed: cut by the capture start */
+			w->first_psn = w->next_psn = (uint32_t)req_psn;
+			w->first_frame = frame;
+		} else if (past && !m->open && !m->seen_start) {
+			return READ_CUT;
+		}
+		if (newcopy) {
+			if (m->open)
+				m->bytes += *len;
+			else
+				owner->bytes_by_op[2] += *len;
+		}
+		return READ_DROP;
+	}
+	if (m->open && !at_next) {
+		/* The next READ's first response while this one waits
+		 * for a resend: it waits on (one READ at most). */
+		w = read_wait_slot(f, n);
+		*w = *m;
+		m->open = 0;
+	}
+	/* Taken in sequence. A FIRST at the expected PSN of the open
+	 * READ resumes it (its re-issue); the data of a copy seen
+	 * before were counted with its first copy. */
+	*resume = at_next;
+	m->next_psn = psn_add(psn, 1);
+	if (dh > 0 || (uint32_t)-dh >= PSN_WINDOW) {
+		f->rhi_valid = 1;
+		f->rhi_psn = psn;
+	}
+	if (!newcopy)
+		*len = 0;
+	return READ_TAKE;
+}
+
+/* The capture started inside this message: counted once, at its first
+ * packet seen; its LAST ends it. */
+static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t psn, int last,
+			  struct rw_note *n)
+{
+	if (!m->in_cut) {
+		m->in_cut = 1;
+		f->msg_cut_start++;
+		if (m == &f->msg) {
+			f->msg_cut_valid = 1;
+			f->msg_cut_psn = psn;
+		}
+	}
+	if (last)
+		m->in_cut = 0;
+	n->flags |= RW_N_CUT_START;
+}
+
 /* Reassembles first/middle/last/only into messages on flow f; the message
  * is credited (by operation) to `owner`, the requester's flow. frame: the
  * packet's (a held request's own, not the one that released it). */
@@ -94,80 +199,13 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	if (oi < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
 		return;
 	if (oi == 2) {
-		/* The requester takes the responses of a READ in PSN order
-		 * only (IBA 9.7.5.1.4, 9.9.2: one ahead of the expected PSN is
-		 * a sequence error, one at or below a PSN taken a duplicate):
-		 * the READ is re-issued from the expected PSN and its
-		 * responses restart there with a FIRST. A READ left waiting
-		 * so when the next READ's responses come waits on (rwait)
-		 * for its resume. The data of a response are counted from
-		 * the first copy of its PSN the capture saw, whoever took it. */
-		int newcopy = (n->flags & RW_N_NEW) != 0, re = (n->flags & RW_N_RETRANS) != 0;
-		struct rw_msg_state *w = NULL;
-		for (unsigned k = 0; k < RW_RWAIT && re && !(m->open && psn == m->next_psn); k++)
-			if (f->rwait[k].open && psn == f->rwait[k].next_psn)
-				w = &f->rwait[k];
-		if (w) {
-			/* the resend resuming the READ that waits */
-			struct rw_msg_state t = *m;
-			*m = *w;
-			m->seen_start = 1;
-			m->in_cut = 0;
-			if (psn == m->first_psn)
-				m->first_frame = frame;
-			*w = t;
-			w->seen_start = 0;
-		}
-		int32_t dn = rw_psn_diff(psn, m->next_psn);
-		int32_t dh = f->rhi_valid ? rw_psn_diff(psn, f->rhi_psn) : 1;
-		int at_next = m->open && dn == 0;
-		int dup = !at_next && dh <= 0 && (uint32_t)-dh < PSN_WINDOW;
-		int past = !at_next && !dup && ((m->open && (!first || re)) || (!m->open && !first));
-		if (dup || past) {
-			/* A duplicate of what the requester took, or a response
-			 * past a lost one: of the open READ, a resend past its
-			 * resume point, or the rest of a READ whose FIRST was
-			 * lost. The requester drops it; a resend brings it
-			 * again. */
-			if (past && !m->open && req_psn >= 0 && (uint32_t)req_psn != psn &&
-			    !read_waits(f, (uint32_t)req_psn)) {
-				/* The rest of a READ whose request the capture
-				 * saw, its FIRST lost: it waits for the resend
-				 * from its FIRST. */
-				w = read_wait_slot(f, n);
-				w->open = 1;
-				w->in_cut = !m->seen_start; /* never resumed: cut by the capture start */
-				w->first_psn = w->next_psn = (uint32_t)req_psn;
-				w->first_frame = frame;
-			} else if (past && !m->open && !m->seen_start) {
-				goto cut_start;
-			}
-			if (newcopy) {
-				if (m->open)
-					m->bytes += len;
-				else
-					owner->bytes_by_op[2] += len;
-			}
+		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn, frame, n, &resume);
+		if (t == READ_DROP)
+			return;
+		if (t == READ_CUT) {
+			msg_cut_start(f, m, psn, last, n);
 			return;
 		}
-		if (m->open && !at_next) {
-			/* The next READ's first response while this one waits
-			 * for a resend: it waits on (one READ at most). */
-			w = read_wait_slot(f, n);
-			*w = *m;
-			m->open = 0;
-		}
-		/* Taken in sequence. A FIRST at the expected PSN of the open
-		 * READ resumes it (its re-issue); the data of a copy seen
-		 * before were counted with its first copy. */
-		resume = at_next;
-		m->next_psn = psn_add(psn, 1);
-		if (dh > 0 || (uint32_t)-dh >= PSN_WINDOW) {
-			f->rhi_valid = 1;
-			f->rhi_psn = psn;
-		}
-		if (!newcopy)
-			len = 0;
 	}
 	if (oi == 3) {
 		/* An atomic is a message of its own with no payload. */
@@ -201,18 +239,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		}
 		if (!m->seen_start) {
 			/* The capture started inside this message. */
-		cut_start:
-			if (!m->in_cut) {
-				m->in_cut = 1;
-				f->msg_cut_start++;
-				if (m == &f->msg) {
-					f->msg_cut_valid = 1;
-					f->msg_cut_psn = psn;
-				}
-			}
-			if (last)
-				m->in_cut = 0;
-			n->flags |= RW_N_CUT_START;
+			msg_cut_start(f, m, psn, last, n);
 			return;
 		}
 		f->msg_orphans++;

@@ -495,7 +495,7 @@ static hf_register_info hf[] = {
 	GEN_FIELD(hf_precapture, "Resend of a pre-capture PSN", "rocewire.precapture_resend",
 		  FT_BOOLEAN, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_msg_number, "Message number", "rocewire.msg.number", FT_UINT64, BASE_DEC, NULL,
-		  "Messages the flow completed, this one included"),
+		  "Messages the flow completed, this one included, as known at this frame (a later NAK may take some back)"),
 	GEN_FIELD(hf_msg_first, "Message's first frame", "rocewire.msg.first_frame", FT_FRAMENUM,
 		  BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE),
 		  "The FIRST (or ONLY) packet of the message this one completes"),

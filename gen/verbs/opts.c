@@ -325,7 +325,7 @@ static int num(struct rw_optctx *c, const char *arg, uint64_t lo, uint64_t hi, b
 #define NUM_OPT(fn, lo, hi, sfx, field, type, gbit)                     \
 	static int fn(struct rw_optctx *c, const char *arg)               \
 	{                                                                 \
-		uint64_t v;                                               \
+		uint64_t v = 0;                                           \
 		if (num(c, arg, (lo), (hi), (sfx), &v))                   \
 			return -1;                                        \
 		O(c)->field = (type)v;                                    \
@@ -398,7 +398,7 @@ static int h_op(struct rw_optctx *c, const char *arg)
 
 static int h_mtu(struct rw_optctx *c, const char *arg)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (num(c, arg, 256, 4096, false, &v))
 		return -1;
@@ -411,7 +411,7 @@ static int h_mtu(struct rw_optctx *c, const char *arg)
 
 static int h_remote_qpn(struct rw_optctx *c, const char *arg)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (num(c, arg, 1, 0xffffff, false, &v))
 		return -1;
@@ -422,7 +422,7 @@ static int h_remote_qpn(struct rw_optctx *c, const char *arg)
 
 static int h_remote_psn(struct rw_optctx *c, const char *arg)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (num(c, arg, 0, 0xffffff, false, &v))
 		return -1;
@@ -433,7 +433,7 @@ static int h_remote_psn(struct rw_optctx *c, const char *arg)
 
 static int h_remote_rkey(struct rw_optctx *c, const char *arg)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (num(c, arg, 0, UINT32_MAX, false, &v))
 		return -1;
@@ -444,7 +444,7 @@ static int h_remote_rkey(struct rw_optctx *c, const char *arg)
 
 static int h_remote_addr(struct rw_optctx *c, const char *arg)
 {
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (num(c, arg, 0, UINT64_MAX, false, &v))
 		return -1;

@@ -43,11 +43,13 @@ struct rw_pend_ring {
 
 /* Requests held ahead of a hole, in PSN order from e[head]: the assembler
  * only ever looks at the front. Made with room for RW_HOLD_MIN on the first
- * hole, doubled while a hole keeps more waiting, up to RW_HOLD_MAX: a PSN
- * window, as far as the responder's NAK or ACK may lag behind the requests
- * (16 KiB at most per flow with a hole open). */
+ * hole, doubled while a hole keeps more waiting, up to RW_HOLD_MAX: as
+ * far as a sender with a deep send queue goes past a hole before its
+ * go-back (a lossy incast queue drops a flow's resends for thousands of
+ * PSNs), 256 KiB at most per flow with a hole open, within the analyzer's
+ * memory budget. */
 #define RW_HOLD_MIN 64u
-#define RW_HOLD_MAX PSN_WINDOW
+#define RW_HOLD_MAX 16384u
 struct rw_hold_entry {
 	uint32_t psn_op; /* PSN << 8 | opcode */
 	uint32_t len;

@@ -621,13 +621,20 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	 * goes last. */
 	int32_t d = rw_psn_diff(psn, f->msg_psn);
 	uint32_t i = h->n;
-	while (i > 0) {
-		int32_t di = rw_psn_diff(HOLD_PSN(h, i - 1), f->msg_psn);
-		if (di == d)
+	if (i && rw_psn_diff(HOLD_PSN(h, i - 1), f->msg_psn) >= d) {
+		/* a resend of a held PSN, or one that fills in between: the
+		 * first entry at or past d (a hold grows to thousands) */
+		uint32_t lo = 0, hi = i - 1;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+			if (rw_psn_diff(HOLD_PSN(h, mid), f->msg_psn) < d)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (rw_psn_diff(HOLD_PSN(h, lo), f->msg_psn) == d)
 			return; /* held already */
-		if (di < d)
-			break;
-		i--;
+		i = lo;
 	}
 	if (h->n == h->cap) {
 		/* Worth waiting for while a resend is due, or while the

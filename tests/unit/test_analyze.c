@@ -1085,6 +1085,34 @@ static void test_resend_run_completes_messages(void **state)
 	env_free(e);
 }
 
+/* A lossy incast queue drops one flow's go-back resends again and again:
+ * thousands of its requests wait past the hole, arriving in no order (the
+ * resends that got through), when the capture ends. Each message they
+ * start is cut by the capture end, not only those of the first PSN window
+ * (sample lossy-incast: 65 counted of 155). */
+static void test_hold_thousands(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 0, 8);
+	feed_aeth(e, 2, RC_ACK, 0, ACK_SYN, 1, 0, 0);
+	/* PSN 1 is never seen; of 2..2001 the multiples of 3 were lost too */
+	uint64_t ts = 3;
+	for (uint32_t psn = 2; psn <= 2001; psn++)
+		if (psn % 3)
+			req(e, ts++, RC_SEND_ONLY, psn, 8);
+	feed_aeth(e, ts++, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 2, 0, 0);
+	/* the go-back: its 1 lost again, some resends through, then on */
+	for (uint32_t psn = 2; psn <= 3001; psn++)
+		if (psn % 3 == 0 || psn > 2001 || psn % 100 == 1)
+			req(e, ts++, RC_SEND_ONLY, psn, 8);
+	rw_analyzer_finish(e->a, ts);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_end, 3000);
+	assert_int_equal(flow_ab(e)->msg_incomplete, 0);
+	env_free(e);
+}
+
 /* An RNR NAK refuses the FIRST of a SEND before its LAST passed: the LAST's
  * first copy (beyond the refused PSN) completes nothing, its resend does. */
 static void test_rnr_refused_first(void **state)
@@ -1334,6 +1362,7 @@ int main(void)
 		cmocka_unit_test(test_cut_start_by_resends),
 		cmocka_unit_test(test_uc_hole),
 		cmocka_unit_test(test_read_credited_after_pairing),
+		cmocka_unit_test(test_hold_thousands),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

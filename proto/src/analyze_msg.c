@@ -375,7 +375,7 @@ static void prune(struct rw_flow *f)
 
 /* Messages the capture showed part of that the hold and the open message
  * leave unfinished: the open one, and each one the held requests start or
- * continue. */
+ * continue (but a READ, which its responses count). */
 static uint64_t unfinished(const struct rw_flow *f)
 {
 	const struct rw_hold_queue *h = f->hold;
@@ -384,6 +384,11 @@ static uint64_t unfinished(const struct rw_flow *f)
 	for (uint32_t i = 0; h && i < h->n; i++) {
 		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
 		int first = (op->flags & RW_OPF_FIRST) || !(op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST));
+		if (op->op == RW_OP_READ_REQ) {
+			/* a READ is counted by its responses, and none came */
+			cur = 0;
+			continue;
+		}
 		if (first || !cur)
 			k++;
 		cur = !(op->flags & RW_OPF_LAST) && (first || cur) &&

@@ -1090,7 +1090,7 @@ static void test_resend_run_completes_messages(void **state)
  * resends that got through), when the capture ends. Each message they
  * start is cut by the capture end, not only those of the first PSN window
  * (sample lossy-incast: 65 counted of 155). */
-static void test_hold_thousands(void **state)
+static void test_held_at_capture_end(void **state)
 {
 	(void)state;
 	struct env *e = env_new(NULL);
@@ -1110,6 +1110,18 @@ static void test_hold_thousands(void **state)
 	assert_int_equal(flow_ab(e)->messages, 1);
 	assert_int_equal(flow_ab(e)->msg_cut_end, 3000);
 	assert_int_equal(flow_ab(e)->msg_incomplete, 0);
+	env_free(e);
+
+	/* A READ request held past the hole is no message cut by the capture
+	 * end: READs are counted by their responses, and none came. */
+	e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 0, 8);
+	read_req(e, 2, 2, 0x1000, 64);
+	req(e, 3, RC_SEND_ONLY, 3, 8);
+	feed_aeth(e, 4, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 1, 0, 0);
+	rw_analyzer_finish(e->a, 5);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_end, 1);
 	env_free(e);
 }
 
@@ -1362,7 +1374,7 @@ int main(void)
 		cmocka_unit_test(test_cut_start_by_resends),
 		cmocka_unit_test(test_uc_hole),
 		cmocka_unit_test(test_read_credited_after_pairing),
-		cmocka_unit_test(test_hold_thousands),
+		cmocka_unit_test(test_held_at_capture_end),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -229,14 +229,18 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		m->bytes = 0;
 		m->first_frame = frame;
 		m->first_psn = psn;
+		m->op = (uint8_t)oi;
 	} else if (!m->open) {
-		if (m->broken) {
+		if (m->broken && m->op == oi) {
 			/* The rest of a message a hole broke (UC): the responder
 			 * drops it with the message, already incomplete. */
 			if (last)
 				m->broken = 0;
 			return;
 		}
+		/* A SEND cannot go on with a WRITE, nor the other way: its
+		 * FIRST went in the hole too, and it is an orphan. */
+		m->broken = 0;
 		if (!m->seen_start) {
 			/* The capture started inside this message. */
 			msg_cut_start(f, m, psn, last, n);
@@ -573,6 +577,7 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 			f->msg.seen_start = 1;
 			f->msg.in_cut = 0;
 			f->msg.broken = 0;
+			f->msg.op = (uint8_t)e->op;
 			f->msg.first_psn = e->first_psn;
 			f->msg.first_frame = e->first_frame;
 			f->msg.bytes = e->bytes;

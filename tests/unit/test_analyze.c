@@ -1001,6 +1001,7 @@ static void test_conform_cnp_pacing(void **state)
 #define UC_WRITE_FIRST 0x26
 #define UC_WRITE_MIDDLE 0x27
 #define UC_WRITE_LAST 0x28
+#define UC_SEND_LAST 0x22
 
 /* A request from A to B whose ICRC is bad: built, one payload byte flipped
  * after the ICRC was computed, decoded and fed. */
@@ -1269,6 +1270,19 @@ static void test_uc_hole(void **state)
 	assert_int_equal(f->msg_incomplete, 1);
 	assert_int_equal(f->msg_orphans, 1);
 	assert_int_equal(f->msg_cut_end, 0);
+	env_free(e);
+
+	/* The hole broke a WRITE; the SEND_LAST after it is no rest of that
+	 * WRITE: its own FIRST went in the hole, and it is an orphan. */
+	e = env_new(NULL);
+	req(e, 1, UC_WRITE_FIRST, 1, 1024);
+	n = req(e, 2, UC_SEND_LAST, 4, 100); /* 2 and 3 lost */
+	assert_true(n.flags & RW_N_MSG_BROKEN);
+	assert_true(n.flags & RW_N_ORPHAN);
+	rw_analyzer_finish(e->a, 3);
+	f = flow_ab(e);
+	assert_int_equal(f->msg_incomplete, 1);
+	assert_int_equal(f->msg_orphans, 1);
 	env_free(e);
 }
 

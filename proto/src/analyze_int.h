@@ -225,7 +225,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n);
 void msg_refused(struct rw_flow *f, uint32_t psn);
-uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t *slack);
+uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t *slack);
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
 void msg_release(struct rw_analyzer *a, struct rw_flow *f);
 

@@ -184,17 +184,17 @@ static void test_read_resend_takes_no_new_psns(void **state)
 	(void)state;
 	struct env *e = env_new();
 	req(e, RC_SEND_ONLY, 0x10, 64);
-	req(e, RC_WRITE_FIRST, 0x15, 1024); /* the READ at 0x11 was lost */
-	req(e, 0x07, 0x16, 1024);
+	req(e, RC_WRITE_FIRST, 0x15, 4096); /* the READ at 0x11 was lost */
+	req(e, 0x07, 0x16, 4096);
 	req(e, RC_WRITE_LAST, 0x17, 512);
 	rsp(e, RC_ACK, 0x11, NAK_SEQ, 1, 0);
 	struct rw_note n = read_req(e, 0x11, 0x10000, 16384);
 	assert_true(n.flags & RW_N_RETRANS);
 	assert_true(n.flags & RW_N_GBN_START);
-	n = req(e, RC_WRITE_FIRST, 0x15, 1024);
+	n = req(e, RC_WRITE_FIRST, 0x15, 4096);
 	assert_true(n.flags & RW_N_RETRANS);
 	assert_false(n.flags & RW_N_GBN_START); /* the READ's PSNs end at 0x14: it continues */
-	req(e, 0x07, 0x16, 1024);
+	req(e, 0x07, 0x16, 4096);
 	req(e, RC_WRITE_LAST, 0x17, 512);
 	for (uint32_t psn = 0x18; psn <= 0x1a; psn++) {
 		n = req(e, RC_SEND_ONLY, psn, 64);
@@ -707,6 +707,25 @@ static void test_ack_pairs_no_atomic(void **state)
 	env_free(e);
 }
 
+/* A FIRST or MIDDLE carries the QP's path MTU (IBA 9.7.4), and the MTU
+ * gives a READ's span: 1419 bytes at 1024 take PSNs 15 and 16, so 18 after
+ * them leaves 17 missing (diff seed 185; with the MTU unknown the READ
+ * might have used up to six PSNs and 17 went unseen as a gap). */
+static void test_read_span_from_mtu(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_WRITE_FIRST, 12, 1024);
+	req(e, RC_WRITE_LAST, 13, 395);
+	read_req(e, 15, 0x1000, 1419); /* 14 lost */
+	struct rw_note n = req(e, RC_SEND_ONLY, 18, 64); /* 17 lost */
+	assert_true(n.flags & RW_N_GAP);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->psn_gaps, 2);
+	assert_int_equal(f->missing_psns, 2);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_read_last_pairs_nothing),
 		cmocka_unit_test(test_ack_pairs_no_atomic),
 		cmocka_unit_test(test_read_resend_takes_no_new_psns),
+		cmocka_unit_test(test_read_span_from_mtu),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -310,7 +310,7 @@ struct rw_flow {
 		uint32_t await_psn[4];
 		uint8_t await_n;
 		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
-		uint32_t read_mtu;    /* READ response segment size seen */
+		uint32_t read_mtu;    /* the QP's path MTU, from a FIRST or MIDDLE of either direction */
 		uint64_t cnp_ts;      /* the last CNP on this flow */
 		uint8_t rsp_msn_valid;
 		uint32_t rsp_msn;     /* MSN of this flow's last AETH */

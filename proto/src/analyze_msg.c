@@ -470,8 +470,18 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	 * (IBA: a packet failing its CRC checks is discarded): it starts,
 	 * continues and completes nothing, and the PSN the responder expects
 	 * stays its own. */
-	if (p->icrc_status == RW_CRC_BAD)
+	if (p->icrc_status == RW_CRC_BAD) {
+		if (p->op->transport == RW_TRANSPORT_UC && f->msg.open && f->msg_psn_valid &&
+		    psn == f->msg_psn) {
+			/* UC resends nothing: the message it was part of
+			 * can never complete, and the capture saw why. */
+			f->msg.open = 0;
+			f->msg.broken = 1;
+			f->msg_incomplete++;
+			n->flags |= RW_N_MSG_BROKEN;
+		}
 		return;
+	}
 	if (!f->msg_psn_valid) {
 		f->msg_psn_valid = 1;
 		f->msg_psn = psn;

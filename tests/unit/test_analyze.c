@@ -1284,6 +1284,19 @@ static void test_uc_hole(void **state)
 	assert_int_equal(f->msg_incomplete, 1);
 	assert_int_equal(f->msg_orphans, 1);
 	env_free(e);
+
+	/* The WRITE's LAST arrives with a bad ICRC and the capture ends: UC
+	 * resends nothing, so the capture saw the message broken, not cut by
+	 * its end (diff seed 259). */
+	e = env_new(NULL);
+	req(e, 1, UC_WRITE_FIRST, 1, 1024);
+	n = req_bad_icrc(e, 2, UC_WRITE_LAST, 2, 100);
+	assert_true(n.flags & RW_N_MSG_BROKEN);
+	rw_analyzer_finish(e->a, 3);
+	f = flow_ab(e);
+	assert_int_equal(f->msg_incomplete, 1);
+	assert_int_equal(f->msg_cut_end, 0);
+	env_free(e);
 }
 
 /* A READ whose response came before the two directions were paired (its

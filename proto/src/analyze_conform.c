@@ -309,9 +309,11 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * flow that has shown no loss before the capture point (no PSN
 		 * gap): where the network drops before it, the resends of the
 		 * NAKed PSN and those after it may be dropped too, which a
-		 * capture cannot tell from a requester that skipped them. */
+		 * capture cannot tell from a requester that skipped them. A
+		 * NAKed PSN before the flow's first is such a loss too. */
+		int lost_before = f->psn_gaps || rw_psn_diff(f->cs.nak_psn, f->req.first_psn) < 0;
 		if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn &&
-		    (rw_psn_diff(psn, f->cs.nak_psn) < 0 || !f->psn_gaps))
+		    (rw_psn_diff(psn, f->cs.nak_psn) < 0 || !lost_before))
 			conf_violation(a, f, RW_V_RESEND_WRONG_START, frame);
 	}
 	if (flags & RW_N_GBN_START) {

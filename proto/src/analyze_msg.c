@@ -325,6 +325,8 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 	uint64_t before = f->messages;
 	msg_account(f, f, opcode, psn, len, -1, frame, n);
 	if (f->messages != before) {
+		if (f->msg_back_n && rw_psn_diff(psn, f->msg_back_psn) <= 0)
+			f->msg_back_n--; /* one a NAK took back, completed by its resend */
 		int oi = op_index(rw_opcode(opcode)->op);
 		struct rw_done_msg d = {
 			.first_psn = oi == 3 ? psn : f->msg.first_psn,
@@ -381,7 +383,8 @@ static void prune(struct rw_flow *f)
 
 /* Messages the capture showed part of that the hold and the open message
  * leave unfinished: the open one, and each one the held requests start or
- * continue (but a READ, which its responses count). */
+ * continue (but a READ, which its responses count, and the resends of those
+ * a NAK took back, counted with them). */
 static uint64_t unfinished(const struct rw_flow *f)
 {
 	const struct rw_hold_queue *h = f->hold;
@@ -390,8 +393,10 @@ static uint64_t unfinished(const struct rw_flow *f)
 	for (uint32_t i = 0; h && i < h->n; i++) {
 		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
 		int first = (op->flags & RW_OPF_FIRST) || !(op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST));
-		if (op->op == RW_OP_READ_REQ) {
-			/* a READ is counted by its responses, and none came */
+		if (op->op == RW_OP_READ_REQ ||
+		    (f->msg_back_n && rw_psn_diff(HOLD_PSN(h, i), f->msg_back_psn) <= 0)) {
+			/* a READ is counted by its responses, and none came; a
+			 * message a NAK took back is counted as such */
 			cur = 0;
 			continue;
 		}
@@ -582,6 +587,11 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 		f->messages--;
 		f->msgs_by_op[e->op]--;
 		f->bytes_by_op[e->op] -= e->bytes;
+		if (rw_psn_diff(e->first_psn, psn) >= 0) {
+			if (!f->msg_back_n || rw_psn_diff(e->last_psn, f->msg_back_psn) > 0)
+				f->msg_back_psn = e->last_psn;
+			f->msg_back_n++;
+		}
 		if (rw_psn_diff(e->first_psn, psn) < 0) {
 			/* The responder took its FIRST, not its LAST: it
 			 * goes on from psn. */
@@ -711,6 +721,8 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	struct rw_note n;
 	memset(&n, 0, sizeof(n));
 	give_up_hole(a, f, &n, 1, end_ns);
+	f->msg_cut_end += f->msg_back_n; /* refused, and their resends not seen whole */
+	f->msg_back_n = 0;
 	if (f->msg.open) {
 		f->msg_cut_end++;
 		f->msg.open = 0;

@@ -157,13 +157,19 @@ int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, ui
 }
 
 /* Whether psn is a hole of the stream: after its first PSN, before its
- * highest, and never seen. */
+ * highest, and never seen; or one of the few PSNs just before its first,
+ * which a NAK names when the flow's first requests were lost before the
+ * capture point (the responder saw the first one the capture did, and
+ * missed what came before it). */
+#define SEQ_LOST_FIRST 8
 int seq_in_hole(const struct rw_seq *s, uint32_t psn)
 {
 	if (!s->valid)
 		return 0;
 	int32_t d = rw_psn_diff(s->high_psn, psn);
 	int32_t from_first = rw_psn_diff(psn, s->first_psn);
+	if (!s->wide && from_first < 0 && from_first >= -SEQ_LOST_FIRST)
+		return 1;
 	return d > 0 && (uint32_t)d <= PSN_WINDOW && (s->wide || from_first > 0) && !seen_get(s, psn);
 }
 

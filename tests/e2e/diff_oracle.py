@@ -21,6 +21,7 @@ COMPARED_FLAGS = ("gap", "retrans", "gbn_start", "ooo", "msg_done", "orphan", "u
                   "ce", "paused", "ack", "nak", "cnp_linked")
 NAK_KEYS = {"nak_psn_seq": "psn_seq", "rnr_nak": "rnr", "nak_remote_access": "remote_access",
             "nak_other": "invalid_request"}
+LOST_FIRST = 8               # README "pairing": PSNs before a flow's first a NAK may name
 CNP_WINDOW_NS = 1000000      # rocewire-cap's default --cnp-window-us 1000
 CE_TIMED = 1024              # README "CNPs and CE marks": marks that wait per flow with their time
 STORM_NS = 10000000          # --storm-ms 10
@@ -361,7 +362,10 @@ def expect(truth, a, b, link_gbps=100.0):
                     continue
                 u = s.unwrap.last + ((r["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
                     - (PSN_MOD >> 1)
-                if s.first < u < s.high and u not in s.seen:
+                if (s.first < u < s.high and u not in s.seen) or s.first - LOST_FIRST <= u < s.first:
+                    # README "pairing": the PSN is a hole of the flow, or
+                    # one of the few just before its first (its first
+                    # requests lost before the capture point)
                     cands.append(qk)
         if len(cands) == 1:
             paired[rk] = cands[0]
@@ -649,6 +653,16 @@ def expect(truth, a, b, link_gbps=100.0):
             f["messages"] += 1
             owner["msgs_by_op"][op] += 1
             mark = done
+        elif side == "req" and transport == "RC" and any(c.get("frame") in seen_done for c in good) and \
+                all(x in seq_took.get((good[0]["flow"], good[0]["qp"]), {}) for x in m["psns"]):
+            # README "messages": the window shows it whole and in sequence,
+            # and nothing in the window refuses it: done at that copy (its
+            # receiver may have taken it before the window, or refused it
+            # for a hole before the window with a NAK after it: the capture
+            # cannot tell)
+            f["messages"] += 1
+            owner["msgs_by_op"][op] += 1
+            mark = next(c for c in good if c.get("frame") in seen_done)
         elif done is None and m.get("unknown") and m["psns"] <= have and b == last_frame:
             # the run ended with it on its way (in a paused switch): what the
             # receiver would have done is not known, and the capture shows it

@@ -726,6 +726,33 @@ static void test_read_span_from_mtu(void **state)
 	env_free(e);
 }
 
+/* Diff seed 79: the requests at 16..19 were lost before the tap; the
+ * capture starts with 20..23, each a whole SEND, then the responder NAKs
+ * 16. The NAK names a PSN just before the flow's first: it pairs the two
+ * (one unpaired flow of the host pair could have sent it) and refuses the
+ * four SENDs, which the capture ends before their resends complete: cut by
+ * the capture end, not messages. The go-back's first copy the tap sees,
+ * past 16 (lost again before it), is no wrong start: the loss is before
+ * the capture point. */
+static void test_nak_before_first_psn(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 20; psn <= 23; psn++)
+		req(e, RC_SEND_ONLY, psn, 64);
+	assert_int_equal(flow_to(e, QP_B)->messages, 4);
+	rsp(e, RC_ACK, 16, NAK_SEQ, 1, 0);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->peer, flow_to(e, QP_A)->index);
+	assert_int_equal(f->messages, 0);
+	req(e, RC_SEND_ONLY, 20, 64); /* the go-back, its 16..19 lost again */
+	rw_analyzer_finish(e->a, e->t + 1000);
+	assert_int_equal(f->messages, 0);
+	assert_int_equal(f->msg_cut_end, 4);
+	assert_true(!f->conf || !f->conf->count[RW_V_RESEND_WRONG_START]);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -739,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_ack_pairs_no_atomic),
 		cmocka_unit_test(test_read_resend_takes_no_new_psns),
 		cmocka_unit_test(test_read_span_from_mtu),
+		cmocka_unit_test(test_nak_before_first_psn),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

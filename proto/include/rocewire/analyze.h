@@ -245,6 +245,10 @@ struct rw_flow {
 	 * cut by the capture start: its first PSN in the window. */
 	uint8_t msg_pre_valid, msg_cut_valid;
 	uint32_t msg_pre_psn, msg_cut_psn;
+	/* Messages a NAK took back that no resend has completed again yet,
+	 * and the last PSN of the highest: cut by the capture end if it ends
+	 * first. */
+	uint32_t msg_back_n, msg_back_psn;
 	struct rw_hold_queue *hold; /* requests held ahead of a hole (allocated on the first hole) */
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 	uint8_t rhi_valid;

@@ -187,6 +187,22 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 			found = q;
 		}
 	}
+	if (found && !several) {
+		/* Another unpaired flow whose first PSN in the capture comes
+		 * just after this one may have sent it before the capture
+		 * started: the capture cannot tell which (QPs of one host
+		 * pair often start at nearby PSNs). */
+		int32_t i = a->pairs[rp].first_req_flow;
+		for (unsigned looked = 0; i >= 0 && looked < 256 && !several; looked++) {
+			struct rw_flow *q = flow_at(a, (uint32_t)i);
+			i = q->next_req_in_pair;
+			if (q == f || q == found || q->peer >= 0 || q->closed || !q->req.valid)
+				continue;
+			int32_t d = rw_psn_diff(q->req.first_psn, psn);
+			if (d > 0 && (uint32_t)d <= PSN_WINDOW)
+				several = 1;
+		}
+	}
 	if (several) {
 		f->pair_ambiguous++;
 		return NULL;

@@ -21,6 +21,7 @@ COMPARED_FLAGS = ("gap", "retrans", "gbn_start", "ooo", "msg_done", "orphan", "u
                   "ce", "paused", "ack", "nak", "cnp_linked")
 NAK_KEYS = {"nak_psn_seq": "psn_seq", "rnr_nak": "rnr", "nak_remote_access": "remote_access",
             "nak_other": "invalid_request"}
+PSN_WINDOW = 1024            # README "pairing"
 LOST_FIRST = 8               # README "pairing": PSNs before a flow's first a NAK may name
 CNP_WINDOW_NS = 1000000      # rocewire-cap's default --cnp-window-us 1000
 CE_TIMED = 1024              # README "CNPs and CE marks": marks that wait per flow with their time
@@ -368,6 +369,16 @@ def expect(truth, a, b, link_gbps=100.0):
                     # requests lost before the capture point)
                     cands.append(qk)
         if len(cands) == 1:
+            # README "pairing": another unpaired flow whose first PSN in the
+            # window comes just after it may have sent it before the window
+            for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
+                s = streams.get(qk)
+                if qk == cands[0] or qk in paired.values() or not s or not s.valid:
+                    continue
+                u = s.unwrap.last + ((r["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
+                    - (PSN_MOD >> 1)
+                if s.first - PSN_WINDOW <= u < s.first:
+                    return
             paired[rk] = cands[0]
             paired_t[rk] = r["t_ns"]
 

@@ -261,11 +261,12 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		} else {
 			if (!seen) {
 				flags |= RW_N_NEW; /* first copy this capture saw */
-				if (before_first) {
-					flags |= RW_N_PRECAPTURE;
-					f->precapture_resends++;
-				}
 				seen_set(s, psn);
+			}
+			if (before_first) {
+				/* every copy: its first went by before the capture */
+				flags |= RW_N_PRECAPTURE;
+				f->precapture_resends++;
 			}
 			s->in_resend = 1;
 			/* Everything the sender had sent it sends again from here:

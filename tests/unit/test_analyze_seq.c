@@ -773,6 +773,27 @@ static void test_pair_not_by_elimination(void **state)
 	env_free(e);
 }
 
+/* A READ re-issued again and again (diff seed 423): every copy of a PSN
+ * below the first one the capture saw is a resend of a packet that went
+ * by before the capture started, not only the first copy of it here. */
+static void test_precapture_every_copy(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 10, 64);
+	req(e, RC_SEND_ONLY, 11, 64);
+	for (int k = 0; k < 3; k++) {
+		struct rw_note n = req(e, RC_SEND_ONLY, 8, 64);
+		assert_true(n.flags & RW_N_PRECAPTURE);
+		assert_true(n.flags & RW_N_RETRANS);
+		req(e, RC_SEND_ONLY, 9, 64);
+	}
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->precapture_resends, 6);
+	assert_int_equal(f->retransmissions, 6);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -788,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_read_span_from_mtu),
 		cmocka_unit_test(test_nak_before_first_psn),
 		cmocka_unit_test(test_pair_not_by_elimination),
+		cmocka_unit_test(test_precapture_every_copy),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

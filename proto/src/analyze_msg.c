@@ -465,6 +465,28 @@ static void pre_cut(struct rw_flow *f, uint8_t opcode, uint32_t psn, struct rw_n
 		f->msg_cut_start++;
 }
 
+/* UC: the receiver dropped a packet at or past the PSN it expects (bad
+ * ICRC), and nothing will resend it. The message in progress can never
+ * complete, and the capture saw why; what follows a dropped FIRST, ONLY or
+ * LAST belongs to the next message (orphans until a FIRST), what follows a
+ * dropped MIDDLE is the rest of the broken message. */
+static void uc_dropped(struct rw_flow *f, const struct rw_opcode_info *op, uint32_t psn,
+		       struct rw_note *n)
+{
+	if (f->msg.open) {
+		f->msg.open = 0;
+		f->msg.broken = 1;
+		f->msg_incomplete++;
+		n->flags |= RW_N_MSG_BROKEN;
+	}
+	if (op->flags & (RW_OPF_FIRST | RW_OPF_LAST) || !(op->flags & RW_OPF_MIDDLE)) {
+		f->msg.broken = 0;
+		f->msg.seen_start = 1;
+	}
+	f->msg_psn = psn_add(psn, 1);
+	f->msg_slack = 0;
+}
+
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n)
 {
@@ -476,15 +498,9 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	 * continues and completes nothing, and the PSN the responder expects
 	 * stays its own. */
 	if (p->icrc_status == RW_CRC_BAD) {
-		if (p->op->transport == RW_TRANSPORT_UC && f->msg.open && f->msg_psn_valid &&
-		    psn == f->msg_psn) {
-			/* UC resends nothing: the message it was part of
-			 * can never complete, and the capture saw why. */
-			f->msg.open = 0;
-			f->msg.broken = 1;
-			f->msg_incomplete++;
-			n->flags |= RW_N_MSG_BROKEN;
-		}
+		if (p->op->transport == RW_TRANSPORT_UC && f->msg_psn_valid &&
+		    rw_psn_diff(psn, f->msg_psn) >= 0 && (uint32_t)rw_psn_diff(psn, f->msg_psn) < PSN_WINDOW)
+			uc_dropped(f, p->op, psn, n);
 		return;
 	}
 	if (!f->msg_psn_valid) {

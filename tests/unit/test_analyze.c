@@ -1292,9 +1292,17 @@ static void test_uc_hole(void **state)
 	req(e, 1, UC_WRITE_FIRST, 1, 1024);
 	n = req_bad_icrc(e, 2, UC_WRITE_LAST, 2, 100);
 	assert_true(n.flags & RW_N_MSG_BROKEN);
-	rw_analyzer_finish(e->a, 3);
+	/* the next WRITE's FIRST is dropped too: its MIDDLE and LAST are
+	 * orphans, not the rest of the broken one (diff seed 416) */
+	req_bad_icrc(e, 3, UC_WRITE_FIRST, 3, 1024);
+	n = req(e, 4, UC_WRITE_MIDDLE, 4, 1024);
+	assert_true(n.flags & RW_N_ORPHAN);
+	n = req(e, 5, UC_WRITE_LAST, 5, 100);
+	assert_true(n.flags & RW_N_ORPHAN);
+	rw_analyzer_finish(e->a, 6);
 	f = flow_ab(e);
 	assert_int_equal(f->msg_incomplete, 1);
+	assert_int_equal(f->msg_orphans, 2);
 	assert_int_equal(f->msg_cut_end, 0);
 	env_free(e);
 }

@@ -498,6 +498,15 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	 * continues and completes nothing, and the PSN the responder expects
 	 * stays its own. */
 	if (p->icrc_status == RW_CRC_BAD) {
+		if (!f->msg_psn_valid && p->op->transport != RW_TRANSPORT_UC) {
+			/* The flow's first packet: the responder dropped it and
+			 * waits for its resend, so what comes after it is past a
+			 * hole (an RC responder takes only the expected PSN). */
+			f->msg_psn_valid = 1;
+			f->msg_psn = psn;
+			f->msg_start_psn = psn;
+			return;
+		}
 		if (p->op->transport == RW_TRANSPORT_UC && f->msg_psn_valid &&
 		    rw_psn_diff(psn, f->msg_psn) >= 0 && (uint32_t)rw_psn_diff(psn, f->msg_psn) < PSN_WINDOW)
 			uc_dropped(f, p->op, psn, n);

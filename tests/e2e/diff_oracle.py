@@ -580,9 +580,15 @@ def expect(truth, a, b, link_gbps=100.0):
     seq_exp, seq_took = {}, {}
     seq_lo = {}         # the lowest PSN the sequence started at or a NAK moved it back to
     for r in win:
-        if r["kind"] != "roce" or r.get("corrupt") or not r["op"].startswith("RC_"):
+        if r["kind"] != "roce" or not r["op"].startswith("RC_"):
             continue
         qk = (r["flow"], r["qp"])
+        if r.get("corrupt"):
+            if r["dir"] == "request" and qk not in seq_exp:
+                # the flow's first request, dropped by its receiver: the
+                # sequence starts at it all the same (it waits for its resend)
+                seq_exp[qk], seq_took[qk], seq_lo[qk] = r["psn"], {}, r["psn"]
+            continue
         kind, pos = op_kind(r["op"])
         if r["dir"] == "response":
             if r.get("aeth") in ("nak_psn_seq", "rnr_nak") and qk in seq_exp:

@@ -1307,6 +1307,25 @@ static void test_uc_hole(void **state)
 	env_free(e);
 }
 
+/* RC: the flow's first packet the capture sees has a bad ICRC. Its
+ * responder dropped it and waits for its resend: the good SEND after it is
+ * past a hole, not a message (diff seed 404), until the resend comes. */
+static void test_rc_first_packet_bad(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req_bad_icrc(e, 1, RC_SEND_ONLY, 2, 8);
+	struct rw_note n = req(e, 2, RC_SEND_ONLY, 3, 8);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(flow_ab(e)->messages, 0);
+	n = req(e, 3, RC_SEND_ONLY, 2, 8); /* the resend */
+	assert_true(n.flags & RW_N_MSG_DONE);
+	n = req(e, 4, RC_SEND_ONLY, 3, 8);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(flow_ab(e)->messages, 2);
+	env_free(e);
+}
+
 /* A READ whose response came before the two directions were paired (its
  * request before the capture) moves to the requester's flow when they are. */
 static void test_read_credited_after_pairing(void **state)
@@ -1410,6 +1429,7 @@ int main(void)
 		cmocka_unit_test(test_uc_hole),
 		cmocka_unit_test(test_read_credited_after_pairing),
 		cmocka_unit_test(test_held_at_capture_end),
+		cmocka_unit_test(test_rc_first_packet_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -230,8 +230,9 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		m->first_frame = frame;
 		m->first_psn = psn;
 		m->op = (uint8_t)oi;
+		m->end_valid = 0;
 	} else if (!m->open) {
-		if (m->broken && m->op == oi) {
+		if (m->broken && m->op == oi && (!m->end_valid || rw_psn_diff(psn, m->end_psn) <= 0)) {
 			/* The rest of a message a hole broke (UC): the responder
 			 * drops it with the message, already incomplete. */
 			if (last)
@@ -465,6 +466,19 @@ static void pre_cut(struct rw_flow *f, uint8_t opcode, uint32_t psn, struct rw_n
 		f->msg_cut_start++;
 }
 
+/* UC: a WRITE's FIRST carries the MTU, its RETH the length, which give the
+ * WRITE's last PSN: should a hole break it, a packet past that is no rest
+ * of it (its own FIRST went in the hole: an orphan). */
+static void uc_write_end(struct rw_flow *f, const struct rw_packet *p)
+{
+	uint32_t mtu = p->payload_len;
+	if (f->msg.open && f->msg.first_psn == p->bth.psn && (p->op->flags & RW_OPF_FIRST) &&
+	    p->op->op == RW_OP_WRITE && mtu && p->reth.dmalen > mtu) {
+		f->msg.end_valid = 1;
+		f->msg.end_psn = psn_add(p->bth.psn, (p->reth.dmalen + mtu - 1) / mtu - 1);
+	}
+}
+
 /* UC: the receiver dropped a packet at or past the PSN it expects (bad
  * ICRC), and nothing will resend it. The message in progress can never
  * complete, and the capture saw why; what follows a dropped FIRST, ONLY or
@@ -535,6 +549,8 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	}
 	if (takes(f, psn)) {
 		assemble(a, f, p->bth.opcode, psn, len, frame, n);
+		if (p->op->transport == RW_TRANSPORT_UC)
+			uc_write_end(f, p);
 		if (f->hold && f->hold->n && (n->flags & RW_N_RETRANS)) {
 			/* The sender went back to fill the hole: the responder
 			 * discarded what came beyond it (IBA 9.7.5: out of
@@ -562,6 +578,7 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 		f->msg_psn = psn;
 		f->msg_slack = 0;
 		assemble(a, f, p->bth.opcode, psn, len, frame, n);
+		uc_write_end(f, p);
 		return;
 	}
 	hold_put(a, f, p, len, ts, frame, n);

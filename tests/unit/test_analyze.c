@@ -1305,6 +1305,31 @@ static void test_uc_hole(void **state)
 	assert_int_equal(f->msg_orphans, 2);
 	assert_int_equal(f->msg_cut_end, 0);
 	env_free(e);
+
+	/* A 3000-byte WRITE at a 1024-byte MTU takes PSNs 1..3 (its FIRST's
+	 * RETH and payload say so): after the hole at 2..5, the WRITE_LAST at
+	 * 6 is no rest of it, but an orphan (diff seed 597). */
+	e = env_new(NULL);
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = A_IP;
+	p.ipv4.dst = B_IP;
+	p.bth.opcode = UC_WRITE_FIRST;
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = QP_B;
+	p.bth.psn = 1;
+	p.payload_len = 1024;
+	p.reth.dmalen = 3000;
+	feed_packet(e, 1, &p);
+	n = req(e, 2, UC_WRITE_LAST, 6, 100);
+	assert_true(n.flags & RW_N_MSG_BROKEN);
+	assert_true(n.flags & RW_N_ORPHAN);
+	rw_analyzer_finish(e->a, 3);
+	assert_int_equal(flow_ab(e)->msg_orphans, 1);
+	assert_int_equal(flow_ab(e)->msg_incomplete, 1);
+	env_free(e);
 }
 
 /* RC: the flow's first packet the capture sees has a bad ICRC. Its

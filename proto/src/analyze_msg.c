@@ -414,10 +414,11 @@ static uint64_t unfinished(const struct rw_flow *f)
  * capture end when the resend that would fill it was under way (the
  * responder had NAKed, the sender was going back) or the hole is too young
  * for any resend to have come (under RESEND_MIN_NS); else the capture lost
- * the packet and the message is incomplete. */
+ * the packet and the message is incomplete, unless acked: the responder
+ * acknowledged past the hole, so it took what the capture lost there. */
 #define RESEND_MIN_NS 1000000ull
 static void give_up_hole(struct rw_analyzer *a, struct rw_flow *f, struct rw_note *n, int at_end,
-			 uint64_t end_ns)
+			 int acked, uint64_t end_ns)
 {
 	struct rw_hold_queue *h = f->hold;
 	if (at_end && h && h->n &&
@@ -432,7 +433,9 @@ static void give_up_hole(struct rw_analyzer *a, struct rw_flow *f, struct rw_not
 		return;
 	}
 	while (h && h->n) {
-		if (f->msg.open) {
+		/* acked: the responder acknowledged past the hole, so it took
+		 * the packets the capture lost there and the message goes on */
+		if (f->msg.open && !(acked && rw_psn_diff(f->req.acked_psn, f->msg_psn) >= 0)) {
 			f->msg.open = 0;
 			f->msg_incomplete++;
 			n->flags |= RW_N_MSG_BROKEN;
@@ -532,8 +535,10 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 		f->msg_start_psn = psn;
 	}
 	if (f->hold && f->hold->n && f->req.acked_valid &&
-	    rw_psn_diff(f->req.acked_psn, f->msg_psn) >= 0)
-		give_up_hole(a, f, n, 0, 0); /* the responder took the hole's PSN: the capture lost it */
+	    rw_psn_diff(f->req.acked_psn, f->msg_psn) >= 0 &&
+	    !((n->flags & RW_N_RETRANS) && rw_psn_diff(psn, f->msg_psn) <= 0))
+		/* (unless this resend goes back over the hole: it fills it) */
+		give_up_hole(a, f, n, 0, 1, 0); /* the responder took the hole's PSN: the capture lost it */
 	if (f->msg_nak_valid && psn == f->msg_nak_psn && (n->flags & RW_N_RETRANS) &&
 	    f->peer < 0) {
 		/* The go-back a NAK carried before the pairing asked for: the
@@ -722,7 +727,7 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		} else if (!due) {
 			/* Nothing says the network lost the hole's packet, and
 			 * nothing more will: the capture lost it. */
-			give_up_hole(a, f, n, 0, 0);
+			give_up_hole(a, f, n, 0, 0, 0);
 			msg_take_request(a, f, p, ts, frame, n);
 			return;
 		} else {
@@ -762,7 +767,7 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 {
 	struct rw_note n;
 	memset(&n, 0, sizeof(n));
-	give_up_hole(a, f, &n, 1, end_ns);
+	give_up_hole(a, f, &n, 1, 0, end_ns);
 	f->msg_cut_end += f->msg_back_n; /* refused, and their resends not seen whole */
 	f->msg_back_n = 0;
 	if (f->msg.open) {

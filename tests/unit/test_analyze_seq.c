@@ -794,6 +794,42 @@ static void test_precapture_every_copy(void **state)
 	env_free(e);
 }
 
+/* The capture starts inside a timeout resend (diff seed 301): SEND 0..3
+ * went by before it; the tap sees 1..3, then 4 and 6..7 of SEND 4..7 (5
+ * dropped before the tap, its first copy taken before the capture), the
+ * sender going back to 0, the responder's ACK of 7 and the resend of 4..7.
+ * The ACK past the hole says the responder took 5: the message 4..7 is not
+ * incomplete and its held 6 and 7 are no orphans; the capture sees it
+ * whole at the resend, which completes it there. */
+static void test_ack_past_hole_then_resend(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, 0x01, 1, 256);
+	req(e, 0x01, 2, 256);
+	req(e, 0x02, 3, 256);
+	req(e, 0x00, 4, 256);
+	req(e, 0x01, 6, 256);
+	req(e, 0x02, 7, 256);
+	req(e, 0x00, 0, 256);
+	for (uint32_t psn = 1; psn <= 2; psn++)
+		req(e, 0x01, psn, 256);
+	req(e, 0x02, 3, 256);
+	rsp(e, RC_ACK, 7, ACK_SYN, 2, 0);
+	req(e, 0x00, 4, 256);
+	req(e, 0x01, 5, 256);
+	req(e, 0x01, 6, 256);
+	struct rw_note n = req(e, 0x02, 7, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, e->t + 1000);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_incomplete, 0);
+	assert_int_equal(f->msg_orphans, 0);
+	assert_int_equal(f->msg_cut_start, 1);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -810,6 +846,7 @@ int main(void)
 		cmocka_unit_test(test_nak_before_first_psn),
 		cmocka_unit_test(test_pair_not_by_elimination),
 		cmocka_unit_test(test_precapture_every_copy),
+		cmocka_unit_test(test_ack_past_hole_then_resend),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

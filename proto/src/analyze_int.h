@@ -213,7 +213,7 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 void seq_consume(struct rw_seq *s, uint32_t k);
 int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, uint8_t opcode,
 	       uint64_t ts, uint64_t idle_ns);
-void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn);
+void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn, int heard);
 int seq_resend_due(const struct rw_seq *s, uint32_t psn);
 void seq_resend_asked(struct rw_seq *s);
 void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack);

@@ -326,9 +326,17 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 	uint64_t before = f->messages;
 	msg_account(f, f, opcode, psn, len, -1, frame, n);
 	if (f->messages != before) {
-		if (f->msg_back_n && rw_psn_diff(psn, f->msg_back_psn) <= 0)
+		if (f->msg_back_n && rw_psn_diff(psn, f->msg_back_psn) <= 0 &&
+		    rw_psn_diff(psn, f->msg_back_lo) >= 0)
 			f->msg_back_n--; /* one a NAK took back, completed by its resend */
 		int oi = op_index(rw_opcode(opcode)->op);
+		uint32_t first = oi == 3 ? psn : f->msg.first_psn;
+		if (f->msg_cut_back && rw_psn_diff(f->msg_cut_back_psn, first) >= 0 &&
+		    rw_psn_diff(f->msg_cut_back_psn, psn) <= 0) {
+			/* the message the capture started inside, resent whole */
+			f->msg_cut_back = 0;
+			f->msg_cut_start--;
+		}
 		struct rw_done_msg d = {
 			.first_psn = oi == 3 ? psn : f->msg.first_psn,
 			.last_psn = psn,
@@ -395,7 +403,8 @@ static uint64_t unfinished(const struct rw_flow *f)
 		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
 		int first = (op->flags & RW_OPF_FIRST) || !(op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST));
 		if (op->op == RW_OP_READ_REQ ||
-		    (f->msg_back_n && rw_psn_diff(HOLD_PSN(h, i), f->msg_back_psn) <= 0)) {
+		    (f->msg_back_n && rw_psn_diff(HOLD_PSN(h, i), f->msg_back_psn) <= 0 &&
+		     rw_psn_diff(HOLD_PSN(h, i), f->msg_back_lo) >= 0)) {
 			/* a READ is counted by its responses, and none came; a
 			 * message a NAK took back is counted as such */
 			cur = 0;
@@ -616,15 +625,22 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 	if (f->msg.open && rw_psn_diff(f->msg.first_psn, psn) >= 0)
 		f->msg.open = 0;
 	if (f->msg_cut_valid && rw_psn_diff(f->msg_cut_psn, psn) >= 0) {
-		/* The capture did not start inside that message: the responder
-		 * had not taken its first packet the window showed, and its
-		 * resend from psn (its FIRST, or an earlier message) comes. */
+		/* The responder had not taken the first packet the window
+		 * showed of the message the capture started inside, and its
+		 * resend from psn (its FIRST, or an earlier message) comes:
+		 * should it complete the message, that counts instead. */
 		f->msg_cut_valid = 0;
 		f->msg.in_cut = 0;
-		f->msg_cut_start--;
+		f->msg_cut_back = 1;
+		f->msg_cut_back_psn = f->msg_cut_psn;
 	}
-	if (rw_psn_diff(psn, f->msg_start_psn) < 0)
+	if (rw_psn_diff(psn, f->msg_start_psn) < 0) {
+		/* back before anything the window showed: what comes first
+		 * may be the rest of a message begun before the capture */
 		f->msg_start_psn = psn;
+		f->msg.seen_start = 0;
+		f->msg.in_cut = 0;
+	}
 	struct rw_done_ring *r = f->done;
 	while (r && r->n) {
 		struct rw_done_msg *e = DONE_AT(r, r->n - 1);
@@ -637,6 +653,8 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 		if (rw_psn_diff(e->first_psn, psn) >= 0) {
 			if (!f->msg_back_n || rw_psn_diff(e->last_psn, f->msg_back_psn) > 0)
 				f->msg_back_psn = e->last_psn;
+			if (!f->msg_back_n || rw_psn_diff(e->first_psn, f->msg_back_lo) < 0)
+				f->msg_back_lo = e->first_psn;
 			f->msg_back_n++;
 		}
 		if (rw_psn_diff(e->first_psn, psn) < 0) {
@@ -679,6 +697,15 @@ static int hold_grow(struct rw_analyzer *a, struct rw_flow *f)
 	return 1;
 }
 
+/* Whether the capture shows traffic from f's responder host back to its
+ * requester: then a QP whose own answers it has not shown yet (they were
+ * lost: the NAK of the hole with them) may still be answered, or time out
+ * and resend; a capture of one direction only shows neither. */
+static int answers_seen(struct rw_analyzer *a, const struct rw_flow *f)
+{
+	return an_pair_lookup(a, f->key.family, f->key.dst, f->key.src, 0) >= 0;
+}
+
 static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t len, uint64_t ts, uint64_t frame, struct rw_note *n)
 {
@@ -717,12 +744,13 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	}
 	if (h->n == h->cap) {
 		/* Worth waiting for while a resend is due, or while the
-		 * responder, whose direction the capture shows, may still NAK
+		 * responder, whose direction the capture shows (this QP's, or
+		 * its host's for other QPs), may still NAK
 		 * the hole or acknowledge past it: its answer lags the requests
 		 * by the time they take to reach it and the answer to come
 		 * back. */
 		int due = seq_resend_due(&f->req, f->msg_psn);
-		if ((due || f->peer >= 0) && hold_grow(a, f)) {
+		if ((due || f->peer >= 0 || answers_seen(a, f)) && hold_grow(a, f)) {
 			h = f->hold;
 		} else if (!due) {
 			/* Nothing says the network lost the hole's packet, and

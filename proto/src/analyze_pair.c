@@ -423,7 +423,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		int have = 0;
 		uint32_t c = q ? pend_ack(q->pend, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
 		if (q)
-			seq_sync_on_ack(&q->req, psn);
+			seq_sync_on_ack(&q->req, psn, heard);
 		if (q && p->op->op == RW_OP_ACK)
 			conf_on_ack(a, q, psn, frame);
 		if (p->op->op == RW_OP_ACK) {
@@ -462,7 +462,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	}
 	if (q) {
 		/* A NAK says the responder took everything before its PSN. */
-		seq_sync_on_ack(&q->req, psn_add(psn, RW_PSN_MASK));
+		seq_sync_on_ack(&q->req, psn_add(psn, RW_PSN_MASK), heard);
 		int i = pend_find(q->pend, psn, -1);
 		if (i >= 0)
 			n->req_frame = PEND(q->pend, i)->frame;

@@ -53,7 +53,7 @@ void seq_consume(struct rw_seq *s, uint32_t k)
  * first copy of a PSN was not sent before the capture started, as far as
  * the responder can tell (it accepted everything before it). Until then a
  * new PSN may resend a packet that went by before the capture started. */
-void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn)
+void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn, int heard)
 {
 	if (!s->valid)
 		return;
@@ -64,6 +64,10 @@ void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn)
 	if (to_high > 0 && (!s->acked_valid || rw_psn_diff(acked_psn, s->acked_psn) > 0)) {
 		s->acked_psn = acked_psn;
 		s->acked_valid = 1;
+	}
+	if (heard && to_high > 0 && (!s->heard_valid || rw_psn_diff(acked_psn, s->heard_psn) > 0)) {
+		s->heard_psn = acked_psn;
+		s->heard_valid = 1;
 	}
 	/* The PSN a sequence NAK asked for has arrived: the responder no
 	 * longer discards what follows it (IBA 9.7.5.2.2). Until then every
@@ -143,7 +147,9 @@ static int starts_message(uint8_t opcode)
  * Within one conversation a requester only goes forward or back to what is
  * unacknowledged, so a message start after a silence that either jumps far
  * away (further than any window of outstanding PSNs) or goes back to a PSN
- * the responder had acknowledged is a new conversation. */
+ * the responder had acknowledged, in an answer the requester took (one it
+ * dropped for a bad ICRC leaves it to resend on its timer) with a SEND or
+ * WRITE, is a new conversation. */
 int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, uint8_t opcode,
 	       uint64_t ts, uint64_t idle_ns)
 {
@@ -152,8 +158,14 @@ int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, ui
 	int32_t d = rw_psn_diff(psn, s->high_psn);
 	if (d > 65536 || d < -65536)
 		return 1;
-	return d < 0 && s->acked_valid && rw_psn_diff(psn, s->acked_psn) <= 0 &&
-	       rw_psn_diff(s->acked_psn, psn) < (int32_t)PSN_WINDOW * 64;
+	/* A READ or an atomic needs its own response, not a later ACK: the
+	 * requester resends one whose response it lost, acknowledged or not
+	 * (IBA 9.7.5.1.4 and 9.7.5.1.5). */
+	uint8_t op = rw_opcode(opcode)->op;
+	if (op == RW_OP_READ_REQ || op == RW_OP_CMP_SWAP || op == RW_OP_FETCH_ADD)
+		return 0;
+	return d < 0 && s->heard_valid && rw_psn_diff(psn, s->heard_psn) <= 0 &&
+	       rw_psn_diff(s->heard_psn, psn) < (int32_t)PSN_WINDOW * 64;
 }
 
 /* Whether psn is a hole of the stream: after its first PSN, before its
@@ -179,6 +191,22 @@ int seq_in_hole(const struct rw_seq *s, uint32_t psn)
  * skews are microseconds; retransmission timers start at about this). */
 #define RESEND_QUIET_NS 100000ull
 
+/* How long ago the capture showed the gap psn is in (the packet past it),
+ * or 0 when none of the gaps kept holds it and they are all younger. A
+ * gap older than any kept is at least as old as the oldest kept one. */
+static uint64_t gap_age(const struct rw_seq *s, uint32_t psn, uint64_t now)
+{
+	uint64_t oldest = now;
+	for (unsigned k = 0; k < s->gap_n; k++) {
+		int32_t d = rw_psn_diff(psn, s->gap[k].psn);
+		if (d >= 0 && (uint32_t)d < s->gap[k].len)
+			return now - s->gap[k].ns;
+		if (s->gap[k].ns < oldest)
+			oldest = s->gap[k].ns;
+	}
+	return s->gap_n == RW_SEQ_GAPS ? now - oldest : 0;
+}
+
 /* Classifies one PSN: new, gap before it, resent (and whether it starts a
  * go-back-N episode), or late (reordered).
  *
@@ -190,7 +218,8 @@ int seq_in_hole(const struct rw_seq *s, uint32_t psn)
  * copy is a second one), when the sender is known to go back over it
  * (going_back: a sequence NAK not yet acknowledged, a go-back or a re-issued
  * READ since it was passed), or when it comes after the sender was quiet
- * for RESEND_QUIET_NS (its timer). Such a first copy was lost between the
+ * for RESEND_QUIET_NS (its timer), or RESEND_QUIET_NS after the capture
+ * showed the gap it fills. Such a first copy was lost between the
  * sender and the capture point, and its resend is what the capture sees,
  * however many resends before it the network dropped. Only a never-seen
  * PSN with none of that evidence is late: overtaken in flight by later
@@ -212,6 +241,7 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		s->valid = 1;
 		s->first_psn = psn;
 		memset(s->seen, 0, sizeof(s->seen));
+		s->gap_n = s->gap_next = 0;
 		s->high_psn = psn;
 		s->synced = s->synced || !reliable; /* set by a matched READ; unreliable: no resends to mistake */
 		seen_advance(s, 1, 1);
@@ -234,6 +264,12 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 			f->missing_psns += (uint64_t)d;
 			n->gap_len = (uint32_t)d;
 			flags |= RW_N_GAP;
+			s->gap[s->gap_next].psn = s->high_psn;
+			s->gap[s->gap_next].len = (uint32_t)d;
+			s->gap[s->gap_next].ns = f->last_ns;
+			s->gap_next = (uint8_t)((s->gap_next + 1) % RW_SEQ_GAPS);
+			if (s->gap_n < RW_SEQ_GAPS)
+				s->gap_n++;
 			seen_advance(s, (uint32_t)d, 0);
 		}
 		seen_advance(s, 1, 1);
@@ -251,7 +287,11 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		uint32_t span = (uint32_t)rw_psn_diff(s->high_psn, s->first_psn);
 		int before_first = !s->wide && (uint32_t)(-d) > span;
 		int acked = s->acked_valid && rw_psn_diff(psn, s->acked_psn) <= 0;
-		int resend = seen || (reliable && (before_first || acked || quiet || going_back(s, psn)));
+		/* a PSN that comes RESEND_QUIET_NS after the capture showed
+		 * its gap was not overtaken in flight: its sender resent it */
+		int old_gap = gap_age(s, psn, f->last_ns) >= RESEND_QUIET_NS;
+		int resend = seen || (reliable && (before_first || acked || quiet || old_gap ||
+						  going_back(s, psn)));
 		if (!resend) {
 			f->out_of_order++;
 			if (f->missing_psns)

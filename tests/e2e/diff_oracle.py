@@ -578,6 +578,17 @@ def expect(truth, a, b, link_gbps=100.0):
     # truth's: the NAK takes the message back and its resend completes it.
     seen_done = set()   # frames
     seq_exp, seq_took = {}, {}
+    nak_pend = {}       # (flow, QP) -> PSN of a NAK not yet attributed
+
+    def seq_back(qk, psn):
+        d = (seq_exp[qk] - psn) % PSN_MOD
+        if 0 < d < PSN_MOD >> 1:
+            seq_exp[qk] = psn
+            if 0 < (seq_lo[qk] - psn) % PSN_MOD < PSN_MOD >> 1:
+                seq_lo[qk] = psn
+            took = seq_took[qk]
+            for x in [x for x in took if 0 <= (x - psn) % PSN_MOD < d]:
+                del took[x]
     seq_lo = {}         # the lowest PSN the sequence started at or a NAK moved it back to
     for r in win:
         if r["kind"] != "roce" or not r["op"].startswith("RC_"):
@@ -592,17 +603,19 @@ def expect(truth, a, b, link_gbps=100.0):
         kind, pos = op_kind(r["op"])
         if r["dir"] == "response":
             if r.get("aeth") in ("nak_psn_seq", "rnr_nak") and qk in seq_exp:
-                d = (seq_exp[qk] - r["psn"]) % PSN_MOD
-                if 0 < d < PSN_MOD >> 1:
-                    seq_exp[qk] = r["psn"]
-                    if 0 < (seq_lo[qk] - r["psn"]) % PSN_MOD < PSN_MOD >> 1:
-                        seq_lo[qk] = r["psn"]
-                    took = seq_took[qk]
-                    for x in [x for x in took if 0 <= (x - r["psn"]) % PSN_MOD < d]:
-                        del took[x]
+                rk = key_of(r)
+                if rk in paired and paired_t[rk] <= r["t_ns"]:
+                    seq_back(qk, r["psn"])
+                else:
+                    # README "pairing": a NAK whose flow is not paired yet
+                    # takes effect at the go-back to its PSN, which says
+                    # whose requests it refused
+                    nak_pend[qk] = r["psn"]
             continue
         if r["dir"] != "request":
             continue
+        if nak_pend.get(qk) == r["psn"] and r.get("resend"):
+            seq_back(qk, nak_pend.pop(qk))
         units = r.get("psns", 1) if kind == "read_req" else 1
         if qk not in seq_exp:
             seq_exp[qk], seq_took[qk] = r["psn"], {}

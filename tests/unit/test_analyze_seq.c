@@ -830,6 +830,115 @@ static void test_ack_past_hole_then_resend(void **state)
 	env_free(e);
 }
 
+/* QP_B's SEND 4 is lost before the tap with its NAK (diff seed 272): the
+ * capture shows 5..200 over 200 us, nothing from QP_B's responder, but the
+ * responder host answering another QP; then QP_B's timeout resend of
+ * 4..200. The hold waits past its first 64 requests (the responder's
+ * direction is in the capture: its answers may come, or the timer), so the
+ * resend of 4 fills the hole and all 200 messages count; and 4, first seen
+ * 200 us after its gap, is a resend starting a go-back, not a late packet
+ * (one overtaken in flight comes within microseconds). */
+static void test_silent_qp_times_out(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	rsp_to(e, 0x44, RC_ACK, 7, ACK_SYN, 1, 0); /* B answers A's other QP */
+	for (uint32_t psn = 1; psn <= 200; psn++)
+		if (psn != 4)
+			req(e, RC_SEND_ONLY, psn, 64);
+	struct rw_note n = req(e, RC_SEND_ONLY, 4, 64);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	assert_false(n.flags & RW_N_OOO);
+	for (uint32_t psn = 5; psn <= 200; psn++)
+		req(e, RC_SEND_ONLY, psn, 64);
+	rw_analyzer_finish(e->a, e->t + 1000);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->messages, 200);
+	assert_int_equal(f->msg_incomplete, 0);
+	assert_int_equal(f->out_of_order, 0);
+	assert_int_equal(f->retransmissions, 197);
+	assert_int_equal(f->gbn_episodes, 1);
+	env_free(e);
+}
+
+/* The responder's ACKs reach the tap with bad ICRCs (diff seed 600): the
+ * requester drops them, and its timer resends 12..14 1.1 ms later. Going
+ * back to PSNs the responder acknowledged, after a silence, would mark a
+ * new conversation (the QP number reused) had the requester taken the
+ * ACK; it did not, so this is the same conversation resending. */
+static void test_unheard_ack_no_new_conversation(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 10; psn <= 14; psn++)
+		req(e, RC_SEND_ONLY, psn, 64);
+	rsp(e, RC_ACK, 11, ACK_SYN, 2, 0);
+	e->bad_icrc = 1;
+	rsp(e, RC_ACK, 14, ACK_SYN, 5, 0);
+	e->t += 1100000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 12, 64);
+	assert_false(n.flags & RW_N_NEW_CONV);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	assert_int_equal(rw_analyzer_flow_count(e->a), 2);
+	assert_int_equal(flow_to(e, QP_B)->retransmissions, 1);
+	env_free(e);
+}
+
+/* The capture starts at SEND LAST 15 (diff seed 542); the responder NAKs
+ * 5, lost before the capture (too far before 15 to pair the flows), while
+ * the sender goes on with SENDs 16-17 and 18-19; then it goes back to 5.
+ * At that go-back the NAK is the flow's: the SENDs 16..19 are taken back
+ * (their resends come after the capture: cut by its end); LAST 5 is the
+ * rest of a message begun before the capture (cut by its start, like the
+ * one LAST 15 ended, whose resend the capture does not show), no orphan;
+ * 6-7 is a message. */
+static void test_nak_before_pairing_below_first(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, 0x02, 15, 256);
+	rsp(e, RC_ACK, 5, NAK_SEQ, 1, 0);
+	req(e, 0x00, 16, 256);
+	req(e, 0x02, 17, 256);
+	req(e, 0x00, 18, 256);
+	req(e, 0x02, 19, 256);
+	struct rw_note n = req(e, 0x02, 5, 256);
+	assert_false(n.flags & RW_N_ORPHAN);
+	req(e, 0x00, 6, 256);
+	req(e, 0x02, 7, 256);
+	rw_analyzer_finish(e->a, e->t + 1000);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_orphans, 0);
+	assert_int_equal(f->msg_cut_start, 2);
+	assert_int_equal(f->msg_cut_end, 2);
+	env_free(e);
+}
+
+/* FETCH_ADD 10..13; the atomic ACK of 12 is lost, that of 13 comes (diff
+ * seed 29). The requester needs 12's own answer: its timer resends 12
+ * after a silence of 1.1 ms. Going back below a heard ACK is a new
+ * conversation only for a SEND or WRITE; for an atomic (or a READ) it is
+ * the resend of one whose response was lost. */
+static void test_atomic_resend_below_ack(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 10; psn <= 13; psn++)
+		req(e, 0x14, psn, 0);
+	rsp(e, 0x12, 10, ACK_SYN, 1, 0);
+	rsp(e, 0x12, 11, ACK_SYN, 2, 0);
+	rsp(e, 0x12, 13, ACK_SYN, 4, 0);
+	e->t += 1100000;
+	struct rw_note n = req(e, 0x14, 12, 0);
+	assert_false(n.flags & RW_N_NEW_CONV);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_int_equal(rw_analyzer_flow_count(e->a), 2);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -847,6 +956,10 @@ int main(void)
 		cmocka_unit_test(test_pair_not_by_elimination),
 		cmocka_unit_test(test_precapture_every_copy),
 		cmocka_unit_test(test_ack_past_hole_then_resend),
+		cmocka_unit_test(test_silent_qp_times_out),
+		cmocka_unit_test(test_unheard_ack_no_new_conversation),
+		cmocka_unit_test(test_nak_before_pairing_below_first),
+		cmocka_unit_test(test_atomic_resend_below_ack),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -151,6 +151,7 @@ struct rw_flow_key {
 
 /* PSN state of one sequence of a flow: its requests, or the READ responses
  * it sends (another PSN space: the requester's of the other direction). */
+#define RW_SEQ_GAPS 8
 struct rw_seq {
 	uint32_t next_psn, high_psn; /* expected next, one past the highest seen */
 	uint32_t first_psn;          /* the first PSN this capture saw */
@@ -165,8 +166,15 @@ struct rw_seq {
 	uint8_t acked_valid;
 	uint32_t recov_high;         /* high_psn when it last did: holes below it are refilled by resends */
 	uint32_t acked_psn;          /* highest PSN the peer acknowledged */
+	uint32_t heard_psn;          /* highest one in an answer the requester took (good ICRC) */
+	uint8_t heard_valid;
 	uint64_t last_ns;            /* time of its latest packet */
 	uint64_t seen[16];           /* bit (psn % 1024): seen, for the 1024 PSNs below high_psn */
+	struct {
+		uint32_t psn, len;   /* its first missing PSN, how many */
+		uint64_t ns;         /* when the packet past it came */
+	} gap[RW_SEQ_GAPS];          /* the latest gaps (a ring), to age a late PSN */
+	uint8_t gap_next, gap_n;
 };
 
 /* A message being assembled from FIRST/MIDDLE/LAST packets. */
@@ -247,10 +255,14 @@ struct rw_flow {
 	 * cut by the capture start: its first PSN in the window. */
 	uint8_t msg_pre_valid, msg_cut_valid;
 	uint32_t msg_pre_psn, msg_cut_psn;
+	/* That message, when a refusal sent the sender back before it: it
+	 * stays cut by the capture start unless its resend completes it. */
+	uint8_t msg_cut_back;
+	uint32_t msg_cut_back_psn;
 	/* Messages a NAK took back that no resend has completed again yet,
-	 * and the last PSN of the highest: cut by the capture end if it ends
-	 * first. */
-	uint32_t msg_back_n, msg_back_psn;
+	 * the first PSN of the lowest and the last PSN of the highest: cut by
+	 * the capture end if it ends first. */
+	uint32_t msg_back_n, msg_back_lo, msg_back_psn;
 	struct rw_hold_queue *hold; /* requests held ahead of a hole (allocated on the first hole) */
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 	uint8_t rhi_valid;

@@ -92,6 +92,7 @@ class Stream:
         self.next = None          # the PSN that continues the previous packet (past a READ's responses)
         self.nak_asked = set()    # PSNs a captured sequence NAK asked to resend
         self.last_ep = 0          # the latest truth episode counted (README "resends")
+        self.slack = 0            # PSNs a READ of unknown MTU may have used past high
 
 
 def new_flow(key):
@@ -209,6 +210,7 @@ def expect(truth, a, b, link_gbps=100.0):
         while w and t - w[0][0] > CNP_WINDOW_NS:
             w.pop(0)
         return w
+    mtu_seen = set()     # request keys whose path MTU a full FIRST or MIDDLE showed
     msg_start_seen = {}  # flow key -> a message start was seen (README "messages cut by capture start")
 
     def stream(key, reliable):
@@ -216,7 +218,7 @@ def expect(truth, a, b, link_gbps=100.0):
             streams[key] = Stream(reliable)
         return streams[key]
 
-    def classify(f, s, r, v, psn, cover, is_resend, episode, cause):
+    def classify(f, s, r, v, psn, cover, is_resend, episode, cause, slack=0):
         """README "PSN gap", "retransmission", "go-back-N episode", "out of
         order", "unsynced packets", "pre-capture resends" for one packet."""
         u = s.unwrap(psn)
@@ -225,16 +227,22 @@ def expect(truth, a, b, link_gbps=100.0):
             s.valid = True
             s.first, s.high = u, u + cover
             s.seen.update(range(u, u + cover))
+            s.slack = slack
             if not s.synced:
                 flags.add("unsynced")
                 f["unsynced_packets"] += 1
         elif u >= s.high:
-            if u > s.high:
+            if 0 < u - s.high <= s.slack:
+                # README "PSN gap": inside what a READ of unknown MTU
+                # may have used (responses of 256 to 4096 bytes)
+                s.seen.update(range(s.high, u))
+            elif u > s.high:
                 flags.add("gap")
                 f["psn_gaps"] += 1
                 f["missing_psns"] += u - s.high
             s.seen.update(range(u, u + cover))
             s.high = u + cover
+            s.slack = slack
             if not s.synced:
                 flags.add("unsynced")
                 f["unsynced_packets"] += 1
@@ -256,6 +264,11 @@ def expect(truth, a, b, link_gbps=100.0):
                 if not is_resend:
                     flags.add("truth_says_new")
             s.seen.update(range(u, u + cover))
+            if u + cover >= s.high:
+                # a READ sent again whose span (its MTU known since) goes
+                # past what the flow has shown: its PSNs are used
+                s.high = u + cover
+                s.slack = slack
         if "retrans" in flags:
             s.nak_asked.discard(psn)
             f["retransmissions"] += 1
@@ -428,9 +441,20 @@ def expect(truth, a, b, link_gbps=100.0):
             if transport == "UD":
                 continue
             s = stream(key, transport == "RC")
-            cover = r.get("psns", 1) if kind == "read_req" else 1
+            cover, slack = 1, 0
+            if kind == "read_req" and key in mtu_seen:
+                cover = r.get("psns", 1)
+            elif kind == "read_req":
+                # README "PSN gap": the path MTU not yet shown (no full
+                # FIRST or MIDDLE of the QP), the READ's span is 4096-byte
+                # segments at least, 256-byte ones at most
+                dl = r.get("dmalen", 0)
+                cover = max(1, -(-dl // 4096))
+                slack = max(1, -(-dl // 256)) - cover
             v["flags"] |= classify(f, s, r, v, r["psn"], cover, r["resend"] is not None, r["episode"],
-                                   r["resend"])
+                                   r["resend"], slack)
+            if pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
+                mtu_seen.add(key)
             if transport == "RC":  # only a reliable flow is answered: the others are no peer
                 sent_psns.setdefault(key, {})[r["psn"]] = kind
             continue
@@ -504,6 +528,8 @@ def expect(truth, a, b, link_gbps=100.0):
                 if r["aeth"] == "nak_psn_seq":
                     s.nak_asked.add(r["psn"])
         if kind == "read_resp":
+            if qkey and pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
+                mtu_seen.add(qkey)
             s = stream(key, True)
             # the first response of a READ the capture saw requested makes
             # the response stream known; the PSNs before that READ's first
@@ -692,6 +718,24 @@ def expect(truth, a, b, link_gbps=100.0):
         rest = [x for x in m["psns"] if not below(x)]
         return lo in m["psns"] and lo != m["first_psn"] and rest and all(x in took for x in rest)
 
+    def uc_broken_in_window(m, good):
+        """README "incomplete": its receiver took its FIRST in the window and
+        the window shows a later packet of its flow after the last one
+        taken (the message can no longer complete)."""
+        tk = [c["frame"] for c in good if c.get("taken")]
+        if not any(c["psn"] == m["first_psn"] and c.get("taken") for c in good) or not tk:
+            return False
+        return last_req.get((good[0]["flow"], good[0]["qp"]), 0) > max(tk)
+
+    def wholly_below(m, good):
+        """README "messages cut by the capture": every PSN of it below where
+        the window's sequence starts (or a refusal in it moved it back to)."""
+        qk = (good[0]["flow"], good[0]["qp"])
+        if qk not in seq_lo:
+            return False
+        lo = seq_lo[qk]
+        return all(0 < (lo - x) % PSN_MOD < PSN_MOD >> 1 for x in m["psns"])
+
     def past_hole(m, good, side, transport):
         """The cut message's good copies wait past the hole (none taken)."""
         if side != "req" or transport != "RC":
@@ -737,10 +781,18 @@ def expect(truth, a, b, link_gbps=100.0):
                 f["messages"] += 1
                 owner["msgs_by_op"][op] += 1
                 mark = done
-        elif done is not None and in_w(done) and m["psns"] <= have and not (first_taken and first_taken["frame"] < a):
+        elif done is not None and in_w(done) and m["psns"] <= have and not (first_taken and first_taken["frame"] < a) \
+                and not (side == "req" and transport == "RC" and wholly_below(m, good)):
             f["messages"] += 1
             owner["msgs_by_op"][op] += 1
             mark = done
+            tk = seq_took.get((good[0]["flow"], good[0]["qp"]), {}).get(done["psn"]) \
+                if side == "req" and transport == "RC" else None
+            if tk is not None and tk["frame"] in seen_done and tk["frame"] < done["frame"]:
+                # README "messages": the window showed it complete in
+                # sequence at an earlier copy and nothing in it refused
+                # that copy: done there (the later one is a duplicate)
+                mark = tk
         elif side == "req" and transport == "RC" and any(c.get("frame") in seen_done for c in good) and \
                 all(x in seq_took.get((good[0]["flow"], good[0]["qp"]), {}) for x in m["psns"]):
             # README "messages": the window shows it whole and in sequence,
@@ -776,8 +828,10 @@ def expect(truth, a, b, link_gbps=100.0):
         elif ((done is not None and done["frame"] > b) or (done is None and later) or
               transport == "RC") and past_hole(m, good, side, transport):
             pass
-        elif (done is not None and done["frame"] > b) or (done is None and later):
+        elif ((done is not None and done["frame"] > b) or (done is None and later)) and \
+                not (transport == "UC" and done is None and uc_broken_in_window(m, good)):
             # its receiver completed it (or went on with it) after the window
+            # (a UC message the window shows broken is incomplete: below)
             f["messages_cut_by_capture_end"] += 1
         elif transport == "RC":
             # never completed: its QP failed, its retries exhausted (the

@@ -939,6 +939,29 @@ static void test_atomic_resend_below_ack(void **state)
 	env_free(e);
 }
 
+/* Two QPs of one host pair send SENDs 1..10, each losing 5 before the tap
+ * (diff seed 464: QPs whose PSNs all start at 0). A sequence NAK of 5
+ * could be either's: it pairs nothing. QP_B then sends 5: the go-back
+ * the NAK asked for, a resend (the NAK was QP_B's), not a late packet. */
+static void test_unpaired_nak_go_back_is_resend(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 10; psn++)
+		if (psn != 5) {
+			req(e, RC_SEND_ONLY, psn, 64);
+			req_to(e, 0x33, RC_SEND_ONLY, psn, 64);
+		}
+	rsp(e, RC_ACK, 5, NAK_SEQ, 4, 0);
+	assert_true(flow_to(e, QP_B)->peer < 0);
+	struct rw_note n = req(e, RC_SEND_ONLY, 5, 64);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	assert_false(n.flags & RW_N_OOO);
+	assert_int_equal(flow_to(e, QP_B)->out_of_order, 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -960,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_unheard_ack_no_new_conversation),
 		cmocka_unit_test(test_nak_before_pairing_below_first),
 		cmocka_unit_test(test_atomic_resend_below_ack),
+		cmocka_unit_test(test_unpaired_nak_go_back_is_resend),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -429,7 +429,17 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 	}
 	int reliable = op->transport == RW_TRANSPORT_RC || op->transport == RW_TRANSPORT_XRC ||
 		       op->transport == RW_TRANSPORT_RD;
-	uint32_t fl = seq_track(f, &f->req, p->bth.psn, reliable, n);
+	/* The responder's READ responses went past this PSN: it processed
+	 * it already (in PSN order), so this copy is a second one. */
+	int answered = 0;
+	if (reliable && f->peer >= 0) {
+		const struct rw_flow *q = flow_at(a, (uint32_t)f->peer);
+		if (q->rsp && q->rsp->valid) {
+			int32_t d = rw_psn_diff(q->rsp->high_psn, p->bth.psn);
+			answered = d > 0 && (uint32_t)d <= PSN_WINDOW;
+		}
+	}
+	uint32_t fl = seq_track(f, &f->req, p->bth.psn, reliable, answered, n);
 	n->flags |= fl;
 	if ((op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(op->flags & RW_OPF_LAST) &&
 	    p->payload_len && p->icrc_status != RW_CRC_BAD)

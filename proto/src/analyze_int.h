@@ -208,7 +208,7 @@ void lat_release(struct rw_analyzer *a, struct rw_lat *l);
 
 /* analyze_seq.c */
 int seq_in_hole(const struct rw_seq *s, uint32_t psn);
-uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliable,
+uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliable, int answered,
 		   struct rw_note *n);
 void seq_consume(struct rw_seq *s, uint32_t k);
 int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, uint8_t opcode,

@@ -506,7 +506,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 				if (d > 0)
 					seq_consume(f->rsp, (uint32_t)d);
 			}
-			fl = seq_track(f, f->rsp, p->bth.psn, 1, n);
+			fl = seq_track(f, f->rsp, p->bth.psn, 1, 0, n);
 			n->flags |= fl;
 		}
 		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD) {
@@ -532,6 +532,12 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		if (p->icrc_status != RW_CRC_BAD)
 			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, req_psn,
 				    frame, n);
+		else if (op->flags & RW_OPF_FIRST)
+			/* The capture saw this READ start (the requester
+			 * dropped its FIRST): what comes of it before the
+			 * re-issue is dropped, not the rest of a READ the
+			 * capture started inside. */
+			f->rmsg.seen_start = 1;
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		if (p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
 			conf_on_rd_answer(q, p->bth.psn);

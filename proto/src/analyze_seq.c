@@ -219,7 +219,8 @@ static uint64_t gap_age(const struct rw_seq *s, uint32_t psn, uint64_t now)
  * (going_back: a sequence NAK not yet acknowledged, a go-back or a re-issued
  * READ since it was passed), or when it comes after the sender was quiet
  * for RESEND_QUIET_NS (its timer), or RESEND_QUIET_NS after the capture
- * showed the gap it fills. Such a first copy was lost between the
+ * showed the gap it fills, or when the responder's READ responses went
+ * past it (answered: it processed the PSN already). Such a first copy was lost between the
  * sender and the capture point, and its resend is what the capture sees,
  * however many resends before it the network dropped. Only a never-seen
  * PSN with none of that evidence is late: overtaken in flight by later
@@ -231,7 +232,7 @@ static uint64_t gap_age(const struct rw_seq *s, uint32_t psn, uint64_t now)
  * continues the previous packet (next_psn, past a READ's responses). A
  * resend run that skips ahead (the network dropped resends in between) is
  * the same episode. */
-uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliable,
+uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliable, int answered,
 		   struct rw_note *n)
 {
 	/* f->last_ns is this packet's time already. */
@@ -293,8 +294,8 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		/* the PSN a NAK named before the flows were paired: the
 		 * NAK was this flow's, and this its go-back (msg_take_request) */
 		int naked = f->peer < 0 && f->msg_nak_valid && f->msg_nak_psn == psn;
-		int resend = seen || (reliable && (before_first || acked || quiet || old_gap || naked ||
-						  going_back(s, psn)));
+		int resend = seen || (reliable && (before_first || acked || answered || quiet || old_gap ||
+						  naked || going_back(s, psn)));
 		if (!resend) {
 			f->out_of_order++;
 			if (f->missing_psns)

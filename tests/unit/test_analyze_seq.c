@@ -962,6 +962,52 @@ static void test_unpaired_nak_go_back_is_resend(void **state)
 	env_free(e);
 }
 
+/* The capture starts after READ 6 was requested (diff seed 481): its
+ * FIRST response 6 arrives with a bad ICRC, its LAST 7 good, then READ 8's
+ * request and responses. The capture saw READ 6 start (the requester
+ * dropped that FIRST): its LAST is dropped too, not the rest of a READ the
+ * capture started inside. */
+static void test_read_first_bad_is_a_start(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 8, 0x1000, 512);
+	e->bad_icrc = 1;
+	rsp(e, RC_READ_FIRST, 6, 0, 0, 256);
+	struct rw_note n = rsp(e, RC_READ_LAST, 7, ACK_SYN, 1, 256);
+	assert_false(n.flags & RW_N_CUT_START);
+	rsp(e, RC_READ_FIRST, 8, 0, 0, 256);
+	rsp(e, RC_READ_LAST, 9, ACK_SYN, 2, 256);
+	rw_analyzer_finish(e->a, e->t + 1000);
+	assert_int_equal(flow_to(e, QP_A)->msg_cut_start, 0);
+	env_free(e);
+}
+
+/* The responses of a READ at 20 come before the capture shows any request
+ * (diff seed 145); then READ 10 and its responses (the flows pair), READ
+ * 30, and a READ at 20, the re-issue of one whose request went by before
+ * the capture. The responder answered 20 already (its responses went past
+ * it, in PSN order): this copy is a resend, not a late packet. */
+static void test_request_below_answered_is_resend(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	rsp(e, RC_READ_FIRST, 20, ACK_SYN, 1, 256);
+	rsp(e, RC_READ_MIDDLE, 21, 0, 0, 256);
+	rsp(e, RC_READ_LAST, 22, ACK_SYN, 1, 256);
+	read_req(e, 10, 0x1000, 768);
+	rsp(e, RC_READ_FIRST, 10, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_MIDDLE, 11, 0, 0, 256);
+	rsp(e, RC_READ_LAST, 12, ACK_SYN, 2, 256);
+	assert_true(flow_to(e, QP_B)->peer >= 0);
+	read_req(e, 30, 0x2000, 256);
+	struct rw_note n = read_req(e, 20, 0x3000, 768);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_OOO);
+	assert_int_equal(flow_to(e, QP_B)->out_of_order, 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -984,6 +1030,8 @@ int main(void)
 		cmocka_unit_test(test_nak_before_pairing_below_first),
 		cmocka_unit_test(test_atomic_resend_below_ack),
 		cmocka_unit_test(test_unpaired_nak_go_back_is_resend),
+		cmocka_unit_test(test_read_first_bad_is_a_start),
+		cmocka_unit_test(test_request_below_answered_is_resend),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -53,6 +53,21 @@ static int op_index(uint8_t op)
 	return -1;
 }
 
+/* A READ answered before the capture and again in it (its FIRST response
+ * below the first the capture saw), whose responses reach PSN upto: cut by
+ * the capture start, counted once however often it is answered (the
+ * resends of several such READs come in PSN order). */
+static void pre_read_cut(struct rw_flow *f, uint32_t upto, struct rw_note *n)
+{
+	if (f->msg_pre_valid && rw_psn_diff(upto, f->msg_pre_psn) <= 0)
+		return;
+	f->msg_pre_valid = 1;
+	f->msg_pre_psn = upto;
+	f->msg_cut_start++;
+	if (n)
+		n->flags |= RW_N_CUT_START;
+}
+
 /* Whether a READ (its first PSN) waits for its resume. */
 static int read_waits(const struct rw_flow *f, uint32_t first_psn)
 {
@@ -72,7 +87,10 @@ static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
 			old = k;
 	if (k == RW_RWAIT) {
 		k = old;
-		f->msg_incomplete++;
+		if (f->rwait[k].pre)
+			pre_read_cut(f, f->rwait[k].first_psn, NULL);
+		else
+			f->msg_incomplete++;
 		n->flags |= RW_N_MSG_BROKEN;
 	}
 	memset(&f->rwait[k], 0, sizeof(f->rwait[k]));
@@ -198,10 +216,18 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 
 	if (oi < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
 		return;
+	/* READ responses below the first the capture saw: a READ answered
+	 * before the capture, answered again; whether its requester took it
+	 * then, the capture cannot tell: cut by the capture start, once (at
+	 * its LAST, or at the end if none comes), not a message (README). */
+	int pre = oi == 2 && (n->flags & RW_N_PRECAPTURE);
 	if (oi == 2) {
 		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn, frame, n, &resume);
-		if (t == READ_DROP)
+		if (t == READ_DROP) {
+			if (pre && last) /* one the requester had all of: a duplicate */
+				pre_read_cut(f, psn, n);
 			return;
+		}
 		if (t == READ_CUT) {
 			msg_cut_start(f, m, psn, last, n);
 			return;
@@ -219,12 +245,16 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	}
 	if (first && !resume) {
 		if (m->open) {
-			f->msg_incomplete++;
+			if (m->pre)
+				pre_read_cut(f, m->first_psn, NULL);
+			else
+				f->msg_incomplete++;
 			n->flags |= RW_N_MSG_BROKEN;
 		}
 		m->open = 1;
 		m->seen_start = 1;
 		m->in_cut = 0;
+		m->pre = (uint8_t)(pre && first);
 		m->broken = 0;
 		m->bytes = 0;
 		m->first_frame = frame;
@@ -252,7 +282,15 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		return;
 	}
 	m->bytes += len;
-	if (last) {
+	if (last && m->pre) {
+		m->open = 0;
+		m->pre = 0;
+		owner->bytes_by_op[oi] += m->bytes;
+		/* (one whose LAST is not below the first PSN is the READ the
+		 * capture started inside, counted so already) */
+		if (pre)
+			pre_read_cut(f, psn, n);
+	} else if (last) {
 		m->open = 0;
 		f->messages++;
 		owner->msgs_by_op[oi]++;
@@ -398,7 +436,9 @@ static uint64_t unfinished(const struct rw_flow *f)
 {
 	const struct rw_hold_queue *h = f->hold;
 	uint64_t k = f->msg.open;
-	int cur = f->msg.open;
+	/* held MIDDLEs and LASTs go on with the open message, or with the one
+	 * the capture started inside (cut by its start, counted so) */
+	int cur = f->msg.open || f->msg.in_cut;
 	for (uint32_t i = 0; h && i < h->n; i++) {
 		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
 		int first = (op->flags & RW_OPF_FIRST) || !(op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST));
@@ -411,9 +451,8 @@ static uint64_t unfinished(const struct rw_flow *f)
 			continue;
 		}
 		if (first || !cur)
-			k++;
-		cur = !(op->flags & RW_OPF_LAST) && (first || cur) &&
-		      (op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE));
+			k++; /* a start, or the rest of one whose start was lost */
+		cur = !(op->flags & RW_OPF_LAST) && (op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE));
 	}
 	return k;
 }
@@ -803,7 +842,10 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 		f->msg.open = 0;
 	}
 	if (f->rmsg.open) {
-		f->msg_cut_end++;
+		if (f->rmsg.pre)
+			pre_read_cut(f, f->rmsg.first_psn, NULL);
+		else
+			f->msg_cut_end++;
 		f->rmsg.open = 0;
 	}
 	for (unsigned k = 0; k < RW_RWAIT; k++) {
@@ -811,6 +853,8 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 			continue;
 		if (f->rwait[k].in_cut)
 			f->msg_cut_start++;
+		else if (f->rwait[k].pre)
+			pre_read_cut(f, f->rwait[k].first_psn, NULL);
 		else
 			f->msg_cut_end++;
 		f->rwait[k].open = 0;

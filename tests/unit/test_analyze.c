@@ -1126,6 +1126,55 @@ static void test_held_at_capture_end(void **state)
 	env_free(e);
 }
 
+/* Held requests at the capture end that go on with the message the capture
+ * started inside are its rest (cut by the capture start, counted once);
+ * held MIDDLEs whose FIRST went in the hole are one message cut by the
+ * end, not one each (diff seed 145). */
+static void test_held_rest_counted_once(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_MIDDLE, 10, 256);
+	req(e, 2, RC_SEND_MIDDLE, 11, 256);
+	req(e, 3, RC_SEND_MIDDLE, 13, 256);
+	req(e, 4, RC_SEND_MIDDLE, 14, 256);
+	rw_analyzer_finish(e->a, 5);
+	assert_int_equal(flow_ab(e)->msg_cut_start, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_end, 0);
+	assert_int_equal(flow_ab(e)->msg_incomplete, 0);
+	env_free(e);
+
+	e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 0, 8);
+	req(e, 2, RC_SEND_MIDDLE, 2, 256);
+	req(e, 3, RC_SEND_MIDDLE, 3, 256);
+	rw_analyzer_finish(e->a, 4);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_end, 1);
+	env_free(e);
+}
+
+/* READ responses below the first the capture saw (diff seed 145): the
+ * READ at 10 was answered before the capture and is answered again; whether
+ * its requester took it then, the capture cannot tell: cut by the capture
+ * start, not a message. */
+static void test_read_answered_again_below_first(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1, 20, 0x1000, 64);
+	read_resp(e, 2, QP_A, RC_READ_ONLY, 20, 1, 64);
+	read_resp(e, 3, QP_A, RC_READ_FIRST, 10, 1, 256);
+	read_resp(e, 4, QP_A, RC_READ_MIDDLE, 11, 1, 256);
+	struct rw_note n = read_resp(e, 5, QP_A, RC_READ_LAST, 12, 1, 256);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 6);
+	assert_int_equal(flow_ba(e)->messages, 1);
+	assert_int_equal(flow_ba(e)->msg_cut_start, 1);
+	assert_int_equal(flow_ba(e)->msg_cut_end, 0);
+	env_free(e);
+}
+
 /* An RNR NAK refuses the FIRST of a SEND before its LAST passed: the LAST's
  * first copy (beyond the refused PSN) completes nothing, its resend does. */
 static void test_rnr_refused_first(void **state)
@@ -1454,6 +1503,8 @@ int main(void)
 		cmocka_unit_test(test_uc_hole),
 		cmocka_unit_test(test_read_credited_after_pairing),
 		cmocka_unit_test(test_held_at_capture_end),
+		cmocka_unit_test(test_held_rest_counted_once),
+		cmocka_unit_test(test_read_answered_again_below_first),
 		cmocka_unit_test(test_rc_first_packet_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

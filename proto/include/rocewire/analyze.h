@@ -185,6 +185,7 @@ struct rw_msg_state {
 	uint8_t broken;     /* UC: the rest of a message a hole broke follows (the responder drops it) */
 	uint8_t op;         /* the open (or broken) message's operation: 0 SEND, 1 WRITE, 2 READ */
 	uint8_t end_valid;  /* UC WRITE: its RETH length and the MTU give its last PSN */
+	uint8_t pre;        /* READ: its FIRST response lies below the first the capture saw */
 	uint32_t end_psn;
 	uint32_t next_psn;  /* READ responses: the PSN the open READ takes next (in PSN order) */
 	uint32_t first_psn; /* PSN of the open message's FIRST packet */

@@ -169,18 +169,19 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 			several = 1;
 		found = q;
 	}
-	if (!found && !several && how == RW_PAIR_NAK && p->aeth.kind == RW_AETH_NAK &&
+	if (!several && how == RW_PAIR_NAK && p->aeth.kind == RW_AETH_NAK &&
 	    p->aeth.value == RW_NAK_PSN_SEQ_ERROR) {
 		/* A sequence-error NAK names the PSN the responder missed: lost
 		 * before the capture point too, it is a hole in the request
 		 * flow that sent the PSNs around it. The pair's request flows
 		 * are looked at (a bounded number: beyond that the next ACK
-		 * decides). */
+		 * decides). A flow that sent the PSN (lost after the capture
+		 * point) and another with a hole there: either may be it. */
 		int32_t i = a->pairs[rp].first_req_flow;
 		for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
 			struct rw_flow *q = flow_at(a, (uint32_t)i);
 			i = q->next_req_in_pair;
-			if (q == f || q->peer >= 0 || q->closed || !seq_in_hole(&q->req, psn))
+			if (q == f || q == found || q->peer >= 0 || q->closed || !seq_in_hole(&q->req, psn))
 				continue;
 			if (found)
 				several = 1;

@@ -369,10 +369,12 @@ def expect(truth, a, b, link_gbps=100.0):
                 # ONLY carries its READ's own PSN; a plain ACK names a SEND
                 # or WRITE
                 cands.append(qk)
-        if not cands and kind == "ack" and r.get("aeth") == "nak_psn_seq":
+        if len(cands) < 2 and kind == "ack" and r.get("aeth") == "nak_psn_seq":
+            # (a flow that sent the PSN, lost after the capture point, and
+            # another with a hole there: either may be it)
             for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
                 s = streams.get(qk)
-                if qk in paired.values() or not s or not s.valid:
+                if qk in paired.values() or not s or not s.valid or qk in cands:
                     continue
                 u = s.unwrap.last + ((r["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
                     - (PSN_MOD >> 1)

@@ -1008,6 +1008,26 @@ static void test_request_below_answered_is_resend(void **state)
 	env_free(e);
 }
 
+/* Two QPs of one host pair send 10..14; the capture saw QP_B's 12 but not
+ * 0x33's (diff seed 383). A sequence NAK of 12 may be QP_B's (its 12 lost
+ * after the capture point) or 0x33's (the hole the capture shows): it
+ * pairs neither. */
+static void test_nak_sent_or_hole_pairs_nothing(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 10; psn <= 14; psn++) {
+		req(e, RC_SEND_ONLY, psn, 64);
+		if (psn != 12)
+			req_to(e, 0x33, RC_SEND_ONLY, psn, 64);
+	}
+	rsp(e, RC_ACK, 12, NAK_SEQ, 2, 0);
+	assert_true(flow_to(e, QP_B)->peer < 0);
+	assert_true(flow_to(e, 0x33)->peer < 0);
+	assert_int_equal(flow_to(e, QP_A)->pair_ambiguous, 1);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1032,6 +1052,7 @@ int main(void)
 		cmocka_unit_test(test_unpaired_nak_go_back_is_resend),
 		cmocka_unit_test(test_read_first_bad_is_a_start),
 		cmocka_unit_test(test_request_below_answered_is_resend),
+		cmocka_unit_test(test_nak_sent_or_hole_pairs_nothing),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

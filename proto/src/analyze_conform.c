@@ -270,6 +270,21 @@ static void read_reissue_check(struct rw_analyzer *a, struct rw_flow *f, const s
 		conf_violation(a, f, RW_V_READ_RESUME_WRONG, frame);
 }
 
+/* Whether a READ or atomic before psn is still outstanding on f (no
+ * answer to it yet). */
+static int rd_atomic_waits_below(const struct rw_flow *f, uint32_t psn)
+{
+	if (f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0)
+		return 1;
+	const struct rw_pend_ring *r = f->pend;
+	for (uint32_t k = 0; r && k < r->n; k++) {
+		const struct rw_pend *e = PEND(r, k);
+		if ((e->kind == PEND_READ || e->kind == PEND_ATOMIC) && rw_psn_diff(e->psn, psn) < 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* A request on f, classified (flags from the PSN sequence), before it is
  * added to the outstanding ring. */
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
@@ -312,8 +327,13 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * capture cannot tell from a requester that skipped them. A
 		 * NAKed PSN before the flow's first is such a loss too. */
 		int lost_before = f->psn_gaps || rw_psn_diff(f->cs.nak_psn, f->req.first_psn) < 0;
+		/* One starting below it is judged likewise when a READ or
+		 * atomic below it waits for its answer: the go-back may have
+		 * begun with that READ's re-issue (IBA 9.7.5.1.4), dropped
+		 * before the capture point. */
+		int below = rw_psn_diff(psn, f->cs.nak_psn) < 0;
 		if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn &&
-		    (rw_psn_diff(psn, f->cs.nak_psn) < 0 || !lost_before))
+		    ((below && !(lost_before && rd_atomic_waits_below(f, psn))) || (!below && !lost_before)))
 			conf_violation(a, f, RW_V_RESEND_WRONG_START, frame);
 	}
 	if (flags & RW_N_GBN_START) {
@@ -362,6 +382,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			conf_lat(a, f, offsetof(struct rw_conform, timeout), ts - orig->ts);
 		f->cs.last_gbn_ts = ts;
 		f->cs.last_gbn_cause = cause;
+		f->cs.unans_valid = 0; /* re-issued by this go-back, or given up */
 		f->cs.gbn_from = psn;
 		f->cs.gbn_high = f->req.high_psn;
 	}

@@ -285,8 +285,8 @@ static void pend_compact(struct rw_pend_ring *r)
  * latest (in time) of them, from which the ACK latency runs. A READ or
  * atomic still waiting at the front is covered too: its response was not
  * captured, and the ACK says it was done. */
-static uint32_t pend_ack(struct rw_pend_ring *r, uint32_t psn, int in_read_resp, int *have,
-			 struct rw_pend *copy)
+static uint32_t pend_ack(struct rw_flow *q, struct rw_pend_ring *r, uint32_t psn, int in_read_resp,
+			 int *have, struct rw_pend *copy)
 {
 	uint32_t count = 0;
 	*have = 0;
@@ -313,6 +313,11 @@ static uint32_t pend_ack(struct rw_pend_ring *r, uint32_t psn, int in_read_resp,
 				*have = 1;
 			}
 			count++;
+		} else if (!in_read_resp &&
+			   (!q->cs.unans_valid || rw_psn_diff(e->psn, q->cs.unans_psn) < 0)) {
+			/* a READ or atomic whose own answer did not come */
+			q->cs.unans_valid = 1;
+			q->cs.unans_psn = e->psn;
 		}
 		e->kind = PEND_DEAD;
 	}
@@ -422,7 +427,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	if (ae->kind == RW_AETH_ACK) {
 		struct rw_pend last;
 		int have = 0;
-		uint32_t c = q ? pend_ack(q->pend, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
+		uint32_t c = q ? pend_ack(q, q->pend, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
 		if (q)
 			seq_sync_on_ack(&q->req, psn, heard);
 		if (q && p->op->op == RW_OP_ACK)
@@ -476,7 +481,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 			 * request before the PSN it names. */
 			struct rw_pend last;
 			int have;
-			owner->acked_psns += pend_ack(q->pend, psn_add(psn, RW_PSN_MASK), 0, &have, &last);
+			owner->acked_psns += pend_ack(q, q->pend, psn_add(psn, RW_PSN_MASK), 0, &have, &last);
 		}
 	}
 }

@@ -1028,6 +1028,30 @@ static void test_nak_sent_or_hole_pairs_nothing(void **state)
 	env_free(e);
 }
 
+/* READ 10 is answered by nothing; SENDs 11, 12 and 14 (13 lost before the
+ * tap, a gap) follow, and the responder NAKs 13 (diff seed 322). The
+ * requester goes back to READ 10 (its answer lost), then 11..: the capture
+ * lost that re-issue too and shows the go-back from 11. A resend starting
+ * below the NAKed PSN is right when a READ or atomic below it was left
+ * unanswered: no "resend did not start at the NAKed PSN". */
+static void test_nak_go_back_below_for_unanswered_read(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 10, 0x1000, 64);
+	req(e, RC_SEND_ONLY, 11, 64);
+	req(e, RC_SEND_ONLY, 12, 64);
+	req(e, RC_SEND_ONLY, 14, 64);
+	rsp(e, RC_ACK, 13, NAK_SEQ, 2, 0);
+	assert_true(flow_to(e, QP_B)->peer >= 0);
+	req(e, RC_SEND_ONLY, 11, 64);
+	req(e, RC_SEND_ONLY, 12, 64);
+	req(e, RC_SEND_ONLY, 13, 64);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_true(!f->conf || !f->conf->count[RW_V_RESEND_WRONG_START]);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1053,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_read_first_bad_is_a_start),
 		cmocka_unit_test(test_request_below_answered_is_resend),
 		cmocka_unit_test(test_nak_sent_or_hole_pairs_nothing),
+		cmocka_unit_test(test_nak_go_back_below_for_unanswered_read),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -322,6 +322,10 @@ struct rw_flow {
 		uint8_t rgap_valid;
 		uint32_t rgap_psn;
 		uint64_t rgap_ts;
+		/* A READ or atomic an ACK or NAK past it left unanswered (its
+		 * answer lost: the requester re-issues it), the lowest. */
+		uint8_t unans_valid;
+		uint32_t unans_psn;
 		uint32_t gbn_from, gbn_high; /* the last go-back: its first PSN, the highest sent before it */
 		/* READs and atomics sent again whose answer has not come
 		 * since (the newest 4): re-issuing one again waits for that

@@ -291,9 +291,10 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		/* a PSN that comes RESEND_QUIET_NS after the capture showed
 		 * its gap was not overtaken in flight: its sender resent it */
 		int old_gap = gap_age(s, psn, f->last_ns) >= RESEND_QUIET_NS;
-		/* the PSN a NAK named before the flows were paired: the
-		 * NAK was this flow's, and this its go-back (msg_take_request) */
-		int naked = f->peer < 0 && f->msg_nak_valid && f->msg_nak_psn == psn;
+		/* at or past the PSN a NAK of the reverse address pair named
+		 * before the flows were paired: the go-back it asked for (the
+		 * NAKed PSN's own resend may have been dropped again) */
+		int naked = f->peer < 0 && f->msg_nak_valid && rw_psn_diff(psn, f->msg_nak_psn) >= 0;
 		int resend = seen || (reliable && (before_first || acked || answered || quiet || old_gap ||
 						  naked || going_back(s, psn)));
 		if (!resend) {

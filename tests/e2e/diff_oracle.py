@@ -796,7 +796,7 @@ def expect(truth, a, b, link_gbps=100.0):
             # cannot tell
             f["messages_cut_by_capture_start"] += 1
         elif done is not None and in_w(done) and m["psns"] <= have and not (first_taken and first_taken["frame"] < a) \
-                and not (side == "req" and transport == "RC" and wholly_below(m, good)):
+                and not (side == "req" and transport == "RC" and (wholly_below(m, good) or cut_at_start(m, good))):
             f["messages"] += 1
             owner["msgs_by_op"][op] += 1
             mark = done

@@ -960,6 +960,20 @@ static void test_unpaired_nak_go_back_is_resend(void **state)
 	assert_false(n.flags & RW_N_OOO);
 	assert_int_equal(flow_to(e, QP_B)->out_of_order, 0);
 	env_free(e);
+
+	/* both QPs lost 5 and 6; 5's resend is dropped again, 6's comes
+	 * (diff seed 100133): the go-back too */
+	e = env_new();
+	for (uint32_t psn = 1; psn <= 10; psn++)
+		if (psn != 5 && psn != 6) {
+			req(e, RC_SEND_ONLY, psn, 64);
+			req_to(e, 0x33, RC_SEND_ONLY, psn, 64);
+		}
+	rsp(e, RC_ACK, 5, NAK_SEQ, 4, 0);
+	n = req(e, RC_SEND_ONLY, 6, 64);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_OOO);
+	env_free(e);
 }
 
 /* The capture starts after READ 6 was requested (diff seed 481): its

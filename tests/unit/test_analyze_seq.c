@@ -1066,6 +1066,28 @@ static void test_nak_go_back_below_for_unanswered_read(void **state)
 	env_free(e);
 }
 
+/* READ 40 (5724 bytes, 1 KiB MTU: PSNs 40..45) is sent three times (two
+ * go-backs), then its responses come with 43 lost, and the requester
+ * re-issues it from 43 with the rest (diff seed 100169): a right resume,
+ * judged against the READ's responses whichever copy of its request they
+ * answer. */
+static void test_resent_read_resumed_right(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (int k = 0; k < 3; k++)
+		read_req(e, 40, 0x14314, 5724);
+	rsp(e, RC_READ_FIRST, 40, ACK_SYN, 1, 1024);
+	rsp(e, RC_READ_MIDDLE, 41, 0, 0, 1024);
+	rsp(e, RC_READ_MIDDLE, 42, 0, 0, 1024);
+	rsp(e, RC_READ_MIDDLE, 44, 0, 0, 1024);
+	rsp(e, RC_READ_LAST, 45, ACK_SYN, 1, 604);
+	read_req(e, 43, 0x14314 + 3 * 1024, 5724 - 3 * 1024);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_true(!f->conf || !f->conf->count[RW_V_READ_RESUME_WRONG]);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1092,6 +1114,7 @@ int main(void)
 		cmocka_unit_test(test_request_below_answered_is_resend),
 		cmocka_unit_test(test_nak_sent_or_hole_pairs_nothing),
 		cmocka_unit_test(test_nak_go_back_below_for_unanswered_read),
+		cmocka_unit_test(test_resent_read_resumed_right),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -465,11 +465,12 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 				seq_resend_asked(q->rsp);
 		}
 		conf_on_request(a, f, p, fl, reissue, ts, frame);
-		struct rw_pend *e = pend_push(a, f, p->bth.psn, k + slack,
-					      op->op == RW_OP_READ_REQ ? PEND_READ
-					      : atomic		      ? PEND_ATOMIC
-								      : PEND_SEND,
-					      ts, frame);
+		uint8_t kind = op->op == RW_OP_READ_REQ ? PEND_READ : atomic ? PEND_ATOMIC : PEND_SEND;
+		struct rw_pend *e = (fl & RW_N_RETRANS) && kind != PEND_SEND
+					    ? pend_again(f->pend, p->bth.psn, k + slack, kind)
+					    : NULL;
+		if (!e)
+			e = pend_push(a, f, p->bth.psn, k + slack, kind, ts, frame);
 		if (e && op->op == RW_OP_READ_REQ) {
 			e->va = p->reth.va;
 			e->len = p->reth.dmalen;

@@ -233,6 +233,7 @@ void msg_release(struct rw_analyzer *a, struct rw_flow *f);
 void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
 struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
 			  uint8_t kind, uint64_t ts, uint64_t frame);
+struct rw_pend *pend_again(struct rw_pend_ring *r, uint32_t psn, uint32_t npsn, uint8_t kind);
 void pend_clip_reads(struct rw_pend_ring *r, uint32_t psn);
 int pend_read_reissue(const struct rw_flow *f, uint32_t psn, uint32_t flags);
 int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind);

@@ -218,23 +218,29 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 
 /* ---- outstanding requests ---- */
 
-struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
-			  uint8_t kind, uint64_t ts, uint64_t frame)
+/* A READ or atomic sent again from its own PSN is one request: its
+ * entry, if any, starts over (the responses come again from its first), so
+ * that the responses and a later resume are judged on one entry. Its time
+ * stays the first send's, as a SEND's does. */
+struct rw_pend *pend_again(struct rw_pend_ring *r, uint32_t psn, uint32_t npsn, uint8_t kind)
 {
-	struct rw_pend_ring *r = f->pend;
-	/* A READ or atomic sent again from its own PSN is one request: its
-	 * entry starts over (the responses come again from its first), so
-	 * that the responses and a later resume are judged on one entry. */
-	for (uint32_t k = 0; r && kind != PEND_SEND && k < r->n; k++) {
+	for (uint32_t k = 0; r && k < r->n; k++) {
 		struct rw_pend *o = PEND(r, k);
 		if (o->kind == kind && o->psn == psn) {
 			o->npsn = npsn ? npsn : 1;
-			o->got = 0; /* (its time stays the first send's, as a SEND's does) */
+			o->got = 0;
 			o->va = 0;
 			o->len = 0;
 			return o;
 		}
 	}
+	return NULL;
+}
+
+struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
+			  uint8_t kind, uint64_t ts, uint64_t frame)
+{
+	struct rw_pend_ring *r = f->pend;
 	if (!r || (r->n == r->cap && r->cap < RW_PENDING)) {
 		/* Grown on demand: most flows of a large capture have one or
 		 * two requests outstanding at a time. */

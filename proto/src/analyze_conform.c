@@ -311,7 +311,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	 * response, or the NAK itself, acknowledged past it): the requester
 	 * goes back to it, and resends the NAKed PSN on the way or later. */
 	uint8_t rop = p->op->op;
-	int rd_atomic = rop == RW_OP_READ_REQ || rop == RW_OP_CMP_SWAP || rop == RW_OP_FETCH_ADD;
+	int rd_atomic = rw_op_answered_alone(rop);
 	int reissue_below = (flags & RW_N_GBN_START) && rd_atomic &&
 			    f->cs.nak_cause == RW_NAKK_PSN_SEQ && rw_psn_diff(psn, f->cs.nak_psn) < 0;
 	/* The answer to a NAK is the next go-back (packets of a resend run

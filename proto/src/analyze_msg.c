@@ -254,7 +254,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		m->open = 1;
 		m->seen_start = 1;
 		m->in_cut = 0;
-		m->pre = (uint8_t)(pre && first);
+		m->pre = (uint8_t)pre;
 		m->broken = 0;
 		m->bytes = 0;
 		m->first_frame = frame;
@@ -376,7 +376,7 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 			f->msg_cut_start--;
 		}
 		struct rw_done_msg d = {
-			.first_psn = oi == 3 ? psn : f->msg.first_psn,
+			.first_psn = first,
 			.last_psn = psn,
 			.op = (uint32_t)oi,
 			.bytes = oi == 3 ? 0 : f->msg.bytes,

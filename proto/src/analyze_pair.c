@@ -304,9 +304,10 @@ static void pend_compact(struct rw_pend_ring *r)
  * latest (in time) of them, from which the ACK latency runs. A READ or
  * atomic still waiting at the front is covered too: its response was not
  * captured, and the ACK says it was done. */
-static uint32_t pend_ack(struct rw_flow *q, struct rw_pend_ring *r, uint32_t psn, int in_read_resp,
-			 int *have, struct rw_pend *copy)
+static uint32_t pend_ack(struct rw_flow *q, uint32_t psn, int in_read_resp, int *have,
+			 struct rw_pend *copy)
 {
+	struct rw_pend_ring *r = q->pend;
 	uint32_t count = 0;
 	*have = 0;
 	if (!r)
@@ -446,7 +447,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	if (ae->kind == RW_AETH_ACK) {
 		struct rw_pend last;
 		int have = 0;
-		uint32_t c = q ? pend_ack(q, q->pend, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
+		uint32_t c = q ? pend_ack(q, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
 		if (q)
 			seq_sync_on_ack(&q->req, psn, heard);
 		if (q && p->op->op == RW_OP_ACK)
@@ -500,7 +501,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 			 * request before the PSN it names. */
 			struct rw_pend last;
 			int have;
-			owner->acked_psns += pend_ack(q, q->pend, psn_add(psn, RW_PSN_MASK), 0, &have, &last);
+			owner->acked_psns += pend_ack(q, psn_add(psn, RW_PSN_MASK), 0, &have, &last);
 		}
 	}
 }

@@ -138,8 +138,7 @@ void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack)
 static int starts_message(uint8_t opcode)
 {
 	const struct rw_opcode_info *op = rw_opcode(opcode);
-	return (op->flags & RW_OPF_FIRST) || op->op == RW_OP_READ_REQ || op->op == RW_OP_CMP_SWAP ||
-	       op->op == RW_OP_FETCH_ADD;
+	return (op->flags & RW_OPF_FIRST) || rw_op_answered_alone(op->op);
 }
 
 /* Whether a request starts a new conversation on the same key: its QP was
@@ -161,8 +160,7 @@ int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, ui
 	/* A READ or an atomic needs its own response, not a later ACK: the
 	 * requester resends one whose response it lost, acknowledged or not
 	 * (IBA 9.7.5.1.4 and 9.7.5.1.5). */
-	uint8_t op = rw_opcode(opcode)->op;
-	if (op == RW_OP_READ_REQ || op == RW_OP_CMP_SWAP || op == RW_OP_FETCH_ADD)
+	if (rw_op_answered_alone(rw_opcode(opcode)->op))
 		return 0;
 	return d < 0 && s->heard_valid && rw_psn_diff(psn, s->heard_psn) <= 0 &&
 	       rw_psn_diff(s->heard_psn, psn) < (int32_t)PSN_WINDOW * 64;
@@ -288,15 +286,15 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		uint32_t span = (uint32_t)rw_psn_diff(s->high_psn, s->first_psn);
 		int before_first = !s->wide && (uint32_t)(-d) > span;
 		int acked = s->acked_valid && rw_psn_diff(psn, s->acked_psn) <= 0;
-		/* a PSN that comes RESEND_QUIET_NS after the capture showed
-		 * its gap was not overtaken in flight: its sender resent it */
-		int old_gap = gap_age(s, psn, f->last_ns) >= RESEND_QUIET_NS;
 		/* at or past the PSN a NAK of the reverse address pair named
 		 * before the flows were paired: the go-back it asked for (the
 		 * NAKed PSN's own resend may have been dropped again) */
 		int naked = f->peer < 0 && f->msg_nak_valid && rw_psn_diff(psn, f->msg_nak_psn) >= 0;
-		int resend = seen || (reliable && (before_first || acked || answered || quiet || old_gap ||
-						  naked || going_back(s, psn)));
+		/* last, the gaps' ages: a PSN that comes RESEND_QUIET_NS after
+		 * the capture showed its gap was not overtaken in flight */
+		int resend = seen || (reliable && (before_first || acked || answered || quiet || naked ||
+						  going_back(s, psn) ||
+						  gap_age(s, psn, f->last_ns) >= RESEND_QUIET_NS));
 		if (!resend) {
 			f->out_of_order++;
 			if (f->missing_psns)

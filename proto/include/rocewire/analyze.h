@@ -252,8 +252,10 @@ struct rw_flow {
 	uint32_t msg_nak_psn;
 	uint32_t msg_start_psn; /* the first PSN the assembler took (or went back to) */
 	/* Resends below it (their first copies came before the capture):
-	 * the last one's PSN, whether it was counted, and the latest message
-	 * cut by the capture start: its first PSN in the window. */
+	 * the last one's PSN, whether it was counted (on a responder's flow:
+	 * the READs answered again below its first response PSN, the last
+	 * one counted), and the latest message cut by the capture start: its
+	 * first PSN in the window. */
 	uint8_t msg_pre_valid, msg_cut_valid;
 	uint32_t msg_pre_psn, msg_cut_psn;
 	/* That message, when a refusal sent the sender back before it: it

@@ -85,6 +85,15 @@ struct rw_opcode_info {
  * RW_OPF_VALID whose name is "RESERVED" or "VENDOR_SPECIFIC". */
 const struct rw_opcode_info *rw_opcode(uint8_t opcode);
 
+/* Whether requests of operation op (enum rw_op) are answered by their own
+ * response: a READ by its READ responses, an atomic by its atomic ACK (IBA
+ * 9.7.5.1), never by a later ACK; the requester re-issues one whose answer
+ * it lost. */
+static inline int rw_op_answered_alone(uint8_t op)
+{
+	return op == RW_OP_READ_REQ || op == RW_OP_CMP_SWAP || op == RW_OP_FETCH_ADD;
+}
+
 /* Length of one extension header (a single RW_HDR_* bit). */
 unsigned rw_hdr_len(enum rw_hdr h);
 /* Lower-case name of one extension header ("reth", "aeth", ...), as used in

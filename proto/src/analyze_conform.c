@@ -356,14 +356,16 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * later request came while the request had not been sent
 		 * again (a request a go-back resent already, with no answer
 		 * to it since, waits for its own answer or the timer, as rxe
-		 * does). */
+		 * does). A requester acts on that response at once: a go-back
+		 * RESEND_QUIET_NS after it is its timer's (the request was sent
+		 * again where the tap saw only its first copy). */
 		int resent = (f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
 			      rw_psn_diff(psn, f->cs.gbn_high) < 0) ||
 			     await_find(f, psn) >= 0;
 		int implied = !by_nak && rd_atomic &&
 			      (rgap ||
 			       (f->cs.ans_valid && f->cs.ans_ts > f->cs.last_gbn_ts &&
-				rw_psn_diff(f->cs.ans_end, psn) > 1 && !resent));
+				ts - f->cs.ans_ts < RESEND_QUIET_NS && rw_psn_diff(f->cs.ans_end, psn) > 1 && !resent));
 		uint8_t cause = by_nak && f->cs.nak_cause == RW_NAKK_RNR ? GBN_BY_RNR
 				: by_nak				 ? GBN_BY_NAK
 				: implied				 ? GBN_BY_IMPLIED

@@ -225,6 +225,9 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n);
 void msg_refused(struct rw_flow *f, uint32_t psn);
+int msg_nak_fits(const struct rw_flow *f, uint32_t psn);
+void msg_nak_add(struct rw_flow *f, uint32_t psn);
+int msg_nak_take(struct rw_flow *f, uint32_t psn);
 uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t *slack);
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
 void msg_release(struct rw_analyzer *a, struct rw_flow *f);
@@ -249,6 +252,14 @@ void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_
 void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint8_t kind,
 		 uint32_t psn, int heard, uint64_t ts, uint64_t frame);
 /* the causes a go-back is counted by (rw_flow.cs.last_gbn_cause) */
+/* A sender that went quiet this long and then sends a PSN below its
+ * highest is resending on its retransmission timer: a packet overtaken in
+ * flight arrives while the packets that passed it are still coming (path
+ * skews are microseconds; retransmission timers start at about this). A
+ * requester acts on a response within microseconds too: a go-back this
+ * long after the response that showed an answer missing is its timer's. */
+#define RESEND_QUIET_NS 100000ull
+
 #define GBN_BY_TIMEOUT 0
 #define GBN_BY_NAK 1
 #define GBN_BY_RNR 2

@@ -552,6 +552,45 @@ static void uc_dropped(struct rw_flow *f, const struct rw_opcode_info *op, uint3
 	f->msg_slack = 0;
 }
 
+/* Whether a NAK of the reverse address pair may name one of f's PSNs: one
+ * it sent (at most PSN_WINDOW back from its highest), or one of the few
+ * before its first that the capture missed. A NAK of another QP of the
+ * same hosts names PSNs of its own range. */
+int msg_nak_fits(const struct rw_flow *f, uint32_t psn)
+{
+	if (!f->req.valid)
+		return 0;
+	int32_t below = rw_psn_diff(f->req.high_psn, psn);
+	return below >= 0 && (uint32_t)below <= PSN_WINDOW;
+}
+
+/* Keeps an unattributed NAK's PSN for f (the oldest goes when full). */
+void msg_nak_add(struct rw_flow *f, uint32_t psn)
+{
+	for (unsigned k = 0; k < f->msg_nak_n; k++)
+		if (f->msg_nak_psn[k] == psn)
+			return;
+	if (f->msg_nak_n == RW_MSG_NAKS) {
+		memmove(f->msg_nak_psn, f->msg_nak_psn + 1, (RW_MSG_NAKS - 1) * sizeof(uint32_t));
+		f->msg_nak_n--;
+	}
+	f->msg_nak_psn[f->msg_nak_n++] = psn;
+}
+
+/* Whether an unattributed NAK named psn; it is answered (forgotten). */
+int msg_nak_take(struct rw_flow *f, uint32_t psn)
+{
+	for (unsigned k = 0; k < f->msg_nak_n; k++) {
+		if (f->msg_nak_psn[k] != psn)
+			continue;
+		f->msg_nak_n--;
+		memmove(f->msg_nak_psn + k, f->msg_nak_psn + k + 1,
+			(f->msg_nak_n - k) * sizeof(uint32_t));
+		return 1;
+	}
+	return 0;
+}
+
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n)
 {
@@ -572,6 +611,15 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 			f->msg_start_psn = psn;
 			return;
 		}
+		int32_t d = f->msg_psn_valid ? rw_psn_diff(psn, f->msg_psn) : -1;
+		if (p->op->transport != RW_TRANSPORT_UC && d >= 0 && (uint32_t)d <= f->msg_slack) {
+			/* Inside the PSNs the last READ may have used (its MTU
+			 * unknown): the READ ended before psn, which the
+			 * responder expects next and has not got. */
+			f->msg_psn = psn;
+			f->msg_slack = 0;
+			return;
+		}
 		if (p->op->transport == RW_TRANSPORT_UC && f->msg_psn_valid &&
 		    rw_psn_diff(psn, f->msg_psn) >= 0 && (uint32_t)rw_psn_diff(psn, f->msg_psn) < PSN_WINDOW)
 			uc_dropped(f, p->op, psn, n);
@@ -587,13 +635,10 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	    !((n->flags & RW_N_RETRANS) && rw_psn_diff(psn, f->msg_psn) <= 0))
 		/* (unless this resend goes back over the hole: it fills it) */
 		give_up_hole(a, f, n, 0, 1, 0); /* the responder took the hole's PSN: the capture lost it */
-	if (f->msg_nak_valid && psn == f->msg_nak_psn && (n->flags & RW_N_RETRANS) &&
-	    f->peer < 0) {
+	if (f->msg_nak_n && (n->flags & RW_N_RETRANS) && f->peer < 0 && msg_nak_take(f, psn))
 		/* The go-back a NAK carried before the pairing asked for: the
 		 * responder refused psn and what came after it. */
-		f->msg_nak_valid = 0;
 		msg_refused(f, psn);
-	}
 	if (rw_psn_diff(psn, f->msg_psn) < 0) {
 		/* assembled before: a resend */
 		if (rw_psn_diff(psn, f->msg_start_psn) < 0)

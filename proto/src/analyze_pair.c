@@ -479,10 +479,8 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		int32_t rp = an_pair_lookup(a, f->key.family, f->key.dst, f->key.src, 0);
 		for (int32_t i = rp >= 0 ? a->pairs[rp].first_req_flow : -1; i >= 0;) {
 			struct rw_flow *r = flow_at(a, (uint32_t)i);
-			if (r->peer < 0 && !r->closed) {
-				r->msg_nak_valid = 1;
-				r->msg_nak_psn = psn;
-			}
+			if (r->peer < 0 && !r->closed && msg_nak_fits(r, psn))
+				msg_nak_add(r, psn);
 			i = r->next_req_in_pair;
 		}
 	}

@@ -183,12 +183,6 @@ int seq_in_hole(const struct rw_seq *s, uint32_t psn)
 	return d > 0 && (uint32_t)d <= PSN_WINDOW && (s->wide || from_first > 0) && !seen_get(s, psn);
 }
 
-/* A sender that went quiet this long and then sends a PSN below its
- * highest is resending on its retransmission timer: a packet overtaken in
- * flight arrives while the packets that passed it are still coming (path
- * skews are microseconds; retransmission timers start at about this). */
-#define RESEND_QUIET_NS 100000ull
-
 /* How long ago the capture showed the gap psn is in (the packet past it),
  * or 0 when none of the gaps kept holds it and they are all younger. A
  * gap older than any kept is at least as old as the oldest kept one. */
@@ -289,7 +283,9 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		/* at or past the PSN a NAK of the reverse address pair named
 		 * before the flows were paired: the go-back it asked for (the
 		 * NAKed PSN's own resend may have been dropped again) */
-		int naked = f->peer < 0 && f->msg_nak_valid && rw_psn_diff(psn, f->msg_nak_psn) >= 0;
+		int naked = 0;
+		for (unsigned k = 0; f->peer < 0 && k < f->msg_nak_n; k++)
+			naked |= rw_psn_diff(psn, f->msg_nak_psn[k]) >= 0;
 		/* last, the gaps' ages: a PSN that comes RESEND_QUIET_NS after
 		 * the capture showed its gap was not overtaken in flight */
 		int resend = seen || (reliable && (before_first || acked || answered || quiet || naked ||

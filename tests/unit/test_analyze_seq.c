@@ -42,6 +42,7 @@
 
 #define ACK_SYN 0x1F /* AETH ACK, credits invalid */
 #define NAK_SEQ 0x60 /* AETH NAK, PSN sequence error */
+#define RNR_NAK 0x21 /* AETH RNR NAK, timer 0.01 ms */
 
 struct env {
 	struct rw_analyzer *a;
@@ -624,6 +625,94 @@ static void test_resent_atomic_waits_for_its_answer(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's seed 517, as READs: READs at 0 and 1 (one 256-byte
+ * response each); the first copy of 1 is lost before the tap, and so is
+ * 0's response. The requester's timer sends 0 and 1 again (the tap sees
+ * 1's resend as its first copy); 0's answer comes, 1's is lost again. A
+ * READ at 2 is answered: the answer shows 1's missing, but 1 was sent
+ * again since its last answer, so the requester waits for its own answer
+ * or the timer (rxe's started_retry), and 200 us later its timer sends 1
+ * again. Truth: two go-backs, both the timer's. The tap cannot see that 1
+ * went out in the first go-back, but it sees the requester let the answer
+ * pass: a requester acts on a response within microseconds, so a go-back
+ * RESEND_QUIET_NS after it is its timer's, not the response's. */
+static void test_late_go_back_after_response_is_timeout(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 0, 0x1000, 256);
+	e->t += 200000;
+	struct rw_note n = read_req(e, 0, 0x1000, 256);
+	assert_true(n.flags & RW_N_GBN_START);
+	read_req(e, 1, 0x2000, 256);
+	rsp(e, 0x10, 0, ACK_SYN, 1, 256); /* READ_RESPONSE_ONLY */
+	read_req(e, 2, 0x3000, 256);
+	rsp(e, 0x10, 2, ACK_SYN, 2, 256);
+	e->t += 200000;
+	n = read_req(e, 1, 0x2000, 256);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 2);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_timeout, 2);
+	assert_int_equal(f->conf->resend_by_implied, 0);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 101037: a 1 KiB READ at 0 (its responses take
+ * 1 to 4 PSNs, the MTU unknown to the tap), a SEND at 1 that arrives with a
+ * bad ICRC (the responder drops it) and a SEND at 2. The bad packet's PSN
+ * shows the READ took one PSN: the responder expects 1 and holds nothing
+ * past it, so the SEND at 2 completes nothing; the resends of 1 and 2 do.
+ * Truth: two SENDs done, each by its resend. */
+static void test_bad_icrc_after_read_ends_its_span(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 0, 0x1000, 1024);
+	e->bad_icrc = 1;
+	req(e, RC_SEND_ONLY, 1, 64);
+	struct rw_note n = req(e, RC_SEND_ONLY, 2, 64);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	e->t += 200000;
+	n = req(e, RC_SEND_ONLY, 1, 64);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	n = req(e, RC_SEND_ONLY, 2, 64);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->msgs_by_op[0], 2);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 100204: two QPs of one host pair, both at PSN 0
+ * (the tap cannot tell their answers apart yet). Each sends a SEND at 0 and
+ * at 1; the responder of the first refuses 0 with an RNR NAK, and then the
+ * responder of the second NAKs a PSN 1 for its own. The first QP's resend
+ * of 0 is the go-back its NAK asked for, though another NAK came since:
+ * its two SENDs were refused and complete with their resends. Truth: on
+ * the first QP, the resends of 0 and 1 complete its two messages. */
+static void test_unpaired_naks_kept_apart(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	const uint32_t qp_c = 0x33, qp_a2 = 0x44;
+	req(e, RC_SEND_ONLY, 0, 64);
+	req_to(e, qp_c, RC_SEND_ONLY, 0, 64);
+	req(e, RC_SEND_ONLY, 1, 64);
+	req_to(e, qp_c, RC_SEND_ONLY, 1, 64);
+	rsp_to(e, QP_A, RC_ACK, 0, RNR_NAK, 0, 0);
+	rsp_to(e, qp_a2, RC_ACK, 1, NAK_SEQ, 1, 0);
+	e->t += 100000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 0, 64);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	n = req(e, RC_SEND_ONLY, 1, 64);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->msgs_by_op[0], 2);
+	env_free(e);
+}
+
 /* rocewire-gen's seed 8: a 2 KiB READ at 0 (responses 0 and 1 at a 1 KiB
  * MTU), a SEND at 2 lost before the tap, a SEND at 3. The READ's LAST comes
  * with a bad ICRC (the requester drops it); the responder NAKs 2. The NAK
@@ -1096,6 +1185,9 @@ int main(void)
 		cmocka_unit_test(test_implied_read_reissue),
 		cmocka_unit_test(test_resend_run_of_reads),
 		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),
+		cmocka_unit_test(test_late_go_back_after_response_is_timeout),
+		cmocka_unit_test(test_bad_icrc_after_read_ends_its_span),
+		cmocka_unit_test(test_unpaired_naks_kept_apart),
 		cmocka_unit_test(test_nak_past_read_missing_its_last),
 		cmocka_unit_test(test_read_last_pairs_nothing),
 		cmocka_unit_test(test_ack_pairs_no_atomic),

@@ -245,11 +245,13 @@ struct rw_flow {
 	 * has not acknowledged yet: a later RNR or sequence NAK below one
 	 * takes it back (allocated on the first). */
 	struct rw_done_ring *done;
-	/* A sequence or RNR NAK an unpaired response flow of the reverse
-	 * address pair carried: when this flow goes back to its PSN, the
+	/* The sequence and RNR NAKs unpaired response flows of the reverse
+	 * address pair carried, naming a PSN this flow may have sent (the
+	 * latest RW_MSG_NAKS): when this flow goes back to one's PSN, the
 	 * responder it answered for was this flow's, and refused it. */
-	uint8_t msg_nak_valid;
-	uint32_t msg_nak_psn;
+#define RW_MSG_NAKS 4
+	uint8_t msg_nak_n;
+	uint32_t msg_nak_psn[RW_MSG_NAKS];
 	uint32_t msg_start_psn; /* the first PSN the assembler took (or went back to) */
 	/* Resends below it (their first copies came before the capture):
 	 * the last one's PSN, whether it was counted (on a responder's flow:

@@ -204,9 +204,24 @@ void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
 	}
 }
 
-/* A good response for q's requests answered every PSN before end. */
-void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts)
+/* A good response for q's requests answered every PSN before end. whole:
+ * it ends what it answers (an ACK, NAK, atomic ACK, or a READ's LAST or
+ * ONLY response), which is when a requester checks what is missing before
+ * it (the first or middle responses of a READ answer the READ only in
+ * part). */
+void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts, int whole)
 {
+	if (whole && !q->cs.ans_hn) {
+		q->cs.ans_first_end = end;
+		q->cs.ans_first_ts = ts;
+	}
+	if (whole && (!q->cs.ans_hn || rw_psn_diff(end, q->cs.ans_hend[(q->cs.ans_hnext + 3) % 4]) > 0)) {
+		q->cs.ans_hend[q->cs.ans_hnext] = end;
+		q->cs.ans_hts[q->cs.ans_hnext] = ts;
+		q->cs.ans_hnext = (uint8_t)((q->cs.ans_hnext + 1) % 4);
+		if (q->cs.ans_hn < 4)
+			q->cs.ans_hn++;
+	}
 	if (!q->cs.ans_valid || rw_psn_diff(end, q->cs.ans_end) >= 0) {
 		q->cs.ans_valid = 1;
 		q->cs.ans_end = end;
@@ -268,6 +283,42 @@ static void read_reissue_check(struct rw_analyzer *a, struct rw_flow *f, const s
 	}
 	if (bad)
 		conf_violation(a, f, RW_V_READ_RESUME_WRONG, frame);
+}
+
+/* When a response first answered past psn (showed its answer missing,
+ * were it a READ or atomic still waiting): the flow's first answer, or the
+ * earliest of the latest times the answered PSNs went forward that went
+ * past it; the oldest kept when they all did (it was then or before). 0:
+ * none did. */
+static uint64_t ans_past_ts(const struct rw_flow *f, uint32_t psn)
+{
+	if (f->cs.ans_hn && rw_psn_diff(f->cs.ans_first_end, psn) > 1)
+		return f->cs.ans_first_ts; /* the flow's first answer did */
+	uint64_t t = 0;
+	for (unsigned k = 0; k < f->cs.ans_hn; k++)
+		if (rw_psn_diff(f->cs.ans_hend[k], psn) > 1 && (!t || f->cs.ans_hts[k] < t))
+			t = f->cs.ans_hts[k];
+	return t;
+}
+
+/* Whether a response showed the answer to a READ or atomic at psn missing
+ * since the last go-back, and the requester acted on it: it went back
+ * within RESPONSE_ACT_NS. One that waited longer let it pass and waits for
+ * its timer (a rate limiter holding the re-issue longer is taken for a
+ * timer too). */
+static int answered_past(const struct rw_flow *f, uint32_t psn, uint64_t ts)
+{
+	uint64_t t = ans_past_ts(f, psn);
+	return t && f->cs.ans_ts > f->cs.last_gbn_ts && ts - t < RESPONSE_ACT_NS;
+}
+
+/* Whether the READ or atomic at psn was sent again since its last answer
+ * (by the latest go-back, or one before it that no answer followed). */
+static int resent_at(const struct rw_flow *f, uint32_t psn)
+{
+	return (f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
+		rw_psn_diff(psn, f->cs.gbn_high) < 0) ||
+	       await_find(f, psn) >= 0;
 }
 
 /* Whether a READ or atomic before psn is still outstanding on f (no
@@ -357,15 +408,16 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * again (a request a go-back resent already, with no answer
 		 * to it since, waits for its own answer or the timer, as rxe
 		 * does). A requester acts on that response at once: a go-back
-		 * RESEND_QUIET_NS after it is its timer's (the request was sent
+		 * RESPONSE_ACT_NS after it is its timer's (the request was sent
 		 * again where the tap saw only its first copy). */
-		int resent = (f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
-			      rw_psn_diff(psn, f->cs.gbn_high) < 0) ||
-			     await_find(f, psn) >= 0;
-		int implied = !by_nak && rd_atomic &&
-			      (rgap ||
-			       (f->cs.ans_valid && f->cs.ans_ts > f->cs.last_gbn_ts &&
-				ts - f->cs.ans_ts < RESEND_QUIET_NS && rw_psn_diff(f->cs.ans_end, psn) > 1 && !resent));
+		/* The READ or atomic an ACK past it showed unanswered lies
+		 * below: the go-back began with its re-issue, dropped before
+		 * the capture point, whatever the first resend seen is. */
+		int below = f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0 &&
+			    answered_past(f, f->cs.unans_psn, ts) && !resent_at(f, f->cs.unans_psn);
+		int implied = !by_nak &&
+			      ((rd_atomic && (rgap || (answered_past(f, psn, ts) && !resent_at(f, psn)))) ||
+			       below);
 		uint8_t cause = by_nak && f->cs.nak_cause == RW_NAKK_RNR ? GBN_BY_RNR
 				: by_nak				 ? GBN_BY_NAK
 				: implied				 ? GBN_BY_IMPLIED

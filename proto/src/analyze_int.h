@@ -214,6 +214,7 @@ void seq_consume(struct rw_seq *s, uint32_t k);
 int seq_reused(const struct rw_flow *f, const struct rw_seq *s, uint32_t psn, uint8_t opcode,
 	       uint64_t ts, uint64_t idle_ns);
 void seq_sync_on_ack(struct rw_seq *s, uint32_t acked_psn, int heard);
+int seq_seen(const struct rw_seq *s, uint32_t psn);
 int seq_resend_due(const struct rw_seq *s, uint32_t psn);
 void seq_resend_asked(struct rw_seq *s);
 void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack);
@@ -255,17 +256,19 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 /* A sender that went quiet this long and then sends a PSN below its
  * highest is resending on its retransmission timer: a packet overtaken in
  * flight arrives while the packets that passed it are still coming (path
- * skews are microseconds; retransmission timers start at about this). A
- * requester acts on a response within microseconds too: a go-back this
- * long after the response that showed an answer missing is its timer's. */
+ * skews are microseconds; retransmission timers start at about this). */
 #define RESEND_QUIET_NS 100000ull
+
+/* A requester acts on a response within microseconds (rxe, and the
+ * generator's model within 10 us, pacing included): see answered_past. */
+#define RESPONSE_ACT_NS 20000ull
 
 #define GBN_BY_TIMEOUT 0
 #define GBN_BY_NAK 1
 #define GBN_BY_RNR 2
 #define GBN_BY_IMPLIED 3
 void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q);
-void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts);
+void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts, int whole);
 void conf_on_rd_answer(struct rw_flow *q, uint32_t psn);
 /* reissue: the request is a READ re-issuing one still pending (pend_read_reissue). */
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,

@@ -375,6 +375,13 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 			f->msg_cut_back = 0;
 			f->msg_cut_start--;
 		}
+		uint64_t *pc = f->msg_pre_cut ? &f->msg_pre_cut[psn % PSN_WINDOW / 64] : NULL;
+		if (pc && (*pc >> (psn % 64) & 1)) {
+			/* counted cut by the capture start at a resend the
+			 * responder refused; its resend completed it */
+			*pc &= ~(1ull << (psn % 64));
+			f->msg_cut_start--;
+		}
 		struct rw_done_msg d = {
 			.first_psn = first,
 			.last_psn = psn,
@@ -503,7 +510,8 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
  * belongs to was cut by the capture start: counted once, at its LAST or
  * ONLY (one that goes on into the window is the message the window starts
  * inside, counted there). */
-static void pre_cut(struct rw_flow *f, uint8_t opcode, uint32_t psn, struct rw_note *n)
+static void pre_cut(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, uint32_t psn,
+		    struct rw_note *n)
 {
 	const struct rw_opcode_info *op = rw_opcode(opcode);
 	if (op_index(op->op) < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
@@ -513,8 +521,13 @@ static void pre_cut(struct rw_flow *f, uint8_t opcode, uint32_t psn, struct rw_n
 	f->msg_pre_valid = 1;
 	f->msg_pre_psn = psn;
 	n->flags |= RW_N_CUT_START;
-	if ((op->flags & RW_OPF_LAST) || op_index(op->op) == 3)
+	if ((op->flags & RW_OPF_LAST) || op_index(op->op) == 3) {
 		f->msg_cut_start++;
+		if (!f->msg_pre_cut)
+			f->msg_pre_cut = an_alloc(a, PSN_WINDOW / 8, 0);
+		if (f->msg_pre_cut)
+			f->msg_pre_cut[psn % PSN_WINDOW / 64] |= 1ull << (psn % 64);
+	}
 }
 
 /* UC: a WRITE's FIRST carries the MTU, its RETH the length, which give the
@@ -642,7 +655,7 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	if (rw_psn_diff(psn, f->msg_psn) < 0) {
 		/* assembled before: a resend */
 		if (rw_psn_diff(psn, f->msg_start_psn) < 0)
-			pre_cut(f, p->bth.opcode, psn, n);
+			pre_cut(a, f, p->bth.opcode, psn, n);
 		return;
 	}
 	if (takes(f, psn)) {
@@ -873,6 +886,8 @@ void msg_release(struct rw_analyzer *a, struct rw_flow *f)
 	if (f->done)
 		an_free(a, f->done, DONE_BYTES(f->done->cap));
 	f->done = NULL;
+	an_free(a, f->msg_pre_cut, PSN_WINDOW / 8);
+	f->msg_pre_cut = NULL;
 }
 
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)

@@ -88,9 +88,32 @@ void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn)
 	a->pix_used++;
 }
 
+static void pend_compact(struct rw_pend_ring *r);
+
+/* The READs of q whose responses f carried before the two were paired (a
+ * FIRST the response stream shows) were answered: their entries go, or a
+ * later ACK past them would count them unanswered. */
+static void pend_answered_before(struct rw_flow *q, const struct rw_flow *f)
+{
+	struct rw_pend_ring *r = q->pend;
+	if (!r || !f->rsp)
+		return;
+	int gone = 0;
+	for (uint32_t k = 0; k < r->n; k++) {
+		struct rw_pend *e = PEND(r, k);
+		if (e->kind == PEND_READ && seq_seen(f->rsp, e->psn)) {
+			e->kind = PEND_DEAD;
+			gone = 1;
+		}
+	}
+	if (gone)
+		pend_compact(r);
+}
+
 static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint32_t psn,
 		      uint64_t frame)
 {
+	pend_answered_before(q, f);
 	f->peer = q->index;
 	q->peer = f->index;
 	f->pair_how = q->pair_how = (uint8_t)how;
@@ -434,7 +457,8 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	int heard = p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD;
 
 	if (q && heard)
-		conf_on_answer(q, ae->kind == RW_AETH_ACK ? psn_add(psn, 1) : psn, ts);
+		conf_on_answer(q, ae->kind == RW_AETH_ACK ? psn_add(psn, 1) : psn, ts,
+			       p->op->op != RW_OP_READ_RESP || (p->op->flags & RW_OPF_LAST));
 
 	if (owner->msn_valid && rw_psn_diff(ae->msn, owner->last_msn) < 0) {
 		owner->msn_regressions++;
@@ -534,7 +558,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			n->flags |= fl;
 		}
 		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD) {
-			conf_on_answer(q, psn_add(p->bth.psn, 1), ts);
+			conf_on_answer(q, psn_add(p->bth.psn, 1), ts, (op->flags & RW_OPF_LAST) != 0);
 			conf_on_rd_answer(q, p->bth.psn);
 		}
 		if (i >= 0) {

@@ -40,6 +40,15 @@ static void seen_advance(struct rw_seq *s, uint32_t k, int mark)
 		s->wide = 1;
 }
 
+/* Whether psn, one of the PSN_WINDOW below the highest, was seen. */
+int seq_seen(const struct rw_seq *s, uint32_t psn)
+{
+	if (!s->valid)
+		return 0;
+	int32_t d = rw_psn_diff(s->high_psn, psn);
+	return d > 0 && (uint32_t)d <= PSN_WINDOW && seen_get(s, psn);
+}
+
 /* PSNs after high_psn that were used without being seen on this flow (the
  * responses of a READ take the requester's PSNs). */
 void seq_consume(struct rw_seq *s, uint32_t k)

@@ -849,10 +849,12 @@ def expect(truth, a, b, link_gbps=100.0):
             f["messages"] += 1
             owner["msgs_by_op"][op] += 1
             mark = max((c for c in good), key=lambda c: c["frame"])
-        elif (first_taken and first_taken["frame"] < a) or \
+        elif (first_taken and first_taken["frame"] < a and (done is not None or transport != "RC")) or \
                 (not first_in and (first_before or starts.get(fk) is None or starts[fk] > first_copy)):
             # its receiver began it before the window (a copy of its FIRST
-            # the window holds is a duplicate), or
+            # the window holds is a duplicate; an RC one never completed
+            # is cut by the capture end, below, whether or not its receiver
+            # took its FIRST), or
             # MIDDLE/LAST of a message the capture started inside, or before
             # the flow's first message start in the window
             f["messages_cut_by_capture_start"] += 1

@@ -713,6 +713,124 @@ static void test_unpaired_naks_kept_apart(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 101438: the capture starts with a SEND at 7,
+ * then the resends of 4, 5 and 6 (a go-back whose NAK came before the
+ * capture: their first copies went by before it). The responder
+ * acknowledges 4 and NAKs 5: it had refused 5 to 7, which come again.
+ * Truth: SENDs 5, 6 and 7 complete with their last resends, in the
+ * window; only 4, which its responder had before the capture, is cut by
+ * the capture start (counted once, not also as cut for 5 and 6). */
+static void test_precapture_resend_completed_is_no_cut(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 7, 64);
+	e->t += 200000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 4, 64);
+	assert_true(n.flags & RW_N_PRECAPTURE);
+	req(e, RC_SEND_ONLY, 5, 64);
+	req(e, RC_SEND_ONLY, 6, 64);
+	rsp(e, RC_ACK, 4, ACK_SYN, 1, 0);
+	rsp(e, RC_ACK, 5, NAK_SEQ, 1, 0);
+	req(e, RC_SEND_ONLY, 5, 64);
+	req(e, RC_SEND_ONLY, 6, 64);
+	n = req(e, RC_SEND_ONLY, 7, 64);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->messages, 3);
+	assert_int_equal(f->msg_cut_start, 1);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 100111: a 512-byte READ at 1 (two 256-byte
+ * responses, 1 and 2) and a FETCH_ADD at 3. The READ's FIRST comes, its
+ * LAST is lost; the atomic ACK of 3 shows the READ's answer missing, and
+ * the requester re-issues the READ at 2 at once (IBA 9.7.5.1.4) and sends
+ * the FETCH_ADD again behind it; the re-issued READ is lost before the tap.
+ * Truth: one go-back, implied by the atomic ACK, though the first resend
+ * the tap sees is the FETCH_ADD its own answer had come for. */
+static void test_implied_reissue_lost_before_tap(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 1, 0x1000, 512);
+	req(e, 0x14, 3, 0); /* FETCH_ADD */
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 1, 256);
+	rsp(e, 0x12, 3, ACK_SYN, 2, 0); /* ATOMIC_ACKNOWLEDGE */
+	struct rw_note n = req(e, 0x14, 3, 0);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 100111: two QPs of one host pair both send a
+ * READ at 1; its response to the first comes while the tap cannot tell
+ * which QP it answers. The ACK of the first QP's SEND at 2 pairs it; its
+ * SEND at 3 is acknowledged and then sent again on its timer. Truth: the
+ * READ was answered (before the pairing), so the ACK of 3 showed nothing
+ * missing: the go-back is the timer's, not implied. */
+static void test_read_answered_before_pairing(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	const uint32_t qp_c = 0x33;
+	read_req(e, 1, 0x1000, 256);
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.ipv4.src = A_IP;
+	p.ipv4.dst = B_IP;
+	p.bth.opcode = RC_READ_REQ;
+	p.bth.dqpn = qp_c;
+	p.bth.psn = 1;
+	p.reth.va = 0x9000;
+	p.reth.rkey = 0x1234;
+	p.reth.dmalen = 256;
+	feed_packet(e, &p);
+	struct rw_note n = rsp(e, 0x10, 1, ACK_SYN, 1, 256); /* READ_RESPONSE_ONLY */
+	assert_false(n.flags & RW_N_PAIRED);
+	req(e, RC_SEND_ONLY, 2, 64);
+	n = rsp(e, RC_ACK, 2, ACK_SYN, 2, 0);
+	assert_true(n.flags & RW_N_PAIRED);
+	req(e, RC_SEND_ONLY, 3, 64);
+	rsp(e, RC_ACK, 3, ACK_SYN, 3, 0);
+	n = req(e, RC_SEND_ONLY, 3, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 0);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 51: 512-byte READs at 1 and 3 (two 256-byte
+ * responses each); the first READ's LAST is lost. The second READ's FIRST
+ * comes, its LAST 50 us later (a slow link), and the requester, which
+ * checks what is missing when a response ends what it answers, re-issues
+ * the first READ at 2 at once. Truth: one go-back, implied by the second
+ * READ's LAST, not by its FIRST 50 us before (which would make it the
+ * timer's). */
+static void test_implied_by_reads_last_response(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 1, 0x1000, 512);
+	read_req(e, 3, 0x2000, 512);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 1, 256);
+	rsp(e, RC_READ_FIRST, 3, ACK_SYN, 1, 256);
+	e->t += 50000;
+	rsp(e, RC_READ_LAST, 4, ACK_SYN, 2, 256);
+	struct rw_note n = read_req(e, 2, 0x1100, 256);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 0);
+	env_free(e);
+}
+
 /* rocewire-gen's seed 8: a 2 KiB READ at 0 (responses 0 and 1 at a 1 KiB
  * MTU), a SEND at 2 lost before the tap, a SEND at 3. The READ's LAST comes
  * with a bad ICRC (the requester drops it); the responder NAKs 2. The NAK
@@ -1188,6 +1306,10 @@ int main(void)
 		cmocka_unit_test(test_late_go_back_after_response_is_timeout),
 		cmocka_unit_test(test_bad_icrc_after_read_ends_its_span),
 		cmocka_unit_test(test_unpaired_naks_kept_apart),
+		cmocka_unit_test(test_precapture_resend_completed_is_no_cut),
+		cmocka_unit_test(test_implied_reissue_lost_before_tap),
+		cmocka_unit_test(test_read_answered_before_pairing),
+		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_nak_past_read_missing_its_last),
 		cmocka_unit_test(test_read_last_pairs_nothing),
 		cmocka_unit_test(test_ack_pairs_no_atomic),

@@ -260,6 +260,11 @@ struct rw_flow {
 	 * first PSN in the window. */
 	uint8_t msg_pre_valid, msg_cut_valid;
 	uint32_t msg_pre_psn, msg_cut_psn;
+	/* The PSNs (mod 1024) of the messages counted cut by the capture
+	 * start at a resend below the window's first PSN: should a NAK take
+	 * the assembler back there and a resend complete one, it is a message
+	 * instead (allocated on the first). */
+	uint64_t *msg_pre_cut;
 	/* That message, when a refusal sent the sender back before it: it
 	 * stays cut by the capture start unless its resend completes it. */
 	uint8_t msg_cut_back;
@@ -321,6 +326,11 @@ struct rw_flow {
 		uint8_t ans_valid;
 		uint32_t ans_end;
 		uint64_t ans_ts;
+		/* The latest times ans_end went forward, and where to: when a
+		 * response first showed a PSN's answer missing. */
+		uint8_t ans_hn, ans_hnext;
+		uint32_t ans_hend[4], ans_first_end;
+		uint64_t ans_hts[4], ans_first_ts;
 		/* A READ response that came after one of its READ's was
 		 * missing: the first missing PSN, and when. */
 		uint8_t rgap_valid;

@@ -255,9 +255,11 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 /* the causes a go-back is counted by (rw_flow.cs.last_gbn_cause) */
 /* A sender that went quiet this long and then sends a PSN below its
  * highest is resending on its retransmission timer: a packet overtaken in
- * flight arrives while the packets that passed it are still coming (path
- * skews are microseconds; retransmission timers start at about this). */
-#define RESEND_QUIET_NS 100000ull
+ * flight arrives while the packets that passed it are still coming. RoCE
+ * keeps a QP on one path (ECMP hashes the UDP source port): only adaptive
+ * routing or packet spraying reorders, by microseconds; timers (4.096 us x
+ * 2^n) are set far above that. */
+#define RESEND_QUIET_NS 32000ull
 
 /* A requester acts on a response within microseconds (rxe, and the
  * generator's model within 10 us, pacing included): see answered_past. */

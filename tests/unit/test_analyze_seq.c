@@ -635,7 +635,8 @@ static void test_resent_atomic_waits_for_its_answer(void **state)
  * again. Truth: two go-backs, both the timer's. The tap cannot see that 1
  * went out in the first go-back, but it sees the requester let the answer
  * pass: a requester acts on a response within microseconds, so a go-back
- * RESEND_QUIET_NS after it is its timer's, not the response's. */
+ * 200 us after it (past RESPONSE_ACT_NS) is its timer's, not the
+ * response's. */
 static void test_late_go_back_after_response_is_timeout(void **state)
 {
 	(void)state;
@@ -828,6 +829,30 @@ static void test_implied_by_reads_last_response(void **state)
 	assert_non_null(f->conf);
 	assert_int_equal(f->conf->resend_by_implied, 1);
 	assert_int_equal(f->conf->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 321: a requester with a 50 us retransmission
+ * timer sends SENDs at 1, 2 and 3; 1 is lost before the tap. Nothing
+ * answers; 50 us later the timer sends all three again. Truth: 1's resend
+ * is a retransmission starting a go-back (the sender was quiet 50 us:
+ * longer than any packet is overtaken in flight), not a late packet, and
+ * 1 stays missing. */
+static void test_resend_on_50us_timer(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 0, 64);
+	req(e, RC_SEND_ONLY, 2, 64);
+	req(e, RC_SEND_ONLY, 3, 64);
+	e->t += 50000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 1, 64);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_true(n.flags & RW_N_GBN_START);
+	assert_false(n.flags & RW_N_OOO);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->out_of_order, 0);
+	assert_int_equal(f->missing_psns, 1);
 	env_free(e);
 }
 
@@ -1310,6 +1335,7 @@ int main(void)
 		cmocka_unit_test(test_implied_reissue_lost_before_tap),
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
+		cmocka_unit_test(test_resend_on_50us_timer),
 		cmocka_unit_test(test_nak_past_read_missing_its_last),
 		cmocka_unit_test(test_read_last_pairs_nothing),
 		cmocka_unit_test(test_ack_pairs_no_atomic),

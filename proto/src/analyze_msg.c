@@ -152,7 +152,10 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 			w->in_cut = !m->seen_start; /* never resumed: cut by the capture start */
 			w->first_psn = w->next_psn = (uint32_t)req_psn;
 			w->first_frame = frame;
-		} else if (past && !m->open && !m->seen_start) {
+		} else if (past && !m->open && !m->seen_start &&
+			   !(req_psn >= 0 && read_waits(f, (uint32_t)req_psn))) {
+			/* (the rest of a READ that waits for its resend is
+			 * judged with it, when it resumes or at the end) */
 			return READ_CUT;
 		}
 		if (newcopy) {

@@ -856,6 +856,34 @@ static void test_resend_on_50us_timer(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 100678: a SEND at 0, acknowledged (the two
+ * directions are paired), then a 1 KiB READ at 1 (four 256-byte
+ * responses); its FIRST is lost before the tap, the other three come; the
+ * requester re-issues the READ and all four come again. Truth: one READ,
+ * completed by the second LAST; nothing is cut by the capture start (the
+ * capture saw the READ's request). */
+static void test_read_rest_after_lost_first_is_no_cut(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 0, 64);
+	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	read_req(e, 1, 0x1000, 1024);
+	rsp(e, RC_READ_MIDDLE, 2, 0, 0, 256);
+	rsp(e, RC_READ_MIDDLE, 3, 0, 0, 256);
+	rsp(e, RC_READ_LAST, 4, ACK_SYN, 1, 256);
+	read_req(e, 1, 0x1000, 1024);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 1, 256);
+	rsp(e, RC_READ_MIDDLE, 2, 0, 0, 256);
+	rsp(e, RC_READ_MIDDLE, 3, 0, 0, 256);
+	struct rw_note n = rsp(e, RC_READ_LAST, 4, ACK_SYN, 1, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	const struct rw_flow *f = flow_to(e, QP_A);
+	assert_int_equal(f->msg_cut_start, 0);
+	assert_int_equal(f->messages, 1);
+	env_free(e);
+}
+
 /* rocewire-gen's seed 8: a 2 KiB READ at 0 (responses 0 and 1 at a 1 KiB
  * MTU), a SEND at 2 lost before the tap, a SEND at 3. The READ's LAST comes
  * with a bad ICRC (the requester drops it); the responder NAKs 2. The NAK
@@ -1336,6 +1364,7 @@ int main(void)
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_resend_on_50us_timer),
+		cmocka_unit_test(test_read_rest_after_lost_first_is_no_cut),
 		cmocka_unit_test(test_nak_past_read_missing_its_last),
 		cmocka_unit_test(test_read_last_pairs_nothing),
 		cmocka_unit_test(test_ack_pairs_no_atomic),

@@ -215,11 +215,12 @@ void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts, int whole)
 		q->cs.ans_first_end = end;
 		q->cs.ans_first_ts = ts;
 	}
-	if (whole && (!q->cs.ans_hn || rw_psn_diff(end, q->cs.ans_hend[(q->cs.ans_hnext + 3) % 4]) > 0)) {
+	unsigned last = (q->cs.ans_hnext + RW_ANS_HIST - 1) % RW_ANS_HIST;
+	if (whole && (!q->cs.ans_hn || rw_psn_diff(end, q->cs.ans_hend[last]) > 0)) {
 		q->cs.ans_hend[q->cs.ans_hnext] = end;
 		q->cs.ans_hts[q->cs.ans_hnext] = ts;
-		q->cs.ans_hnext = (uint8_t)((q->cs.ans_hnext + 1) % 4);
-		if (q->cs.ans_hn < 4)
+		q->cs.ans_hnext = (uint8_t)((q->cs.ans_hnext + 1) % RW_ANS_HIST);
+		if (q->cs.ans_hn < RW_ANS_HIST)
 			q->cs.ans_hn++;
 	}
 	if (!q->cs.ans_valid || rw_psn_diff(end, q->cs.ans_end) >= 0) {
@@ -409,10 +410,10 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * to it since, waits for its own answer or the timer, as rxe
 		 * does). A requester acts on that response at once: a go-back
 		 * RESPONSE_ACT_NS after it is its timer's (the request was sent
-		 * again where the tap saw only its first copy). */
-		/* The READ or atomic an ACK past it showed unanswered lies
-		 * below: the go-back began with its re-issue, dropped before
-		 * the capture point, whatever the first resend seen is. */
+		 * again where the tap saw only its first copy). below: the READ
+		 * or atomic an ACK past it showed unanswered lies below this
+		 * PSN, the go-back began with its re-issue, dropped before the
+		 * capture point, whatever the first resend seen is. */
 		int below = f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0 &&
 			    answered_past(f, f->cs.unans_psn, ts) && !resent_at(f, f->cs.unans_psn);
 		int implied = !by_nak &&

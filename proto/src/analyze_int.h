@@ -12,6 +12,23 @@
 #include "rocewire/analyze.h"
 
 #define PSN_WINDOW 1024u
+/* One bit per PSN of a window of PSN_WINDOW (psn mod PSN_WINDOW), in
+ * PSN_WINDOW / 64 words: the seen PSNs of a sequence, the messages cut at
+ * pre-capture resends. */
+static inline int psn_bit(const uint64_t *bits, uint32_t psn)
+{
+	uint32_t b = psn % PSN_WINDOW;
+	return (int)(bits[b / 64] >> (b % 64) & 1);
+}
+
+static inline void psn_bit_put(uint64_t *bits, uint32_t psn, int on)
+{
+	uint32_t b = psn % PSN_WINDOW;
+	if (on)
+		bits[b / 64] |= 1ull << (b % 64);
+	else
+		bits[b / 64] &= ~(1ull << (b % 64));
+}
 #define FLOW_CHUNK 1024u /* flows per block: a flow never moves once made */
 
 /* Outstanding requests awaiting an ACK / READ response / atomic ACK, in the
@@ -252,7 +269,6 @@ void conf_violations(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation
 void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_t frame);
 void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint8_t kind,
 		 uint32_t psn, int heard, uint64_t ts, uint64_t frame);
-/* the causes a go-back is counted by (rw_flow.cs.last_gbn_cause) */
 /* A sender that went quiet this long and then sends a PSN below its
  * highest is resending on its retransmission timer: a packet overtaken in
  * flight arrives while the packets that passed it are still coming. RoCE
@@ -265,6 +281,7 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
  * generator's model within 10 us, pacing included): see answered_past. */
 #define RESPONSE_ACT_NS 20000ull
 
+/* the causes a go-back is counted by (rw_flow.cs.last_gbn_cause) */
 #define GBN_BY_TIMEOUT 0
 #define GBN_BY_NAK 1
 #define GBN_BY_RNR 2

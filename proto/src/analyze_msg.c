@@ -378,11 +378,10 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 			f->msg_cut_back = 0;
 			f->msg_cut_start--;
 		}
-		uint64_t *pc = f->msg_pre_cut ? &f->msg_pre_cut[psn % PSN_WINDOW / 64] : NULL;
-		if (pc && (*pc >> (psn % 64) & 1)) {
+		if (f->msg_pre_cut && psn_bit(f->msg_pre_cut, psn)) {
 			/* counted cut by the capture start at a resend the
 			 * responder refused; its resend completed it */
-			*pc &= ~(1ull << (psn % 64));
+			psn_bit_put(f->msg_pre_cut, psn, 0);
 			f->msg_cut_start--;
 		}
 		struct rw_done_msg d = {
@@ -529,7 +528,7 @@ static void pre_cut(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, ui
 		if (!f->msg_pre_cut)
 			f->msg_pre_cut = an_alloc(a, PSN_WINDOW / 8, 0);
 		if (f->msg_pre_cut)
-			f->msg_pre_cut[psn % PSN_WINDOW / 64] |= 1ull << (psn % 64);
+			psn_bit_put(f->msg_pre_cut, psn, 1);
 	}
 }
 

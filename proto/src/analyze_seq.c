@@ -11,14 +11,12 @@
  * the PSNs it passes. */
 static int seen_get(const struct rw_seq *s, uint32_t psn)
 {
-	uint32_t b = psn % PSN_WINDOW;
-	return (int)(s->seen[b / 64] >> (b % 64) & 1);
+	return psn_bit(s->seen, psn);
 }
 
 static void seen_set(struct rw_seq *s, uint32_t psn)
 {
-	uint32_t b = psn % PSN_WINDOW;
-	s->seen[b / 64] |= 1ull << (b % 64);
+	psn_bit_put(s->seen, psn, 1);
 }
 
 /* Moves high_psn forward by k PSNs, marking them seen or not. */
@@ -27,13 +25,8 @@ static void seen_advance(struct rw_seq *s, uint32_t k, int mark)
 	if (k >= PSN_WINDOW) {
 		memset(s->seen, mark ? 0xFF : 0, sizeof(s->seen));
 	} else {
-		for (uint32_t i = 0; i < k; i++) {
-			uint32_t b = ((s->high_psn + i) & RW_PSN_MASK) % PSN_WINDOW;
-			if (mark)
-				s->seen[b / 64] |= 1ull << (b % 64);
-			else
-				s->seen[b / 64] &= ~(1ull << (b % 64));
-		}
+		for (uint32_t i = 0; i < k; i++)
+			psn_bit_put(s->seen, (s->high_psn + i) & RW_PSN_MASK, mark);
 	}
 	s->high_psn = psn_add(s->high_psn, k);
 	if (!s->wide && (uint32_t)rw_psn_diff(s->high_psn, s->first_psn) >= PSN_WINDOW)

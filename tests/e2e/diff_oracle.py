@@ -63,6 +63,21 @@ def op_kind(name):
     return "other", pos
 
 
+def req_span(r, kind, mtu_known):
+    """(PSNs, slack) a request takes as a tap can know it: one, or for a
+    READ its responses' PSNs. README "PSN gap": with the QP's path MTU not
+    yet shown (no full FIRST or MIDDLE), a READ's span is 4096-byte
+    segments at least, 256-byte ones at most (slack: the PSNs more it may
+    take)."""
+    if kind != "read_req":
+        return 1, 0
+    if mtu_known:
+        return r.get("psns", 1), 0
+    dl = r.get("dmalen", 0)
+    cover = max(1, -(-dl // 4096))
+    return cover, max(1, -(-dl // 256)) - cover
+
+
 class Unwrap:
     """24-bit PSNs as integers that keep growing across the wrap."""
 
@@ -443,16 +458,7 @@ def expect(truth, a, b, link_gbps=100.0):
             if transport == "UD":
                 continue
             s = stream(key, transport == "RC")
-            cover, slack = 1, 0
-            if kind == "read_req" and key in mtu_seen:
-                cover = r.get("psns", 1)
-            elif kind == "read_req":
-                # README "PSN gap": the path MTU not yet shown (no full
-                # FIRST or MIDDLE of the QP), the READ's span is 4096-byte
-                # segments at least, 256-byte ones at most
-                dl = r.get("dmalen", 0)
-                cover = max(1, -(-dl // 4096))
-                slack = max(1, -(-dl // 256)) - cover
+            cover, slack = req_span(r, kind, key in mtu_seen)
             v["flags"] |= classify(f, s, r, v, r["psn"], cover, r["resend"] is not None, r["episode"],
                                    r["resend"], slack)
             if pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
@@ -662,13 +668,7 @@ def expect(truth, a, b, link_gbps=100.0):
             continue
         if nak_pend.get(qk) == r["psn"] and r.get("resend"):
             seq_back(qk, nak_pend.pop(qk))
-        units, slack = 1, 0
-        if kind == "read_req" and qk in seq_mtu:
-            units = r.get("psns", 1)
-        elif kind == "read_req":
-            dl = r.get("dmalen", 0)
-            units = max(1, -(-dl // 4096))
-            slack = max(1, -(-dl // 256)) - units
+        units, slack = req_span(r, kind, qk in seq_mtu)
         if qk not in seq_exp:
             seq_exp[qk], seq_took[qk] = r["psn"], {}
             seq_lo[qk] = r["psn"]

@@ -328,9 +328,10 @@ struct rw_flow {
 		uint64_t ans_ts;
 		/* The latest times ans_end went forward, and where to: when a
 		 * response first showed a PSN's answer missing. */
+#define RW_ANS_HIST 4
 		uint8_t ans_hn, ans_hnext;
-		uint32_t ans_hend[4], ans_first_end;
-		uint64_t ans_hts[4], ans_first_ts;
+		uint32_t ans_hend[RW_ANS_HIST], ans_first_end;
+		uint64_t ans_hts[RW_ANS_HIST], ans_first_ts;
 		/* A READ response that came after one of its READ's was
 		 * missing: the first missing PSN, and when. */
 		uint8_t rgap_valid;

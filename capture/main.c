@@ -280,8 +280,10 @@ struct live_run {
 	int wfailed;
 	/* Writing with nothing shown (-w -q, no report or table): the file
 	 * comes first, and the decoder (ICRC, counts) never holds the kernel's
-	 * ring back. It skips packets while the ring is estimated more than
-	 * half full: what waits in it is about the age of the packet at hand
+	 * ring back. It skips packets while the ring is estimated more than a
+	 * quarter full (three quarters stay for the moments the writer itself
+	 * is held up: a busy machine, the page cache writing back): what
+	 * waits in it is about the age of the packet at hand
 	 * times the rate packets arrive at (from their own timestamps, over at
 	 * least RATE_WINDOW_NS, so that a short burst is not taken for a
 	 * sustained rate). Checked every 64 packets. */
@@ -316,7 +318,7 @@ static int decoder_behind(struct live_run *lr, const struct cap_record *r)
 		lr->win_ts = ts;
 		lr->win_bytes = 0;
 	}
-	lr->behind = now > ts && (double)(now - ts) * lr->ring_bytes_per_ns > (double)lr->l->ring_bytes / 2;
+	lr->behind = now > ts && (double)(now - ts) * lr->ring_bytes_per_ns > (double)lr->l->ring_bytes / 4;
 	return lr->behind;
 }
 

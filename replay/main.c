@@ -60,6 +60,7 @@ static void die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+#ifdef ROCEWIRE_REPLAY_DPDK
 /* An interface named by a DPDK vdev (net_af_packet's iface=, net_pcap's
  * iface=, rx_iface=, tx_iface=) that does not exist: said in one line
  * before EAL, which would log the failed probe over several. */
@@ -89,6 +90,7 @@ static void check_vdev_ifaces(int argc, char **argv)
 		}
 	}
 }
+#endif
 
 /* Whether any rewrite is asked: without one, frames go out as captured and
  * are decoded only for the filters that need it. */

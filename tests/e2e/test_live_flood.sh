@@ -114,9 +114,16 @@ fi
 ip netns exec "$nb" "$cap" -i vB -w "$work/s.pcap" -q 2>"$work/s.err" &
 sp=$!
 sleep 1
+rm -f "$work/testpmd.out"
 flood 4 >/dev/null &
 fp=$!
-sleep 2
+# testpmd's start (EAL, a gigabyte of memory without hugepages) takes
+# seconds on a busy host: the signal comes a second into the flood itself
+for _ in $(seq 100); do
+	grep -q 'Press enter to exit' "$work/testpmd.out" 2>/dev/null && break
+	sleep 0.1
+done
+sleep 1
 kill -INT "$sp"
 wait "$sp"
 wait "$fp"

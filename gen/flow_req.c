@@ -289,8 +289,12 @@ static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *
 	read_resume(m, q, w, miss);
 	acknowledge(m, q, miss, t);
 	/* A later response showed the gap: re-issue now. A lost tail shows
-	 * nothing: the timer finds it. */
-	if (j->flags & JOB_GAP)
+	 * nothing: the timer finds it. Responses without their FIRST to a
+	 * READ sent again since its last answer are no news: that copy is
+	 * on its way, and the requester waits for its answer or the timer
+	 * (once per loss, as rxe's started_retry: it drops a response past
+	 * the expected PSN). */
+	if ((j->flags & JOB_GAP) && !(j->gap_off == 0 && w->reissued))
 		go_back(m, q, miss, GEN_RS_READ_GAP);
 }
 

@@ -474,6 +474,7 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		if (e && op->op == RW_OP_READ_REQ) {
 			e->va = p->reth.va;
 			e->len = p->reth.dmalen;
+			e->exact = slack == 0;
 		}
 		if (fl & RW_N_NEW)
 			pair_note_request(a, f, p->bth.psn);

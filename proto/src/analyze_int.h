@@ -44,6 +44,7 @@ static inline void psn_bit_put(uint64_t *bits, uint32_t psn, int on)
 struct rw_pend {
 	uint32_t psn, npsn; /* first PSN, PSNs covered (READ: response packets) */
 	uint8_t kind;
+	uint8_t exact;      /* READ: npsn is its responses' count (MTU or next request known) */
 	uint32_t got;       /* READ: responses received in a row from psn */
 	uint32_t len;       /* READ: DMA length */
 	uint64_t va;        /* READ: remote address */

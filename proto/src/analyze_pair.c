@@ -146,15 +146,37 @@ static enum rw_pair_how evidence_of(const struct rw_packet *p)
 	case RW_OP_ACK:
 		return p->aeth.kind == RW_AETH_ACK ? RW_PAIR_ACK : RW_PAIR_NAK;
 	case RW_OP_READ_RESP:
-		/* Only the first response of a READ carries the READ's own
-		 * PSN; a MIDDLE or LAST carries a PSN after it, which another
-		 * QP of the host pair may have sent as a request of its own
-		 * (QPs often share PSNs). */
-		return (p->op->flags & RW_OPF_FIRST) ? RW_PAIR_READ_RESP : RW_PAIR_NONE;
+		/* (a MIDDLE or LAST: see read_span_owner) */
+		return RW_PAIR_READ_RESP;
 	case RW_OP_ATOMIC_ACK:
 		return RW_PAIR_ATOMIC_ACK;
 	}
 	return RW_PAIR_NONE;
+}
+
+/* A READ's MIDDLE or LAST carries a PSN after the READ's own, which
+ * another QP of the host pair may have sent as a request of its own (QPs
+ * often share PSNs): it names the unpaired request flow only when that
+ * flow's READ takes the PSN by its exact span (the QP's MTU shown, or the
+ * next request sent) and no other's does. *several: more than one. */
+static struct rw_flow *read_span_owner(struct rw_analyzer *a, int32_t rp, const struct rw_flow *f,
+				       uint32_t psn, int *several)
+{
+	struct rw_flow *found = NULL;
+	int32_t i = a->pairs[rp].first_req_flow;
+	for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
+		struct rw_flow *q = flow_at(a, (uint32_t)i);
+		i = q->next_req_in_pair;
+		if (q == f || q->peer >= 0 || q->closed)
+			continue;
+		int k = pend_find(q->pend, psn, PEND_READ);
+		if (k < 0 || !PEND(q->pend, k)->exact || PEND(q->pend, k)->psn == psn)
+			continue;
+		if (found)
+			*several = 1;
+		found = q;
+	}
+	return found;
 }
 
 static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
@@ -169,7 +191,10 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 	uint32_t psn = p->bth.psn, pair1 = (uint32_t)rp + 1;
 	struct rw_flow *found = NULL;
 	int several = 0;
-	for (uint32_t i = pix_hash(pair1, psn) & a->pix_mask; a->pix[i].pair1;
+	int span = how == RW_PAIR_READ_RESP && !(p->op->flags & RW_OPF_FIRST);
+	if (span)
+		found = read_span_owner(a, rp, f, psn, &several);
+	for (uint32_t i = pix_hash(pair1, psn) & a->pix_mask; a->pix[i].pair1 && !span;
 	     i = (i + 1) & a->pix_mask) {
 		const struct rw_pix_entry *e = &a->pix[i];
 		if (e->pair1 != pair1 || e->psn != psn || e->flow == (uint32_t)f->index ||
@@ -394,15 +419,17 @@ int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind)
 
 /* A new request at psn ends every READ still pending before it: a READ's
  * responses take the PSNs up to the next request, so the range it was given
- * with the MTU unknown (up to 256-byte segments) shrinks to what it is. */
+ * with the MTU unknown (up to 256-byte segments) becomes what it is. */
 void pend_clip_reads(struct rw_pend_ring *r, uint32_t psn)
 {
 	for (unsigned k = 0; r && k < r->n; k++) {
 		struct rw_pend *e = PEND(r, k);
 		int32_t d = rw_psn_diff(psn, e->psn);
 
-		if (e->kind == PEND_READ && d > 0 && (uint32_t)d < e->npsn)
+		if (e->kind == PEND_READ && d > 0 && (uint32_t)d <= e->npsn) {
 			e->npsn = (uint32_t)d;
+			e->exact = 1;
+		}
 	}
 }
 

@@ -210,6 +210,7 @@ def expect(truth, a, b, link_gbps=100.0):
     paired_t = {}       # response key -> time of the response that paired it
     gbns = []           # counted go-backs of request flows: (flow, qp, previous truth episode, episode)
     sent_psns = {}      # request key -> {psn: kind} sent in the window (unwrapped per stream)
+    read_spans = {}     # request key -> {READ psn: its responses' PSNs, None with the MTU not shown}
     addr_reqs = {}      # (src, dst) -> request keys in order of their latest request
     last_ce = {}        # (src, dst) -> request key with the latest CE mark
     ce_seen = {}        # frame -> record, CE marks in the window
@@ -373,8 +374,18 @@ def expect(truth, a, b, link_gbps=100.0):
             return
         want = {"read_resp": "read_req", "atomic_ack": "atomic"}.get(kind)
         cands = []
+        inside = kind == "read_resp" and op_kind(r["op"])[1] in ("middle", "last")
         for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
             if qk in paired.values():
+                continue
+            if inside:
+                # README "pairing": a MIDDLE or LAST names the flow whose
+                # READ takes its PSN by the READ's exact span (the MTU
+                # shown when it was sent, or the next request sent since)
+                sp = sent_psns.get(qk, {})
+                if any(0 < (r["psn"] - p) % PSN_MOD < n and (ex or (p + n) % PSN_MOD in sp)
+                       for p, (n, ex) in read_spans.get(qk, {}).items()):
+                    cands.append(qk)
                 continue
             sp = sent_psns.get(qk, {})
             if r["psn"] in sp and (want is None or sp[r["psn"]] == want) and \
@@ -465,6 +476,8 @@ def expect(truth, a, b, link_gbps=100.0):
                 mtu_seen.add(key)
             if transport == "RC":  # only a reliable flow is answered: the others are no peer
                 sent_psns.setdefault(key, {})[r["psn"]] = kind
+                if kind == "read_req":
+                    read_spans.setdefault(key, {})[r["psn"]] = (r.get("psns", 1), not slack)
             continue
         # answers: pairing first (the engine's order), then what they say
         if kind == "cnp":

@@ -94,7 +94,7 @@ enum rw_pair_how {
 	RW_PAIR_NONE = 0,
 	RW_PAIR_ACK,        /* an ACK named the PSN of one of its requests */
 	RW_PAIR_NAK,        /* a NAK named it */
-	RW_PAIR_READ_RESP,  /* a READ response carried the READ request's PSN */
+	RW_PAIR_READ_RESP,  /* a READ response carried a PSN of the READ's (a MIDDLE or LAST: in its span) */
 	RW_PAIR_ATOMIC_ACK, /* an atomic ACK carried the atomic request's PSN */
 	RW_PAIR_COUNT
 };

@@ -413,9 +413,14 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * again where the tap saw only its first copy). below: the READ
 		 * or atomic an ACK past it showed unanswered lies below this
 		 * PSN, the go-back began with its re-issue, dropped before the
-		 * capture point, whatever the first resend seen is. */
-		int below = f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0 &&
-			    answered_past(f, f->cs.unans_psn, ts) && !resent_at(f, f->cs.unans_psn);
+		 * capture point, whatever the first resend seen is; so did one
+		 * that began with a READ a later response of which showed its
+		 * gap below this PSN. */
+		int below = (f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0 &&
+			     answered_past(f, f->cs.unans_psn, ts) && !resent_at(f, f->cs.unans_psn)) ||
+			    (f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
+			     rw_psn_diff(f->cs.rgap_psn, psn) < 0 && ts - f->cs.rgap_ts < RESPONSE_ACT_NS &&
+			     !resent_at(f, f->cs.rgap_psn));
 		int implied = !by_nak &&
 			      ((rd_atomic && (rgap || (answered_past(f, psn, ts) && !resent_at(f, psn)))) ||
 			       below);

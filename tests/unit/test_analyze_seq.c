@@ -767,6 +767,30 @@ static void test_implied_reissue_lost_before_tap(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 173: a SEND at 0 (acknowledged), a 512-byte
+ * READ at 1 (responses 1 and 2), a SEND at 3. The READ's FIRST is lost,
+ * its LAST shows the gap, and the requester goes back to the READ at once
+ * (IBA 9.7.5.1.4); the re-issued READ is lost before the tap, so the first
+ * resend the tap sees is the SEND at 3. Truth: one go-back, implied by the
+ * READ's own later response, not the timer's. */
+static void test_implied_by_read_gap_reissue_lost(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 0, 64);
+	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	read_req(e, 1, 0x1000, 512);
+	req(e, RC_SEND_ONLY, 3, 64);
+	rsp(e, RC_READ_LAST, 2, ACK_SYN, 2, 256);
+	struct rw_note n = req(e, RC_SEND_ONLY, 3, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 0);
+	env_free(e);
+}
+
 /* rocewire-gen's diff seed 100111: two QPs of one host pair both send a
  * READ at 1; its response to the first comes while the tap cannot tell
  * which QP it answers. The ACK of the first QP's SEND at 2 pairs it; its
@@ -1361,6 +1385,7 @@ int main(void)
 		cmocka_unit_test(test_unpaired_naks_kept_apart),
 		cmocka_unit_test(test_precapture_resend_completed_is_no_cut),
 		cmocka_unit_test(test_implied_reissue_lost_before_tap),
+		cmocka_unit_test(test_implied_by_read_gap_reissue_lost),
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_resend_on_50us_timer),

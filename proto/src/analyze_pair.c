@@ -611,8 +611,9 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			/* The capture saw this READ start (the requester
 			 * dropped its FIRST): what comes of it before the
 			 * re-issue is dropped, not the rest of a READ the
-			 * capture started inside. */
-			f->rmsg.seen_start = 1;
+			 * capture started inside; the READ waits for its
+			 * re-issue. */
+			msg_read_first_dropped(f, p->bth.psn, frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		if (p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
 			conf_on_rd_answer(q, p->bth.psn);

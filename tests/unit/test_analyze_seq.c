@@ -791,6 +791,32 @@ static void test_implied_by_read_gap_reissue_lost(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 481, cut: the window starts after a 512-byte
+ * READ at 1 (responses 1 and 2) was sent and holds a READ at 3. The first
+ * response of the READ at 1 comes corrupted (the requester drops it), its
+ * LAST is dropped as past the hole; the READ at 3 is answered. The
+ * requester re-issues the READ at 1 (and the one at 3 behind it): its
+ * FIRST, below the responses seen since, resumes the READ that waits, and
+ * its LAST completes it. */
+static void test_read_after_corrupt_first_completes(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 3, 0x2000, 512);
+	e->bad_icrc = 1;
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 1, 256);
+	rsp(e, RC_READ_LAST, 2, ACK_SYN, 1, 256);
+	rsp(e, RC_READ_FIRST, 3, ACK_SYN, 2, 256);
+	struct rw_note n = rsp(e, RC_READ_LAST, 4, ACK_SYN, 2, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	read_req(e, 1, 0x1000, 512);
+	read_req(e, 3, 0x2000, 512);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+	n = rsp(e, RC_READ_LAST, 2, ACK_SYN, 2, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	env_free(e);
+}
+
 /* rocewire-gen's diff seed 100111: two QPs of one host pair both send a
  * READ at 1; its response to the first comes while the tap cannot tell
  * which QP it answers. The ACK of the first QP's SEND at 2 pairs it; its
@@ -1386,6 +1412,7 @@ int main(void)
 		cmocka_unit_test(test_precapture_resend_completed_is_no_cut),
 		cmocka_unit_test(test_implied_reissue_lost_before_tap),
 		cmocka_unit_test(test_implied_by_read_gap_reissue_lost),
+		cmocka_unit_test(test_read_after_corrupt_first_completes),
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_resend_on_50us_timer),

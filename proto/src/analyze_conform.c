@@ -136,6 +136,13 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 			f->cs.unp_nak_kind = kind;
 			f->cs.unp_nak_psn = psn;
 			f->cs.unp_nak_ts = ts;
+			if (f->cs.unp_hn == RW_CONF_HIST) {
+				memmove(f->cs.unp_hts, f->cs.unp_hts + 1, sizeof(f->cs.unp_hts[0]) * (RW_CONF_HIST - 1));
+				memmove(f->cs.unp_hkind, f->cs.unp_hkind + 1, RW_CONF_HIST - 1);
+				f->cs.unp_hn--;
+			}
+			f->cs.unp_hts[f->cs.unp_hn] = ts;
+			f->cs.unp_hkind[f->cs.unp_hn++] = kind;
 		}
 		return;
 	}
@@ -176,25 +183,35 @@ void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
 		return;
 	f->cs.unp_nak_valid = 0;
 	uint8_t kind = f->cs.unp_nak_kind;
-	if (q->cs.last_gbn_ts && q->cs.last_gbn_ts >= f->cs.unp_nak_ts) {
-		struct rw_conform *c = q->conf;
-		if (!c || q->cs.last_gbn_cause == GBN_BY_NAK || q->cs.last_gbn_cause == GBN_BY_RNR)
-			return;
-		if (q->cs.last_gbn_cause == GBN_BY_TIMEOUT && c->resend_by_timeout)
+	/* Each go-back kept that a NAK of f came before, since the go-back
+	 * before it, answered that NAK (the latest of them). */
+	struct rw_conform *c = q->conf;
+	uint64_t prev = q->cs.gbn_hprev_ts;
+	for (unsigned g = 0, k = 0; c && g < q->cs.gbn_hn; prev = q->cs.gbn_hts[g++]) {
+		int by = -1;
+		for (; k < f->cs.unp_hn && f->cs.unp_hts[k] <= q->cs.gbn_hts[g]; k++)
+			if (f->cs.unp_hts[k] > prev)
+				by = f->cs.unp_hkind[k];
+		uint8_t *cause = &q->cs.gbn_hcause[g];
+		if (by < 0 || *cause == GBN_BY_NAK || *cause == GBN_BY_RNR)
+			continue;
+		if (*cause == GBN_BY_TIMEOUT && c->resend_by_timeout)
 			c->resend_by_timeout--;
-		else if (q->cs.last_gbn_cause == GBN_BY_IMPLIED && c->resend_by_implied)
+		else if (*cause == GBN_BY_IMPLIED && c->resend_by_implied)
 			c->resend_by_implied--;
 		else
-			return;
-		if (kind == RW_NAKK_RNR) {
+			continue;
+		*cause = by == RW_NAKK_RNR ? GBN_BY_RNR : GBN_BY_NAK;
+		if (*cause == GBN_BY_RNR)
 			c->resend_by_rnr++;
-			q->cs.last_gbn_cause = GBN_BY_RNR;
-		} else {
+		else
 			c->resend_by_nak++;
-			q->cs.last_gbn_cause = GBN_BY_NAK;
-		}
-		return;
+		if (g + 1 == q->cs.gbn_hn)
+			q->cs.last_gbn_cause = *cause;
 	}
+	f->cs.unp_hn = 0;
+	if (q->cs.last_gbn_ts && q->cs.last_gbn_ts >= f->cs.unp_nak_ts)
+		return;
 	(void)a;
 	if (!q->cs.nak_ts || q->cs.nak_ts < f->cs.unp_nak_ts) {
 		q->cs.nak_await = 1;
@@ -442,6 +459,14 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			conf_lat(a, f, offsetof(struct rw_conform, timeout), ts - orig->ts);
 		f->cs.last_gbn_ts = ts;
 		f->cs.last_gbn_cause = cause;
+		if (f->cs.gbn_hn == RW_CONF_HIST) {
+			f->cs.gbn_hprev_ts = f->cs.gbn_hts[0];
+			memmove(f->cs.gbn_hts, f->cs.gbn_hts + 1, sizeof(f->cs.gbn_hts[0]) * (RW_CONF_HIST - 1));
+			memmove(f->cs.gbn_hcause, f->cs.gbn_hcause + 1, RW_CONF_HIST - 1);
+			f->cs.gbn_hn--;
+		}
+		f->cs.gbn_hts[f->cs.gbn_hn] = ts;
+		f->cs.gbn_hcause[f->cs.gbn_hn++] = cause;
 		f->cs.unans_valid = 0; /* re-issued by this go-back, or given up */
 		f->cs.gbn_from = psn;
 		f->cs.gbn_high = f->req.high_psn;

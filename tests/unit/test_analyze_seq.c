@@ -519,6 +519,35 @@ static void test_nak_before_pairing(void **state)
 	env_free(e);
 }
 
+/* Two NAKs before the pairing (diff seed 100013: the pairing came long
+ * after several go-backs): QP_B gets 1..4, QP_B + 1 gets 1..4 too; the
+ * responder of QP_B NAKs 2 (both sent it), QP_B goes back to 2, then NAKs
+ * 3 and QP_B goes back to 3; an ACK of 5, which only QP_B sent, pairs the
+ * two. Truth: both go-backs were the NAKs', not only the last. */
+static void test_naks_before_pairing_each_their_go_back(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t psn = 1; psn <= 4; psn++)
+		req_to(e, QP_B, RC_SEND_ONLY, psn, 64);
+	for (uint32_t psn = 1; psn <= 4; psn++)
+		req_to(e, QP_B + 1, RC_SEND_ONLY, psn, 64);
+	rsp(e, RC_ACK, 2, NAK_SEQ, 1, 0);
+	assert_true(req_to(e, QP_B, RC_SEND_ONLY, 2, 64).flags & RW_N_GBN_START);
+	req_to(e, QP_B, RC_SEND_ONLY, 3, 64);
+	rsp(e, RC_ACK, 3, NAK_SEQ, 2, 0);
+	assert_true(req_to(e, QP_B, RC_SEND_ONLY, 3, 64).flags & RW_N_GBN_START);
+	req_to(e, QP_B, RC_SEND_ONLY, 4, 64);
+	req_to(e, QP_B, RC_SEND_ONLY, 5, 64);
+	struct rw_note n = rsp(e, RC_ACK, 5, ACK_SYN, 5, 0);
+	assert_true(n.flags & RW_N_PAIRED);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_nak, 2);
+	assert_int_equal(f->conf->resend_by_timeout, 0);
+	env_free(e);
+}
+
 /* Implied NAKs (IBA 9.7.5.1.4): READs at 1 and 2 (one 256-byte response
  * each); the response to 1 is lost before the tap, the response to 2
  * comes: the requester sees 1's missing and re-issues it at once. Then a
@@ -1403,6 +1432,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_corrupt_nak_asks_nothing),
 		cmocka_unit_test(test_nak_before_pairing),
+		cmocka_unit_test(test_naks_before_pairing_each_their_go_back),
 		cmocka_unit_test(test_implied_read_reissue),
 		cmocka_unit_test(test_resend_run_of_reads),
 		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),

@@ -319,6 +319,15 @@ struct rw_flow {
 		uint8_t unp_nak_valid, unp_nak_kind;
 		uint32_t unp_nak_psn;
 		uint64_t unp_nak_ts;
+		/* The latest NAKs it carried unpaired (heard), and on a
+		 * request flow its latest go-backs and how each was counted:
+		 * at the pairing, a go-back a NAK came before (since the one
+		 * before it) is the NAK's. */
+#define RW_CONF_HIST 8
+		uint8_t unp_hn, gbn_hn;
+		uint8_t unp_hkind[RW_CONF_HIST], gbn_hcause[RW_CONF_HIST];
+		uint64_t unp_hts[RW_CONF_HIST], gbn_hts[RW_CONF_HIST];
+		uint64_t gbn_hprev_ts; /* the go-back before the oldest kept */
 		/* One past the highest PSN a good response answered (for an
 		 * ACK, READ response, atomic ACK: its PSN; for a NAK: those
 		 * before its PSN), and when it last reached that: a READ or

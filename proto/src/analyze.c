@@ -424,7 +424,7 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		 * messages are counted. */
 		n->flags |= RW_N_NEW;
 		if (p->icrc_status != RW_CRC_BAD) /* dropped by the receiver: no message */
-			msg_account(f, f, p->bth.opcode, p->bth.psn, p->payload_len, -1, frame, n);
+			msg_account(f, f, p->bth.opcode, p->bth.psn, p->payload_len, -1, 0, frame, n);
 		return;
 	}
 	int reliable = op->transport == RW_TRANSPORT_RC || op->transport == RW_TRANSPORT_XRC ||
@@ -478,6 +478,17 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		}
 		if (fl & RW_N_NEW)
 			pair_note_request(a, f, p->bth.psn);
+		/* READs sent, by PSN: whose first response a requester
+		 * waits for (a new request at the PSN starts it over) */
+		if (op->op == RW_OP_READ_REQ && !f->rd_asked)
+			f->rd_asked = an_alloc(a, PSN_WINDOW / 8, 0);
+		if (f->rd_asked && ((fl & RW_N_NEW) || op->op == RW_OP_READ_REQ))
+			psn_bit_put(f->rd_asked, p->bth.psn, op->op == RW_OP_READ_REQ);
+		if ((fl & RW_N_NEW) && f->peer >= 0) {
+			struct rw_flow *g = flow_at(a, (uint32_t)f->peer);
+			if (g->rd_answered)
+				psn_bit_put(g->rd_answered, p->bth.psn, 0);
+		}
 	}
 	msg_take_request(a, f, p, ts, frame, n);
 }

@@ -14,7 +14,7 @@
 #define PSN_WINDOW 1024u
 /* One bit per PSN of a window of PSN_WINDOW (psn mod PSN_WINDOW), in
  * PSN_WINDOW / 64 words: the seen PSNs of a sequence, the messages cut at
- * pre-capture resends. */
+ * pre-capture resends, the READs sent and answered. */
 static inline int psn_bit(const uint64_t *bits, uint32_t psn)
 {
 	uint32_t b = psn % PSN_WINDOW;
@@ -238,9 +238,11 @@ void seq_resend_asked(struct rw_seq *s);
 void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack);
 
 /* analyze_msg.c */
-/* req_psn: a READ response's READ request (its first PSN), -1 unknown */
+/* req_psn: a READ response's READ request (its first PSN), -1 unknown;
+ * awaited: it is the first response of a READ still pending that no
+ * response in a row from its first PSN answered yet */
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
-		 uint32_t len, int64_t req_psn, uint64_t frame, struct rw_note *n);
+		 uint32_t len, int64_t req_psn, int awaited, uint64_t frame, struct rw_note *n);
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n);
 void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, uint64_t frame, struct rw_note *n);

@@ -118,8 +118,8 @@ enum read_take { READ_TAKE, READ_DROP, READ_CUT };
  * zeroed for a copy already counted), READ_DROP when it drops it,
  * READ_CUT when it is the rest of a READ the capture started inside. */
 static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct rw_msg_state *m,
-				uint32_t psn, uint32_t *len, int first, int64_t req_psn, uint64_t frame,
-				struct rw_note *n, int *resume)
+				uint32_t psn, uint32_t *len, int first, int64_t req_psn, int awaited,
+				uint64_t frame, struct rw_note *n, int *resume)
 {
 	/* The requester takes the responses of a READ in PSN order
 	 * only (IBA 9.7.5.1.4, 9.9.2: one ahead of the expected PSN is
@@ -148,7 +148,9 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 	int32_t dn = rw_psn_diff(psn, m->next_psn);
 	int32_t dh = f->rhi_valid ? rw_psn_diff(psn, f->rhi_psn) : 1;
 	int at_next = m->open && dn == 0;
-	int dup = !at_next && dh <= 0 && (uint32_t)-dh < PSN_WINDOW;
+	/* (the first response of a READ still waiting for it is none: the
+	 * requester went back to it, below the later READs' responses) */
+	int dup = !at_next && dh <= 0 && (uint32_t)-dh < PSN_WINDOW && !(first && awaited);
 	int past = !at_next && !dup && ((m->open && (!first || re)) || (!m->open && !first));
 	if (dup || past) {
 		/* A duplicate of what the requester took, or a response
@@ -223,7 +225,7 @@ static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t ps
  * is credited (by operation) to `owner`, the requester's flow. frame: the
  * packet's (a held request's own, not the one that released it). */
 void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
-		 uint32_t len, int64_t req_psn, uint64_t frame, struct rw_note *n)
+		 uint32_t len, int64_t req_psn, int awaited, uint64_t frame, struct rw_note *n)
 {
 	const struct rw_opcode_info *op = rw_opcode(opcode);
 	int oi = op_index(op->op);
@@ -239,7 +241,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	 * its LAST, or at the end if none comes), not a message (README). */
 	int pre = oi == 2 && (n->flags & RW_N_PRECAPTURE);
 	if (oi == 2) {
-		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn, frame, n, &resume);
+		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn, awaited, frame, n, &resume);
 		if (t == READ_DROP) {
 			if (pre && last) /* one the requester had all of: a duplicate */
 				pre_read_cut(f, psn, n);
@@ -379,7 +381,7 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 		return;
 	}
 	uint64_t before = f->messages;
-	msg_account(f, f, opcode, psn, len, -1, frame, n);
+	msg_account(f, f, opcode, psn, len, -1, 0, frame, n);
 	if (f->messages != before) {
 		if (f->msg_back_n && rw_psn_diff(psn, f->msg_back_psn) <= 0 &&
 		    rw_psn_diff(psn, f->msg_back_lo) >= 0)
@@ -904,6 +906,9 @@ void msg_release(struct rw_analyzer *a, struct rw_flow *f)
 	f->done = NULL;
 	an_free(a, f->msg_pre_cut, PSN_WINDOW / 8);
 	f->msg_pre_cut = NULL;
+	an_free(a, f->rd_asked, PSN_WINDOW / 8);
+	an_free(a, f->rd_answered, PSN_WINDOW / 8);
+	f->rd_asked = f->rd_answered = NULL;
 }
 
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)

@@ -565,6 +565,11 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	if (op->op == RW_OP_READ_RESP) {
 		int i = q ? pend_find(q->pend, p->bth.psn, PEND_READ) : -1;
 		int64_t req_psn = i >= 0 ? (int64_t)PEND(q->pend, i)->psn : -1; /* its READ's, kept past removal */
+		/* The first response of a READ the requester sent and never
+		 * saw answered whole (a resend of an answered one asks
+		 * nothing new): it is waiting for it. */
+		int awaited = q && q->rd_asked && (op->flags & RW_OPF_FIRST) && psn_bit(q->rd_asked, p->bth.psn) &&
+			      !(f->rd_answered && psn_bit(f->rd_answered, p->bth.psn));
 		if (!f->rsp)
 			f->rsp = an_alloc(a, sizeof(*f->rsp), 0);
 		uint32_t fl = 0;
@@ -604,10 +609,17 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		/* One whose ICRC is bad is dropped by the requester: it
 		 * brings no data (the READ is re-issued for it). Resent ones
 		 * go in too: the requester takes responses in PSN order. */
-		if (p->icrc_status != RW_CRC_BAD)
-			msg_account(f, q ? q : f, p->bth.opcode, p->bth.psn, p->payload_len, req_psn,
-				    frame, n);
-		else if (op->flags & RW_OPF_FIRST)
+		if (p->icrc_status != RW_CRC_BAD) {
+			struct rw_flow *owner = q ? q : f;
+			msg_account(f, owner, p->bth.opcode, p->bth.psn, p->payload_len, req_psn,
+				    awaited, frame, n);
+			if ((n->flags & RW_N_MSG_DONE) && (op->flags & RW_OPF_LAST)) {
+				if (!f->rd_answered)
+					f->rd_answered = an_alloc(a, PSN_WINDOW / 8, 0);
+				if (f->rd_answered)
+					psn_bit_put(f->rd_answered, f->rmsg.first_psn, 1);
+			}
+		} else if (op->flags & RW_OPF_FIRST)
 			/* The capture saw this READ start (the requester
 			 * dropped its FIRST): what comes of it before the
 			 * re-issue is dropped, not the rest of a READ the

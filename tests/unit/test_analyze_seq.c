@@ -846,6 +846,35 @@ static void test_read_after_corrupt_first_completes(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seeds 100280 and 100396: READs at 1, 2 and 4 (one
+ * 256-byte response each), a SEND at 3. The response to 2 is lost; the
+ * ACK of 3 shows it missing, and the response to 4 comes. The requester
+ * re-issues the READ at 2 and sends 3 and the READ at 4 again behind it.
+ * The response to 2, below the responses seen since, is the one the
+ * requester waits for: a message. The second response to 4, a READ
+ * answered whole already, is none. */
+static void test_read_reissued_answer_below_later_ones(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 0, 64);
+	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	read_req(e, 1, 0x1000, 256);
+	assert_true(rsp(e, 0x10, 1, ACK_SYN, 2, 256).flags & RW_N_MSG_DONE);
+	read_req(e, 2, 0x2000, 256);
+	req(e, RC_SEND_ONLY, 3, 64);
+	read_req(e, 4, 0x4000, 256);
+	rsp(e, RC_ACK, 3, ACK_SYN, 4, 0);
+	assert_true(rsp(e, 0x10, 4, ACK_SYN, 5, 256).flags & RW_N_MSG_DONE);
+	read_req(e, 2, 0x2000, 256);
+	req(e, RC_SEND_ONLY, 3, 64);
+	read_req(e, 4, 0x4000, 256);
+	assert_true(rsp(e, 0x10, 2, ACK_SYN, 5, 256).flags & RW_N_MSG_DONE);
+	assert_false(rsp(e, 0x10, 4, ACK_SYN, 5, 256).flags & RW_N_MSG_DONE);
+	assert_int_equal(flow_to(e, QP_A)->messages, 3);
+	env_free(e);
+}
+
 /* rocewire-gen's diff seed 100111: two QPs of one host pair both send a
  * READ at 1; its response to the first comes while the tap cannot tell
  * which QP it answers. The ACK of the first QP's SEND at 2 pairs it; its
@@ -1443,6 +1472,7 @@ int main(void)
 		cmocka_unit_test(test_implied_reissue_lost_before_tap),
 		cmocka_unit_test(test_implied_by_read_gap_reissue_lost),
 		cmocka_unit_test(test_read_after_corrupt_first_completes),
+		cmocka_unit_test(test_read_reissued_answer_below_later_ones),
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_resend_on_50us_timer),

@@ -265,6 +265,11 @@ struct rw_flow {
 	 * the assembler back there and a resend complete one, it is a message
 	 * instead (allocated on the first). */
 	uint64_t *msg_pre_cut;
+	/* By PSN (mod 1024), allocated at the first: on a request flow, a
+	 * READ was sent there (until a new request there); on a response
+	 * flow, the READ there was seen answered whole (until its requester
+	 * sends a new one there). */
+	uint64_t *rd_asked, *rd_answered;
 	/* That message, when a refusal sent the sender back before it: it
 	 * stays cut by the capture start unless its resend completes it. */
 	uint8_t msg_cut_back;

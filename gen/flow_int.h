@@ -467,7 +467,7 @@ void gen_tr_settle(struct gen_model *m, uint64_t id, int acc);
 /* The simulated switch keeps the id and frame of the requests it holds. */
 int gen_cc_truth_on(struct gen_model *m);
 /* The requester's message number (from 1) of its READ or atomic at psn; 0: none. */
-uint64_t gen_tr_rd_msg(struct gen_model *m, struct gen_qp *q, uint32_t psn);
+uint64_t gen_tr_rd_msg(struct gen_model *m, struct gen_qp *q, uint32_t psn, uint32_t npkts);
 
 /* flow_resp.c */
 void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t t_arrive);

@@ -265,10 +265,39 @@ static struct gen_wqe *wqe_at(struct gen_model *m, struct gen_qp *q, uint32_t ps
 	return NULL;
 }
 
-static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j, uint64_t t)
+/* The READ a response job answers: the one ending where the job ends, at
+ * or after its first PSN (a READ resumed since starts later). */
+static struct gen_wqe *read_wqe_of(struct gen_model *m, struct gen_qp *q, const struct gen_job *j)
 {
-	struct gen_wqe *w = wqe_at(m, q, j->psn, 1);
-	if (!w || w->npsn != j->npkts) {
+	uint32_t end = (j->psn + j->npkts) & RW_PSN_MASK;
+	for (uint32_t i = 0; i < q->wq_n; i++) {
+		struct gen_wqe *w = gen_wq(m, q, i);
+		if (w->op == GEN_OP_READ && !w->done && ((w->psn + w->npsn) & RW_PSN_MASK) == end &&
+		    rw_psn_diff(w->psn, j->psn) >= 0)
+			return w;
+	}
+	return NULL;
+}
+
+static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *jq, uint64_t t)
+{
+	struct gen_job jc = *jq, *j = &jc;
+	struct gen_wqe *w = read_wqe_of(m, q, j);
+	if (w && w->psn != j->psn) {
+		/* An answer to a copy sent before the READ resumed at w->psn:
+		 * the requester takes a READ's responses by PSN (rxe compares
+		 * each with the one it expects), so those from w->psn on
+		 * count as that copy's. */
+		uint32_t got = (j->flags & JOB_TAIL) ? j->gap_off : j->npkts;
+		int32_t past = rw_psn_diff((j->psn + got) & RW_PSN_MASK, w->psn);
+		if (past <= 0)
+			w = NULL; /* nothing from where the READ stands on */
+		else if (j->flags & JOB_TAIL)
+			j->gap_off = (uint32_t)past;
+		j->psn = w ? w->psn : j->psn;
+		j->npkts = w ? w->npsn : j->npkts;
+	}
+	if (!w) {
 		if (m->tr && j->tr_id)
 			gen_tr_settle(m, j->tr_id, 1);
 		return; /* an answer to a request resent since: the newer one counts */

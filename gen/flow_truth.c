@@ -165,11 +165,15 @@ void gen_tr_request(struct gen_model *m, struct gen_qp *q, const struct gen_wqe 
 	}
 }
 
-uint64_t gen_tr_rd_msg(struct gen_model *m, struct gen_qp *q, uint32_t psn)
+uint64_t gen_tr_rd_msg(struct gen_model *m, struct gen_qp *q, uint32_t psn, uint32_t npkts)
 {
+	uint32_t end = (psn + npkts) & RW_PSN_MASK;
 	for (uint32_t i = 0; i < q->wq_n; i++) {
 		const struct gen_wqe *w = gen_wq(m, q, i);
-		if (gen_is_rd_atomic(w->op) && w->psn == psn)
+		/* (a READ resumed since starts later and ends where it did) */
+		if (gen_is_rd_atomic(w->op) &&
+		    (w->psn == psn || (w->op == GEN_OP_READ && npkts && ((w->psn + w->npsn) & RW_PSN_MASK) == end &&
+				       rw_psn_diff(w->psn, psn) > 0)))
 			return (uint64_t)w->seq + 1;
 	}
 	return 0;
@@ -202,7 +206,7 @@ void gen_tr_response(struct gen_model *m, struct gen_qp *q, struct gen_job *j, c
 		return; /* ACKs and NAKs belong to no message */
 	/* A first answer's MSN is its own message's; a duplicate's is the
 	 * latest the responder completed: the requester knows which. */
-	r->msg = (j->flags & JOB_DUP) ? gen_tr_rd_msg(m, q, j->psn) : msn_unwrap(q, j->msn);
+	r->msg = (j->flags & JOB_DUP) ? gen_tr_rd_msg(m, q, j->psn, j->kind == JOB_READ ? j->npkts : 0) : msn_unwrap(q, j->msn);
 	if (j->kind != JOB_READ || j->sent != j->npkts)
 		return;
 	if (r->lost || (j->flags & JOB_TAIL)) {

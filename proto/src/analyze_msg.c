@@ -311,6 +311,11 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 			pre_read_cut(f, psn, n);
 	} else if (last) {
 		m->open = 0;
+		/* A copy of this READ left waiting for a resume (a resend of
+		 * it answered it whole before that) waits no more. */
+		for (unsigned k = 0; oi == 2 && k < RW_RWAIT; k++)
+			if (f->rwait[k].open && f->rwait[k].first_psn == m->first_psn)
+				f->rwait[k].open = 0;
 		f->messages++;
 		owner->msgs_by_op[oi]++;
 		owner->bytes_by_op[oi] += m->bytes;

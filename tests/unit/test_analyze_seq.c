@@ -875,6 +875,48 @@ static void test_read_reissued_answer_below_later_ones(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 100571: a 1536-byte READ at 1 (responses 1..6
+ * at a 256-byte MTU), a SEND at 7. Its first answer loses 5: the READ
+ * waits to resume at 5. A go-back (the timer's) sends the READ again
+ * whole, and its answer brings 1..6: the READ completes there (the
+ * requester takes responses by PSN). The READ resumed at 5 is answered
+ * too: a duplicate, no second message. */
+static void test_read_completed_by_whole_copy_then_resume(void **state)
+{
+	(void)state;
+	/* after: 0, a SEND at 7; 1, a READ at 7 answered before the whole
+	 * copy (the first READ waits aside for its resume meanwhile) */
+	for (int after = 0; after < 2; after++) {
+		struct env *e = env_new();
+		req(e, RC_SEND_ONLY, 0, 64);
+		rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+		read_req(e, 1, 0x1000, 1536);
+		if (after)
+			read_req(e, 7, 0x8000, 256);
+		else
+			req(e, RC_SEND_ONLY, 7, 64);
+		rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+		for (uint32_t psn = 2; psn <= 4; psn++)
+			rsp(e, RC_READ_MIDDLE, psn, 0, 0, 256);
+		rsp(e, RC_READ_LAST, 6, ACK_SYN, 2, 256);
+		if (after)
+			assert_true(rsp(e, 0x10, 7, ACK_SYN, 3, 256).flags & RW_N_MSG_DONE);
+		read_req(e, 1, 0x1000, 1536);
+		read_req(e, 5, 0x1000 + 1024, 512);
+		rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+		for (uint32_t psn = 2; psn <= 5; psn++)
+			rsp(e, RC_READ_MIDDLE, psn, 0, 0, 256);
+		assert_true(rsp(e, RC_READ_LAST, 6, ACK_SYN, 2, 256).flags & RW_N_MSG_DONE);
+		rsp(e, RC_READ_FIRST, 5, ACK_SYN, 2, 256);
+		assert_false(rsp(e, RC_READ_LAST, 6, ACK_SYN, 2, 256).flags & RW_N_MSG_DONE);
+		rw_analyzer_finish(e->a, e->t);
+		const struct rw_flow *g = flow_to(e, QP_A);
+		assert_int_equal(g->messages, 1 + after);
+		assert_int_equal(g->msg_cut_end + g->msg_incomplete, 0);
+		env_free(e);
+	}
+}
+
 /* rocewire-gen's diff seed 100111: two QPs of one host pair both send a
  * READ at 1; its response to the first comes while the tap cannot tell
  * which QP it answers. The ACK of the first QP's SEND at 2 pairs it; its
@@ -1473,6 +1515,7 @@ int main(void)
 		cmocka_unit_test(test_implied_by_read_gap_reissue_lost),
 		cmocka_unit_test(test_read_after_corrupt_first_completes),
 		cmocka_unit_test(test_read_reissued_answer_below_later_ones),
+		cmocka_unit_test(test_read_completed_by_whole_copy_then_resume),
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_resend_on_50us_timer),

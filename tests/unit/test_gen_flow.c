@@ -477,6 +477,64 @@ static void test_read_gap_after_reissue_no_new_go_back(void **state)
 	free(w);
 }
 
+/* rxe takes a READ's responses by PSN: a copy of a READ sent before the
+ * READ resumed answers it from the resume point on. READs A at 1000 and B
+ * at 1003, three responses each. A's FIRST is lost: its later responses
+ * show the gap and the requester sends A and B again, whole. B's first
+ * answer loses its MIDDLE (1004): B resumes at 1004. B's second whole
+ * answer then brings 1004 and 1005: it completes B, before the resumed
+ * READ's answer comes. */
+static void test_read_older_copy_completes_resumed_read(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+	f->mtu = 1024;
+	f->op_weight[GEN_OP_WRITE] = 0;
+	f->op_weight[GEN_OP_READ] = 1;
+	f->messages = 2;
+	f->size.kind = GEN_SIZE_FIXED;
+	f->size.min = f->size.max = 3072;
+	struct gen_fault *fa = add_fault(w, GEN_FAULT_DROP);
+	fa->psn_lo = fa->psn_hi = 1000;
+	fa->dir = GEN_DIR_RESPONSE;
+	fa->transmission = 1;
+	struct gen_fault *fb = add_fault(w, GEN_FAULT_DROP);
+	fb->psn_lo = fb->psn_hi = 1004;
+	fb->dir = GEN_DIR_RESPONSE;
+	fb->transmission = 1;
+	struct gen_model *m = gen_model_new(&w->sc, 0, 1);
+	assert_non_null(m);
+	assert_int_equal(gen_model_truth_on(m), 0);
+	struct gen_pkt buf[64];
+	struct gen_truth tr[64];
+	uint64_t done_t = 0, last_t = 0;
+	int b_done = 0;
+	for (;;) {
+		uint32_t n = gen_model_next(m, buf, 64, UINT64_MAX);
+		uint32_t k;
+		while ((k = gen_model_truth(m, tr, 64, n == 0)) && k != UINT32_MAX) {
+			for (uint32_t i = 0; i < k; i++) {
+				if (tr[i].pk.dir != GEN_DIR_RESPONSE || tr[i].pk.psn != 1005)
+					continue;
+				last_t = tr[i].pk.t_ns;
+				if (tr[i].completes == 1) {
+					b_done++;
+					done_t = tr[i].pk.t_ns;
+				}
+			}
+		}
+		if (!n)
+			break;
+	}
+	assert_int_equal(gen_model_stats(m, 0)->messages[GEN_OP_READ], 2);
+	assert_int_equal(b_done, 1);
+	/* by the whole second answer, not the resumed READ's (the last) */
+	assert_true(done_t < last_t);
+	gen_model_free(m);
+	free(w);
+}
+
 static void test_rnr(void **state)
 {
 	(void)state;
@@ -1311,6 +1369,7 @@ int main(void)
 		cmocka_unit_test(test_dropped_last_ack_timeout),
 		cmocka_unit_test(test_dropped_read_response),
 		cmocka_unit_test(test_read_gap_after_reissue_no_new_go_back),
+		cmocka_unit_test(test_read_older_copy_completes_resumed_read),
 		cmocka_unit_test(test_rnr),
 		cmocka_unit_test(test_bad_rkey),
 		cmocka_unit_test(test_atomics),

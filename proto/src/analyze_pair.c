@@ -592,6 +592,11 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD) {
 			conf_on_answer(q, psn_add(p->bth.psn, 1), ts, (op->flags & RW_OPF_LAST) != 0);
 			conf_on_rd_answer(q, p->bth.psn);
+		} else if (q && (op->flags & RW_OPF_LAST) && !(op->flags & RW_OPF_FIRST)) {
+			/* A corrupted LAST ends the burst all the same: the
+			 * requester looks at what is missing then, with what
+			 * came before it answered. */
+			conf_on_answer(q, p->bth.psn, ts, 1);
 		}
 		if (i >= 0) {
 			conf_on_read_response(q, p, PEND(q->pend, i), ts);

@@ -917,6 +917,35 @@ static void test_read_completed_by_whole_copy_then_resume(void **state)
 	}
 }
 
+/* rocewire-gen's diff seed 101752: READs at 1 (responses 1..2) and 3
+ * (3..5), 256-byte MTU. Both LASTs come corrupted. The second READ's
+ * responses, ending with its corrupted LAST, show the first's LAST
+ * missing: the requester re-issues the first READ from 2 at once.
+ * Truth: implied, not the timer's, though no good response ended past 2. */
+static void test_corrupt_last_ends_burst_for_implied(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 0, 64);
+	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	read_req(e, 1, 0x1000, 512);
+	read_req(e, 3, 0x2000, 768);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+	e->bad_icrc = 1;
+	rsp(e, RC_READ_LAST, 2, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_FIRST, 3, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_MIDDLE, 4, 0, 0, 256);
+	e->bad_icrc = 1;
+	rsp(e, RC_READ_LAST, 5, ACK_SYN, 3, 256);
+	struct rw_note n = read_req(e, 2, 0x1000 + 256, 256);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 0);
+	env_free(e);
+}
+
 /* rocewire-gen's diff seed 100111: two QPs of one host pair both send a
  * READ at 1; its response to the first comes while the tap cannot tell
  * which QP it answers. The ACK of the first QP's SEND at 2 pairs it; its
@@ -1516,6 +1545,7 @@ int main(void)
 		cmocka_unit_test(test_read_after_corrupt_first_completes),
 		cmocka_unit_test(test_read_reissued_answer_below_later_ones),
 		cmocka_unit_test(test_read_completed_by_whole_copy_then_resume),
+		cmocka_unit_test(test_corrupt_last_ends_burst_for_implied),
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_resend_on_50us_timer),

@@ -414,7 +414,13 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		int rgap = rd_atomic && f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
 			   psn == f->cs.rgap_psn;
 		f->cs.nak_left = 0;
-		if (by_nak && rgap && reissue_below) {
+		/* So is one whose answer a response before the NAK showed
+		 * missing (were the NAK the first to show it, the go-back
+		 * would be the NAK's: IBA 9.7.5.1.4 has the requester
+		 * re-issue that request first). */
+		uint64_t shown = reissue_below ? ans_past_ts(f, psn) : 0;
+		int ans_below = shown && shown < f->cs.nak_ts && answered_past(f, psn, ts) && !resent_at(f, psn);
+		if (by_nak && (rgap || ans_below) && reissue_below) {
 			by_nak = 0;
 			f->cs.nak_left = 1;
 		}

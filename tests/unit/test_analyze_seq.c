@@ -946,6 +946,36 @@ static void test_corrupt_last_ends_burst_for_implied(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 100479: FETCH_ADDs at 1 and 2, SENDs at 3
+ * (lost before the tap) and 4. The atomic ACK of 1 is lost; that of 2
+ * shows 1's missing and the requester re-issues it at once, going on
+ * with 2, 3, 4; the responder's NAK of 3 (for 4) came between, after the
+ * atomic ACK. Truth: the go-back is implied; the NAK is answered by the
+ * resend of 3 on the way. */
+static void test_implied_before_nak_below_it(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 0, 64);
+	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	req(e, 0x14, 1, 0); /* FETCH_ADD */
+	req(e, 0x14, 2, 0);
+	req(e, RC_SEND_ONLY, 4, 64);
+	rsp(e, 0x12, 2, ACK_SYN, 3, 0); /* ATOMIC_ACKNOWLEDGE */
+	rsp(e, RC_ACK, 3, NAK_SEQ, 3, 0);
+	struct rw_note n = req(e, 0x14, 1, 0);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, 0x14, 2, 0);
+	req(e, RC_SEND_ONLY, 3, 64);
+	req(e, RC_SEND_ONLY, 4, 64);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->resend_by_nak, 0);
+	assert_int_equal(f->conf->count[RW_V_RESEND_WRONG_START], 0);
+	env_free(e);
+}
+
 /* rocewire-gen's diff seed 100111: two QPs of one host pair both send a
  * READ at 1; its response to the first comes while the tap cannot tell
  * which QP it answers. The ACK of the first QP's SEND at 2 pairs it; its
@@ -1546,6 +1576,7 @@ int main(void)
 		cmocka_unit_test(test_read_reissued_answer_below_later_ones),
 		cmocka_unit_test(test_read_completed_by_whole_copy_then_resume),
 		cmocka_unit_test(test_corrupt_last_ends_burst_for_implied),
+		cmocka_unit_test(test_implied_before_nak_below_it),
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_resend_on_50us_timer),

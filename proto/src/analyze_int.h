@@ -245,7 +245,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		 uint32_t len, int64_t req_psn, int awaited, uint64_t frame, struct rw_note *n);
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n);
-void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, uint64_t frame, struct rw_note *n);
+void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, int wait, uint64_t frame, struct rw_note *n);
 void msg_refused(struct rw_flow *f, uint32_t psn);
 int msg_nak_fits(const struct rw_flow *f, uint32_t psn);
 void msg_nak_add(struct rw_flow *f, uint32_t psn);

@@ -100,10 +100,10 @@ static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
 /* A READ's FIRST response on f that the requester dropped (bad ICRC), not
  * a resend: the READ starts there and waits for its re-issue, which a
  * later FIRST at that PSN resumes (even below the responses seen since). */
-void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, uint64_t frame, struct rw_note *n)
+void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, int wait, uint64_t frame, struct rw_note *n)
 {
 	f->rmsg.seen_start = 1;
-	if ((n->flags & RW_N_RETRANS) || read_waits(f, psn) || (f->rmsg.open && f->rmsg.next_psn == psn))
+	if (!wait || (n->flags & RW_N_RETRANS) || read_waits(f, psn) || (f->rmsg.open && f->rmsg.next_psn == psn))
 		return;
 	struct rw_msg_state *w = read_wait_slot(f, n);
 	w->open = 1;

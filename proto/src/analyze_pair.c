@@ -632,8 +632,9 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			 * dropped its FIRST): what comes of it before the
 			 * re-issue is dropped, not the rest of a READ the
 			 * capture started inside; the READ waits for its
-			 * re-issue. */
-			msg_read_first_dropped(f, p->bth.psn, frame, n);
+			 * re-issue (an ONLY brings nothing else to wait
+			 * with: the re-issue is a READ of its own). */
+			msg_read_first_dropped(f, p->bth.psn, !(op->flags & RW_OPF_LAST), frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		if (p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
 			conf_on_rd_answer(q, p->bth.psn);

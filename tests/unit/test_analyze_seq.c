@@ -976,6 +976,26 @@ static void test_implied_before_nak_below_it(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 101732, cut: a READ's only response comes
+ * corrupted and the capture ends before its re-issue. Nothing of that
+ * READ is in the window whole or in part: no message, no cut, nothing
+ * incomplete (its re-issue would be a READ answered on its own). */
+static void test_corrupt_read_only_counts_nothing(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_SEND_ONLY, 0, 64);
+	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	read_req(e, 1, 0x1000, 256);
+	e->bad_icrc = 1;
+	rsp(e, 0x10, 1, ACK_SYN, 2, 256); /* READ_RESPONSE_ONLY */
+	rw_analyzer_finish(e->a, e->t);
+	const struct rw_flow *g = flow_to(e, QP_A);
+	assert_int_equal(g->messages, 0);
+	assert_int_equal(g->msg_cut_end + g->msg_cut_start + g->msg_incomplete, 0);
+	env_free(e);
+}
+
 /* rocewire-gen's diff seed 100111: two QPs of one host pair both send a
  * READ at 1; its response to the first comes while the tap cannot tell
  * which QP it answers. The ACK of the first QP's SEND at 2 pairs it; its
@@ -1577,6 +1597,7 @@ int main(void)
 		cmocka_unit_test(test_read_completed_by_whole_copy_then_resume),
 		cmocka_unit_test(test_corrupt_last_ends_burst_for_implied),
 		cmocka_unit_test(test_implied_before_nak_below_it),
+		cmocka_unit_test(test_corrupt_read_only_counts_nothing),
 		cmocka_unit_test(test_read_answered_before_pairing),
 		cmocka_unit_test(test_implied_by_reads_last_response),
 		cmocka_unit_test(test_resend_on_50us_timer),

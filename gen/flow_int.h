@@ -467,6 +467,14 @@ void gen_tr_settle(struct gen_model *m, uint64_t id, int acc);
 /* The simulated switch keeps the id and frame of the requests it holds. */
 int gen_cc_truth_on(struct gen_model *m);
 /* The requester's message number (from 1) of its READ or atomic at psn; 0: none. */
+/* Whether READ w is the one a response job (psn, npkts) answers: it starts
+ * there, or resumed since, it ends where the job ends. */
+static inline int gen_read_answered_by(const struct gen_wqe *w, uint32_t psn, uint32_t npkts)
+{
+	return w->op == GEN_OP_READ && (w->psn == psn || (((w->psn + w->npsn) & RW_PSN_MASK) ==
+							   ((psn + npkts) & RW_PSN_MASK) &&
+							   rw_psn_diff(w->psn, psn) > 0));
+}
 uint64_t gen_tr_rd_msg(struct gen_model *m, struct gen_qp *q, uint32_t psn, uint32_t npkts);
 
 /* flow_resp.c */

@@ -269,11 +269,10 @@ static struct gen_wqe *wqe_at(struct gen_model *m, struct gen_qp *q, uint32_t ps
  * or after its first PSN (a READ resumed since starts later). */
 static struct gen_wqe *read_wqe_of(struct gen_model *m, struct gen_qp *q, const struct gen_job *j)
 {
-	uint32_t end = (j->psn + j->npkts) & RW_PSN_MASK;
 	for (uint32_t i = 0; i < q->wq_n; i++) {
 		struct gen_wqe *w = gen_wq(m, q, i);
-		if (w->op == GEN_OP_READ && !w->done && ((w->psn + w->npsn) & RW_PSN_MASK) == end &&
-		    rw_psn_diff(w->psn, j->psn) >= 0)
+		if (!w->done && gen_read_answered_by(w, j->psn, j->npkts) &&
+		    ((w->psn + w->npsn) & RW_PSN_MASK) == ((j->psn + j->npkts) & RW_PSN_MASK))
 			return w;
 	}
 	return NULL;

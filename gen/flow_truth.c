@@ -167,13 +167,9 @@ void gen_tr_request(struct gen_model *m, struct gen_qp *q, const struct gen_wqe 
 
 uint64_t gen_tr_rd_msg(struct gen_model *m, struct gen_qp *q, uint32_t psn, uint32_t npkts)
 {
-	uint32_t end = (psn + npkts) & RW_PSN_MASK;
 	for (uint32_t i = 0; i < q->wq_n; i++) {
 		const struct gen_wqe *w = gen_wq(m, q, i);
-		/* (a READ resumed since starts later and ends where it did) */
-		if (gen_is_rd_atomic(w->op) &&
-		    (w->psn == psn || (w->op == GEN_OP_READ && npkts && ((w->psn + w->npsn) & RW_PSN_MASK) == end &&
-				       rw_psn_diff(w->psn, psn) > 0)))
+		if (gen_is_rd_atomic(w->op) && (w->psn == psn || (npkts && gen_read_answered_by(w, psn, npkts))))
 			return (uint64_t)w->seq + 1;
 	}
 	return 0;

@@ -114,6 +114,21 @@ void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_
 	q->cs.last_ack_psn = psn;
 }
 
+/* Appends (t, v) to a history of RW_CONF_HIST, the oldest giving way
+ * (its time to *evicted when asked). */
+static void hist_push(uint64_t *ts, uint8_t *tag, uint8_t *n, uint64_t t, uint8_t v, uint64_t *evicted)
+{
+	if (*n == RW_CONF_HIST) {
+		if (evicted)
+			*evicted = ts[0];
+		memmove(ts, ts + 1, sizeof(ts[0]) * (RW_CONF_HIST - 1));
+		memmove(tag, tag + 1, RW_CONF_HIST - 1);
+		(*n)--;
+	}
+	ts[*n] = t;
+	tag[(*n)++] = v;
+}
+
 /* A NAK on response flow f for q's requests (q may be NULL: unpaired).
  * Called before the NAK acknowledges anything, so that the ring still holds
  * the request that found the hole. heard: its ICRC is good, so the
@@ -136,13 +151,7 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 			f->cs.unp_nak_kind = kind;
 			f->cs.unp_nak_psn = psn;
 			f->cs.unp_nak_ts = ts;
-			if (f->cs.unp_hn == RW_CONF_HIST) {
-				memmove(f->cs.unp_hts, f->cs.unp_hts + 1, sizeof(f->cs.unp_hts[0]) * (RW_CONF_HIST - 1));
-				memmove(f->cs.unp_hkind, f->cs.unp_hkind + 1, RW_CONF_HIST - 1);
-				f->cs.unp_hn--;
-			}
-			f->cs.unp_hts[f->cs.unp_hn] = ts;
-			f->cs.unp_hkind[f->cs.unp_hn++] = kind;
+			hist_push(f->cs.unp_hts, f->cs.unp_hkind, &f->cs.unp_hn, ts, kind, NULL);
 		}
 		return;
 	}
@@ -465,14 +474,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			conf_lat(a, f, offsetof(struct rw_conform, timeout), ts - orig->ts);
 		f->cs.last_gbn_ts = ts;
 		f->cs.last_gbn_cause = cause;
-		if (f->cs.gbn_hn == RW_CONF_HIST) {
-			f->cs.gbn_hprev_ts = f->cs.gbn_hts[0];
-			memmove(f->cs.gbn_hts, f->cs.gbn_hts + 1, sizeof(f->cs.gbn_hts[0]) * (RW_CONF_HIST - 1));
-			memmove(f->cs.gbn_hcause, f->cs.gbn_hcause + 1, RW_CONF_HIST - 1);
-			f->cs.gbn_hn--;
-		}
-		f->cs.gbn_hts[f->cs.gbn_hn] = ts;
-		f->cs.gbn_hcause[f->cs.gbn_hn++] = cause;
+		hist_push(f->cs.gbn_hts, f->cs.gbn_hcause, &f->cs.gbn_hn, ts, cause, &f->cs.gbn_hprev_ts);
 		f->cs.unans_valid = 0; /* re-issued by this go-back, or given up */
 		f->cs.gbn_from = psn;
 		f->cs.gbn_high = f->req.high_psn;

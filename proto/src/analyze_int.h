@@ -29,6 +29,16 @@ static inline void psn_bit_put(uint64_t *bits, uint32_t psn, int on)
 	else
 		bits[b / 64] &= ~(1ull << (b % 64));
 }
+
+/* Sets the bits of PSNs from .. to, both included (at most a window). */
+static inline void psn_bits_set(uint64_t *bits, uint32_t from, uint32_t to)
+{
+	for (uint32_t k = 0; k < PSN_WINDOW; k++) {
+		psn_bit_put(bits, from + k, 1);
+		if (((from + k) & RW_PSN_MASK) == (to & RW_PSN_MASK))
+			break;
+	}
+}
 #define FLOW_CHUNK 1024u /* flows per block: a flow never moves once made */
 
 /* Outstanding requests awaiting an ACK / READ response / atomic ACK, in the

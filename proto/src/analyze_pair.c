@@ -623,9 +623,8 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 					f->rd_answered = an_alloc(a, PSN_WINDOW / 8, 0);
 				/* every PSN of it: a READ resumed inside it
 				 * asks nothing new either */
-				for (uint32_t x = f->rmsg.first_psn, k = 0;
-				     f->rd_answered && k < PSN_WINDOW && x != psn_add(p->bth.psn, 1); x = psn_add(x, 1), k++)
-					psn_bit_put(f->rd_answered, x, 1);
+				if (f->rd_answered)
+					psn_bits_set(f->rd_answered, f->rmsg.first_psn, p->bth.psn);
 			}
 		} else if (op->flags & RW_OPF_FIRST)
 			/* The capture saw this READ start (the requester

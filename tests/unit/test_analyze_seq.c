@@ -155,6 +155,13 @@ static struct rw_note rsp(struct env *e, uint8_t opcode, uint32_t psn, uint8_t s
 	return rsp_to(e, QP_A, opcode, psn, syndrome, msn, payload);
 }
 
+/* A SEND at 0 and its ACK: the two directions paired from the start. */
+static void pair_at_0(struct env *e)
+{
+	req(e, RC_SEND_ONLY, 0, 64);
+	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+}
+
 static const struct rw_flow *flow_to(struct env *e, uint32_t dqpn)
 {
 	for (uint32_t i = 0; i < rw_analyzer_flow_count(e->a); i++) {
@@ -806,8 +813,7 @@ static void test_implied_by_read_gap_reissue_lost(void **state)
 {
 	(void)state;
 	struct env *e = env_new();
-	req(e, RC_SEND_ONLY, 0, 64);
-	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	pair_at_0(e);
 	read_req(e, 1, 0x1000, 512);
 	req(e, RC_SEND_ONLY, 3, 64);
 	rsp(e, RC_READ_LAST, 2, ACK_SYN, 2, 256);
@@ -857,8 +863,7 @@ static void test_read_reissued_answer_below_later_ones(void **state)
 {
 	(void)state;
 	struct env *e = env_new();
-	req(e, RC_SEND_ONLY, 0, 64);
-	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	pair_at_0(e);
 	read_req(e, 1, 0x1000, 256);
 	assert_true(rsp(e, 0x10, 1, ACK_SYN, 2, 256).flags & RW_N_MSG_DONE);
 	read_req(e, 2, 0x2000, 256);
@@ -888,8 +893,7 @@ static void test_read_completed_by_whole_copy_then_resume(void **state)
 	 * copy (the first READ waits aside for its resume meanwhile) */
 	for (int after = 0; after < 2; after++) {
 		struct env *e = env_new();
-		req(e, RC_SEND_ONLY, 0, 64);
-		rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+		pair_at_0(e);
 		read_req(e, 1, 0x1000, 1536);
 		if (after)
 			read_req(e, 7, 0x8000, 256);
@@ -926,8 +930,7 @@ static void test_corrupt_last_ends_burst_for_implied(void **state)
 {
 	(void)state;
 	struct env *e = env_new();
-	req(e, RC_SEND_ONLY, 0, 64);
-	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	pair_at_0(e);
 	read_req(e, 1, 0x1000, 512);
 	read_req(e, 3, 0x2000, 768);
 	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
@@ -956,8 +959,7 @@ static void test_implied_before_nak_below_it(void **state)
 {
 	(void)state;
 	struct env *e = env_new();
-	req(e, RC_SEND_ONLY, 0, 64);
-	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	pair_at_0(e);
 	req(e, 0x14, 1, 0); /* FETCH_ADD */
 	req(e, 0x14, 2, 0);
 	req(e, RC_SEND_ONLY, 4, 64);
@@ -984,8 +986,7 @@ static void test_corrupt_read_only_counts_nothing(void **state)
 {
 	(void)state;
 	struct env *e = env_new();
-	req(e, RC_SEND_ONLY, 0, 64);
-	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	pair_at_0(e);
 	read_req(e, 1, 0x1000, 256);
 	e->bad_icrc = 1;
 	rsp(e, 0x10, 1, ACK_SYN, 2, 256); /* READ_RESPONSE_ONLY */
@@ -1095,8 +1096,7 @@ static void test_read_rest_after_lost_first_is_no_cut(void **state)
 {
 	(void)state;
 	struct env *e = env_new();
-	req(e, RC_SEND_ONLY, 0, 64);
-	rsp(e, RC_ACK, 0, ACK_SYN, 1, 0);
+	pair_at_0(e);
 	read_req(e, 1, 0x1000, 1024);
 	rsp(e, RC_READ_MIDDLE, 2, 0, 0, 256);
 	rsp(e, RC_READ_MIDDLE, 3, 0, 0, 256);

@@ -971,6 +971,7 @@ static void json_flow_context(struct jw *w, const struct rw_flow *f)
 		jw_null(w, "frame");
 	}
 	jw_uint(w, "ambiguous", f->pair_ambiguous);
+	jw_uint(w, "undone", f->unpaired);
 	jw_obj_end(w);
 	jw_bool(w, "first_seen_mid_message", f->first_mid_message);
 	jw_uint(w, "unsynced_packets", f->unsynced_pkts);

@@ -140,6 +140,60 @@ static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how
 	}
 }
 
+/* Pairing by elimination can be wrong (several QPs of a host pair send
+ * the same PSNs, and one of them may not have shown itself yet): the
+ * response flow f then acknowledges, in time, a PSN its peer q never sent —
+ * impossible for q's own responder, whose answers follow the requests past
+ * any one capture point. The two part: what f's responses counted on q goes
+ * back to f (all of q's answer figures came from its one peer), the
+ * latencies they gave q are dropped, and f pairs again by what it echoes. */
+static int pair_contradicted(const struct rw_flow *q, const struct rw_packet *p)
+{
+	int acked = (p->op->op == RW_OP_ACK && p->aeth.kind == RW_AETH_ACK) ||
+		    p->op->op == RW_OP_ATOMIC_ACK;
+	if (!acked || !q->req.valid)
+		return 0;
+	int32_t d = rw_psn_diff(p->bth.psn, q->req.high_psn);
+	/* (a READ whose span is not known may take the PSN) */
+	return d >= 0 && (uint32_t)d < PSN_WINDOW && pend_find(q->pend, p->bth.psn, PEND_READ) < 0;
+}
+
+static void pair_unlink(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
+{
+	f->peer = q->peer = -1;
+	f->pair_how = q->pair_how = RW_PAIR_NONE;
+	f->pair_psn = q->pair_psn = 0;
+	f->pair_frame = q->pair_frame = 0;
+	f->unpaired++;
+	for (unsigned k = 0; k < RW_NAKK_COUNT; k++) {
+		f->naks[k] += q->naks[k];
+		q->naks[k] = 0;
+	}
+	f->msgs_by_op[2] += q->msgs_by_op[2];
+	f->bytes_by_op[2] += q->bytes_by_op[2];
+	q->msgs_by_op[2] = q->bytes_by_op[2] = 0;
+	f->acks += q->acks;
+	f->acked_psns += q->acked_psns;
+	f->msn_regressions += q->msn_regressions;
+	q->acks = q->acked_psns = q->msn_regressions = 0;
+	f->msn_valid = q->msn_valid;
+	f->last_msn = q->last_msn;
+	q->msn_valid = 0;
+	struct rw_lat *lats[] = {&q->ack_lat, &q->read_lat, &q->atomic_lat};
+	for (unsigned k = 0; k < sizeof(lats) / sizeof(lats[0]); k++) {
+		lat_release(a, lats[k]);
+		memset(lats[k], 0, sizeof(*lats[k]));
+	}
+	/* q's PSNs sent while paired were not indexed: they are, so that
+	 * the answers to them find q again. */
+	if (q->req.valid) {
+		uint32_t n = q->req.wide ? PSN_WINDOW : (uint32_t)rw_psn_diff(q->req.high_psn, q->req.first_psn);
+		for (uint32_t psn = psn_add(q->req.high_psn, RW_PSN_MASK + 1 - n); n; n--, psn = psn_add(psn, 1))
+			if (seq_seen(&q->req, psn))
+				pair_note_request(a, q, psn);
+	}
+}
+
 static enum rw_pair_how evidence_of(const struct rw_packet *p)
 {
 	switch (p->op->op) {
@@ -559,7 +613,13 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		     uint64_t ts, uint64_t frame, struct rw_note *n)
 {
 	const struct rw_opcode_info *op = p->op;
-	struct rw_flow *q = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer) : try_pair(a, f, p, frame, n);
+	struct rw_flow *q = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer) : NULL;
+	if (q && pair_contradicted(q, p)) {
+		pair_unlink(a, f, q);
+		q = NULL;
+	}
+	if (!q)
+		q = try_pair(a, f, p, frame, n);
 	f->has_responses = 1;
 
 	if (op->op == RW_OP_READ_RESP) {

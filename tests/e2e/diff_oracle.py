@@ -525,6 +525,16 @@ def expect(truth, a, b, link_gbps=100.0):
                 top["cnps_linked_truth"] += 1
             continue
         f["responses"] = True
+        if key in paired and (kind == "atomic_ack" or (kind == "ack" and r.get("aeth") == "ack")):
+            # README "pairing": an acknowledgement of a PSN the paired flow
+            # never sent (at or past its highest, past any READ it may
+            # have taken) undoes the pair; the response pairs again
+            s = streams.get(paired[key])
+            if s and s.valid:
+                u = s.unwrap.last + ((r["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
+                    - (PSN_MOD >> 1)
+                if s.high + s.slack <= u < s.high + PSN_WINDOW:
+                    del paired[key], paired_t[key]
         try_pair(key, r, kind)
         qkey = paired.get(key)
         if kind == "ack":

@@ -712,6 +712,39 @@ static void test_pair_never_guessed(void **state)
 	env_free(e);
 }
 
+/* QPs 0x22 and 0x33 of A both send PSN 50, 0x33 before the capture
+ * started: the ACK of it (to B's QP 0x44) pairs with 0x22, the one flow
+ * seen sending 50. When 0x44 then acknowledges 51, which 0x22 never sent,
+ * the pair is undone and made again with 0x33, which did; 0x22's own ACK
+ * (to 0x11) then finds it by the PSN it sent while wrongly paired. */
+static void test_pair_undone(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	feed(e, 1000, A_IP, B_IP, RC_SEND_ONLY, 0x22, 50, 8, 0);
+	struct rw_note n = resp(e, 2000, B_IP, 0x44, 50, ACK_SYN, 1);
+	assert_true(n.flags & RW_N_PAIRED); /* wrongly: 0x33 not seen yet */
+	feed(e, 3000, A_IP, B_IP, RC_SEND_ONLY, 0x33, 51, 8, 0);
+	n = resp(e, 4000, B_IP, 0x44, 51, ACK_SYN, 2);
+	assert_true(n.flags & RW_N_PAIRED);
+	assert_int_equal(n.latency_ns, 1000); /* from 0x33's 51 */
+	n = resp(e, 5000, B_IP, 0x11, 50, ACK_SYN, 1);
+	assert_true(n.flags & RW_N_PAIRED);
+	const struct rw_flow *q22 = flow_by(e, A_IP, 0x22, 1), *q33 = flow_by(e, A_IP, 0x33, 1);
+	const struct rw_flow *r44 = flow_by(e, B_IP, 0x44, 1), *r11 = flow_by(e, B_IP, 0x11, 1);
+	assert_int_equal(r44->peer, q33->index);
+	assert_int_equal(q33->peer, r44->index);
+	assert_int_equal(r11->peer, q22->index);
+	assert_int_equal(q22->peer, r11->index);
+	assert_int_equal(r44->unpaired, 1);
+	assert_int_equal(q33->acks, 2);      /* both of 0x44's ACKs */
+	assert_int_equal(q22->acks, 1);      /* its own, not 0x44's first */
+	assert_int_equal(q22->ack_lat.count, 0); /* the wrong pair's sample dropped */
+	assert_int_equal(q33->ack_lat.count, 1);
+	assert_int_equal(r44->acks + r11->acks, 0);
+	env_free(e);
+}
+
 /* One QP pair, destroyed and created again with the same QP numbers: the
  * second connection's PSNs restart (at the same initial PSN, the hardest
  * case, or far away) after a silence. Each connection is a conversation of
@@ -1519,6 +1552,7 @@ int main(void)
 		cmocka_unit_test(test_pair_mid_capture),
 		cmocka_unit_test(test_precapture_resend),
 		cmocka_unit_test(test_pair_never_guessed),
+		cmocka_unit_test(test_pair_undone),
 		cmocka_unit_test(test_qp_reuse),
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),

@@ -206,6 +206,7 @@ struct rw_flow {
 	uint32_t pair_psn;      /* the echoed PSN that paired it */
 	uint64_t pair_frame;    /* the response that paired it */
 	uint32_t pair_ambiguous; /* responses whose PSN several unpaired flows had sent */
+	uint32_t unpaired;       /* pairings undone: a response acknowledged a PSN the peer never sent */
 	uint32_t conversation;  /* 1, then 2, 3, ... each time the key's QP number is reused */
 	int32_t prev_conv;      /* index of this key's previous conversation, -1 */
 	uint8_t closed;         /* its conversation ended (the QP was reused); the key's next packet opens a new flow */

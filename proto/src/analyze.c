@@ -477,7 +477,8 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 			e->exact = slack == 0;
 		}
 		if (fl & RW_N_NEW)
-			pair_note_request(a, f, p->bth.psn);
+			pair_note_request(a, f, p->bth.psn,
+					  p->bth.ackreq || (op->flags & RW_OPF_LAST));
 		/* READs sent, by PSN: whose first response a requester
 		 * waits for (a new request at the PSN starts it over) */
 		if (op->op == RW_OP_READ_REQ && !f->rd_asked)

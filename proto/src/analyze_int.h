@@ -176,7 +176,8 @@ struct rw_addr_pair {
 struct rw_pix_entry {
 	uint32_t pair1;  /* address pair index + 1, 0 = empty */
 	uint32_t psn;
-	uint32_t flow;
+	uint32_t flow : 31;
+	uint32_t asked : 1; /* an ACK of it is expected: AckReq set, or a message's end */
 };
 
 struct rw_analyzer {
@@ -265,7 +266,7 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
 void msg_release(struct rw_analyzer *a, struct rw_flow *f);
 
 /* analyze_pair.c */
-void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
+void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, int asked);
 struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
 			  uint8_t kind, uint64_t ts, uint64_t frame);
 struct rw_pend *pend_again(struct rw_pend_ring *r, uint32_t psn, uint32_t npsn, uint8_t kind);

@@ -76,14 +76,15 @@ static int pix_rebuild(struct rw_analyzer *a)
 	return 1;
 }
 
-/* A new request PSN of flow f: indexed while f is unpaired. */
-void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn)
+/* A new request PSN of flow f: indexed while f is unpaired. asked: an ACK
+ * of it is to be expected. */
+void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, int asked)
 {
 	if (f->peer >= 0)
 		return;
 	if ((!a->pix || (a->pix_used + 1) * 2 > a->pix_mask + 1) && !pix_rebuild(a))
 		return;
-	struct rw_pix_entry e = {(uint32_t)f->addr_pair + 1, psn, (uint32_t)f->index};
+	struct rw_pix_entry e = {(uint32_t)f->addr_pair + 1, psn, (uint32_t)f->index, asked != 0};
 	pix_put(a->pix, a->pix_mask, &e);
 	a->pix_used++;
 }
@@ -144,15 +145,21 @@ static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how
  * the same PSNs, and one of them may not have shown itself yet): the
  * response flow f then acknowledges, in time, a PSN its peer q never sent —
  * impossible for q's own responder, whose answers follow the requests past
- * any one capture point. The two part: what f's responses counted on q goes
+ * any one capture point; or a plain ACK names one of q's atomics. The two part: what f's responses counted on q goes
  * back to f (all of q's answer figures came from its one peer), the
  * latencies they gave q are dropped, and f pairs again by what it echoes. */
-static int pair_contradicted(const struct rw_flow *q, const struct rw_packet *p)
+static int pair_contradicted(struct rw_flow *q, const struct rw_packet *p)
 {
-	int acked = (p->op->op == RW_OP_ACK && p->aeth.kind == RW_AETH_ACK) ||
-		    p->op->op == RW_OP_ATOMIC_ACK;
-	if (!acked || !q->req.valid)
+	int plain = p->op->op == RW_OP_ACK && p->aeth.kind == RW_AETH_ACK;
+	if ((!plain && p->op->op != RW_OP_ATOMIC_ACK) || !q->req.valid)
 		return 0;
+	/* An atomic is answered by an atomic ACK (IBA 9.7.5.1): a plain ACK
+	 * naming one of q's atomics answers another QP's request — unless q
+	 * has sent anything again: a responder acknowledges a duplicate
+	 * request with the last PSN it took, which may be an atomic's. */
+	int at = plain && !q->retransmissions ? pend_find(q->pend, p->bth.psn, PEND_ATOMIC) : -1;
+	if (at >= 0 && PEND(q->pend, at)->psn == p->bth.psn)
+		return 1;
 	int32_t d = rw_psn_diff(p->bth.psn, q->req.high_psn);
 	/* (a READ whose span is not known may take the PSN) */
 	return d >= 0 && (uint32_t)d < PSN_WINDOW && pend_find(q->pend, p->bth.psn, PEND_READ) < 0;
@@ -190,7 +197,7 @@ static void pair_unlink(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		uint32_t n = q->req.wide ? PSN_WINDOW : (uint32_t)rw_psn_diff(q->req.high_psn, q->req.first_psn);
 		for (uint32_t psn = psn_add(q->req.high_psn, RW_PSN_MASK + 1 - n); n; n--, psn = psn_add(psn, 1))
 			if (seq_seen(&q->req, psn))
-				pair_note_request(a, q, psn);
+				pair_note_request(a, q, psn, 1); /* (not known: any) */
 	}
 }
 
@@ -263,6 +270,12 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		 * its responses, an atomic by an atomic ACK (IBA 9.7.5.1). */
 		int at = how == RW_PAIR_ACK ? pend_find(q->pend, psn, -1) : -1;
 		if (at >= 0 && PEND(q->pend, at)->psn == psn && PEND(q->pend, at)->kind != PEND_SEND)
+			continue;
+		/* A responder acknowledges what it was asked to (AckReq) and
+		 * a message's end, not the inside of a message: an ACK naming
+		 * a FIRST or MIDDLE sent without AckReq answers another QP's
+		 * request of that PSN (one the capture may not have seen). */
+		if (how == RW_PAIR_ACK && !e->asked)
 			continue;
 		if ((how == RW_PAIR_READ_RESP && (rd < 0 || PEND(q->pend, rd)->psn != psn)) ||
 		    (how == RW_PAIR_ATOMIC_ACK && pend_find(q->pend, psn, PEND_ATOMIC) < 0))

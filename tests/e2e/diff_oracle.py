@@ -210,6 +210,8 @@ def expect(truth, a, b, link_gbps=100.0):
     paired_t = {}       # response key -> time of the response that paired it
     gbns = []           # counted go-backs of request flows: (flow, qp, previous truth episode, episode)
     sent_psns = {}      # request key -> {psn: kind} sent in the window (unwrapped per stream)
+    asked = {}          # request key -> {psn: an ACK of its first send is expected}
+    open_atomics = {}   # request key -> PSNs of its atomics not answered yet (as the engine's pending ones)
     read_spans = {}     # request key -> {READ psn: its responses' PSNs, None with the MTU not shown}
     addr_reqs = {}      # (src, dst) -> request keys in order of their latest request
     last_ce = {}        # (src, dst) -> request key with the latest CE mark
@@ -390,10 +392,11 @@ def expect(truth, a, b, link_gbps=100.0):
             sp = sent_psns.get(qk, {})
             if r["psn"] in sp and (want is None or sp[r["psn"]] == want) and \
                     (kind != "read_resp" or op_kind(r["op"])[1] in ("first", "only")) and \
-                    (r.get("aeth") != "ack" or kind != "ack" or sp[r["psn"]] in ("send", "write")):
+                    (r.get("aeth") != "ack" or kind != "ack" or
+                     (sp[r["psn"]] in ("send", "write") and asked.get(qk, {}).get(r["psn"], True))):
                 # README "pairing": of the READ responses only a FIRST or
                 # ONLY carries its READ's own PSN; a plain ACK names a SEND
-                # or WRITE
+                # or WRITE, one it was asked to acknowledge
                 cands.append(qk)
         if len(cands) < 2 and kind == "ack" and r.get("aeth") == "nak_psn_seq":
             # (a flow that sent the PSN, lost after the capture point, and
@@ -476,6 +479,12 @@ def expect(truth, a, b, link_gbps=100.0):
                 mtu_seen.add(key)
             if transport == "RC":  # only a reliable flow is answered: the others are no peer
                 sent_psns.setdefault(key, {})[r["psn"]] = kind
+                if kind == "atomic":
+                    open_atomics.setdefault(key, set()).add(r["psn"])
+                if r["resend"] is None:
+                    # README "pairing": an ACK is expected of AckReq and of
+                    # a message's end (the engine indexes new PSNs)
+                    asked.setdefault(key, {})[r["psn"]] = r.get("ackreq") or pos in ("last", "only")
                 if kind == "read_req":
                     read_spans.setdefault(key, {})[r["psn"]] = (r.get("psns", 1), not slack)
             continue
@@ -528,15 +537,31 @@ def expect(truth, a, b, link_gbps=100.0):
         if key in paired and (kind == "atomic_ack" or (kind == "ack" and r.get("aeth") == "ack")):
             # README "pairing": an acknowledgement of a PSN the paired flow
             # never sent (at or past its highest, past any READ it may
-            # have taken) undoes the pair; the response pairs again
+            # have taken), or a plain ACK of one of its atomics, undoes
+            # the pair; the response pairs again
             s = streams.get(paired[key])
-            if s and s.valid:
+            if kind == "ack" and r["psn"] in open_atomics.get(paired[key], set()) and \
+                    not flows[paired[key]]["retransmissions"]:
+                # (a plain ACK names no atomic, IBA 9.7.5.1, but the
+                # responder's ACK of a duplicate request names the last
+                # PSN it took: once the flow sent anything again, it may)
+                del paired[key], paired_t[key]
+            elif s and s.valid:
                 u = s.unwrap.last + ((r["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
                     - (PSN_MOD >> 1)
                 if s.high + s.slack <= u < s.high + PSN_WINDOW:
                     del paired[key], paired_t[key]
         try_pair(key, r, kind)
         qkey = paired.get(key)
+        if qkey in open_atomics:
+            # the engine's pending atomics: an atomic ACK answers its own,
+            # an ACK every one up to its PSN, a sequence NAK those before
+            oa = open_atomics[qkey]
+            if kind == "atomic_ack":
+                oa.discard(r["psn"])
+            elif kind == "ack" and r.get("aeth") in ("ack", "nak_psn_seq"):
+                upto = r["psn"] if r["aeth"] == "ack" else r["psn"] - 1
+                oa -= set(x for x in oa if (upto - x) % PSN_MOD < PSN_MOD >> 1)
         if kind == "ack":
             # counted on the answering flow until it is paired, then moved
             # (README "pairing": they answered that flow's requests)

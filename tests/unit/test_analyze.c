@@ -745,6 +745,47 @@ static void test_pair_undone(void **state)
 	env_free(e);
 }
 
+/* A plain ACK naming one of the peer's atomics (answered by atomic ACKs,
+ * IBA 9.7.5.1) answers another QP: the pair made by elimination is undone.
+ * And a responder acknowledges what AckReq asked for and a message's end:
+ * an ACK naming a FIRST sent without AckReq pairs with nothing. */
+static void test_pair_undone_by_ack_of_atomic(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	feed(e, 1000, A_IP, B_IP, RC_SEND_ONLY, 0x22, 0, 8, 0);
+	feed(e, 1100, A_IP, B_IP, 0x14 /* FETCH_ADD */, 0x22, 1, 0, 0);
+	struct rw_note n = resp(e, 2000, B_IP, 0x44, 0, ACK_SYN, 1);
+	assert_true(n.flags & RW_N_PAIRED); /* wrongly: 0x33 sent 0 before the capture */
+	feed(e, 2100, A_IP, B_IP, RC_SEND_ONLY, 0x33, 1, 8, 0);
+	n = resp(e, 3000, B_IP, 0x44, 1, ACK_SYN, 2);
+	assert_true(n.flags & RW_N_PAIRED);
+	assert_int_equal(flow_by(e, B_IP, 0x44, 1)->peer, flow_by(e, A_IP, 0x33, 1)->index);
+	assert_int_equal(flow_by(e, A_IP, 0x22, 1)->peer, -1);
+	assert_int_equal(flow_by(e, B_IP, 0x44, 1)->unpaired, 1);
+
+	feed(e, 4000, A_IP, B_IP, RC_WRITE_FIRST, 0x55, 100, 256, 0);
+	n = resp(e, 4100, B_IP, 0x66, 100, ACK_SYN, 7);
+	assert_false(n.flags & RW_N_PAIRED);
+	feed(e, 4200, A_IP, B_IP, RC_WRITE_LAST, 0x55, 101, 8, 0);
+	n = resp(e, 4300, B_IP, 0x77, 101, ACK_SYN, 3);
+	assert_true(n.flags & RW_N_PAIRED);
+	assert_int_equal(flow_by(e, A_IP, 0x55, 1)->peer, flow_by(e, B_IP, 0x77, 1)->index);
+	assert_int_equal(flow_by(e, B_IP, 0x66, 1)->peer, -1);
+
+	/* A flow that sent anything again: the responder acknowledges the
+	 * duplicate with the last PSN it took, an atomic's: still its peer. */
+	feed(e, 5000, A_IP, B_IP, RC_SEND_ONLY, 0x88, 200, 8, 0);
+	feed(e, 5100, A_IP, B_IP, 0x14 /* FETCH_ADD */, 0x88, 201, 0, 0);
+	n = resp(e, 5200, B_IP, 0x99, 200, ACK_SYN, 1);
+	assert_true(n.flags & RW_N_PAIRED);
+	feed(e, 6000, A_IP, B_IP, RC_SEND_ONLY, 0x88, 200, 8, 0);
+	resp(e, 6100, B_IP, 0x99, 201, ACK_SYN, 2);
+	assert_int_equal(flow_by(e, B_IP, 0x99, 1)->peer, flow_by(e, A_IP, 0x88, 1)->index);
+	assert_int_equal(flow_by(e, B_IP, 0x99, 1)->unpaired, 0);
+	env_free(e);
+}
+
 /* One QP pair, destroyed and created again with the same QP numbers: the
  * second connection's PSNs restart (at the same initial PSN, the hardest
  * case, or far away) after a silence. Each connection is a conversation of
@@ -1553,6 +1594,7 @@ int main(void)
 		cmocka_unit_test(test_precapture_resend),
 		cmocka_unit_test(test_pair_never_guessed),
 		cmocka_unit_test(test_pair_undone),
+		cmocka_unit_test(test_pair_undone_by_ack_of_atomic),
 		cmocka_unit_test(test_qp_reuse),
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),

@@ -314,7 +314,7 @@ def main():
         check(t["infiniband.invariant.crc"] and
               num(t["infiniband.invariant.crc"][0]) == int(j["icrc"]["wire"], 16),
               "%s: ICRC tshark %s rocewire %r" % (where, t["infiniband.invariant.crc"], j["icrc"]))
-        ip = j.get("ip", {})
+        ip = j.get("ipv6") or j.get("ipv4") or {}
         src, dst = (t["ipv6.src"], t["ipv6.dst"]) if ip.get("version") == 6 else \
             (t["ip.src"], t["ip.dst"])
         check(src and dst and

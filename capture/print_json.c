@@ -23,20 +23,18 @@
 
 struct jobj {
 	json_t *o;
-	uint32_t shape;  /* which variant of the object the keys are for */
+	uint64_t shape;  /* which variant of the object the keys are for */
 	unsigned i;      /* next slot: keys are set in the same order for a shape */
 	json_t *slot[JOBJ_SLOTS]; /* borrowed: the values o holds, by set order */
 };
 
-enum {
-	J_ERF, J_SLL, J_ETH, J_PFC, J_PAUSE, J_IP, J_UDP, J_LRH, J_GRH, J_BTH,
-	J_RDETH, J_DETH, J_XRCETH, J_FETH, J_RETH, J_ATOMICETH, J_AETH, J_ATOMICACKETH,
-	J_CNP, J_PAYLOAD, J_ICRC, J_VCRC,
-	J_COUNT
-};
+/* The objects that are not a header's: */
+enum { J_PAYLOAD, J_ICRC, J_VCRC, J_COUNT };
 
 struct cap_json {
 	struct jobj root;
+	struct jobj hdr[RW_HD_COUNT];  /* one per header table */
+	json_t *arr[RW_HD_COUNT];      /* a header's array field (pfc.quanta), made on first use */
 	struct jobj sub[J_COUNT];
 	json_t *vlan_arr;
 	struct jobj vlan[RW_MAX_VLAN];
@@ -44,18 +42,16 @@ struct cap_json {
 	json_t *ext_arr;            /* ipv6_ext */
 	struct jobj ext[RW_IPV6_EXT_MAX];
 	unsigned n_ext;
-	json_t *quanta;             /* the pfc object's array of 8 */
 	json_t *carrier[RW_CARRIER_COUNT];
-	json_t *opname[256];        /* made on first use */
 	const char *file_src;       /* the input name j->file was made from */
 	json_t *file;
 };
 
-#define SHAPE_NONE UINT32_MAX
+#define SHAPE_NONE UINT64_MAX
 
 /* ---- in-place setters ---------------------------------------------------- */
 
-static void jbegin(struct jobj *j, uint32_t shape)
+static void jbegin(struct jobj *j, uint64_t shape)
 {
 	if (j->shape != shape) {
 		json_object_clear(j->o);
@@ -153,34 +149,41 @@ static void jset_mac(struct jobj *j, const char *k, const uint8_t m[6])
 
 /* ---- life cycle ---------------------------------------------------------- */
 
+static void jobj_init(struct jobj *j)
+{
+	j->o = json_object();
+	j->shape = SHAPE_NONE;
+}
+
 struct cap_json *cap_json_new(void)
 {
 	struct cap_json *j = calloc(1, sizeof(*j));
+	int ok = 1;
 	if (!j)
 		return NULL;
-	j->root.o = json_object();
-	j->root.shape = SHAPE_NONE;
+	jobj_init(&j->root);
+	ok &= j->root.o != NULL;
+	for (int i = 0; i < RW_HD_COUNT; i++) {
+		jobj_init(&j->hdr[i]);
+		ok &= j->hdr[i].o != NULL;
+	}
 	for (int i = 0; i < J_COUNT; i++) {
-		j->sub[i].o = json_object();
-		j->sub[i].shape = SHAPE_NONE;
+		jobj_init(&j->sub[i]);
+		ok &= j->sub[i].o != NULL;
 	}
 	j->vlan_arr = json_array();
 	for (int i = 0; i < RW_MAX_VLAN; i++) {
-		j->vlan[i].o = json_object();
-		j->vlan[i].shape = SHAPE_NONE;
+		jobj_init(&j->vlan[i]);
+		ok &= j->vlan[i].o != NULL;
 	}
 	j->ext_arr = json_array();
 	for (int i = 0; i < RW_IPV6_EXT_MAX; i++) {
-		j->ext[i].o = json_object();
-		j->ext[i].shape = SHAPE_NONE;
+		jobj_init(&j->ext[i]);
+		ok &= j->ext[i].o != NULL;
 	}
-	j->quanta = json_array();
-	for (int i = 0; i < RW_PFC_PRIORITIES; i++)
-		json_array_append_new(j->quanta, json_integer(0));
 	for (int i = 0; i < RW_CARRIER_COUNT; i++)
 		j->carrier[i] = json_string(rw_carrier_name((enum rw_carrier)i));
-	/* one allocation failure anywhere shows up as a NULL here or there */
-	if (!j->root.o || !j->vlan_arr || !j->ext_arr || !j->quanta) {
+	if (!ok || !j->vlan_arr || !j->ext_arr) {
 		cap_json_free(j);
 		return NULL;
 	}
@@ -192,6 +195,10 @@ void cap_json_free(struct cap_json *j)
 	if (!j)
 		return;
 	json_decref(j->root.o);
+	for (int i = 0; i < RW_HD_COUNT; i++) {
+		json_decref(j->hdr[i].o);
+		json_decref(j->arr[i]);
+	}
 	for (int i = 0; i < J_COUNT; i++)
 		json_decref(j->sub[i].o);
 	json_decref(j->vlan_arr);
@@ -200,260 +207,127 @@ void cap_json_free(struct cap_json *j)
 	json_decref(j->ext_arr);
 	for (int i = 0; i < RW_IPV6_EXT_MAX; i++)
 		json_decref(j->ext[i].o);
-	json_decref(j->quanta);
 	for (int i = 0; i < RW_CARRIER_COUNT; i++)
 		json_decref(j->carrier[i]);
-	for (int i = 0; i < 256; i++)
-		json_decref(j->opname[i]);
 	json_decref(j->file);
 	free(j);
 }
 
 /* ---- per header ------------------------------------------------------- */
 
-static json_t *fill_erf(struct cap_json *j, const struct rw_erf *e)
+/* An array field's JSON array (pfc.quanta), its elements set in place. */
+static json_t *field_array(struct cap_json *j, const struct rw_field *f, const struct rw_hview *h)
 {
-	struct jobj *s = &j->sub[J_ERF];
-	jbegin(s, 0);
-	jset_hex(s, "ts", e->ts, 16);
-	jset_int(s, "type", e->type);
-	jset_int(s, "flags", e->flags);
-	jset_int(s, "rlen", e->rlen);
-	jset_int(s, "lctr", e->lctr);
-	jset_int(s, "wlen", e->wlen);
-	jset_int(s, "extensions", e->n_ext);
-	return s->o;
-}
-
-static json_t *fill_sll(struct cap_json *j, const struct rw_packet *p)
-{
-	struct jobj *s = &j->sub[J_SLL];
-	int v2 = (p->present & RW_P_SLL2) != 0;
-	char buf[32];
-	char *e = fmt_hexbytes(buf, p->sll.addr, p->sll.addr_len < 8 ? p->sll.addr_len : 8);
-
-	jbegin(s, (uint32_t)v2);
-	jset_int(s, "version", v2 ? 2 : 1);
-	jset_int(s, "pkttype", p->sll.pkttype);
-	jset_int(s, "hatype", p->sll.hatype);
-	jset_strn(s, "addr", buf, (size_t)(e - buf));
-	jset_int(s, "protocol", p->sll.protocol);
-	if (v2)
-		jset_int(s, "ifindex", p->sll.ifindex);
-	return s->o;
-}
-
-static json_t *fill_eth(struct cap_json *j, const struct rw_eth *h)
-{
-	struct jobj *s = &j->sub[J_ETH];
-	jbegin(s, 0);
-	jset_mac(s, "src", h->src);
-	jset_mac(s, "dst", h->dst);
-	jset_int(s, "type", h->ethertype);
-	return s->o;
-}
-
-static json_t *fill_vlans(struct cap_json *j, const struct rw_packet *p)
-{
-	unsigned n = p->n_vlan < RW_MAX_VLAN ? p->n_vlan : RW_MAX_VLAN;
-
-	if (n != j->n_vlan) {
-		json_array_clear(j->vlan_arr);
-		for (unsigned i = 0; i < n; i++)
-			json_array_append(j->vlan_arr, j->vlan[i].o);
-		j->n_vlan = n;
+	json_t **a = &j->arr[h->hd];
+	if (!*a) {
+		*a = json_array();
+		for (unsigned i = 0; *a && i < f->count; i++)
+			json_array_append_new(*a, json_integer(0));
+		if (!*a)
+			return json_null();
 	}
-	for (unsigned i = 0; i < n; i++) {
-		struct jobj *s = &j->vlan[i];
-		jbegin(s, 0);
-		jset_int(s, "id", p->vlan[i].vid);
-		jset_int(s, "pcp", p->vlan[i].pcp);
-		jset_int(s, "dei", p->vlan[i].dei);
-		jset_int(s, "tpid", p->vlan[i].tpid);
+	for (unsigned i = 0; i < f->count; i++) {
+		uint64_t v = 0;
+		rw_field_value(f, h, i, &v);
+		json_integer_set(json_array_get(*a, i), (json_int_t)v);
 	}
-	return j->vlan_arr;
+	return *a;
 }
 
-static json_t *fill_pfc(struct cap_json *j, const struct rw_macctrl *m)
+/* One field as its table row says: numbers as integers (64-bit ones as
+ * "0x..." strings), flags as booleans, addresses and names as strings, a
+ * derived field without a value as null. */
+static void field(struct cap_json *j, struct jobj *s, const struct rw_field *f,
+		  const struct rw_hview *h)
 {
-	struct jobj *s = &j->sub[J_PFC];
-	jbegin(s, 0);
-	jset_int(s, "cev", m->cev);
-	for (int i = 0; i < RW_PFC_PRIORITIES; i++)
-		json_integer_set(json_array_get(j->quanta, (size_t)i), m->quanta[i]);
-	jset_ref(s, "quanta", j->quanta);
-	return s->o;
-}
+	char buf[64];
+	char *e;
+	uint64_t v;
+	size_t n;
+	const char *name;
 
-static json_t *fill_pause(struct cap_json *j, const struct rw_macctrl *m)
-{
-	struct jobj *s = &j->sub[J_PAUSE];
-	jbegin(s, 0);
-	jset_int(s, "quanta", m->quanta[0]);
-	return s->o;
-}
-
-static json_t *fill_ip(struct cap_json *j, const struct rw_packet *p)
-{
-	struct jobj *s = &j->sub[J_IP];
-	if (p->present & RW_P_IPV4) {
-		const struct rw_ipv4 *ip = &p->ipv4;
-		jbegin(s, 4);
-		jset_int(s, "version", 4);
-		jset_ip4(s, "src", ip->src);
-		jset_ip4(s, "dst", ip->dst);
-		jset_int(s, "dscp", ip->dscp);
-		jset_int(s, "ecn", ip->ecn);
-		jset_int(s, "ttl", ip->ttl);
-		jset_int(s, "id", ip->id);
-		jset_int(s, "len", ip->total_len);
-		jset_int(s, "proto", ip->protocol);
-		jset_bool(s, "df", (ip->flags & RW_IPV4_DF) != 0);
-	} else {
-		const struct rw_ipv6 *ip = &p->ipv6;
-		jbegin(s, 6);
-		jset_int(s, "version", 6);
-		jset_ip6(s, "src", ip->src);
-		jset_ip6(s, "dst", ip->dst);
-		jset_int(s, "dscp", ip->dscp);
-		jset_int(s, "ecn", ip->ecn);
-		jset_int(s, "hop_limit", ip->hop_limit);
-		jset_int(s, "flow_label", ip->flow_label);
-		jset_int(s, "len", ip->payload_len);
-		jset_int(s, "proto", ip->next_header);
+	switch (f->type) {
+	case RW_FT_IPV4:
+		jset_ip4(s, f->name, rw_get_be32(h->b + f->off));
+		return;
+	case RW_FT_IPV6:
+		jset_ip6(s, f->name, h->b + f->off);
+		return;
+	case RW_FT_MAC:
+		jset_mac(s, f->name, h->b + f->off);
+		return;
+	case RW_FT_BYTES: {
+		const uint8_t *b = rw_field_bytes(f, h, &n);
+		e = fmt_hexbytes(buf, b, n < 20 ? n : 20);
+		jset_strn(s, f->name, buf, (size_t)(e - buf));
+		return;
 	}
-	return s->o;
-}
-
-/* The IPv6 extension headers walked, in wire order; each one's "next" is
- * its Next Header field, so the last one's is the protocol after them. */
-static json_t *fill_ipv6_ext(struct cap_json *j, const struct rw_ipv6_ext *x)
-{
-	unsigned n = x->n < RW_IPV6_EXT_MAX ? x->n : RW_IPV6_EXT_MAX;
-
-	if (n != j->n_ext) {
-		json_array_clear(j->ext_arr);
-		for (unsigned i = 0; i < n; i++)
-			json_array_append(j->ext_arr, j->ext[i].o);
-		j->n_ext = n;
-	}
-	for (unsigned i = 0; i < n; i++) {
-		struct jobj *s = &j->ext[i];
-		const char *name = rw_ipv6_ext_name(x->type[i]);
-		jbegin(s, 0);
-		jset_int(s, "type", x->type[i]);
-		jset_str(s, "name", name ? name : "?");
-		jset_int(s, "len", x->hlen[i]);
-		jset_int(s, "next", i + 1 < n ? x->type[i + 1] : x->proto);
-	}
-	return j->ext_arr;
-}
-
-static json_t *fill_udp(struct cap_json *j, const struct rw_udp *u)
-{
-	struct jobj *s = &j->sub[J_UDP];
-	jbegin(s, 0);
-	jset_int(s, "sport", u->sport);
-	jset_int(s, "dport", u->dport);
-	jset_int(s, "len", u->len);
-	jset_int(s, "checksum", u->checksum);
-	return s->o;
-}
-
-static json_t *fill_lrh(struct cap_json *j, const struct rw_lrh *l)
-{
-	struct jobj *s = &j->sub[J_LRH];
-	jbegin(s, 0);
-	jset_int(s, "vl", l->vl);
-	jset_int(s, "lver", l->lver);
-	jset_int(s, "sl", l->sl);
-	jset_int(s, "lnh", l->lnh);
-	jset_int(s, "dlid", l->dlid);
-	jset_int(s, "pktlen", l->pktlen);
-	jset_int(s, "slid", l->slid);
-	return s->o;
-}
-
-static json_t *fill_grh(struct cap_json *j, const struct rw_grh *g)
-{
-	struct jobj *s = &j->sub[J_GRH];
-	jbegin(s, 0);
-	jset_int(s, "ipver", g->ipver);
-	jset_int(s, "tclass", g->tclass);
-	jset_int(s, "flow_label", g->flow_label);
-	jset_int(s, "paylen", g->paylen);
-	jset_int(s, "nxthdr", g->nxthdr);
-	jset_int(s, "hoplmt", g->hoplmt);
-	jset_ip6(s, "sgid", g->sgid);
-	jset_ip6(s, "dgid", g->dgid);
-	return s->o;
-}
-
-static json_t *fill_bth(struct cap_json *j, const struct rw_packet *p)
-{
-	struct jobj *s = &j->sub[J_BTH];
-	const struct rw_bth *b = &p->bth;
-
-	if (!j->opname[b->opcode])
-		j->opname[b->opcode] = json_string(rw_opcode(b->opcode)->name);
-	jbegin(s, 0);
-	jset_int(s, "opcode", b->opcode);
-	jset_ref(s, "name", j->opname[b->opcode]);
-	jset_bool(s, "se", b->se);
-	jset_bool(s, "m", b->m);
-	jset_int(s, "pad", b->pad);
-	jset_int(s, "tver", b->tver);
-	jset_int(s, "pkey", b->pkey);
-	jset_bool(s, "fecn", b->fecn);
-	jset_bool(s, "becn", b->becn);
-	jset_int(s, "dqpn", b->dqpn);
-	jset_bool(s, "ackreq", b->ackreq);
-	jset_int(s, "psn", b->psn);
-	return s->o;
-}
-
-static json_t *fill_aeth(struct cap_json *j, const struct rw_aeth *a)
-{
-	static const char *const kinds[4] = {"ack", "rnr_nak", "reserved", "nak"};
-	struct jobj *s = &j->sub[J_AETH];
-
-	jbegin(s, a->kind & 3u);
-	jset_int(s, "syndrome", a->syndrome);
-	jset_int(s, "msn", a->msn);
-	jset_str(s, "kind", kinds[a->kind & 3]);
-	switch (a->kind) {
-	case RW_AETH_ACK: {
-		int credits = rw_aeth_credits(a->value);
-		jset_int(s, "credit_code", a->value);
-		if (credits < 0)
-			jset_ref(s, "credits", json_null());
-		else
-			jset_int(s, "credits", credits);
-		break;
-	}
-	case RW_AETH_RNR_NAK:
-		jset_int(s, "rnr_code", a->value);
-		jset_int(s, "rnr_timer_us", rw_rnr_timer_us(a->value));
-		break;
-	case RW_AETH_NAK:
-		jset_int(s, "nak_code", a->value);
-		jset_str(s, "nak", rw_nak_code_name(a->value));
-		break;
+	case RW_FT_NAME:
+		name = rw_field_name_of(f, h);
+		jset_str(s, f->name, name ? name : "?");
+		return;
 	default:
-		jset_int(s, "value", a->value);
 		break;
 	}
+	if (f->count > 1) {
+		jset_ref(s, f->name, field_array(j, f, h));
+		return;
+	}
+	if (!rw_field_value(f, h, 0, &v)) {
+		jset_ref(s, f->name, json_null());
+		return;
+	}
+	if (f->type == RW_FT_FLAG) {
+		jset_bool(s, f->name, v != 0);
+	} else if ((f->flags & RW_FF_JSONNAME) && f->vname && (name = f->vname(v, h))) {
+		jset_str(s, f->name, name);
+	} else if (f->bits > 53 || (f->flags & RW_FF_DERIVED && v >> 53)) {
+		jset_hex(s, f->name, v, 1);
+	} else {
+		jset_int(s, f->name, (json_int_t)v);
+	}
+}
+
+/* A header's object: the fields of its table that are present, in table
+ * order. Its shape is the set of those fields. */
+static json_t *fill_hdr(struct cap_json *j, struct jobj *s, const struct rw_hview *h)
+{
+	const struct rw_header_desc *d = h->d;
+	uint64_t shape = 0;
+
+	for (unsigned k = 0; k < d->n && k < 64; k++)
+		if (rw_field_shown(&d->f[k], h))
+			shape |= UINT64_C(1) << k;
+	jbegin(s, shape);
+	for (unsigned k = 0; k < d->n && k < 64; k++)
+		if (shape >> k & 1)
+			field(j, s, &d->f[k], h);
 	return s->o;
+}
+
+/* The n views of one repeated header (VLAN tags, IPv6 extension headers)
+ * as an array of objects. */
+static json_t *fill_array(struct cap_json *j, json_t *arr, struct jobj *objs, unsigned *have,
+			  const struct rw_hview *h, unsigned n)
+{
+	if (n != *have) {
+		json_array_clear(arr);
+		for (unsigned i = 0; i < n; i++)
+			json_array_append(arr, objs[i].o);
+		*have = n;
+	}
+	for (unsigned i = 0; i < n; i++)
+		fill_hdr(j, &objs[i], &h[i]);
+	return arr;
 }
 
 static json_t *fill_crc(struct jobj *s, int captured, enum rw_crc_status st, uint32_t wire,
 			uint32_t computed, unsigned digits)
 {
-	static const char *const names[3] = {"none", "ok", "bad"};
-	uint32_t shape = (uint32_t)captured << 1 | (st != RW_CRC_NONE);
+	uint64_t shape = (uint64_t)captured << 1 | (st != RW_CRC_NONE);
 
 	jbegin(s, shape);
-	jset_str(s, "status", names[st <= RW_CRC_BAD ? st : 0]);
+	jset_str(s, "status", rw_crc_status_name(st));
 	if (captured)
 		jset_hex(s, "wire", wire, digits);
 	if (st != RW_CRC_NONE)
@@ -463,35 +337,24 @@ static json_t *fill_crc(struct jobj *s, int captured, enum rw_crc_status st, uin
 
 /* ---- the packet ---------------------------------------------------------- */
 
-/* Root keys that come and go, in output order. */
-enum {
-	R_FILE = 1u << 0,
-	R_TRUNCATED = 1u << 1,
-	R_ERF = 1u << 2,
-	R_SLL = 1u << 3,
-	R_ETH = 1u << 4,
-	R_VLAN = 1u << 5,
-	R_PFC = 1u << 6,
-	R_PAUSE = 1u << 7,
-	R_IP = 1u << 8,
-	R_UDP = 1u << 9,
-	R_LRH = 1u << 10,
-	R_GRH = 1u << 11,
-	R_BTH = 1u << 12,
-	R_EXT_SHIFT = 13, /* the RW_HDR_* bits, 11 of them */
-	R_PAYLOAD = 1u << 24,
-	R_ICRC = 1u << 25,
-	R_VCRC = 1u << 26,
-	R_ERROR = 1u << 27,
-	R_IPV6_EXT = 1u << 28,
-	R_IFACE = 1u << 29,
-};
+/* Root keys that come and go: bit hd for each header table's key (in
+ * wire order, as the headers come), then these. */
+#define R_FILE (UINT64_C(1) << 32)
+#define R_TRUNCATED (UINT64_C(1) << 33)
+#define R_IFACE (UINT64_C(1) << 34)
+#define R_PAYLOAD (UINT64_C(1) << 35)
+#define R_ICRC (UINT64_C(1) << 36)
+#define R_VCRC (UINT64_C(1) << 37)
+#define R_ERROR (UINT64_C(1) << 38)
+_Static_assert(RW_HD_COUNT <= 32, "root shape: a bit per header table below R_FILE");
 
-static uint32_t root_shape(const struct cap_ctx *c, const struct cap_record *r,
-			   const struct rw_packet *p)
+static uint64_t root_shape(const struct cap_ctx *c, const struct cap_record *r,
+			   const struct rw_packet *p, const struct rw_hview *v, unsigned n)
 {
-	uint32_t s = 0;
+	uint64_t s = 0;
 
+	for (unsigned i = 0; i < n; i++)
+		s |= UINT64_C(1) << v[i].hd;
 	if (c->multi_file)
 		s |= R_FILE;
 	if (r->caplen < r->wirelen)
@@ -499,30 +362,6 @@ static uint32_t root_shape(const struct cap_ctx *c, const struct cap_record *r,
 	/* pcapng: a file may hold several interfaces of several link types */
 	if (r->src && r->iface >= 0)
 		s |= R_IFACE;
-	if (p->present & RW_P_ERF)
-		s |= R_ERF;
-	if (p->present & (RW_P_SLL | RW_P_SLL2))
-		s |= R_SLL;
-	if (p->present & RW_P_ETH)
-		s |= R_ETH;
-	if (p->n_vlan)
-		s |= R_VLAN;
-	if (p->present & RW_P_MACCTRL)
-		s |= p->macctrl.opcode == RW_MACCTRL_PFC ? R_PFC : R_PAUSE;
-	if (p->present & (RW_P_IPV4 | RW_P_IPV6))
-		s |= R_IP;
-	if ((p->present & RW_P_IPV6) && p->ipv6_ext.n)
-		s |= R_IPV6_EXT;
-	if (p->present & RW_P_UDP)
-		s |= R_UDP;
-	if (p->present & RW_P_LRH)
-		s |= R_LRH;
-	if (p->present & RW_P_GRH)
-		s |= R_GRH;
-	if (p->present & RW_P_BTH) {
-		s |= R_BTH;
-		s |= (uint32_t)(p->hdrs & ((1u << RW_HDR_COUNT) - 1)) << R_EXT_SHIFT;
-	}
 	if (cap_payload_known(p))
 		s |= R_PAYLOAD;
 	if ((p->present & RW_P_ICRC) || p->icrc_status != RW_CRC_NONE)
@@ -557,7 +396,7 @@ static json_t *file_name(struct cap_json *j, const char *name)
 /* The record's own members: frame number, file, time, lengths, interface,
  * carrier, truncation. */
 static void build_record(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p,
-			 uint32_t shape)
+			 uint64_t shape)
 {
 	struct cap_json *j = c->json;
 	struct jobj *root = &j->root;
@@ -580,118 +419,35 @@ static void build_record(struct cap_ctx *c, const struct cap_record *r, const st
 		jset_bool(root, "truncated", 1);
 }
 
-/* The headers below the transport, outermost first. */
-static void build_link_net(struct cap_json *j, const struct rw_packet *p, uint32_t shape)
+/* The headers, outermost first, each from its field table: one object per
+ * header under its table's name, an array of them for the VLAN tags and
+ * the IPv6 extension headers. */
+static void build_headers(struct cap_json *j, const struct rw_hview *v, unsigned n)
 {
 	struct jobj *root = &j->root;
 
-	if (shape & R_ERF)
-		jset_ref(root, "erf", fill_erf(j, &p->erf));
-	if (shape & R_SLL)
-		jset_ref(root, "sll", fill_sll(j, p));
-	if (shape & R_ETH)
-		jset_ref(root, "eth", fill_eth(j, &p->eth));
-	if (shape & R_VLAN)
-		jset_ref(root, "vlan", fill_vlans(j, p));
-	if (shape & R_PFC)
-		jset_ref(root, "pfc", fill_pfc(j, &p->macctrl));
-	if (shape & R_PAUSE)
-		jset_ref(root, "pause", fill_pause(j, &p->macctrl));
-	if (shape & R_IP)
-		jset_ref(root, "ip", fill_ip(j, p));
-	if (shape & R_IPV6_EXT)
-		jset_ref(root, "ipv6_ext", fill_ipv6_ext(j, &p->ipv6_ext));
-	if (shape & R_UDP)
-		jset_ref(root, "udp", fill_udp(j, &p->udp));
-	if (shape & R_LRH)
-		jset_ref(root, "lrh", fill_lrh(j, &p->lrh));
-	if (shape & R_GRH)
-		jset_ref(root, "grh", fill_grh(j, &p->grh));
-}
-
-/* The extended transport headers that address the request: RDETH, DETH,
- * XRCETH, FETH, RETH, AtomicETH, in that order (the order of the keys). */
-static void build_ext_request(struct cap_json *j, const struct rw_packet *p)
-{
-	struct jobj *root = &j->root;
-	unsigned h = p->hdrs;
-
-	if (h & RW_HDR_RDETH) {
-		struct jobj *s = &j->sub[J_RDETH];
-		jbegin(s, 0);
-		jset_int(s, "een", p->rdeth.een);
-		jset_ref(root, "rdeth", s->o);
-	}
-	if (h & RW_HDR_DETH) {
-		struct jobj *s = &j->sub[J_DETH];
-		jbegin(s, 0);
-		jset_int(s, "qkey", p->deth.qkey);
-		jset_int(s, "sqpn", p->deth.sqpn);
-		jset_ref(root, "deth", s->o);
-	}
-	if (h & RW_HDR_XRCETH) {
-		struct jobj *s = &j->sub[J_XRCETH];
-		jbegin(s, 0);
-		jset_int(s, "xrcsrq", p->xrceth.xrcsrq);
-		jset_ref(root, "xrceth", s->o);
-	}
-	if (h & RW_HDR_FETH) {
-		struct jobj *s = &j->sub[J_FETH];
-		jbegin(s, 0);
-		jset_int(s, "sel", p->feth.sel);
-		jset_int(s, "plt", p->feth.plt);
-		jset_ref(root, "feth", s->o);
-	}
-	if (h & RW_HDR_RETH) {
-		struct jobj *s = &j->sub[J_RETH];
-		jbegin(s, 0);
-		jset_hex(s, "va", p->reth.va, 1);
-		jset_int(s, "rkey", p->reth.rkey);
-		jset_int(s, "len", p->reth.dmalen);
-		jset_ref(root, "reth", s->o);
-	}
-	if (h & RW_HDR_ATOMICETH) {
-		struct jobj *s = &j->sub[J_ATOMICETH];
-		jbegin(s, 0);
-		jset_hex(s, "va", p->atomiceth.va, 1);
-		jset_int(s, "rkey", p->atomiceth.rkey);
-		jset_hex(s, "swap_add", p->atomiceth.swap_add, 1);
-		jset_hex(s, "compare", p->atomiceth.compare, 1);
-		jset_ref(root, "atomiceth", s->o);
-	}
-}
-
-/* The extended transport headers after those: AETH, AtomicAckETH, ImmDt,
- * IETH, and a CNP's reserved bytes. */
-static void build_ext_rest(struct cap_json *j, const struct rw_packet *p)
-{
-	struct jobj *root = &j->root;
-	unsigned h = p->hdrs;
-
-	if (h & RW_HDR_AETH)
-		jset_ref(root, "aeth", fill_aeth(j, &p->aeth));
-	if (h & RW_HDR_ATOMICACKETH) {
-		struct jobj *s = &j->sub[J_ATOMICACKETH];
-		jbegin(s, 0);
-		jset_hex(s, "orig", p->atomicacketh.orig, 1);
-		jset_ref(root, "atomicacketh", s->o);
-	}
-	if (h & RW_HDR_IMMDT)
-		jset_int(root, "immdt", p->immdt);
-	if (h & RW_HDR_IETH)
-		jset_int(root, "ieth", p->ieth);
-	if (h & RW_HDR_CNP) {
-		struct jobj *s = &j->sub[J_CNP];
-		jbegin(s, 0);
-		jset_bool(s, "resv_nonzero", p->cnp_nonzero);
-		jset_ref(root, "cnp", s->o);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned same = 1;
+		while (i + same < n && v[i + same].hd == v[i].hd)
+			same++;
+		if (v[i].hd == RW_HD_VLAN) {
+			jset_ref(root, v[i].d->name,
+				 fill_array(j, j->vlan_arr, j->vlan, &j->n_vlan, &v[i], same));
+			i += same - 1;
+		} else if (v[i].hd == RW_HD_IPV6_EXT) {
+			jset_ref(root, v[i].d->name,
+				 fill_array(j, j->ext_arr, j->ext, &j->n_ext, &v[i], same));
+			i += same - 1;
+		} else {
+			jset_ref(root, v[i].d->name, fill_hdr(j, &j->hdr[v[i].hd], &v[i]));
+		}
 	}
 }
 
 /* After the headers: payload, the CRCs, and what was wrong with the
  * packet. */
 static void build_trailer(struct cap_json *j, const struct cap_record *r,
-			  const struct rw_packet *p, uint32_t shape)
+			  const struct rw_packet *p, uint64_t shape)
 {
 	struct jobj *root = &j->root;
 
@@ -718,21 +474,17 @@ static void build_trailer(struct cap_json *j, const struct cap_record *r,
 
 /* One packet's object, refilled in place in c->json's objects (see the top
  * of this file). The parts set the keys in the output's order, which the
- * slots of a shape depend on. Per packet: the helpers are static, for the
- * compiler to inline. */
+ * slots of a shape depend on. */
 static void build(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
 {
 	struct cap_json *j = c->json;
-	uint32_t shape = root_shape(c, r, p);
+	struct rw_hview v[RW_HVIEW_MAX];
+	unsigned n = r->data ? rw_packet_hviews(p, r->data, v, RW_HVIEW_MAX) : 0;
+	uint64_t shape = root_shape(c, r, p, v, n);
 
 	jbegin(&j->root, shape);
 	build_record(c, r, p, shape);
-	build_link_net(j, p, shape);
-	if (shape & R_BTH) {
-		jset_ref(&j->root, "bth", fill_bth(j, p));
-		build_ext_request(j, p);
-		build_ext_rest(j, p);
-	}
+	build_headers(j, v, n);
 	build_trailer(j, r, p, shape);
 }
 

@@ -19,6 +19,7 @@
 #include "rocewire/opcode.h"
 #include "rocewire/icrc.h"
 #include "rocewire/packet.h"
+#include "rocewire/fields.h"
 #include "rocewire/build.h"
 #include "rocewire/tmpl.h"
 #include "rocewire/rewrite.h"

@@ -314,7 +314,7 @@ def main():
         check(t["infiniband.invariant.crc"] and
               num(t["infiniband.invariant.crc"][0]) == int(j["icrc"]["wire"], 16),
               "%s: ICRC tshark %s rocewire %r" % (where, t["infiniband.invariant.crc"], j["icrc"]))
-        ip = j.get("ip", {})
+        ip = j.get("ipv6") or j.get("ipv4") or {}
         src, dst = (t["ipv6.src"], t["ipv6.dst"]) if ip.get("version") == 6 else \
             (t["ip.src"], t["ip.dst"])
         check(src and dst and
@@ -339,11 +339,22 @@ def main():
     chain = next((k for k, w in enumerate(c.want) if w.get("name") == "chain"), None)
     text = frames[chain] if chain is not None and chain < len(frames) else ""
     names = ["hop-by-hop", "destination-options", "routing", "fragment", "destination-options"]
-    lines = ["    %s type %d len %d" % (n, {"hop-by-hop": 0, "routing": 43, "fragment": 44,
-                                              "destination-options": 60}[n], ln)
-             for n, ln in zip(names, c.want[chain]["ext_lens"])] if chain is not None else []
-    check(all(l in text.splitlines() for l in lines) and "  ipv6_ext" in text.splitlines(),
-          "-v of the chain does not show %s:\n%s" % (lines, text))
+    codes = {"hop-by-hop": 0, "routing": 43, "fragment": 44, "destination-options": 60}
+    want = [("%d (%s)" % (codes[n], n), str(ln))
+            for n, ln in zip(names, c.want[chain]["ext_lens"])] if chain is not None else []
+    # one "ipv6_ext" layer per extension header: "type 43 (routing)", ..., "len 24"
+    got, cur = [], None
+    for line in text.splitlines():
+        if line == "  ipv6_ext":
+            cur = {}
+            got.append(cur)
+        elif line.startswith("  ") and not line.startswith("    "):
+            cur = None
+        elif cur is not None and line.startswith("    "):
+            k, _, v = line[4:].partition(" ")
+            cur[k] = v
+    check([(g.get("type"), g.get("len")) for g in got] == want and bool(want),
+          "-v of the chain does not show %s:\n%s" % (want, text))
 
     for p in problems:
         print("MISMATCH " + p)

@@ -282,8 +282,8 @@ class Checker:
         elif carrier == "pause":
             self.eq(where, "pause.quanta", T("macc.pause_time"), (j.get("pause") or {}).get("quanta"))
         # IP
-        ip = j.get("ip")
-        if self.present_both(where, "IPv4 header", has("ip.src"), ip is not None and ip.get("version") == 4):
+        ip = j.get("ipv4")
+        if self.present_both(where, "IPv4 header", has("ip.src"), ip is not None):
             self.eq(where, "ip.src", T("ip.src"), ip.get("src"), conv=norm_ip)
             self.eq(where, "ip.dst", T("ip.dst"), ip.get("dst"), conv=norm_ip)
             self.eq(where, "ip.dscp", T("ip.dsfield.dscp"), ip.get("dscp"))
@@ -293,15 +293,16 @@ class Checker:
             self.eq(where, "ip.len", T("ip.len"), ip.get("len"))
             self.eq(where, "ip.proto", T("ip.proto"), ip.get("proto"))
             self.eq(where, "ip.df", T("ip.flags.df"), ip.get("df"))
-        if self.present_both(where, "IPv6 header", has("ipv6.src"), ip is not None and ip.get("version") == 6):
+        ip = j.get("ipv6")
+        if self.present_both(where, "IPv6 header", has("ipv6.src"), ip is not None):
             self.eq(where, "ipv6.src", T("ipv6.src"), ip.get("src"), conv=norm_ip)
             self.eq(where, "ipv6.dst", T("ipv6.dst"), ip.get("dst"), conv=norm_ip)
             self.eq(where, "ipv6.dscp", T("ipv6.tclass.dscp"), ip.get("dscp"))
             self.eq(where, "ipv6.ecn", T("ipv6.tclass.ecn"), ip.get("ecn"))
             self.eq(where, "ipv6.hop_limit", T("ipv6.hlim"), ip.get("hop_limit"))
             self.eq(where, "ipv6.flow_label", T("ipv6.flow"), ip.get("flow_label"))
-            self.eq(where, "ipv6.len", T("ipv6.plen"), ip.get("len"))
-            self.eq(where, "ipv6.next_header", T("ipv6.nxt"), ip.get("proto"))
+            self.eq(where, "ipv6.payload_len", T("ipv6.plen"), ip.get("payload_len"))
+            self.eq(where, "ipv6.next_header", T("ipv6.nxt"), ip.get("next_header"))
         # UDP
         if self.present_both(where, "UDP header", has("udp.srcport"), "udp" in j):
             u = j["udp"]
@@ -399,9 +400,9 @@ class Checker:
                     j["atomicacketh"].get("orig"))
         # ImmDt and IETH are byte fields, shown twice (header and value).
         if has("infiniband.immdt") and "immdt" in j:
-            self.eq(where, "immdt", T("infiniband.immdt"), j.get("immdt"), conv=lambda v: v if isinstance(v, int) else hexbytes(v))
+            self.eq(where, "immdt", T("infiniband.immdt"), (j.get("immdt") or {}).get("data"), conv=lambda v: v if isinstance(v, int) else hexbytes(v))
         if has("infiniband.ieth") and "ieth" in j:
-            self.eq(where, "ieth", T("infiniband.ieth"), j.get("ieth"), conv=lambda v: v if isinstance(v, int) else hexbytes(v))
+            self.eq(where, "ieth", T("infiniband.ieth"), (j.get("ieth") or {}).get("rkey"), conv=lambda v: v if isinstance(v, int) else hexbytes(v))
         # Payload length where tshark shows one: Wireshark's Data item holds
         # the payload and the pad bytes.
         if has("data.len"):

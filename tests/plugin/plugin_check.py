@@ -45,7 +45,7 @@ HEADER_KEYS = [("bth.dqpn", "bth.dqpn"), ("bth.pkey", "bth.pkey"), ("rdeth.een",
                ("atomiceth.swap_add", "atomiceth.swap_add"),
                ("atomiceth.compare", "atomiceth.compare"), ("aeth.syndrome", "aeth.syndrome"),
                ("aeth.msn", "aeth.msn"), ("atomicacketh.orig", "atomicacketh.orig"),
-               ("immdt", "immdt"), ("ieth", "ieth")]
+               ("immdt", "immdt.data"), ("ieth", "ieth.rkey")]
 
 FIELDS = ["frame.number", "frame.cap_len", "frame.time_epoch", "rocewire.cnp.too_often", "rocewire.carrier", "rocewire.opcode", "rocewire.psn",
           "rocewire.icrc.status", "rocewire.icrc.wire", "rocewire.icrc.computed",
@@ -200,7 +200,7 @@ def check_decode(ts, path, ts_opts=(), cap_opts=()):
             if row["rocewire.opcode"] != bth["name"] or row["rocewire.psn"] != str(bth["psn"]):
                 fail("%s frame %d: opcode/psn %s/%s, rocewire-cap %s/%s" % (
                     path, fr, row["rocewire.opcode"], row["rocewire.psn"], bth["name"], bth["psn"]))
-        ecn = j.get("ip", {}).get("ecn")
+        ecn = (j.get("ipv4") or j.get("ipv6") or {}).get("ecn")
         if ecn is not None and row["rocewire.ecn"] != str(ecn):
             fail("%s frame %d: ecn %r, rocewire-cap %r" % (path, fr, row["rocewire.ecn"], ecn))
         if ("error" in j) != (row["rocewire.error"] != ""):

@@ -209,8 +209,8 @@ def check_packets(name, frames, pkts):
     roce = []
     for (ecn, dport, icrc_here, raw), j in zip(frames, pkts):
         n = j.get("frame")
-        if ecn is not None and j.get("ip", {}).get("ecn") != ecn:
-            fail("%s: frame %s: ECN %s in the IPv4 header, decoded as %s" % (name, n, ecn, j.get("ip", {}).get("ecn")))
+        if ecn is not None and (j.get("ipv4") or j.get("ipv6") or {}).get("ecn") != ecn:
+            fail("%s: frame %s: ECN %s in the IPv4 header, decoded as %s" % (name, n, ecn, (j.get("ipv4") or j.get("ipv6") or {}).get("ecn")))
         if dport != ROCEV2_PORT:
             continue
         if j.get("carrier") != "rocev2":
@@ -379,7 +379,7 @@ def check_ce(args, cli, roce):
     tc = cli["run"].get("traffic_class")
     if tc is None or tc & 3 != 2:
         fail("%s: the run's traffic class is %s, not ECT(0)" % (name, tc))
-    ecns = collections.Counter(j["ip"]["ecn"] for j, *_ in roce)
+    ecns = collections.Counter(j["ipv4"]["ecn"] for j, *_ in roce)
     note("%s: ECN of the RoCE packets: %s" % (name, dict(sorted(ecns.items()))))
     if set(ecns) - {2, 3}:
         fail("%s: RoCE packets that are not ECT(0) or CE: %s" % (name, dict(ecns)))
@@ -489,7 +489,7 @@ def check_netem_sent(args, cli, roce):
     """netem sits on the requester's veth, in front of the capture point: the
     packets it let through are the requester's packets in the capture."""
     src = (cli.get("gid", {}).get("local") or "").replace("::ffff:", "")
-    mine = sum(1 for j, *_ in roce if j["ip"]["src"] == src)
+    mine = sum(1 for j, *_ in roce if j["ipv4"]["src"] == src)
     sent, _ = netem_stats(args)
     note("%s: %d packets from the requester %s in the capture, netem sent %s" % (args.name, mine, src, sent))
     if sent is not None and sent != mine:
@@ -535,7 +535,7 @@ def check_pingpong(args, roce):
     sends = [r for r in roce if r[2] == "SEND"]
     seen = {}
     for j, tr, k, pos, plen in sends:
-        seen.setdefault((j["bth"]["dqpn"], j["ip"]["dst"]), []).append((pos, plen))
+        seen.setdefault((j["bth"]["dqpn"], j["ipv4"]["dst"]), []).append((pos, plen))
     msgs = sum(1 for r in sends if r[3] in ("first", "only"))
     nbytes = sum(r[4] for r in sends)
     note("%s: %d SEND messages, %d bytes between %d QPs" % (args.name, msgs, nbytes, len(seen)))

@@ -436,8 +436,8 @@ def main():
     check_record(args, srv)
 
     pk = packets(args)
-    reqs = [j for j in pk if j["ip"]["src"] == GEN_IP and j["bth"]["dqpn"] == q["local_qpn"]]
-    resps = [j for j in pk if j["ip"]["src"] == SERVER_IP and j["bth"]["dqpn"] == q["remote_qpn"]]
+    reqs = [j for j in pk if j["ipv4"]["src"] == GEN_IP and j["bth"]["dqpn"] == q["local_qpn"]]
+    resps = [j for j in pk if j["ipv4"]["src"] == SERVER_IP and j["bth"]["dqpn"] == q["remote_qpn"]]
     if len(reqs) + len(resps) != len(pk):
         fail("%d packets neither requests to QPN %d nor responses to QPN %d" % (
             len(pk) - len(reqs) - len(resps), q["local_qpn"], q["remote_qpn"]))

@@ -1,0 +1,708 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The field tables (fields.h): one per header, in wire order of the fields.
+ *
+ * Each row is checked at compile time: its bytes lie within the header
+ * (HLEN), its bits within the bytes it reads, and its width within the
+ * decoded struct's member (S) that the codec fills. A failed check is a
+ * negative array size. */
+#include "rocewire/fields.h"
+#include "rocewire/wire.h"
+
+#define RW_CHECK(e) (0 * (int)sizeof(char[(e) ? 1 : -1]))
+#define FIT(o, sz, sh, bt) RW_CHECK((o) + (sz) <= HLEN && (sh) + (bt) <= 8 * (sz) && (sz) <= 16)
+#define MEMBER(m, bt) RW_CHECK((bt) <= 8 * sizeof(((S *)0)->m))
+
+/* A number of bt bits, shifted by sh, in the sz bytes at o; the codec puts
+ * it in member m of S. Further designated initializers follow. */
+#define NUM(nm, o, sz, sh, bt, m, ...)                                                              \
+	{ .name = nm, .off = (uint16_t)((o) + FIT(o, sz, sh, bt) + MEMBER(m, bt)), .size = sz,      \
+	  .shift = sh, .bits = bt, .of = 0xFF, __VA_ARGS__ }
+/* The same without a struct member (the version nibbles: checked, not kept). */
+#define NUMX(nm, o, sz, sh, bt, ...)                                                                \
+	{ .name = nm, .off = (uint16_t)((o) + FIT(o, sz, sh, bt)), .size = sz, .shift = sh,         \
+	  .bits = bt, .of = 0xFF, __VA_ARGS__ }
+#define FLAG(nm, o, sh, m, ...) NUM(nm, o, 1, sh, 1, m, .type = RW_FT_FLAG, __VA_ARGS__)
+#define ADDR(nm, o, sz, ty, m)                                                                      \
+	{ .name = nm, .off = (uint16_t)((o) + FIT(o, sz, 0, 0) + RW_CHECK(sizeof(((S *)0)->m) >= (sz))), \
+	  .size = sz, .type = ty, .of = 0xFF }
+#define NAMEOF(nm, i, fn, ...) { .name = nm, .type = RW_FT_NAME, .of = i, .vname = fn, __VA_ARGS__ }
+#define DERIVED(nm, fn, ...) { .name = nm, .flags = RW_FF_DERIVED, .get = fn, .of = 0xFF, __VA_ARGS__ }
+#define HEX(d) .base = RW_BASE_HEX, .digits = d
+#define N(a) (uint8_t)(sizeof(a) / sizeof((a)[0]))
+
+/* ---- value names ---------------------------------------------------------- */
+
+const char *rw_ecn_name(unsigned ecn)
+{
+	static const char *const names[4] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};
+	return names[ecn & 3];
+}
+
+const char *rw_ethertype_name(uint16_t t)
+{
+	switch (t) {
+	case RW_ETHERTYPE_IPV4: return "IPv4";
+	case RW_ETHERTYPE_IPV6: return "IPv6";
+	case RW_ETHERTYPE_VLAN: return "802.1Q";
+	case RW_ETHERTYPE_QINQ: return "802.1ad";
+	case RW_ETHERTYPE_QINQ_OLD: return "QinQ";
+	case RW_ETHERTYPE_ROCEV1: return "RoCEv1";
+	case RW_ETHERTYPE_MACCTRL: return "MAC control";
+	case 0x0806: return "ARP";
+	case 0x88CC: return "LLDP";
+	case 0x8906: return "FCoE";
+	case 0x8914: return "FIP";
+	default: return NULL;
+	}
+}
+
+const char *rw_ipproto_name(uint8_t proto)
+{
+	switch (proto) {
+	case 1: return "ICMP";
+	case 6: return "TCP";
+	case RW_IPPROTO_UDP: return "UDP";
+	case 58: return "ICMPv6";
+	/* the numbers IPv6 extension headers share with protocols: "routing" */
+	default: return rw_ipv6_ext_name(proto);
+	}
+}
+
+const char *rw_aeth_kind_key(unsigned kind)
+{
+	static const char *const names[] = {
+		[RW_AETH_ACK] = "ack", [RW_AETH_RNR_NAK] = "rnr_nak", [RW_AETH_RESERVED] = "reserved",
+		[RW_AETH_NAK] = "nak",
+	};
+	_Static_assert(N(names) == 4, "names: the four AETH kinds (2 bits)");
+	return names[kind & 3];
+}
+
+static const char *vn_ecn(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_ecn_name((unsigned)v);
+}
+
+static const char *vn_ethertype(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_ethertype_name((uint16_t)v);
+}
+
+static const char *vn_ipproto(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_ipproto_name((uint8_t)v);
+}
+
+static const char *vn_ipv6_ext(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_ipv6_ext_name((uint8_t)v);
+}
+
+/* The opcode table (opcode.c) is the one source of opcode names. */
+static const char *vn_opcode(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_opcode((uint8_t)v)->name;
+}
+
+static const char *vn_transport(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_transport_name((enum rw_transport)rw_opcode((uint8_t)v)->transport);
+}
+
+static const char *vn_lnh(uint64_t v, const struct rw_hview *h)
+{
+	static const char *const names[] = {
+		[RW_LNH_RAW] = "raw", [RW_LNH_IPV6] = "IPv6", [RW_LNH_IBA_LOCAL] = "IBA local",
+		[RW_LNH_IBA_GLOBAL] = "IBA global",
+	};
+	_Static_assert(N(names) == 4, "names: the four LNH values (2 bits)");
+	(void)h;
+	return names[v & 3];
+}
+
+static const char *vn_nxthdr(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return v == RW_GRH_NXTHDR_IBA ? "IBA" : NULL;
+}
+
+static const char *vn_macctrl(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return v == RW_MACCTRL_PFC ? "PFC" : v == RW_MACCTRL_PAUSE ? "PAUSE" : NULL;
+}
+
+static const char *vn_aeth_kind(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_aeth_kind_key((unsigned)v);
+}
+
+static const char *vn_nak(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_nak_code_name((uint8_t)v);
+}
+
+/* ---- derived fields and conditions -------------------------------------- */
+
+static int get_erf_ext(const struct rw_hview *h, uint64_t *v)
+{
+	*v = h->p->erf.n_ext;
+	return 1;
+}
+
+static int get_erf_hlen(const struct rw_hview *h, uint64_t *v)
+{
+	*v = h->p->erf.hlen;
+	return 1;
+}
+
+static int get_sll_version(const struct rw_hview *h, uint64_t *v)
+{
+	*v = h->hd == RW_HD_SLL2 ? 2 : 1;
+	return 1;
+}
+
+static int get_vlan_tpid(const struct rw_hview *h, uint64_t *v)
+{
+	*v = h->p->vlan[h->idx < RW_MAX_VLAN ? h->idx : 0].tpid;
+	return 1;
+}
+
+static int get_ipv4_optlen(const struct rw_hview *h, uint64_t *v)
+{
+	*v = (h->b[0] & 0x0Fu) * 4u - RW_IPV4_MIN_HLEN;
+	return 1;
+}
+
+static int when_ipv4_options(const struct rw_hview *h)
+{
+	return (h->b[0] & 0x0Fu) > 5;
+}
+
+static int get_ext_type(const struct rw_hview *h, uint64_t *v)
+{
+	*v = h->p->ipv6_ext.type[h->idx < RW_IPV6_EXT_MAX ? h->idx : 0];
+	return 1;
+}
+
+static int get_ext_len(const struct rw_hview *h, uint64_t *v)
+{
+	*v = h->p->ipv6_ext.hlen[h->idx < RW_IPV6_EXT_MAX ? h->idx : 0];
+	return 1;
+}
+
+static int when_ack(const struct rw_hview *h)
+{
+	return rw_aeth_kind_of(h->b[0]) == RW_AETH_ACK;
+}
+
+static int when_rnr(const struct rw_hview *h)
+{
+	return rw_aeth_kind_of(h->b[0]) == RW_AETH_RNR_NAK;
+}
+
+static int when_nak(const struct rw_hview *h)
+{
+	return rw_aeth_kind_of(h->b[0]) == RW_AETH_NAK;
+}
+
+static int when_resv_kind(const struct rw_hview *h)
+{
+	return rw_aeth_kind_of(h->b[0]) == RW_AETH_RESERVED;
+}
+
+static int get_credits(const struct rw_hview *h, uint64_t *v)
+{
+	int c = rw_aeth_credits(rw_aeth_value_of(h->b[0]));
+	if (c < 0)
+		return 0;
+	*v = (uint64_t)c;
+	return 1;
+}
+
+static int get_rnr_us(const struct rw_hview *h, uint64_t *v)
+{
+	*v = rw_rnr_timer_us(rw_aeth_value_of(h->b[0]));
+	return 1;
+}
+
+/* ---- the tables ---------------------------------------------------------- */
+
+/* ERF record header (the ERF types document): timestamp (little-endian),
+ * type (bit 7: an extension header follows), flags, rlen, lctr, wlen. */
+#define HLEN RW_ERF_LEN
+#define S struct rw_erf
+static const struct rw_field f_erf[] = {
+	NUM("ts", 0, 8, 0, 64, ts, HEX(16), .flags = RW_FF_LE),
+	NUM("type", 8, 1, 0, 7, type),
+	NUM("flags", 9, 1, 0, 8, flags, HEX(2)),
+	NUM("rlen", 10, 2, 0, 16, rlen),
+	NUM("lctr", 12, 2, 0, 16, lctr),
+	NUM("wlen", 14, 2, 0, 16, wlen),
+	DERIVED("extensions", get_erf_ext),
+	DERIVED("hlen", get_erf_hlen),
+};
+#undef HLEN
+#undef S
+
+/* Linux cooked capture v1 (LINKTYPE_LINUX_SLL) and v2 (LINKTYPE_LINUX_SLL2):
+ * one JSON object "sll" with a version. */
+#define HLEN RW_SLL_LEN
+#define S struct rw_sll
+static const struct rw_field f_sll[] = {
+	DERIVED("version", get_sll_version),
+	NUM("pkttype", 0, 2, 0, 16, pkttype),
+	NUM("hatype", 2, 2, 0, 16, hatype),
+	NUM("addr_len", 4, 2, 0, 16, addr_len),
+	{ .name = "addr", .off = 6 + FIT(6, 8, 0, 0), .size = 8, .type = RW_FT_BYTES, .of = 3 },
+	NUM("protocol", 14, 2, 0, 16, protocol, HEX(4), .vname = vn_ethertype),
+};
+#undef HLEN
+#define HLEN RW_SLL2_LEN
+static const struct rw_field f_sll2[] = {
+	DERIVED("version", get_sll_version),
+	NUM("protocol", 0, 2, 0, 16, protocol, HEX(4), .vname = vn_ethertype),
+	NUMX("resv", 2, 2, 0, 16, .flags = RW_FF_RESV),
+	NUM("ifindex", 4, 4, 0, 32, ifindex),
+	NUM("hatype", 8, 2, 0, 16, hatype),
+	NUM("pkttype", 10, 1, 0, 8, pkttype),
+	NUM("addr_len", 11, 1, 0, 8, addr_len),
+	{ .name = "addr", .off = 12 + FIT(12, 8, 0, 0), .size = 8, .type = RW_FT_BYTES, .of = 6 },
+};
+#undef HLEN
+#undef S
+
+#define HLEN RW_ETH_HLEN
+#define S struct rw_eth
+static const struct rw_field f_eth[] = {
+	ADDR("dst", 0, 6, RW_FT_MAC, dst),
+	ADDR("src", 6, 6, RW_FT_MAC, src),
+	NUM("type", 12, 2, 0, 16, ethertype, HEX(4), .vname = vn_ethertype),
+};
+#undef HLEN
+#undef S
+
+/* 802.1Q tag from its TCI; the TPID is the ethertype (or SLL protocol)
+ * before it, which the decoder keeps. */
+#define HLEN RW_VLAN_HLEN
+#define S struct rw_vlan
+static const struct rw_field f_vlan[] = {
+	DERIVED("tpid", get_vlan_tpid, HEX(4), .vname = vn_ethertype),
+	NUM("pcp", 0, 2, 13, 3, pcp),
+	NUM("dei", 0, 2, 12, 1, dei),
+	NUM("id", 0, 2, 0, 12, vid),
+	NUM("type", 2, 2, 0, 16, ethertype, HEX(4), .vname = vn_ethertype),
+};
+#undef HLEN
+#undef S
+
+/* MAC control (from its opcode): 802.1Qbb PFC and 802.3x PAUSE. */
+#define HLEN RW_PFC_LEN
+#define S struct rw_macctrl
+static const struct rw_field f_pfc[] = {
+	NUM("opcode", 0, 2, 0, 16, opcode, HEX(4), .vname = vn_macctrl),
+	NUM("cev", 2, 2, 0, 16, cev, HEX(2)),
+	NUM("quanta", 4, 2, 0, 16, quanta[0], .count = RW_PFC_PRIORITIES),
+};
+#undef HLEN
+#define HLEN RW_PAUSE_LEN
+static const struct rw_field f_pause[] = {
+	NUM("opcode", 0, 2, 0, 16, opcode, HEX(4), .vname = vn_macctrl),
+	NUM("quanta", 2, 2, 0, 16, quanta[0]),
+};
+#undef HLEN
+#undef S
+
+/* RFC 791 3.1; the ICRC masks TOS, TTL and the checksum (IBA A17.4.1). */
+#define HLEN RW_IPV4_MIN_HLEN
+#define S struct rw_ipv4
+static const struct rw_field f_ipv4[] = {
+	NUMX("version", 0, 1, 4, 4),
+	NUM("ihl", 0, 1, 0, 4, ihl),
+	NUM("dscp", 1, 1, 2, 6, dscp, .flags = RW_FF_ICRC),
+	NUM("ecn", 1, 1, 0, 2, ecn, .flags = RW_FF_ICRC, .vname = vn_ecn),
+	NUM("len", 2, 2, 0, 16, total_len),
+	NUM("id", 4, 2, 0, 16, id, HEX(4)),
+	NUMX("resv", 6, 1, 7, 1, .type = RW_FT_FLAG, .flags = RW_FF_RESV),
+	NUMX("df", 6, 1, 6, 1, .type = RW_FT_FLAG),
+	NUMX("mf", 6, 1, 5, 1, .type = RW_FT_FLAG),
+	NUM("frag_off", 6, 2, 0, 13, frag_off),
+	NUM("ttl", 8, 1, 0, 8, ttl, .flags = RW_FF_ICRC),
+	NUM("proto", 9, 1, 0, 8, protocol, .vname = vn_ipproto),
+	NUM("checksum", 10, 2, 0, 16, checksum, HEX(4), .flags = RW_FF_ICRC),
+	ADDR("src", 12, 4, RW_FT_IPV4, src),
+	ADDR("dst", 16, 4, RW_FT_IPV4, dst),
+	DERIVED("options_len", get_ipv4_optlen, .when = when_ipv4_options),
+};
+#undef HLEN
+#undef S
+
+/* RFC 8200 3; the ICRC masks the traffic class, flow label and hop limit. */
+#define HLEN RW_IPV6_HLEN
+#define S struct rw_ipv6
+static const struct rw_field f_ipv6[] = {
+	NUMX("version", 0, 4, 28, 4),
+	NUM("dscp", 0, 4, 22, 6, dscp, .flags = RW_FF_ICRC),
+	NUM("ecn", 0, 4, 20, 2, ecn, .flags = RW_FF_ICRC, .vname = vn_ecn),
+	NUM("flow_label", 0, 4, 0, 20, flow_label, HEX(5), .flags = RW_FF_ICRC),
+	NUM("payload_len", 4, 2, 0, 16, payload_len),
+	NUM("next_header", 6, 1, 0, 8, next_header, .vname = vn_ipproto),
+	NUM("hop_limit", 7, 1, 0, 8, hop_limit, .flags = RW_FF_ICRC),
+	ADDR("src", 8, 16, RW_FT_IPV6, src),
+	ADDR("dst", 24, 16, RW_FT_IPV6, dst),
+};
+#undef HLEN
+#undef S
+
+/* One IPv6 extension header (RFC 8200 4): its Next Header is its first
+ * byte; its type and length are what the walk found. */
+#define HLEN 2
+static const struct rw_field f_ipv6_ext[] = {
+	DERIVED("type", get_ext_type, .vname = vn_ipv6_ext),
+	NAMEOF("name", 0, vn_ipv6_ext),
+	DERIVED("len", get_ext_len),
+	NUMX("next", 0, 1, 0, 8, .vname = vn_ipproto),
+};
+#undef HLEN
+
+#define HLEN RW_UDP_HLEN
+#define S struct rw_udp
+static const struct rw_field f_udp[] = {
+	NUM("sport", 0, 2, 0, 16, sport),
+	NUM("dport", 2, 2, 0, 16, dport),
+	NUM("len", 4, 2, 0, 16, len),
+	NUM("checksum", 6, 2, 0, 16, checksum, HEX(4), .flags = RW_FF_ICRC),
+};
+#undef HLEN
+#undef S
+
+/* IBA 7.7; the ICRC replaces the whole LRH with ones (7.8.1). */
+#define HLEN RW_LRH_LEN
+#define S struct rw_lrh
+#define V RW_FF_ICRC
+static const struct rw_field f_lrh[] = {
+	NUM("vl", 0, 1, 4, 4, vl, .flags = V),
+	NUM("lver", 0, 1, 0, 4, lver, .flags = V),
+	NUM("sl", 1, 1, 4, 4, sl, .flags = V),
+	NUM("resv2", 1, 1, 2, 2, resv2, .flags = V | RW_FF_RESV),
+	NUM("lnh", 1, 1, 0, 2, lnh, .flags = V, .vname = vn_lnh),
+	NUM("dlid", 2, 2, 0, 16, dlid, HEX(4), .flags = V),
+	NUM("resv5", 4, 1, 3, 5, resv5, .flags = V | RW_FF_RESV),
+	NUM("pktlen", 4, 2, 0, 11, pktlen, .flags = V),
+	NUM("slid", 6, 2, 0, 16, slid, HEX(4), .flags = V),
+};
+#undef V
+#undef HLEN
+#undef S
+
+/* IBA 8.3; the ICRC masks TClass, FlowLabel and HopLmt. */
+#define HLEN RW_GRH_LEN
+#define S struct rw_grh
+static const struct rw_field f_grh[] = {
+	NUM("ipver", 0, 4, 28, 4, ipver),
+	NUM("tclass", 0, 4, 20, 8, tclass, HEX(2), .flags = RW_FF_ICRC),
+	NUM("flow_label", 0, 4, 0, 20, flow_label, HEX(5), .flags = RW_FF_ICRC),
+	NUM("paylen", 4, 2, 0, 16, paylen),
+	NUM("nxthdr", 6, 1, 0, 8, nxthdr, HEX(2), .vname = vn_nxthdr),
+	NUM("hoplmt", 7, 1, 0, 8, hoplmt, .flags = RW_FF_ICRC),
+	ADDR("sgid", 8, 16, RW_FT_IPV6, sgid),
+	ADDR("dgid", 24, 16, RW_FT_IPV6, dgid),
+};
+#undef HLEN
+#undef S
+
+/* IBA 9.2; byte 4 (FECN, BECN, resv6: IBA's resv8a) is masked by the ICRC. */
+#define HLEN RW_BTH_LEN
+#define S struct rw_bth
+static const struct rw_field f_bth[] = {
+	NUM("opcode", 0, 1, 0, 8, opcode, HEX(2), .vname = vn_opcode),
+	NAMEOF("name", 0, vn_opcode),
+	NAMEOF("transport", 0, vn_transport),
+	FLAG("se", 1, 7, se),
+	FLAG("m", 1, 6, m),
+	NUM("pad", 1, 1, 4, 2, pad),
+	NUM("tver", 1, 1, 0, 4, tver),
+	NUM("pkey", 2, 2, 0, 16, pkey, HEX(4)),
+	FLAG("fecn", 4, 7, fecn, .flags = RW_FF_ICRC),
+	FLAG("becn", 4, 6, becn, .flags = RW_FF_ICRC),
+	NUM("resv6", 4, 1, 0, 6, resv6, .flags = RW_FF_ICRC | RW_FF_RESV),
+	NUM("dqpn", 5, 3, 0, 24, dqpn, HEX(6)),
+	FLAG("ackreq", 8, 7, ackreq),
+	NUM("resv7", 8, 1, 0, 7, resv7, .flags = RW_FF_RESV),
+	NUM("psn", 9, 3, 0, 24, psn),
+};
+#undef HLEN
+#undef S
+
+/* IBA 9.3 extension headers. */
+#define HLEN RW_RDETH_LEN
+#define S struct rw_rdeth
+static const struct rw_field f_rdeth[] = {
+	NUM("resv8", 0, 1, 0, 8, resv8, .flags = RW_FF_RESV),
+	NUM("een", 1, 3, 0, 24, een, HEX(6)),
+};
+#undef HLEN
+#undef S
+
+#define HLEN RW_DETH_LEN
+#define S struct rw_deth
+static const struct rw_field f_deth[] = {
+	NUM("qkey", 0, 4, 0, 32, qkey, HEX(8)),
+	NUM("resv8", 4, 1, 0, 8, resv8, .flags = RW_FF_RESV),
+	NUM("sqpn", 5, 3, 0, 24, sqpn, HEX(6)),
+};
+#undef HLEN
+#undef S
+
+#define HLEN RW_XRCETH_LEN
+#define S struct rw_xrceth
+static const struct rw_field f_xrceth[] = {
+	NUM("resv8", 0, 1, 0, 8, resv8, .flags = RW_FF_RESV),
+	NUM("xrcsrq", 1, 3, 0, 24, xrcsrq, HEX(6)),
+};
+#undef HLEN
+#undef S
+
+#define HLEN RW_FETH_LEN
+#define S struct rw_feth
+static const struct rw_field f_feth[] = {
+	NUM("resv26", 0, 4, 6, 26, resv26, HEX(7), .flags = RW_FF_RESV),
+	NUM("sel", 3, 1, 4, 2, sel),
+	NUM("plt", 3, 1, 0, 4, plt),
+};
+#undef HLEN
+#undef S
+
+#define HLEN RW_RETH_LEN
+#define S struct rw_reth
+static const struct rw_field f_reth[] = {
+	NUM("va", 0, 8, 0, 64, va, HEX(16)),
+	NUM("rkey", 8, 4, 0, 32, rkey, HEX(8)),
+	NUM("len", 12, 4, 0, 32, dmalen),
+};
+#undef HLEN
+#undef S
+
+#define HLEN RW_ATOMICETH_LEN
+#define S struct rw_atomiceth
+static const struct rw_field f_atomiceth[] = {
+	NUM("va", 0, 8, 0, 64, va, HEX(16)),
+	NUM("rkey", 8, 4, 0, 32, rkey, HEX(8)),
+	NUM("swap_add", 12, 8, 0, 64, swap_add, HEX(16)),
+	NUM("compare", 20, 8, 0, 64, compare, HEX(16)),
+};
+#undef HLEN
+#undef S
+
+/* IBA 9.7.5.2: the syndrome's bit 7 is reserved, bits 6:5 the kind, 4:0
+ * the credit code, RNR timer code or NAK code, by kind. */
+#define HLEN RW_AETH_LEN
+#define S struct rw_aeth
+static const struct rw_field f_aeth[] = {
+	NUM("syndrome", 0, 1, 0, 8, syndrome, HEX(2)),
+	NUM("kind", 0, 1, 5, 2, kind, .flags = RW_FF_JSONNAME, .vname = vn_aeth_kind),
+	NUM("credit_code", 0, 1, 0, 5, value, .when = when_ack),
+	DERIVED("credits", get_credits, .when = when_ack, .null_name = "invalid"),
+	NUM("rnr_code", 0, 1, 0, 5, value, .when = when_rnr),
+	DERIVED("rnr_timer_us", get_rnr_us, .when = when_rnr),
+	NUM("nak_code", 0, 1, 0, 5, value, .when = when_nak, .vname = vn_nak),
+	NAMEOF("nak", 6, vn_nak, .when = when_nak),
+	NUM("value", 0, 1, 0, 5, value, .when = when_resv_kind),
+	NUM("msn", 1, 3, 0, 24, msn),
+};
+#undef HLEN
+#undef S
+
+#define HLEN RW_ATOMICACKETH_LEN
+#define S struct rw_atomicacketh
+static const struct rw_field f_atomicacketh[] = {
+	NUM("orig", 0, 8, 0, 64, orig, HEX(16)),
+};
+#undef HLEN
+#undef S
+
+/* ImmDt and IETH: one 32-bit word each (the codec's rw_u32_decode). */
+#define HLEN RW_IMMDT_LEN
+static const struct rw_field f_immdt[] = {
+	NUMX("data", 0, 4, 0, 32, HEX(8)),
+};
+#undef HLEN
+#define HLEN RW_IETH_LEN
+static const struct rw_field f_ieth[] = {
+	NUMX("rkey", 0, 4, 0, 32, HEX(8)),
+};
+#undef HLEN
+
+/* RoCEv2 CNP (IBA A17.9.3): 16 reserved bytes after the BTH. */
+#define HLEN RW_CNP_LEN
+static const struct rw_field f_cnp[] = {
+	{ .name = "resv", .off = 0 + FIT(0, RW_CNP_LEN, 0, 0), .size = RW_CNP_LEN,
+	  .type = RW_FT_BYTES, .flags = RW_FF_RESV, .of = 0xFF },
+};
+#undef HLEN
+
+#define D(hd, nm, l, t) [hd] = { .name = nm, .len = l, .n = N(t), .f = t }
+static const struct rw_header_desc descs[] = {
+	D(RW_HD_ERF, "erf", RW_ERF_LEN, f_erf),
+	D(RW_HD_SLL, "sll", RW_SLL_LEN, f_sll),
+	D(RW_HD_SLL2, "sll", RW_SLL2_LEN, f_sll2),
+	D(RW_HD_ETH, "eth", RW_ETH_HLEN, f_eth),
+	D(RW_HD_VLAN, "vlan", RW_VLAN_HLEN, f_vlan),
+	D(RW_HD_PFC, "pfc", RW_PFC_LEN, f_pfc),
+	D(RW_HD_PAUSE, "pause", RW_PAUSE_LEN, f_pause),
+	D(RW_HD_IPV4, "ipv4", RW_IPV4_MIN_HLEN, f_ipv4),
+	D(RW_HD_IPV6, "ipv6", RW_IPV6_HLEN, f_ipv6),
+	D(RW_HD_IPV6_EXT, "ipv6_ext", 2, f_ipv6_ext),
+	D(RW_HD_UDP, "udp", RW_UDP_HLEN, f_udp),
+	D(RW_HD_LRH, "lrh", RW_LRH_LEN, f_lrh),
+	D(RW_HD_GRH, "grh", RW_GRH_LEN, f_grh),
+	D(RW_HD_BTH, "bth", RW_BTH_LEN, f_bth),
+	D(RW_HD_RDETH, "rdeth", RW_RDETH_LEN, f_rdeth),
+	D(RW_HD_DETH, "deth", RW_DETH_LEN, f_deth),
+	D(RW_HD_XRCETH, "xrceth", RW_XRCETH_LEN, f_xrceth),
+	D(RW_HD_FETH, "feth", RW_FETH_LEN, f_feth),
+	D(RW_HD_RETH, "reth", RW_RETH_LEN, f_reth),
+	D(RW_HD_ATOMICETH, "atomiceth", RW_ATOMICETH_LEN, f_atomiceth),
+	D(RW_HD_AETH, "aeth", RW_AETH_LEN, f_aeth),
+	D(RW_HD_ATOMICACKETH, "atomicacketh", RW_ATOMICACKETH_LEN, f_atomicacketh),
+	D(RW_HD_IMMDT, "immdt", RW_IMMDT_LEN, f_immdt),
+	D(RW_HD_IETH, "ieth", RW_IETH_LEN, f_ieth),
+	D(RW_HD_CNP, "cnp", RW_CNP_LEN, f_cnp),
+};
+_Static_assert(N(descs) == RW_HD_COUNT, "descs: one table per enum rw_hd");
+_Static_assert(RW_HD_CNP - RW_HD_RDETH + 1 == RW_HDR_COUNT,
+	       "the extension headers' tables follow enum rw_hdr's bit order");
+
+const struct rw_header_desc *rw_header_desc(enum rw_hd hd)
+{
+	return (unsigned)hd < RW_HD_COUNT ? &descs[hd] : NULL;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+uint64_t rw_field_get(const struct rw_field *f, const uint8_t *hdr, unsigned i)
+{
+	const uint8_t *b = hdr + f->off + (size_t)i * f->size;
+	uint64_t v = 0;
+	unsigned n = f->size > 8 ? 8 : f->size;
+
+	if (f->flags & RW_FF_LE) {
+		for (unsigned k = n; k-- > 0;)
+			v = v << 8 | b[k];
+	} else {
+		for (unsigned k = 0; k < n; k++)
+			v = v << 8 | b[k];
+	}
+	v >>= f->shift;
+	return f->bits >= 64 ? v : v & ((UINT64_C(1) << f->bits) - 1);
+}
+
+int rw_field_value(const struct rw_field *f, const struct rw_hview *h, unsigned i, uint64_t *v)
+{
+	if (f->flags & RW_FF_DERIVED)
+		return f->get(h, v);
+	*v = rw_field_get(f, h->b, i);
+	return 1;
+}
+
+const uint8_t *rw_field_bytes(const struct rw_field *f, const struct rw_hview *h, size_t *n)
+{
+	size_t len = f->size;
+	if (f->type == RW_FT_BYTES && f->of != 0xFF) {
+		uint64_t l = rw_field_get(&h->d->f[f->of], h->b, 0);
+		if (l < len)
+			len = (size_t)l;
+	}
+	if (n)
+		*n = len;
+	return h->b + f->off;
+}
+
+const char *rw_field_name_of(const struct rw_field *f, const struct rw_hview *h)
+{
+	uint64_t v;
+	if (!f->vname)
+		return NULL;
+	if (f->type == RW_FT_NAME) {
+		if (!rw_field_value(&h->d->f[f->of], h, 0, &v))
+			return NULL;
+	} else if (!rw_field_value(f, h, 0, &v)) {
+		return NULL;
+	}
+	return f->vname(v, h);
+}
+
+/* ---- the headers of a frame --------------------------------------------- */
+
+static unsigned add(struct rw_hview *out, unsigned n, unsigned max, const struct rw_packet *p,
+		    enum rw_hd hd, const uint8_t *b, unsigned idx)
+{
+	if (n < max)
+		out[n] = (struct rw_hview){ .d = &descs[hd], .b = b, .p = p, .idx = (uint8_t)idx,
+					    .hd = (uint8_t)hd };
+	return n + 1;
+}
+
+unsigned rw_packet_hviews(const struct rw_packet *p, const uint8_t *frame, struct rw_hview *out,
+			  unsigned max)
+{
+	unsigned n = 0;
+	size_t tag = 0; /* where the first VLAN tag's TCI would be */
+
+	if (p->present & RW_P_ERF)
+		n = add(out, n, max, p, RW_HD_ERF, frame, 0);
+	if (p->present & RW_P_SLL2) {
+		n = add(out, n, max, p, RW_HD_SLL2, frame, 0);
+		tag = RW_SLL2_LEN;
+	} else if (p->present & RW_P_SLL) {
+		n = add(out, n, max, p, RW_HD_SLL, frame, 0);
+		tag = RW_SLL_LEN;
+	}
+	if (p->present & RW_P_ETH) {
+		n = add(out, n, max, p, RW_HD_ETH, frame + p->l2_off, 0);
+		tag = (size_t)p->l2_off + RW_ETH_HLEN;
+	}
+	for (unsigned i = 0; i < p->n_vlan && i < RW_MAX_VLAN; i++)
+		n = add(out, n, max, p, RW_HD_VLAN, frame + tag + RW_VLAN_HLEN * i, i);
+	if (p->present & RW_P_MACCTRL) {
+		const uint8_t *b = frame + tag + (size_t)RW_VLAN_HLEN * p->n_vlan;
+		n = add(out, n, max, p, p->macctrl.opcode == RW_MACCTRL_PFC ? RW_HD_PFC : RW_HD_PAUSE,
+			b, 0);
+	}
+	if (p->present & RW_P_IPV4)
+		n = add(out, n, max, p, RW_HD_IPV4, frame + p->l3_off, 0);
+	if (p->present & RW_P_IPV6) {
+		size_t off = (size_t)p->l3_off + RW_IPV6_HLEN;
+		n = add(out, n, max, p, RW_HD_IPV6, frame + p->l3_off, 0);
+		for (unsigned i = 0; i < p->ipv6_ext.n && i < RW_IPV6_EXT_MAX; i++) {
+			n = add(out, n, max, p, RW_HD_IPV6_EXT, frame + off, i);
+			off += p->ipv6_ext.hlen[i];
+		}
+	}
+	if (p->present & RW_P_UDP)
+		n = add(out, n, max, p, RW_HD_UDP, frame + p->l4_off, 0);
+	if (p->present & RW_P_LRH)
+		n = add(out, n, max, p, RW_HD_LRH, frame + p->l2_off, 0);
+	if (p->present & RW_P_GRH)
+		n = add(out, n, max, p, RW_HD_GRH, frame + p->l3_off, 0);
+	if (p->present & RW_P_BTH) {
+		const uint8_t *bth = frame + p->bth_off;
+		n = add(out, n, max, p, RW_HD_BTH, bth, 0);
+		for (unsigned i = 0; i < RW_HDR_COUNT; i++) {
+			enum rw_hdr h = (enum rw_hdr)(1u << i);
+			int off;
+			if (!(p->hdrs & h) || (off = rw_hdr_offset(p->bth.opcode, h)) < 0)
+				continue;
+			n = add(out, n, max, p, (enum rw_hd)(RW_HD_RDETH + i), bth + off, 0);
+		}
+	}
+	return n < max ? n : max;
+}

@@ -107,6 +107,7 @@ FIG(ooo, f->out_of_order)
 FIG(unsynced, f->unsynced_pkts)
 FIG(precapture, f->precapture_resends)
 FIG(acks, f->acks)
+FIG(not_ect, f->ecn[RW_ECN_NOT_ECT])
 FIG(ect0, f->ecn[RW_ECN_ECT0])
 FIG(ect1, f->ecn[RW_ECN_ECT1])
 FIG(ce, f->ecn[RW_ECN_CE])
@@ -131,6 +132,7 @@ static const struct st_figure figures[] = {
 	{"unsynced_packets", fig_unsynced},
 	{"precapture_resends", fig_precapture},
 	{"acks", fig_acks},
+	{"ecn.not_ect", fig_not_ect},
 	{"ecn.ect0", fig_ect0},
 	{"ecn.ect1", fig_ect1},
 	{"ecn.ce", fig_ce},

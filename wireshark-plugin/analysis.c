@@ -53,8 +53,8 @@ int rwp_linktype(const packet_info *pinfo)
  * One buffer, reused: dissection runs on one thread. */
 static uint8_t erf_rec[RW_ERF_LEN + 2 + WTAP_MAX_PACKET_SIZE_STANDARD];
 
-static void decode_erf(const uint8_t *frame, size_t caplen, size_t wirelen, packet_info *pinfo,
-		       struct rw_packet *p)
+static const uint8_t *decode_erf(const uint8_t *frame, size_t caplen, size_t wirelen,
+				 packet_info *pinfo, struct rw_packet *p, int *tvb_at)
 {
 	const struct erf_phdr *ph = &pinfo->pseudo_header->erf.phdr;
 	struct rw_erf h = {.ts = ph->ts, .type = ph->type & 0x7f, .flags = ph->flags,
@@ -62,7 +62,8 @@ static void decode_erf(const uint8_t *frame, size_t caplen, size_t wirelen, pack
 	size_t hlen = 0;
 	if (rw_erf_encode(&h, erf_rec, sizeof(erf_rec), &hlen) != RW_OK) {
 		rw_packet_decode(&dcfg, RW_LINKTYPE_ERF, frame, caplen, wirelen, p);
-		return;
+		*tvb_at = 0;
+		return frame;
 	}
 	if (caplen > sizeof(erf_rec) - hlen)
 		caplen = sizeof(erf_rec) - hlen;
@@ -70,17 +71,22 @@ static void decode_erf(const uint8_t *frame, size_t caplen, size_t wirelen, pack
 	rw_erf_encode(&h, erf_rec, sizeof(erf_rec), &hlen);
 	memcpy(erf_rec + hlen, frame, caplen);
 	rw_packet_decode(&dcfg, RW_LINKTYPE_ERF, erf_rec, hlen + caplen, hlen + wirelen, p);
+	*tvb_at = (int)hlen;
+	return erf_rec;
 }
 
-int rwp_decode(tvbuff_t *tvb, packet_info *pinfo, struct rw_packet *p)
+int rwp_decode(tvbuff_t *tvb, packet_info *pinfo, struct rw_packet *p, const uint8_t **bytes,
+	       int *tvb_at)
 {
 	int lt = rwp_linktype(pinfo);
 	if (lt < 0)
 		return -1;
 	unsigned caplen = tvb_captured_length(tvb), wirelen = tvb_reported_length(tvb);
 	const uint8_t *frame = tvb_get_ptr(tvb, 0, caplen);
+	*bytes = frame;
+	*tvb_at = 0;
 	if (lt == RW_LINKTYPE_ERF)
-		decode_erf(frame, caplen, wirelen, pinfo, p);
+		*bytes = decode_erf(frame, caplen, wirelen, pinfo, p, tvb_at);
 	else
 		rw_packet_decode(&dcfg, lt, frame, caplen, wirelen, p);
 	return 0;

@@ -8,6 +8,7 @@
  * said on the frame's first visit (analysis.c). It asks for no field of the
  * built-in dissectors, so tshark need not build a tree on a first pass. */
 #include <inttypes.h>
+#include <string.h>
 
 #include <epan/packet.h>
 #include <epan/expert.h>
@@ -16,6 +17,7 @@
 #include <epan/tap.h>
 
 #include "rocewire/ext.h"
+#include "rocewire/fields.h"
 #include "rocewire/icrc.h"
 #include "rocewire/ipv4.h"
 #include "rocewire_ws.h"
@@ -24,12 +26,12 @@ struct rwp_prefs rwp_prefs = {
 	.rocev2_port = 4791, .link_gbps = 100, .cnp_min_us = 4, .storm_ms = 10};
 
 static int proto_rocewire = -1;
-static int ett_rocewire = -1, ett_crc = -1, ett_flow = -1, ett_pfc = -1, ett_hdrs = -1;
+static int ett_rocewire = -1, ett_crc = -1, ett_flow = -1, ett_pfc = -1;
 
-static int hf_carrier = -1, hf_opcode = -1, hf_transport = -1, hf_error = -1, hf_builtin = -1;
+static int hf_carrier = -1, hf_error = -1, hf_builtin = -1;
 static int hf_icrc_status = -1, hf_icrc_bad = -1, hf_icrc_wire = -1, hf_icrc_computed = -1;
 static int hf_vcrc_status = -1, hf_vcrc_bad = -1, hf_vcrc_wire = -1, hf_vcrc_computed = -1;
-static int hf_flow = -1, hf_peer_flow = -1, hf_verdicts = -1, hf_psn = -1, hf_psn_expected = -1;
+static int hf_flow = -1, hf_peer_flow = -1, hf_verdicts = -1, hf_psn_expected = -1;
 static int hf_psn_gap = -1, hf_retrans = -1, hf_gbn = -1, hf_ooo = -1, hf_unsynced = -1;
 static int hf_precapture = -1;
 static int hf_msg_number = -1, hf_msg_first = -1, hf_msg_bytes = -1, hf_msg_incomplete = -1;
@@ -39,7 +41,7 @@ static int hf_ack_req = -1, hf_ack_lat = -1, hf_ack_covers = -1, hf_ack_psn = -1
 static int hf_nak_kind = -1, hf_rnr_timer = -1, hf_read_req = -1, hf_read_lat = -1;
 static int hf_atomic_req = -1, hf_atomic_lat = -1;
 static int hf_cnp_ce_frame = -1, hf_cnp_ce_count = -1, hf_cnp_flow = -1, hf_cnp_interval = -1;
-static int hf_cnp = -1, hf_cnp_too_often = -1, hf_ecn = -1, hf_ce = -1;
+static int hf_cnp = -1, hf_cnp_too_often = -1, hf_ce = -1;
 static int hf_pfc_priority = -1, hf_pfc_pause_us = -1, hf_pfc_storm = -1, hf_paused = -1;
 
 static expert_field ei_icrc_bad = EI_INIT, ei_vcrc_bad = EI_INIT, ei_decode = EI_INIT;
@@ -47,18 +49,16 @@ static expert_field ei_gap = EI_INIT, ei_retrans = EI_INIT, ei_gbn = EI_INIT, ei
 static expert_field ei_nak = EI_INIT, ei_rnr = EI_INIT, ei_ce = EI_INIT, ei_cnp = EI_INIT;
 static expert_field ei_cnp_fast = EI_INIT, ei_storm = EI_INIT, ei_paused = EI_INIT;
 
-/* The transport headers as librocewire decoded them (the clean decode of
- * what the built-in dissector gets wrong, RD in particular). */
-static int hf_hdrs = -1, hf_dqpn = -1, hf_pkey = -1, hf_een = -1, hf_qkey = -1, hf_sqpn = -1;
-static int hf_xrcsrq = -1, hf_reth_va = -1, hf_reth_rkey = -1, hf_reth_len = -1;
-static int hf_atomic_va = -1, hf_atomic_rkey = -1, hf_swap_add = -1, hf_compare = -1;
-static int hf_syndrome = -1, hf_msn = -1, hf_orig = -1, hf_immdt = -1, hf_ieth = -1;
+/* The header fields: one filter field per row of librocewire's field
+ * tables (rocewire/fields.h), rocewire.HEADER.FIELD, made at registration
+ * (hdr_fields_register), and one subtree per header, rocewire.HEADER. The
+ * plugin spells no header field itself: -v, --json and this tree print the
+ * same headers, fields and value names. */
+static int hf_hdr[RW_HD_COUNT];
+static int *hf_hfield[RW_HD_COUNT]; /* per row of the header's table */
+static int ett_hdr[RW_HD_COUNT];
 
 static int hf_ws_malformed = -1; /* Wireshark's own "_ws.malformed" */
-
-static const value_string ecn_names[] = {
-	{RW_ECN_NOT_ECT, "Not-ECT"}, {RW_ECN_ECT1, "ECT(1)"}, {RW_ECN_ECT0, "ECT(0)"},
-	{RW_ECN_CE, "CE"}, {0, NULL}};
 
 /* Items computed here, not read from bytes at an offset: shown as generated. */
 static proto_item *gen(proto_item *it)
@@ -286,53 +286,100 @@ static void pfc_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 	}
 }
 
-static void transport_tree(proto_tree *tree, tvbuff_t *tvb, const struct rw_packet *p)
+/* One field's item: on its bytes when they are in the frame's tvb (ERF's
+ * record header is not: Wireshark hands it over as a pseudo-header), else
+ * generated. The value comes from the table's reader, never from the tvb. */
+static void field_item(proto_tree *t, tvbuff_t *tvb, int hf, const struct rw_field *f,
+		       const struct rw_hview *h, unsigned i, int at)
 {
-	proto_item *ti = gen(proto_tree_add_string(tree, hf_hdrs, tvb, 0, 0, p->op->name));
-	proto_tree *t = proto_item_add_subtree(ti, ett_hdrs);
-	gen(proto_tree_add_uint(t, hf_dqpn, tvb, 0, 0, p->bth.dqpn));
-	gen(proto_tree_add_uint(t, hf_pkey, tvb, 0, 0, p->bth.pkey));
-	if (p->hdrs & RW_HDR_RDETH)
-		gen(proto_tree_add_uint(t, hf_een, tvb, 0, 0, p->rdeth.een));
-	if (p->hdrs & RW_HDR_DETH) {
-		gen(proto_tree_add_uint(t, hf_qkey, tvb, 0, 0, p->deth.qkey));
-		gen(proto_tree_add_uint(t, hf_sqpn, tvb, 0, 0, p->deth.sqpn));
+	int len = f->type == RW_FT_NAME || (f->flags & RW_FF_DERIVED) ? 0 : f->size;
+	int off = at + f->off + (int)i * f->size;
+	if (len && (at < 0 || off < 0 || (unsigned)(off + len) > tvb_captured_length(tvb)))
+		len = 0;
+	if (!len)
+		off = 0;
+	proto_item *it = NULL;
+	uint64_t v;
+	size_t n;
+	const uint8_t *b;
+	switch ((enum rw_ftype)f->type) {
+	case RW_FT_UINT:
+		if (!rw_field_value(f, h, i, &v))
+			return; /* a derived field without a value (JSON null) */
+		it = f->bits > 32 ? proto_tree_add_uint64(t, hf, tvb, off, len, v)
+				  : proto_tree_add_uint(t, hf, tvb, off, len, (uint32_t)v);
+		break;
+	case RW_FT_FLAG:
+		if (!rw_field_value(f, h, i, &v))
+			return;
+		it = proto_tree_add_boolean(t, hf, tvb, off, len, (uint32_t)v);
+		break;
+	case RW_FT_IPV4: {
+		ws_in4_addr a;
+		memcpy(&a, rw_field_bytes(f, h, NULL), sizeof(a)); /* network order, as FT_IPv4 holds it */
+		it = proto_tree_add_ipv4(t, hf, tvb, off, len, a);
+		break;
 	}
-	if (p->hdrs & RW_HDR_XRCETH)
-		gen(proto_tree_add_uint(t, hf_xrcsrq, tvb, 0, 0, p->xrceth.xrcsrq));
-	if (p->hdrs & RW_HDR_RETH) {
-		gen(proto_tree_add_uint64(t, hf_reth_va, tvb, 0, 0, p->reth.va));
-		gen(proto_tree_add_uint(t, hf_reth_rkey, tvb, 0, 0, p->reth.rkey));
-		gen(proto_tree_add_uint(t, hf_reth_len, tvb, 0, 0, p->reth.dmalen));
+	case RW_FT_IPV6:
+		it = proto_tree_add_ipv6(t, hf, tvb, off, len,
+					 (const ws_in6_addr *)rw_field_bytes(f, h, NULL));
+		break;
+	case RW_FT_MAC:
+		it = proto_tree_add_ether(t, hf, tvb, off, len, rw_field_bytes(f, h, NULL));
+		break;
+	case RW_FT_BYTES:
+		b = rw_field_bytes(f, h, &n);
+		if (len)
+			len = (int)n;
+		it = proto_tree_add_bytes_with_length(t, hf, tvb, off, len, b, (int)n);
+		break;
+	case RW_FT_NAME: {
+		const char *name = rw_field_name_of(f, h);
+		if (!name)
+			return;
+		it = proto_tree_add_string(t, hf, tvb, 0, 0, name);
+		break;
 	}
-	if (p->hdrs & RW_HDR_ATOMICETH) {
-		gen(proto_tree_add_uint64(t, hf_atomic_va, tvb, 0, 0, p->atomiceth.va));
-		gen(proto_tree_add_uint(t, hf_atomic_rkey, tvb, 0, 0, p->atomiceth.rkey));
-		gen(proto_tree_add_uint64(t, hf_swap_add, tvb, 0, 0, p->atomiceth.swap_add));
-		gen(proto_tree_add_uint64(t, hf_compare, tvb, 0, 0, p->atomiceth.compare));
 	}
-	if (p->hdrs & RW_HDR_AETH) {
-		gen(proto_tree_add_uint(t, hf_syndrome, tvb, 0, 0, p->aeth.syndrome));
-		gen(proto_tree_add_uint(t, hf_msn, tvb, 0, 0, p->aeth.msn));
+	if (it && !len)
+		gen(it);
+	if (it && f->count)
+		proto_item_append_text(it, " [%u]", i);
+}
+
+/* Every header of the frame that has a table, outermost first, each a
+ * subtree of its fields as the table lists them. */
+static void hdr_trees(proto_tree *tree, tvbuff_t *tvb, const struct rw_packet *p,
+		      const uint8_t *bytes, int tvb_at)
+{
+	struct rw_hview hv[RW_HVIEW_MAX];
+	unsigned n = rw_packet_hviews(p, bytes, hv, RW_HVIEW_MAX);
+	for (unsigned k = 0; k < n; k++) {
+		const struct rw_hview *h = &hv[k];
+		const struct rw_header_desc *d = h->d;
+		int at = (int)(h->b - bytes) - tvb_at;
+		int len = d->len;
+		if (at < 0 || (unsigned)(at + len) > tvb_captured_length(tvb))
+			at = -1, len = 0;
+		proto_item *ti = proto_tree_add_item(tree, hf_hdr[h->hd], tvb, at < 0 ? 0 : at, len,
+						     ENC_NA);
+		if (!len)
+			gen(ti);
+		proto_tree *t = proto_item_add_subtree(ti, ett_hdr[h->hd]);
+		for (unsigned j = 0; j < d->n; j++) {
+			const struct rw_field *f = &d->f[j];
+			if (!rw_field_shown(f, h))
+				continue;
+			for (unsigned i = 0; i < (f->count ? f->count : 1u); i++)
+				field_item(t, tvb, hf_hfield[h->hd][j], f, h, i, at);
+		}
 	}
-	if (p->hdrs & RW_HDR_ATOMICACKETH)
-		gen(proto_tree_add_uint64(t, hf_orig, tvb, 0, 0, p->atomicacketh.orig));
-	if (p->hdrs & RW_HDR_IMMDT)
-		gen(proto_tree_add_uint(t, hf_immdt, tvb, 0, 0, p->immdt));
-	if (p->hdrs & RW_HDR_IETH)
-		gen(proto_tree_add_uint(t, hf_ieth, tvb, 0, 0, p->ieth));
 }
 
 static void header_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo, proto_tree *top,
 			 const struct rw_packet *p)
 {
 	gen(proto_tree_add_string(t, hf_carrier, tvb, 0, 0, rw_carrier_name(p->carrier)));
-	if (p->present & RW_P_BTH) {
-		gen(proto_tree_add_string(t, hf_opcode, tvb, 0, 0, p->op->name));
-		gen(proto_tree_add_string(t, hf_transport, tvb, 0, 0,
-					  rw_transport_name((enum rw_transport)p->op->transport)));
-		gen(proto_tree_add_uint(t, hf_psn, tvb, 0, 0, p->bth.psn));
-	}
 	const char *wrong = builtin_wrong(p, top);
 	if (wrong)
 		gen(proto_tree_add_string(t, hf_builtin, tvb, 0, 0, wrong));
@@ -342,10 +389,6 @@ static void header_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo, proto
 							   rw_packet_error(p, why, sizeof(why))));
 		expert_add_info_format(pinfo, it, &ei_decode, "%s", why);
 	}
-	if (p->present & RW_P_IPV4)
-		gen(proto_tree_add_uint(t, hf_ecn, tvb, 0, 0, p->ipv4.ecn));
-	else if (p->present & RW_P_IPV6)
-		gen(proto_tree_add_uint(t, hf_ecn, tvb, 0, 0, p->ipv6.ecn));
 }
 
 /* The few verdicts worth seeing in the packet list without opening a
@@ -381,7 +424,9 @@ static int dissect_rocewire(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	/* One decoded packet, reused: dissection runs on one thread, and the
 	 * struct is too large for every call's stack. */
 	static struct rw_packet p;
-	if (rwp_decode(tvb, pinfo, &p) != 0)
+	const uint8_t *bytes;
+	int tvb_at;
+	if (rwp_decode(tvb, pinfo, &p, &bytes, &tvb_at) != 0)
 		return 0;
 	const struct rwp_frame *fr = rwp_analyse(pinfo, proto_rocewire, &p);
 	if (p.carrier == RW_CARRIER_OTHER)
@@ -394,8 +439,7 @@ static int dissect_rocewire(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 	if (p.present & RW_P_BTH)
 		proto_item_append_text(ti, ", %s", p.op->name);
 	header_items(t, tvb, pinfo, tree, &p);
-	if (p.present & RW_P_BTH)
-		transport_tree(t, tvb, &p);
+	hdr_trees(t, tvb, &p, bytes, tvb_at);
 	if (p.present & RW_P_BTH) {
 		const int ih[4] = {hf_icrc_status, hf_icrc_bad, hf_icrc_wire, hf_icrc_computed};
 		/* Shown as rocewire-cap and Wireshark show it: the four wire
@@ -431,35 +475,6 @@ static int dissect_rocewire(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
 static hf_register_info hf[] = {
 	GEN_FIELD(hf_carrier, "Carrier", "rocewire.carrier", FT_STRING, BASE_NONE, NULL,
 		  "rocev2, rocev1, ib, pfc or pause"),
-	GEN_FIELD(hf_opcode, "Opcode", "rocewire.opcode", FT_STRING, BASE_NONE, NULL,
-		  "The opcode's name in librocewire's table (rdma-core's names)"),
-	GEN_FIELD(hf_transport, "Transport", "rocewire.transport", FT_STRING, BASE_NONE, NULL, NULL),
-	GEN_FIELD(hf_psn, "PSN", "rocewire.psn", FT_UINT32, BASE_DEC, NULL, NULL),
-	GEN_FIELD(hf_hdrs, "Transport headers", "rocewire.headers", FT_STRING, BASE_NONE, NULL,
-		  "BTH and extension headers as librocewire's opcode table says they follow"),
-	GEN_FIELD(hf_dqpn, "Destination QP", "rocewire.bth.dqpn", FT_UINT32, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_pkey, "P_Key", "rocewire.bth.pkey", FT_UINT16, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_een, "RDETH EE context", "rocewire.rdeth.een", FT_UINT32, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_qkey, "DETH Q_Key", "rocewire.deth.qkey", FT_UINT32, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_sqpn, "DETH source QP", "rocewire.deth.sqpn", FT_UINT32, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_xrcsrq, "XRC SRQ", "rocewire.xrceth.xrcsrq", FT_UINT32, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_reth_va, "RETH virtual address", "rocewire.reth.va", FT_UINT64, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_reth_rkey, "RETH R_Key", "rocewire.reth.rkey", FT_UINT32, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_reth_len, "RETH DMA length", "rocewire.reth.len", FT_UINT32, BASE_DEC, NULL, NULL),
-	GEN_FIELD(hf_atomic_va, "AtomicETH virtual address", "rocewire.atomiceth.va", FT_UINT64,
-		  BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_atomic_rkey, "AtomicETH R_Key", "rocewire.atomiceth.rkey", FT_UINT32, BASE_HEX,
-		  NULL, NULL),
-	GEN_FIELD(hf_swap_add, "AtomicETH swap/add", "rocewire.atomiceth.swap_add", FT_UINT64,
-		  BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_compare, "AtomicETH compare", "rocewire.atomiceth.compare", FT_UINT64, BASE_HEX,
-		  NULL, NULL),
-	GEN_FIELD(hf_syndrome, "AETH syndrome", "rocewire.aeth.syndrome", FT_UINT8, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_msn, "AETH MSN", "rocewire.aeth.msn", FT_UINT32, BASE_DEC, NULL, NULL),
-	GEN_FIELD(hf_orig, "AtomicAckETH original data", "rocewire.atomicacketh.orig", FT_UINT64,
-		  BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_immdt, "Immediate data", "rocewire.immdt", FT_UINT32, BASE_HEX, NULL, NULL),
-	GEN_FIELD(hf_ieth, "IETH R_Key to invalidate", "rocewire.ieth", FT_UINT32, BASE_HEX, NULL, NULL),
 	GEN_FIELD(hf_builtin, "Built-in decode differs", "rocewire.builtin_wrong", FT_STRING,
 		  BASE_NONE, NULL, "What Wireshark's own InfiniBand dissector gets wrong on this frame"),
 	GEN_FIELD(hf_error, "Decode error", "rocewire.error", FT_STRING, BASE_NONE, NULL,
@@ -537,7 +552,6 @@ static hf_register_info hf[] = {
 		  FT_RELATIVE_TIME, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_cnp_too_often, "CNP too soon", "rocewire.cnp.too_often", FT_BOOLEAN, BASE_NONE,
 		  NULL, NULL),
-	GEN_FIELD(hf_ecn, "ECN", "rocewire.ecn", FT_UINT8, BASE_DEC, VALS(ecn_names), NULL),
 	GEN_FIELD(hf_ce, "CE mark", "rocewire.ce", FT_BOOLEAN, BASE_NONE, NULL, NULL),
 	GEN_FIELD(hf_pfc_priority, "Paused priority", "rocewire.pfc.priority", FT_UINT8, BASE_DEC,
 		  NULL, "0-7, or 8 for an 802.3x PAUSE of the whole link"),
@@ -575,19 +589,165 @@ void proto_reg_handoff_rocewire(void);
  * change of the others reloads the capture, see analysis.c). */
 static void apply_prefs(void)
 {
-	int sub[] = {ett_rocewire, ett_crc, ett_flow, ett_pfc, ett_hdrs};
+	int sub[] = {ett_rocewire, ett_crc, ett_flow, ett_pfc};
 	for (size_t i = 0; i < array_length(sub); i++)
 		if (sub[i] > 0)
 			tree_expanded_set(sub[i], rwp_prefs.expand_tree != 0);
+	for (size_t i = 0; i < RW_HD_COUNT; i++)
+		if (ett_hdr[i] > 0)
+			tree_expanded_set(ett_hdr[i], rwp_prefs.expand_tree != 0);
+}
+
+/* ---- the header fields, from librocewire's tables ---------------------- */
+
+/* The value names of a number field, as a value_string made once from the
+ * row's vname over the field's range (at most 16 bits: 65,536 calls at
+ * registration, the named values kept). NULL when none is named. The view
+ * passed is a zeroed one: the tables' vnames name a value by itself. */
+static const value_string *hdr_vals(const struct rw_field *f, const struct rw_hview *h0)
+{
+	unsigned bits = f->bits ? f->bits : 16; /* derived: tpid, extension type */
+	if (!f->vname || f->type != RW_FT_UINT || bits > 16)
+		return NULL;
+	uint32_t range = 1u << bits, n = 0;
+	for (uint32_t v = 0; v < range; v++)
+		n += f->vname(v, h0) != NULL;
+	if (!n)
+		return NULL;
+	value_string *vs = g_new0(value_string, n + 1);
+	n = 0;
+	for (uint32_t v = 0; v < range; v++) {
+		const char *name = f->vname(v, h0);
+		if (name)
+			vs[n++] = (value_string){v, name};
+	}
+	return vs;
+}
+
+static enum ftenum hdr_ftype(const struct rw_field *f)
+{
+	switch ((enum rw_ftype)f->type) {
+	case RW_FT_FLAG: return FT_BOOLEAN;
+	case RW_FT_IPV4: return FT_IPv4;
+	case RW_FT_IPV6: return FT_IPv6;
+	case RW_FT_MAC: return FT_ETHER;
+	case RW_FT_BYTES: return FT_BYTES;
+	case RW_FT_NAME: return FT_STRING;
+	case RW_FT_UINT: break;
+	}
+	if (!f->bits) /* derived: counts and lengths, a TPID, an RNR time in us */
+		return FT_UINT32;
+	return f->bits <= 8 ? FT_UINT8 : f->bits <= 16 ? FT_UINT16 : f->bits <= 24 ? FT_UINT24
+	       : f->bits <= 32 ? FT_UINT32 : FT_UINT64;
+}
+
+/* Whether unsigned type a is wider than b, to widen a shared field (any
+ * other pair of types is left as the first table has it). */
+static int hdr_wider(enum ftenum a, enum ftenum b)
+{
+	static const enum ftenum order[] = {FT_UINT8, FT_UINT16, FT_UINT24, FT_UINT32, FT_UINT64};
+	int ra = -1, rb = -1;
+	for (int i = 0; i < (int)array_length(order); i++) {
+		if (order[i] == a)
+			ra = i;
+		if (order[i] == b)
+			rb = i;
+	}
+	return ra >= 0 && rb >= 0 && ra > rb;
+}
+
+/* Registers rocewire.HEADER (the subtree) and rocewire.HEADER.FIELD for
+ * every row of every table. Two tables of one name (SLL v1 and v2, both
+ * "sll" as in the JSON) share their filter fields: one hf per name, of the
+ * wider type where their widths differ. Made once, kept for the program's
+ * life as Wireshark keeps its field registrations. */
+static void hdr_fields_register(void)
+{
+	static uint8_t zeros[64];
+	static struct rw_packet zero_packet;
+	unsigned total = 0;
+	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++)
+		total += 1u + rw_header_desc((enum rw_hd)hd)->n;
+	hf_register_info *hf_rows = g_new0(hf_register_info, total);
+	int *ett_p[RW_HD_COUNT];
+	unsigned r = 0;
+	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
+		_Static_assert(sizeof(zeros) >= RW_GRH_LEN, "zeros: the longest table's header");
+		struct rw_hview h0 = {.d = d, .b = zeros, .p = &zero_packet, .hd = (uint8_t)hd};
+		hf_hfield[hd] = g_new(int, d->n);
+		hf_hdr[hd] = -1;
+		ett_hdr[hd] = -1;
+		ett_p[hd] = &ett_hdr[hd];
+		unsigned same = hd; /* the first table of this name */
+		for (unsigned e = hd; e-- > 0;)
+			if (!strcmp(rw_header_desc((enum rw_hd)e)->name, d->name))
+				same = e;
+		char *up = g_ascii_strup(d->name, -1);
+		if (same == hd)
+			hf_rows[r++] = (hf_register_info){
+				&hf_hdr[hd],
+				{up, g_strdup_printf("rocewire.%s", d->name), FT_NONE, BASE_NONE, NULL, 0,
+				 "A header as librocewire decoded it (rocewire/fields.h)", HFILL}};
+		for (unsigned j = 0; j < d->n; j++) {
+			const struct rw_field *f = &d->f[j];
+			enum ftenum ft = hdr_ftype(f);
+			hf_hfield[hd][j] = -1;
+			char *abbrev = g_strdup_printf("rocewire.%s.%s", d->name, f->name);
+			hf_register_info *prev = NULL;
+			for (unsigned k = 0; k < r && !prev; k++)
+				if (!strcmp(hf_rows[k].hfinfo.abbrev, abbrev))
+					prev = &hf_rows[k];
+			if (prev) {
+				/* Its id is the earlier row's (set after registration). */
+				if (hdr_wider(ft, prev->hfinfo.type))
+					prev->hfinfo.type = ft;
+				g_free(abbrev);
+				continue;
+			}
+			int base = ft == FT_BOOLEAN || ft == FT_IPv4 || ft == FT_IPv6 || ft == FT_ETHER ||
+						   ft == FT_BYTES || ft == FT_STRING
+					   ? BASE_NONE
+				   : f->base == RW_BASE_HEX ? BASE_HEX
+							    : BASE_DEC;
+			if (ft == FT_BYTES)
+				base = SEP_COLON; /* as -v and --json show bytes */
+			const char *blurb = (f->flags & RW_FF_RESV) ? "Reserved: sent as zero, ignored"
+					    : (f->flags & RW_FF_ICRC) ? "Variant: the ICRC masks it"
+								      : NULL;
+			hf_rows[r++] = (hf_register_info){
+				&hf_hfield[hd][j],
+				{g_strdup_printf("%s %s", up, f->name), abbrev, ft, base,
+				 hdr_vals(f, &h0), 0, blurb, HFILL}};
+		}
+	}
+	proto_register_field_array(proto_rocewire, hf_rows, (int)r);
+	proto_register_subtree_array(ett_p, RW_HD_COUNT);
+	/* A table sharing another's name takes that one's ids. */
+	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
+		if (hf_hdr[hd] < 0) {
+			char *a = g_strdup_printf("rocewire.%s", d->name);
+			hf_hdr[hd] = proto_registrar_get_id_byname(a);
+			g_free(a);
+		}
+		for (unsigned j = 0; j < d->n; j++)
+			if (hf_hfield[hd][j] < 0) {
+				char *a = g_strdup_printf("rocewire.%s.%s", d->name, d->f[j].name);
+				hf_hfield[hd][j] = proto_registrar_get_id_byname(a);
+				g_free(a);
+			}
+	}
 }
 
 void proto_register_rocewire(void)
 {
-	static int *ett[] = {&ett_rocewire, &ett_crc, &ett_flow, &ett_pfc, &ett_hdrs};
+	static int *ett[] = {&ett_rocewire, &ett_crc, &ett_flow, &ett_pfc};
 	proto_rocewire = proto_register_protocol("rocewire RoCE/InfiniBand analysis", "rocewire",
 						 "rocewire");
 	proto_register_field_array(proto_rocewire, hf, array_length(hf));
 	proto_register_subtree_array(ett, array_length(ett));
+	hdr_fields_register();
 	expert_register_field_array(expert_register_protocol(proto_rocewire), ei, array_length(ei));
 
 	/* A change of any of these reloads the capture: the init routine

@@ -46,8 +46,11 @@ void rwp_analysis_register(void);
 /* The pcap link type of the frame, or -1 when librocewire has none for it. */
 int rwp_linktype(const packet_info *pinfo);
 /* Decodes the frame into *p; returns 0, or -1 when its link type is not one
- * librocewire reads (*p untouched then). */
-int rwp_decode(tvbuff_t *tvb, packet_info *pinfo, struct rw_packet *p);
+ * librocewire reads (*p untouched then). *bytes: what was decoded (valid
+ * until the next call), whose byte *tvb_at is the tvb's first (an ERF
+ * record's header comes before it: Wireshark hands it over apart). */
+int rwp_decode(tvbuff_t *tvb, packet_info *pinfo, struct rw_packet *p, const uint8_t **bytes,
+	       int *tvb_at);
 /* On the frame's first visit, feeds it to the engine and stores the
  * verdicts; later, the stored ones. NULL when nothing was stored. */
 const struct rwp_frame *rwp_analyse(packet_info *pinfo, int proto, const struct rw_packet *p);

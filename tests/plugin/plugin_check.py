@@ -12,6 +12,9 @@ folders) and compares its rocewire.* fields with:
   flows    rocewire-cap --report --json (per-flow totals);
   twopass  tshark -2 against one pass;
   tap      tshark -q -z rocewire,qp against rocewire-cap --report;
+  stats    per QP, the stats tree (-z rocewire_qp,tree), the -z rocewire,qp
+           table and rocewire-cap --report --json give the same figures, on
+           the whole capture and on copies cut at several points;
   load     the plugin listed by tshark -G plugins from the given folder.
 
 usage: plugin_check.py CHECK FILE...   (env: see test_plugin.sh)
@@ -45,9 +48,9 @@ HEADER_KEYS = [("bth.dqpn", "bth.dqpn"), ("bth.pkey", "bth.pkey"), ("rdeth.een",
                ("atomiceth.swap_add", "atomiceth.swap_add"),
                ("atomiceth.compare", "atomiceth.compare"), ("aeth.syndrome", "aeth.syndrome"),
                ("aeth.msn", "aeth.msn"), ("atomicacketh.orig", "atomicacketh.orig"),
-               ("immdt", "immdt.data"), ("ieth", "ieth.rkey")]
+               ("immdt.data", "immdt.data"), ("ieth.rkey", "ieth.rkey")]
 
-FIELDS = ["frame.number", "frame.cap_len", "frame.time_epoch", "rocewire.cnp.too_often", "rocewire.carrier", "rocewire.opcode", "rocewire.psn",
+FIELDS = ["frame.number", "frame.cap_len", "frame.time_epoch", "rocewire.cnp.too_often", "rocewire.carrier", "rocewire.bth.name", "rocewire.bth.psn",
           "rocewire.icrc.status", "rocewire.icrc.wire", "rocewire.icrc.computed",
           "rocewire.icrc.bad", "rocewire.vcrc.status", "rocewire.vcrc.wire",
           "rocewire.vcrc.computed", "rocewire.vcrc.bad", "rocewire.flow", "rocewire.peer_flow",
@@ -58,7 +61,7 @@ FIELDS = ["frame.number", "frame.cap_len", "frame.time_epoch", "rocewire.cnp.too
           "rocewire.ack.latency", "rocewire.nak.kind", "rocewire.rnr.timer_us",
           "rocewire.read.request_frame", "rocewire.read.latency",
           "rocewire.atomic.request_frame", "rocewire.atomic.latency", "rocewire.cnp.ce_frame",
-          "rocewire.cnp.flow", "rocewire.cnp.interval", "rocewire.ecn", "rocewire.ce",
+          "rocewire.cnp.flow", "rocewire.cnp.interval", "rocewire.ipv4.ecn", "rocewire.ipv6.ecn", "rocewire.ce",
           "rocewire.pfc.priority", "rocewire.pfc.pause_us", "rocewire.pfc.storm",
           "rocewire.paused", "rocewire.error", "_ws.expert.message"] + [
               "rocewire." + k for k, _ in HEADER_KEYS]
@@ -197,12 +200,14 @@ def check_decode(ts, path, ts_opts=(), cap_opts=()):
             fail("%s frame %d: carrier %r, rocewire-cap %r" % (path, fr, row["rocewire.carrier"], carrier))
         bth = j.get("bth")
         if bth:
-            if row["rocewire.opcode"] != bth["name"] or row["rocewire.psn"] != str(bth["psn"]):
+            if row["rocewire.bth.name"] != bth["name"] or row["rocewire.bth.psn"] != str(bth["psn"]):
                 fail("%s frame %d: opcode/psn %s/%s, rocewire-cap %s/%s" % (
-                    path, fr, row["rocewire.opcode"], row["rocewire.psn"], bth["name"], bth["psn"]))
-        ecn = (j.get("ipv4") or j.get("ipv6") or {}).get("ecn")
-        if ecn is not None and row["rocewire.ecn"] != str(ecn):
-            fail("%s frame %d: ecn %r, rocewire-cap %r" % (path, fr, row["rocewire.ecn"], ecn))
+                    path, fr, row["rocewire.bth.name"], row["rocewire.bth.psn"], bth["name"], bth["psn"]))
+        for ip in ("ipv4", "ipv6"):
+            ecn = (j.get(ip) or {}).get("ecn")
+            got = row["rocewire.%s.ecn" % ip]
+            if (ecn is None and got) or (ecn is not None and got != str(ecn)):
+                fail("%s frame %d: %s.ecn %r, rocewire-cap %r" % (path, fr, ip, got, ecn))
         if ("error" in j) != (row["rocewire.error"] != ""):
             fail("%s frame %d: decode error %r, rocewire-cap %r" % (path, fr, row["rocewire.error"], j.get("error")))
         # PFC/PAUSE: the pause asked per priority, from the frame's quanta
@@ -550,7 +555,7 @@ def check_icrc_corrupted(ts, path):
             # The built-in dissector gave up before the ICRC (RD opcodes,
             # its malformed ones): no frame without a flipped bit is bad.
             fail("%s frame %d: ICRC bad, not corrupted" % (out, fr))
-    if not bad and any(r["rocewire.opcode"] for r in rows):
+    if not bad and any(r["rocewire.bth.name"] for r in rows):
         fail("%s: no ICRC found by the built-in dissector" % path)
     print("icrc %s: %d frames, %d corrupted, %d found bad" % (os.path.basename(path), len(rows),
                                                             len(bad), len(seen_bad)))
@@ -593,6 +598,183 @@ def check_tap(ts, path, prefs=False, two_pass=False):
     else:
         print("tap %s%s%s: %d lines equal" % (os.path.basename(path), " with preferences" if prefs else "",
                                               " (-2)" if two_pass else "", len(want)))
+
+
+# The -z rocewire,qp table's columns and the --report --json keys each
+# cell holds ("a/b" cells: two keys); "-" is zero.
+TAP_COLS = [("packets", ["packets"]), ("msgs", ["messages"]),
+            ("inc/orph", ["incomplete_messages", "orphan_packets"]),
+            ("gaps/miss", ["psn_gaps", "missing_psns"]), ("retx", ["retransmissions"]),
+            ("gbn", ["gbn_episodes"]), ("ooo", ["out_of_order"]),
+            ("ect0/ect1/ce", ["ecn.ect0", "ecn.ect1", "ecn.ce"]), ("CNPs", ["cnps"]),
+            ("paused", ["pkts_while_paused"])]
+TAP_NAKS = {"seq": "psn_seq", "inv": "invalid_request", "acc": "remote_access", "op": "remote_op",
+            "rd": "invalid_rd", "rnr": "rnr", "res": "reserved"}
+# Every figure the tree shows per flow, by its --report --json key.
+TREE_KEYS = ["packets", "messages", "incomplete_messages", "orphan_packets",
+             "messages_cut_by_capture_start", "messages_cut_by_capture_end", "psn_gaps",
+             "missing_psns", "retransmissions", "gbn_episodes", "out_of_order", "unsynced_packets",
+             "precapture_resends", "acks", "ecn.not_ect", "ecn.ect0", "ecn.ect1", "ecn.ce", "cnps",
+             "pkts_while_paused", "icrc_bad", "vcrc_bad"] + ["naks." + k for k in TAP_NAKS.values()]
+
+
+def json_key(flow, key):
+    v = flow
+    for part in key.split("."):
+        v = v[part]
+    return v
+
+
+def tree_flows(text):
+    """{flow index: {figure: count}} from tshark -q -z rocewire_qp,tree."""
+    import re
+    flows, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^ flow (\d+): .*? QP 0x[0-9a-f]+\s+(\d+)\s", line)
+        if m:
+            cur = flows.setdefault(int(m.group(1)), {})
+            cur["(node)"] = int(m.group(2))
+            continue
+        m = re.match(r"^  (\S+)\s+(\d+)\s", line)
+        if m and cur is not None:
+            cur[m.group(1)] = int(m.group(2))
+        elif not line.startswith("  "):
+            cur = None
+    return flows
+
+
+def tap_flows(lines):
+    """{flow index: {json key: count}} from the -z rocewire,qp table: the
+    flows table (every flow) and the capture edges table (the flows the
+    capture's edges cut: its last three cells)."""
+    import re
+    flows, heads, edges = {}, None, False
+    for line in lines:
+        cells = re.split(r"\s{2,}", line.strip())
+        if cells[:2] == ["#", "src"]:
+            heads, edges = cells, "cut start/end" in cells
+            if not edges and "packets" not in cells:
+                heads = None
+            continue
+        if heads is None or not cells or not cells[0].isdigit():
+            heads = None
+            continue
+        i = int(cells[0])
+        if edges:
+            f = flows.setdefault(i, {})
+            unsynced, pre, cut = cells[-3:]
+            f["unsynced_packets"] = 0 if unsynced == "-" else int(unsynced)
+            f["precapture_resends"] = 0 if pre == "-" else int(pre)
+            a, b = (0, 0) if cut == "-" else map(int, cut.split("/"))
+            f["messages_cut_by_capture_start"], f["messages_cut_by_capture_end"] = a, b
+            continue
+        if len(cells) != len(heads):
+            fail("tap row of %d cells under %d heads: %r" % (len(cells), len(heads), line))
+            continue
+        row = dict(zip(heads, cells))
+        f = flows.setdefault(i, {})
+        for col, keys in TAP_COLS:
+            vals = [0] * len(keys) if row[col] == "-" else [int(v) for v in row[col].split("/")]
+            if len(vals) != len(keys):
+                fail("tap column %s: %r" % (col, row[col]))
+                continue
+            f.update(zip(keys, vals))
+        for k in TAP_NAKS.values():
+            f["naks." + k] = 0
+        if row["NAKs"] != "-":
+            for part in row["NAKs"].split(","):
+                short, n = part.split()
+                f["naks." + TAP_NAKS[short]] = int(n)
+    return flows
+
+
+# What the whole run met: a check that never saw a capture cut inside a
+# message or an orphan would not show the tree's old per-frame counts wrong.
+stats_seen = {"compared": 0, "cut_end": 0, "orphans": 0, "incomplete": 0}
+
+
+def report_section(text):
+    """The -z rocewire,qp table's lines in output that may hold the stats
+    tree too: the section between two ==== lines that starts with it."""
+    lines = text.splitlines()
+    marks = [i for i, l in enumerate(lines) if l.startswith("=" * 20)]
+    for a, b in zip(marks, marks[1:]):
+        if a + 1 < b and lines[a + 1].startswith("rocewire report"):
+            return lines[a + 1:b]
+    return None
+
+
+def check_stats_one(ts, path, label, alone=False):
+    c = subprocess.run([CAP, "-r", path, "--report", "--json"], capture_output=True, text=True)
+    if c.returncode not in (0, 1):
+        fail("%s: rocewire-cap --report --json exited with %d" % (label, c.returncode))
+        return
+    rep = {q["index"]: q for q in json.loads(c.stdout)["qps"]}
+    # One tshark for both (the table's -z first: its listener is drawn
+    # last, so the tree's own draw ends the capture); alone, the tree
+    # without the table, which could otherwise have ended it.
+    r = ts.run(["-r", ts.readable(path), "-q", "-z", "rocewire,qp", "-z", "rocewire_qp,tree"] + ts.noheur)
+    lines = report_section(r.stdout)
+    if alone:
+        r1 = ts.run(["-r", ts.readable(path), "-q", "-z", "rocewire_qp,tree"] + ts.noheur)
+        if tree_flows(r1.stdout) != tree_flows(r.stdout):
+            fail("%s: the stats tree alone differs from the tree beside -z rocewire,qp" % label)
+    tree = tree_flows(r.stdout)
+    if r.returncode != 0 or lines is None:
+        fail("%s: tshark failed: %s" % (label, r.stderr[:300]))
+        return
+    tap = tap_flows(lines)
+    if set(tree) != set(rep) or set(tap) != set(rep):
+        fail("%s: flows: tree %s, tap %s, --report --json %s" % (label, sorted(tree), sorted(tap), sorted(rep)))
+        return
+    for i, q in rep.items():
+        for k in TREE_KEYS:
+            want = json_key(q, k)
+            if tree[i].get(k) != want:
+                fail("%s flow %d: %s %r in the stats tree, %r in --report --json" % (label, i, k, tree[i].get(k), want))
+            if k in tap[i] and tap[i][k] != want:
+                fail("%s flow %d: %s %r in -z rocewire,qp, %r in --report --json" % (label, i, k, tap[i][k], want))
+        if tree[i].get("(node)") != q["packets"]:
+            fail("%s flow %d: the flow's node says %r, packets %r" % (label, i, tree[i].get("(node)"), q["packets"]))
+        stats_seen["compared"] += 1
+        stats_seen["cut_end"] += q["messages_cut_by_capture_end"]
+        stats_seen["orphans"] += q["orphan_packets"]
+        stats_seen["incomplete"] += q["incomplete_messages"]
+
+
+def check_stats(ts, path):
+    """The stats tree, the tap and --report --json on the capture and on
+    copies cut at its start (records 1, 5, a third in) and end
+    (at a half, and before its last record), as e2e_cut_capture cuts
+    (records dropped whole; pcapng through editcap)."""
+    name = os.path.basename(path)
+    ts_probe = ts.run(["-r", ts.readable(path), "-c", "1", "-T", "fields", "-e", "frame.number"])
+    if ts_probe.returncode != 0:
+        print("SKIP %s: tshark cannot read it: %s" % (name, ts_probe.stderr.strip()[:120]))
+        return
+    sys.path.insert(0, os.path.join(SRC, "tests"))
+    import pcaprec
+    head, _, recs = pcaprec.split(path)
+    n = len(recs)
+    if head is None:
+        if not shutil.which("editcap"):
+            print("SKIP cuts of %s: pcapng and no editcap" % name)
+            n = 0
+        else:
+            r = ts.run(["-r", ts.readable(path), "-T", "fields", "-e", "frame.number"])
+            n = len(r.stdout.splitlines())
+    check_stats_one(ts, path, name, alone=True)
+    cuts = sorted({(k, n) for k in (1, 5, n // 3) if 0 < k < n - 1} |
+                  {(0, m) for m in (n // 2, n - 1) if m > 1})
+    for a, b in cuts:
+        cp = os.path.join(ts.work, "%s.cut%d-%d%s" % (name, a, b, ".pcap" if head else ".pcapng"))
+        if head is not None:
+            with open(cp, "wb") as f:
+                f.write(head + b"".join(recs[a:b]))
+        else:
+            subprocess.run(["editcap", "-r", path, cp, "%d-%d" % (a + 1, b)], check=True)
+        check_stats_one(ts, cp, "%s records %d-%d" % (name, a + 1, b))
+    print("stats %s: whole and %d cuts agree" % (name, len(cuts)))
 
 
 def check_twopass(ts, path):
@@ -658,6 +840,8 @@ def main():
                 check_flows(ts, f)
             elif check == "twopass":
                 check_twopass(ts, f)
+            elif check == "stats":
+                check_stats(ts, f)
             elif check == "tap":
                 check_tap(ts, f)
                 check_tap(ts, f, two_pass=True)
@@ -666,6 +850,12 @@ def main():
             elif check == "load":
                 # Decoding through the plugin found there: the ICRCs agree.
                 check_decode(ts, f)
+        if check == "stats":
+            print("stats: %(compared)d flow views compared; messages cut by the capture end %(cut_end)d, "
+                  "orphan packets %(orphans)d, incomplete messages %(incomplete)d" % stats_seen)
+            if not (stats_seen["cut_end"] and stats_seen["orphans"] and stats_seen["incomplete"]):
+                fail("stats: no capture or cut had messages cut by the end, orphans and incomplete "
+                     "messages: the check would not show per-frame counts wrong")
     finally:
         shutil.rmtree(ts.work, ignore_errors=True)
     if failures:

@@ -481,9 +481,10 @@ def expect(truth, a, b, link_gbps=100.0):
                 sent_psns.setdefault(key, {})[r["psn"]] = kind
                 if kind == "atomic":
                     open_atomics.setdefault(key, set()).add(r["psn"])
-                if r["resend"] is None:
+                if "retrans" not in v["flags"]:
                     # README "pairing": an ACK is expected of AckReq and of
-                    # a message's end (the engine indexes new PSNs)
+                    # a message's end (the engine indexes the PSNs new to
+                    # the capture, as their first copy there asks)
                     asked.setdefault(key, {})[r["psn"]] = r.get("ackreq") or pos in ("last", "only")
                 if kind == "read_req":
                     read_spans.setdefault(key, {})[r["psn"]] = (r.get("psns", 1), not slack)

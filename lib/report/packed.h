@@ -12,7 +12,7 @@
  * Who reads what, and so what travels:
  *  - the analysis engine (rw_analyzer_packet, proto/src/analyze*.c): carrier,
  *    present, hdrs, err, wirelen, payload_len, icrc/vcrc status, the BTH's
- *    opcode, PSN and destination QP, op; RETH va and dmalen; AETH kind,
+ *    opcode, PSN, AckReq and destination QP, op; RETH va and dmalen; AETH kind,
  *    value and MSN; MAC control cev and quanta; n_vlan and the outer tag's
  *    PCP; the addresses, DSCP and ECN of IPv4 or IPv6, the GIDs of a GRH,
  *    the LIDs of an LRH; the Ethernet addresses (for a Linux cooked
@@ -44,7 +44,7 @@ struct cap_packed {
 	const struct rw_opcode_info *op;
 	uint32_t wirelen;       /* caplen is the same (else it travels whole) */
 	uint32_t payload_len;
-	uint32_t psn, dqpn;
+	uint32_t psn, dqpn;     /* psn: the PSN, and the BTH's AckReq in bit 31 (room is short) */
 	uint32_t present;
 	uint16_t hdrs;
 	uint8_t carrier, err, icrc_status, vcrc_status;
@@ -92,7 +92,7 @@ static inline int cap_packed_pack(struct cap_packed *o, const struct rw_packet *
 	k.op = p->op;
 	k.wirelen = p->wirelen;
 	k.payload_len = p->payload_len;
-	k.psn = p->bth.psn;
+	k.psn = p->bth.psn | (uint32_t)(p->bth.ackreq != 0) << 31;
 	k.dqpn = p->bth.dqpn;
 	k.present = p->present;
 	k.hdrs = p->hdrs;
@@ -173,7 +173,8 @@ static inline void cap_packed_unpack(const struct cap_packed *k, struct rw_packe
 	p->vcrc_status = (enum rw_crc_status)k->vcrc_status;
 	p->op = k->op;
 	p->bth.opcode = k->opcode;
-	p->bth.psn = k->psn;
+	p->bth.psn = k->psn & RW_PSN_MASK;
+	p->bth.ackreq = (uint8_t)(k->psn >> 31);
 	p->bth.dqpn = k->dqpn;
 	p->reth.va = k->reth_va;
 	p->reth.dmalen = k->reth_dmalen;

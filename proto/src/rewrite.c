@@ -15,6 +15,7 @@
 
 #include "codec.h"
 #include "rocewire/crc.h"
+#include "rocewire/fields.h"
 #include "rocewire/icrc.h"
 #include "rocewire/rewrite.h"
 #include "rocewire/wire.h"
@@ -60,20 +61,10 @@ struct edit {
 	uint8_t old[RW_RW_HDR_MAX];
 };
 
-/* Writes n bytes at frame offset off; a covered, unmasked change widens the
- * span the ICRC patch will cover. */
-static inline void put(struct edit *e, size_t off, const uint8_t *v, size_t n, enum rw_rw_kind k,
-		       int covered)
+/* The n bytes at frame offset off changed: a covered, unmasked change
+ * widens the span the ICRC patch will cover. */
+static inline void changed(struct edit *e, size_t off, size_t n, enum rw_rw_kind k, int covered)
 {
-	uint8_t *d = e->f + off, x = 0;
-	/* a byte loop, not memcmp(): these fields are 1 to 16 bytes, and a
-	 * library call per field cost a sixth of the replay's time */
-	for (size_t i = 0; i < n; i++) {
-		x |= (uint8_t)(d[i] ^ v[i]);
-		d[i] = v[i];
-	}
-	if (!x)
-		return;
 	e->applied |= 1u << k;
 	if (off < e->ip_end)
 		e->ip_dirty = 1;
@@ -86,11 +77,30 @@ static inline void put(struct edit *e, size_t off, const uint8_t *v, size_t n, e
 		e->hi = r + n;
 }
 
-static void put16(struct edit *e, size_t off, uint16_t v, enum rw_rw_kind k, int covered)
+/* Writes n bytes at frame offset off (changed() if they differ). */
+static inline void put(struct edit *e, size_t off, const uint8_t *v, size_t n, enum rw_rw_kind k,
+		       int covered)
 {
-	uint8_t b[2];
-	rw_put_be16(b, v);
-	put(e, off, b, 2, k, covered);
+	uint8_t *d = e->f + off, x = 0;
+	/* a byte loop, not memcmp(): these fields are 1 to 16 bytes, and a
+	 * library call per field cost a sixth of the replay's time */
+	for (size_t i = 0; i < n; i++) {
+		x |= (uint8_t)(d[i] ^ v[i]);
+		d[i] = v[i];
+	}
+	if (x)
+		changed(e, off, n, k, covered);
+}
+
+/* Writes v into field f of the header at frame offset h, by its table row
+ * (fields.h: a constant RW_FIELD row, so this folds to the field's bytes). */
+static inline void put_field(struct edit *e, size_t h, const struct rw_field *f, uint64_t v,
+			     enum rw_rw_kind k, int covered)
+{
+	if (rw_field_peek(f, e->f + h) == v)
+		return;
+	rw_field_put(f, e->f + h, v);
+	changed(e, h + f->off, f->size, k, covered);
 }
 
 static void put32(struct edit *e, size_t off, uint32_t v, enum rw_rw_kind k)
@@ -165,50 +175,50 @@ static void rewrite_bth(const struct rw_rewrite *rw, const struct rw_packet *p, 
 	int hit;
 
 	if (rw->pkey >= 0)
-		put16(e, b + 2, (uint16_t)rw->pkey, RW_RW_PKEY, 1);
+		put_field(e, b, RW_FIELD(BTH_PKEY), (uint16_t)rw->pkey, RW_RW_PKEY, 1);
 	for (unsigned i = 0; i < rw->n_psn; i++) {
 		const struct rw_rw_psnoff *o = &rw->psn[i];
 		if (o->all || o->qpn == p->bth.dqpn) {
-			uint32_t psn = (p->bth.psn + o->offset) & RW_PSN_MASK;
-			uint8_t v[3];
-			rw_put_be24(v, psn);
-			put(e, b + 9, v, 3, RW_RW_PSN, 1);
+			put_field(e, b, RW_FIELD(BTH_PSN), (p->bth.psn + o->offset) & RW_PSN_MASK, RW_RW_PSN, 1);
 			break;
 		}
 	}
 	uint32_t q = map32(rw->qpn, rw->n_qpn, p->bth.dqpn, &hit);
-	if (hit) {
-		uint8_t v[3];
-		rw_put_be24(v, q & RW_QPN_MASK);
-		put(e, b + 5, v, 3, RW_RW_QPN, 1);
-	}
+	if (hit)
+		put_field(e, b, RW_FIELD(BTH_DQPN), q & RW_QPN_MASK, RW_RW_QPN, 1);
 }
 
-/* RETH and AtomicETH both start with VA (8 bytes) then R_Key (4). */
+/* The VA and R_Key of a RETH or an AtomicETH (IBA 9.3.3, 9.3.4). */
 static void rewrite_rdma(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
 {
+	/* rows named in this block (a compound literal lives as long as its
+	 * block), chosen by header */
+	const struct rw_field *reth_va = RW_FIELD(RETH_VA), *reth_rkey = RW_FIELD(RETH_RKEY);
+	const struct rw_field *atomic_va = RW_FIELD(ATOMICETH_VA), *atomic_rkey = RW_FIELD(ATOMICETH_RKEY);
+	const struct rw_field *va_f = reth_va, *rkey_f = reth_rkey;
 	int off = -1;
-	if (p->hdrs & RW_HDR_RETH)
+	if (p->hdrs & RW_HDR_RETH) {
 		off = rw_hdr_offset(p->bth.opcode, RW_HDR_RETH);
-	else if (p->hdrs & RW_HDR_ATOMICETH)
+	} else if (p->hdrs & RW_HDR_ATOMICETH) {
 		off = rw_hdr_offset(p->bth.opcode, RW_HDR_ATOMICETH);
+		va_f = atomic_va;
+		rkey_f = atomic_rkey;
+	}
 	if (off < 0)
 		return;
 	size_t h = p->bth_off + (size_t)off;
-	uint64_t va = rw_get_be64(e->f + h);
+	uint64_t va = rw_field_peek(va_f, e->f + h);
 	for (unsigned i = 0; i < rw->n_va; i++) {
 		const struct rw_rw_vamap *m = &rw->va[i];
 		if (va >= m->from && va - m->from < m->len) {
-			uint8_t v[8];
-			rw_put_be64(v, m->to + (va - m->from));
-			put(e, h, v, 8, RW_RW_VA, 1);
+			put_field(e, h, va_f, m->to + (va - m->from), RW_RW_VA, 1);
 			break;
 		}
 	}
 	int hit;
-	uint32_t k = map32(rw->rkey, rw->n_rkey, rw_get_be32(e->f + h + 8), &hit);
+	uint32_t k = map32(rw->rkey, rw->n_rkey, (uint32_t)rw_field_peek(rkey_f, e->f + h), &hit);
 	if (hit)
-		put32(e, h + 8, k, RW_RW_RKEY);
+		put_field(e, h, rkey_f, k, RW_RW_RKEY, 1);
 }
 
 /* The traffic class of an IPv6 header or a GRH: bits 4..11 of its first
@@ -309,9 +319,12 @@ static void unmask_old(const struct rw_packet *p, struct edit *e)
 		memcpy(o + 1, n + 1, 3);
 		o[7] = n[7];
 	}
-	if (p->present & RW_P_UDP)
-		memcpy(o + (p->l4_off - e->start) + 6, n + (p->l4_off - e->start) + 6, 2);
-	o[p->bth_off - e->start + 4] = n[p->bth_off - e->start + 4];
+	if (p->present & RW_P_UDP) {
+		size_t c = p->l4_off - e->start + RW_FIELD(UDP_CHECKSUM)->off;
+		memcpy(o + c, n + c, RW_FIELD(UDP_CHECKSUM)->size);
+	}
+	/* BTH byte 4: FECN, BECN, resv6 */
+	o[p->bth_off - e->start + RW_FIELD(BTH_FECN)->off] = n[p->bth_off - e->start + RW_FIELD(BTH_FECN)->off];
 }
 
 static uint32_t sum16(const uint8_t *b, size_t n)
@@ -360,7 +373,7 @@ static uint16_t udp_csum_update(const struct rw_packet *p, const struct edit *e,
 	const uint8_t *n = e->f + e->start;
 	uint32_t s = (uint16_t)~c;
 	for (size_t i = 0; i + 1 < e->hdr_len; i += 2) {
-		int in = (i >= a0 && i < a1) || (i >= l4 && i != l4 + 6);
+		int in = (i >= a0 && i < a1) || (i >= l4 && i != l4 + RW_FIELD(UDP_CHECKSUM)->off);
 		uint16_t ow = rw_get_be16(e->old + i), nw = rw_get_be16(n + i);
 		if (in && ow != nw)
 			s += (uint16_t)~ow + (uint32_t)nw;
@@ -621,7 +634,7 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 
 	rewrite_l3(rw, p, &e);
 	if ((p->present & RW_P_UDP) && rw->udp_sport >= 0)
-		put16(&e, p->l4_off, (uint16_t)rw->udp_sport, RW_RW_UDP_SPORT, 1);
+		put_field(&e, p->l4_off, RW_FIELD(UDP_SPORT), (uint16_t)rw->udp_sport, RW_RW_UDP_SPORT, 1);
 	rewrite_bth(rw, p, &e);
 	if (p->hdrs & (RW_HDR_RETH | RW_HDR_ATOMICETH))
 		rewrite_rdma(rw, p, &e);
@@ -656,8 +669,8 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 	}
 	res->icrc_off = (uint32_t)icrc_off;
 	if ((p->present & RW_P_UDP) && !conv) {
-		size_t cs = p->l4_off + 6;
-		uint16_t c = rw_get_be16(f + cs), n = c;
+		const struct rw_field *cs = RW_FIELD(UDP_CHECKSUM);
+		uint16_t c = (uint16_t)rw_field_peek(cs, f + p->l4_off), n = c;
 		if (rw->udp_csum == RW_RW_CSUM_ZERO)
 			n = 0;
 		else if (rw->udp_csum == RW_RW_CSUM_FULL)
@@ -666,7 +679,7 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 		else if (c != 0 && (e.applied || icrc != wire))
 			n = udp_csum_update(p, &e, c, wire, icrc);
 		if (n != c) {
-			rw_put_be16(f + cs, n);
+			rw_field_put(cs, f + p->l4_off, n);
 			if (rw->udp_csum != RW_RW_CSUM_KEEP)
 				e.applied |= 1u << RW_RW_UDP_CSUM;
 		}
@@ -744,9 +757,10 @@ enum rw_err rw_rewrite_corrupt_icrc(const struct rw_packet *p, const struct rw_r
 	uint16_t o = rw_get_be16(frame + word);
 	frame[icrc + bit / 8] ^= (uint8_t)(1u << (bit % 8));
 	if (udp) {
-		uint16_t c = rw_get_be16(frame + udp + 6);
+		const struct rw_field *cf = RW_FIELD(UDP_CHECKSUM);
+		uint16_t c = (uint16_t)rw_field_peek(cf, frame + udp);
 		if (c != 0) /* 0: no checksum, and none is made */
-			rw_put_be16(frame + udp + 6, csum_word_update(c, o, rw_get_be16(frame + word)));
+			rw_field_put(cf, frame + udp, csum_word_update(c, o, rw_get_be16(frame + word)));
 	}
 	return RW_OK;
 }

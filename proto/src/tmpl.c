@@ -380,3 +380,26 @@ void rw_tmpl_fields_of(const struct rw_packet *p, struct rw_tmpl_fields *f)
 	f->immdt = p->immdt;
 	f->ieth = p->ieth;
 }
+
+void rw_tmpl_fields_apply(const struct rw_tmpl_fields *f, struct rw_packet *p)
+{
+	p->bth.dqpn = f->dqpn & RW_QPN_MASK;
+	p->bth.psn = f->psn & RW_PSN_MASK;
+	p->bth.ackreq = f->ackreq;
+	p->bth.se = f->se;
+	p->bth.becn = f->becn;
+	if (p->present & RW_P_IPV6)
+		p->ipv6.ecn = f->ecn;
+	else
+		p->ipv4.ecn = f->ecn;
+	p->udp.sport = f->udp_sport;
+	p->reth = f->reth;
+	p->aeth = f->aeth;
+	p->aeth.kind = (uint8_t)rw_aeth_kind_of(f->aeth.syndrome);
+	p->aeth.value = rw_aeth_value_of(f->aeth.syndrome);
+	p->atomiceth = f->atomic;
+	p->atomicacketh.orig = f->atomic_orig;
+	p->deth = f->deth;
+	p->immdt = f->immdt;
+	p->ieth = f->ieth;
+}

@@ -30,6 +30,8 @@
 #define NUMP(nm, pos, m, ...) NUM(nm, pos, m, __VA_ARGS__)
 #define NUMXP(nm, pos, ...) NUMX(nm, pos, __VA_ARGS__)
 #define FLAGP(nm, pos, m, ...) NUMP(nm, pos, m, .type = RW_FT_FLAG, __VA_ARGS__)
+#define ADDRP(nm, pos, ty, m) ADDRP_(nm, pos, ty, m)
+#define ADDRP_(nm, o, sz, sh, bt, ty, m) ADDR(nm, o, sz, ty, m)
 #define NAMEOF(nm, i, fn, ...) { .name = nm, .type = RW_FT_NAME, .of = i, .vname = fn, __VA_ARGS__ }
 #define DERIVED(nm, fn, ...) { .name = nm, .flags = RW_FF_DERIVED, .get = fn, .of = 0xFF, __VA_ARGS__ }
 #define HEX(d) .base = RW_BASE_HEX, .digits = d
@@ -343,8 +345,8 @@ static const struct rw_field f_ipv4[] = {
 	NUMP("ttl", RW_FP_IPV4_TTL, ttl, .flags = RW_FF_ICRC),
 	NUM("proto", 9, 1, 0, 8, protocol, .vname = vn_ipproto),
 	NUMP("checksum", RW_FP_IPV4_CHECKSUM, checksum, HEX(4), .flags = RW_FF_ICRC),
-	ADDR("src", 12, 4, RW_FT_IPV4, src),
-	ADDR("dst", 16, 4, RW_FT_IPV4, dst),
+	ADDRP("src", RW_FP_IPV4_SRC, RW_FT_IPV4, src),
+	ADDRP("dst", RW_FP_IPV4_DST, RW_FT_IPV4, dst),
 	DERIVED("options_len", get_ipv4_optlen, .when = when_ipv4_options),
 };
 #undef HLEN
@@ -361,8 +363,8 @@ static const struct rw_field f_ipv6[] = {
 	NUM("payload_len", 4, 2, 0, 16, payload_len),
 	NUM("next_header", 6, 1, 0, 8, next_header, .vname = vn_ipproto),
 	NUMP("hop_limit", RW_FP_IPV6_HOP_LIMIT, hop_limit, .flags = RW_FF_ICRC),
-	ADDR("src", 8, 16, RW_FT_IPV6, src),
-	ADDR("dst", 24, 16, RW_FT_IPV6, dst),
+	ADDRP("src", RW_FP_IPV6_SRC, RW_FT_IPV6, src),
+	ADDRP("dst", RW_FP_IPV6_DST, RW_FT_IPV6, dst),
 };
 #undef HLEN
 #undef S

@@ -221,45 +221,40 @@ static void rewrite_rdma(const struct rw_rewrite *rw, const struct rw_packet *p,
 		put_field(e, h, rkey_f, k, RW_RW_RKEY, 1);
 }
 
-/* The traffic class of an IPv6 header or a GRH: bits 4..11 of its first
- * 32-bit word (masked by the ICRC). */
+/* A field the ICRC masks (DSCP, ECN, TTL, hop limit): written in place,
+ * counted as applied when it changed; the ICRC span does not move. */
+static inline int put_masked(struct edit *e, uint8_t *h, const struct rw_field *f, uint64_t v,
+			     enum rw_rw_kind k)
+{
+	if (rw_field_peek(f, h) == v)
+		return 0;
+	rw_field_put(f, h, v);
+	e->applied |= 1u << k;
+	return 1;
+}
+
+/* DSCP and ECN of an IPv6 header or a GRH (its TClass, IBA 8.3). */
 static void rewrite_tclass6(const struct rw_rewrite *rw, struct edit *e, size_t l3)
 {
-	uint32_t w = rw_get_be32(e->f + l3);
-	uint8_t tc = (uint8_t)(w >> 20);
 	if (rw->dscp >= 0)
-		tc = (uint8_t)((tc & 0x03) | (rw->dscp << 2));
+		put_masked(e, e->f + l3, RW_FIELD(IPV6_DSCP), (unsigned)rw->dscp, RW_RW_DSCP);
 	if (rw->ecn >= 0)
-		tc = (uint8_t)((tc & 0xFC) | rw->ecn);
-	uint8_t v[4];
-	rw_put_be32(v, (w & 0xF00FFFFFu) | ((uint32_t)tc << 20));
-	uint8_t before = (uint8_t)(w >> 20);
-	if ((before >> 2) != (tc >> 2))
-		e->applied |= 1u << RW_RW_DSCP;
-	if ((before & 3) != (tc & 3))
-		e->applied |= 1u << RW_RW_ECN;
-	memcpy(e->f + l3, v, 4);
+		put_masked(e, e->f + l3, RW_FIELD(IPV6_ECN), (unsigned)rw->ecn, RW_RW_ECN);
 }
 
 static void rewrite_ipv4(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
 {
 	size_t l3 = p->l3_off;
-	uint8_t tos = e->f[l3 + 1];
-	if (rw->dscp >= 0)
-		tos = (uint8_t)((tos & 0x03) | (rw->dscp << 2));
-	if (rw->ecn >= 0)
-		tos = (uint8_t)((tos & 0xFC) | rw->ecn);
-	if ((tos >> 2) != (e->f[l3 + 1] >> 2))
-		e->applied |= 1u << RW_RW_DSCP;
-	if ((tos & 3) != (e->f[l3 + 1] & 3))
-		e->applied |= 1u << RW_RW_ECN;
-	if (tos != e->f[l3 + 1])
+	uint8_t *ip = e->f + l3;
+	/* a changed TOS needs a new header checksum */
+	if (rw->dscp >= 0 && put_masked(e, ip, RW_FIELD(IPV4_DSCP), (unsigned)rw->dscp, RW_RW_DSCP))
 		e->ip_dirty = 1;
-	e->f[l3 + 1] = tos;
+	if (rw->ecn >= 0 && put_masked(e, ip, RW_FIELD(IPV4_ECN), (unsigned)rw->ecn, RW_RW_ECN))
+		e->ip_dirty = 1;
 	if (rw->ttl >= 0)
-		put(e, l3 + 8, (const uint8_t[]){(uint8_t)rw->ttl}, 1, RW_RW_TTL, 0);
-	map_ip4(rw, e, l3 + 12);
-	map_ip4(rw, e, l3 + 16);
+		put_field(e, l3, RW_FIELD(IPV4_TTL), (uint8_t)rw->ttl, RW_RW_TTL, 0);
+	map_ip4(rw, e, l3 + RW_FIELD(IPV4_SRC)->off);
+	map_ip4(rw, e, l3 + RW_FIELD(IPV4_DST)->off);
 }
 
 static void rewrite_l3(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
@@ -273,9 +268,9 @@ static void rewrite_l3(const struct rw_rewrite *rw, const struct rw_packet *p, s
 	if (rw->dscp >= 0 || rw->ecn >= 0)
 		rewrite_tclass6(rw, e, l3);
 	if (rw->ttl >= 0)
-		put(e, l3 + 7, (const uint8_t[]){(uint8_t)rw->ttl}, 1, RW_RW_TTL, 0);
-	map_ip6(rw, e, l3 + 8);
-	map_ip6(rw, e, l3 + 24);
+		put_field(e, l3, RW_FIELD(IPV6_HOP_LIMIT), (uint8_t)rw->ttl, RW_RW_TTL, 0);
+	map_ip6(rw, e, l3 + RW_FIELD(IPV6_SRC)->off);
+	map_ip6(rw, e, l3 + RW_FIELD(IPV6_DST)->off);
 }
 
 /* Writes the header checksum of an IPv4 header (RFC 1071). The 20-byte
@@ -305,26 +300,37 @@ static inline void ipv4_checksum_put(uint8_t *h, size_t hlen)
 
 /* The saved copy gets the new values of the masked bytes, so that the
  * patch sees only the unmasked changes. */
+static inline void unmask(const struct rw_field *f, uint8_t *o, const uint8_t *n)
+{
+	rw_field_put(f, o, rw_field_peek(f, n));
+}
+
+/* The fields the ICRC masks (IBA A17.3.3): IPv4 TOS, TTL and checksum;
+ * IPv6's (or the GRH's) traffic class, flow label and hop limit; the UDP
+ * checksum; BTH FECN, BECN and resv6. */
 static void unmask_old(const struct rw_packet *p, struct edit *e)
 {
 	uint8_t *o = e->old;
 	const uint8_t *n = e->f + e->start;
 	if (p->present & RW_P_IPV4) {
-		o[1] = n[1];
-		o[8] = n[8];
-		o[10] = n[10];
-		o[11] = n[11];
+		unmask(RW_FIELD(IPV4_DSCP), o, n);
+		unmask(RW_FIELD(IPV4_ECN), o, n);
+		unmask(RW_FIELD(IPV4_TTL), o, n);
+		unmask(RW_FIELD(IPV4_CHECKSUM), o, n);
 	} else {
-		o[0] = (uint8_t)((o[0] & 0xF0) | (n[0] & 0x0F));
-		memcpy(o + 1, n + 1, 3);
-		o[7] = n[7];
+		unmask(RW_FIELD(IPV6_DSCP), o, n);
+		unmask(RW_FIELD(IPV6_ECN), o, n);
+		unmask(RW_FIELD(IPV6_FLOW_LABEL), o, n);
+		unmask(RW_FIELD(IPV6_HOP_LIMIT), o, n);
 	}
 	if (p->present & RW_P_UDP) {
-		size_t c = p->l4_off - e->start + RW_FIELD(UDP_CHECKSUM)->off;
-		memcpy(o + c, n + c, RW_FIELD(UDP_CHECKSUM)->size);
+		size_t u = p->l4_off - e->start;
+		unmask(RW_FIELD(UDP_CHECKSUM), o + u, n + u);
 	}
-	/* BTH byte 4: FECN, BECN, resv6 */
-	o[p->bth_off - e->start + RW_FIELD(BTH_FECN)->off] = n[p->bth_off - e->start + RW_FIELD(BTH_FECN)->off];
+	size_t b = p->bth_off - e->start;
+	unmask(RW_FIELD(BTH_FECN), o + b, n + b);
+	unmask(RW_FIELD(BTH_BECN), o + b, n + b);
+	unmask(RW_FIELD(BTH_RESV6), o + b, n + b);
 }
 
 static uint32_t sum16(const uint8_t *b, size_t n)
@@ -346,11 +352,13 @@ static uint16_t fold(uint32_t s)
 
 uint16_t rw_udp_checksum(const uint8_t *ip, size_t udp_off, size_t len)
 {
+	const struct rw_field *src4 = RW_FIELD(IPV4_SRC), *src6 = RW_FIELD(IPV6_SRC);
 	uint32_t s;
+	/* the pseudo-header's addresses: source, then destination, adjacent */
 	if ((ip[0] >> 4) == 4)
-		s = sum16(ip + 12, 8) + RW_IPPROTO_UDP;
+		s = sum16(ip + src4->off, 2u * src4->size) + RW_IPPROTO_UDP;
 	else
-		s = sum16(ip + 8, 32) + RW_IPPROTO_UDP;
+		s = sum16(ip + src6->off, 2u * src6->size) + RW_IPPROTO_UDP;
 	if (len < udp_off + RW_UDP_HLEN)
 		return 0;
 	const uint8_t *u = ip + udp_off;
@@ -369,7 +377,8 @@ static uint16_t udp_csum_update(const struct rw_packet *p, const struct edit *e,
 				uint32_t icrc_old, uint32_t icrc_new)
 {
 	size_t l4 = p->l4_off - e->start;
-	size_t a0 = (p->present & RW_P_IPV4) ? 12 : 8, a1 = (p->present & RW_P_IPV4) ? 20 : 40;
+	const struct rw_field *src = (p->present & RW_P_IPV4) ? RW_FIELD(IPV4_SRC) : RW_FIELD(IPV6_SRC);
+	size_t a0 = src->off, a1 = src->off + 2u * src->size; /* source and destination */
 	const uint8_t *n = e->f + e->start;
 	uint32_t s = (uint16_t)~c;
 	for (size_t i = 0; i + 1 < e->hdr_len; i += 2) {

@@ -540,7 +540,13 @@ static void test_field_names(void **state)
 		{RW_HD_IMMDT, "data", RW_FIELD(IMMDT_DATA)}, {RW_HD_IETH, "rkey", RW_FIELD(IETH_RKEY)},
 		{RW_HD_UDP, "sport", RW_FIELD(UDP_SPORT)}, {RW_HD_UDP, "checksum", RW_FIELD(UDP_CHECKSUM)},
 		{RW_HD_IPV4, "ecn", RW_FIELD(IPV4_ECN)}, {RW_HD_IPV4, "checksum", RW_FIELD(IPV4_CHECKSUM)},
-		{RW_HD_IPV6, "ecn", RW_FIELD(IPV6_ECN)},
+		{RW_HD_IPV6, "ecn", RW_FIELD(IPV6_ECN)}, {RW_HD_IPV4, "dscp", RW_FIELD(IPV4_DSCP)},
+		{RW_HD_IPV4, "ttl", RW_FIELD(IPV4_TTL)}, {RW_HD_IPV4, "src", RW_FIELD(IPV4_SRC)},
+		{RW_HD_IPV4, "dst", RW_FIELD(IPV4_DST)}, {RW_HD_IPV6, "dscp", RW_FIELD(IPV6_DSCP)},
+		{RW_HD_IPV6, "flow_label", RW_FIELD(IPV6_FLOW_LABEL)},
+		{RW_HD_IPV6, "hop_limit", RW_FIELD(IPV6_HOP_LIMIT)}, {RW_HD_IPV6, "src", RW_FIELD(IPV6_SRC)},
+		{RW_HD_IPV6, "dst", RW_FIELD(IPV6_DST)}, {RW_HD_BTH, "resv6", RW_FIELD(BTH_RESV6)},
+		{RW_HD_UDP, "dport", RW_FIELD(UDP_DPORT)}, {RW_HD_UDP, "len", RW_FIELD(UDP_LEN)},
 	};
 	(void)state;
 

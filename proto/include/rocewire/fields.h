@@ -174,7 +174,11 @@ const struct rw_header_desc *rw_header_desc(enum rw_hd hd);
 #define RW_FP_IPV6_DSCP 0, 4, 22, 6
 #define RW_FP_IPV6_ECN 0, 4, 20, 2
 #define RW_FP_IPV6_FLOW_LABEL 0, 4, 0, 20
+#define RW_FP_IPV4_SRC 12, 4, 0, 0
+#define RW_FP_IPV4_DST 16, 4, 0, 0
 #define RW_FP_IPV6_HOP_LIMIT 7, 1, 0, 8
+#define RW_FP_IPV6_SRC 8, 16, 0, 0
+#define RW_FP_IPV6_DST 24, 16, 0, 0
 
 /* The row of field NAME (RW_FP_NAME), as a pointer to a constant. */
 #define RW_FIELD(name) RW_FIELD_X_(RW_FP_##name)

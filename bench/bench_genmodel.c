@@ -183,7 +183,7 @@ static uint64_t run_frames(const struct gen_scenario *sc, struct rig *r, uint64_
 				if (rn != len || memcmp(ref, f, len) != 0) {
 					fprintf(stderr, "bench-genmodel: packet %llu (flow %u, opcode 0x%02x, PSN %u): "
 							"frame differs from rw_packet_build's\n",
-						(unsigned long long)(got + i), pk[i].flow, pk[i].opcode, pk[i].psn);
+						(unsigned long long)(got + i), pk[i].flow, pk[i].opcode, pk[i].f.psn);
 					*bad = 1;
 					goto out;
 				}
@@ -264,7 +264,7 @@ static uint64_t run_lockstep(const struct gen_scenario *sc, const struct rig *r,
 					    rn != fr->t.frame_len || memcmp(ref, f, rn) != 0) {
 						fprintf(stderr, "bench-genmodel: lockstep packet %llu (QP %u, PSN %u): frame "
 								"differs from rw_packet_build's\n",
-							(unsigned long long)got, pk.qp, pk.psn);
+							(unsigned long long)got, pk.qp, pk.f.psn);
 						*bad = 1;
 						goto out;
 					}

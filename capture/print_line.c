@@ -246,7 +246,7 @@ static char *other(char *o, const struct rw_packet *p)
 		/* IPv6: the protocol after any extension headers (an MLD
 		 * report's hop-by-hop header leads to ICMPv6) */
 		uint8_t proto = (p->present & RW_P_IPV4) ? p->ipv4.protocol : p->ipv6_ext.proto;
-		const char *n = cap_ipproto_name(proto);
+		const char *n = rw_ipproto_name(proto);
 		o = FMT_LIT(o, " proto ");
 		o = fmt_u32(o, proto);
 		if (n) {
@@ -266,7 +266,7 @@ static char *other(char *o, const struct rw_packet *p)
 		have = 1;
 	}
 	if (have) {
-		const char *n = cap_ethertype_name(type);
+		const char *n = rw_ethertype_name(type);
 		o = FMT_LIT(o, " ethertype ");
 		o = fmt_hex(o, type, 4);
 		if (n) {
@@ -306,7 +306,7 @@ void cap_print_line(struct cap_ctx *c, const struct cap_record *r, const struct 
 						   : 0;
 	if (ecn && p->carrier == RW_CARRIER_ROCEV2) {
 		o = FMT_LIT(o, " ecn ");
-		o = fmt_str(o, cap_ecn_name(ecn));
+		o = fmt_str(o, rw_ecn_name(ecn));
 	}
 	if (p->icrc_status != RW_CRC_NONE)
 		o = crc_status(o, "icrc", p->icrc_status, rw_icrc_display(p->icrc_wire),

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "rocewire/ext.h"
+#include "rocewire/tmpl.h"
 #include "scenario.h"
 
 /* Fault flags on an emitted packet: the TX layer applies them to the bytes. */
@@ -34,28 +35,22 @@ struct gen_pkt {
 	uint32_t qp;             /* QP index inside the flow (0..qps-1) */
 	uint8_t dir;             /* GEN_DIR_REQUEST (src -> dst) or GEN_DIR_RESPONSE */
 	uint8_t opcode;          /* BTH opcode (rocewire/opcode.h) */
-	uint8_t ackreq;
-	uint8_t se;
 	uint8_t flags;           /* GEN_PF_* */
 	uint8_t resend;          /* 1: a retransmission of a PSN sent before */
-	uint8_t becn;            /* CNPs (issue 10) */
 	uint8_t kind;            /* GEN_PK_ROCE, or GEN_PK_PFC: an 802.1Qbb frame of the
 				  * simulated switch (dir GEN_DIR_REQUEST: the switch to the
 				  * senders; GEN_DIR_RESPONSE: the receiver behind it, a storm) */
 	uint16_t pfc_cev;        /* PFC: class-enable vector and time per class */
 	uint16_t pfc_quanta[8];
-	uint32_t dqpn;           /* destination QP of this packet */
-	uint32_t psn;
 	uint32_t payload_len;    /* bytes of payload, without pad */
 	uint32_t frame_len;      /* the whole frame, as the model counted it for pacing */
-	uint32_t hdrs;           /* which of the fields below the opcode carries (1 << enum rw_hdr) */
-	struct rw_reth reth;
-	struct rw_aeth aeth;     /* syndrome and msn */
-	struct rw_atomiceth atomic;
-	uint64_t atomic_orig;    /* AtomicAckETH */
-	struct rw_deth deth;
-	uint32_t immdt;
-	uint32_t ieth;
+	uint32_t hdrs;           /* which extension headers of f the opcode carries (1 << enum rw_hdr) */
+	/* The fields proto's templates stamp (destination QP, PSN, AckReq,
+	 * SE, BECN and the extension headers), in proto's own description:
+	 * the model sets them, the TX layer hands them to the template as they
+	 * are. ecn and udp_sport are the TX layer's (the flow's and the CE
+	 * mark's; the QP's port), not the model's. */
+	struct rw_tmpl_fields f;
 };
 
 /* Per-flow counters the model keeps (the TX layer counts bytes it sent). */

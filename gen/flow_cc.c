@@ -620,8 +620,8 @@ static void cnp_packet(struct gen_model *m, struct gen_qp *q, uint64_t t, struct
 	pk->qp = q->qp;
 	pk->dir = GEN_DIR_RESPONSE;
 	pk->opcode = gen_cnp_opcode();
-	pk->becn = 1; /* A17.9.3: the CNP's BECN bit is set */
-	pk->dqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
+	pk->f.becn = 1; /* A17.9.3: the CNP's BECN bit is set */
+	pk->f.dqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
 	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
 	pk->frame_len = lf->cnp_len;
 	gen_emit_count(m, pk);

@@ -65,11 +65,11 @@ static int matches(const struct gen_fault *fl, const struct gen_pkt *pk, uint32_
 {
 	if (fl->flow >= 0 && (uint32_t)fl->flow != pk->flow)
 		return 0;
-	if (fl->qpn >= 0 && (uint32_t)fl->qpn != pk->dqpn)
+	if (fl->qpn >= 0 && (uint32_t)fl->qpn != pk->f.dqpn)
 		return 0;
-	if (fl->psn_lo >= 0 && pk->psn < (uint64_t)fl->psn_lo)
+	if (fl->psn_lo >= 0 && pk->f.psn < (uint64_t)fl->psn_lo)
 		return 0;
-	if (fl->psn_hi >= 0 && pk->psn > (uint64_t)fl->psn_hi)
+	if (fl->psn_hi >= 0 && pk->f.psn > (uint64_t)fl->psn_hi)
 		return 0;
 	if (fl->opcode >= 0 && (uint32_t)fl->opcode != pk->opcode)
 		return 0;
@@ -118,9 +118,9 @@ void gen_fault_apply(struct gen_model *m, struct gen_qp *q, struct gen_pkt *pk, 
 			break;
 		case GEN_FAULT_BAD_RKEY:
 			if (pk->hdrs & RW_HDR_RETH)
-				pk->reth.rkey ^= GEN_BAD_RKEY_XOR;
+				pk->f.reth.rkey ^= GEN_BAD_RKEY_XOR;
 			else
-				pk->atomic.rkey ^= GEN_BAD_RKEY_XOR;
+				pk->f.atomic.rkey ^= GEN_BAD_RKEY_XOR;
 			break;
 		}
 	}

@@ -166,6 +166,7 @@ void gen_pkt_describe(const struct gen_scenario *sc, const struct gen_pkt *pk, c
 	const struct gen_host *from = &sc->hosts[rsp ? f->dst : f->src];
 	const struct gen_host *to = &sc->hosts[rsp ? f->src : f->dst];
 	const struct rw_opcode_info *op = rw_opcode(pk->opcode);
+	struct rw_tmpl_fields tf;
 
 	memset(out, 0, sizeof(*out));
 	if (pk->kind == GEN_PK_PFC) {
@@ -191,29 +192,19 @@ void gen_pkt_describe(const struct gen_scenario *sc, const struct gen_pkt *pk, c
 		out->vlan[0].pcp = from->pcp & 7;
 		out->vlan[0].vid = from->vlan & 0xFFF;
 	}
-	describe_ip(from, to, f->dscp & 63, (pk->flags & GEN_PF_CE) ? RW_ECN_CE : (f->ecn & 3), out);
-	out->udp.sport = gen_qp_sport(f, pk->qp);
+	/* the model's fields, and the flow's ECN (or the CE mark) and the
+	 * QP's port, which the TX layer gives the template the same way */
+	tf = pk->f;
+	tf.ecn = (pk->flags & GEN_PF_CE) ? RW_ECN_CE : (f->ecn & 3);
+	tf.udp_sport = gen_qp_sport(f, pk->qp);
+	describe_ip(from, to, f->dscp & 63, tf.ecn, out);
 	out->udp.dport = RW_ROCEV2_PORT;
-
 	out->bth.opcode = pk->opcode;
-	out->bth.se = pk->se;
 	out->bth.pkey = f->pkey;
-	out->bth.becn = pk->becn;
-	out->bth.dqpn = pk->dqpn & RW_QPN_MASK;
-	out->bth.ackreq = pk->ackreq;
-	out->bth.psn = pk->psn & RW_PSN_MASK;
 	/* The builder writes what the opcode table names; hdrs says the same
 	 * as the decoder would, for the template layer. */
 	out->hdrs = op->hdrs;
-	out->reth = pk->reth;
-	out->aeth = pk->aeth;
-	out->aeth.kind = (uint8_t)rw_aeth_kind_of(pk->aeth.syndrome);
-	out->aeth.value = rw_aeth_value_of(pk->aeth.syndrome);
-	out->atomiceth = pk->atomic;
-	out->atomicacketh.orig = pk->atomic_orig;
-	out->deth = pk->deth;
-	out->immdt = pk->immdt;
-	out->ieth = pk->ieth;
+	rw_tmpl_fields_apply(&tf, out);
 	out->payload = payload;
 	out->payload_len = (op->flags & RW_OPF_PAYLOAD) ? pk->payload_len : 0;
 }

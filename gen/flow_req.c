@@ -574,10 +574,10 @@ static inline void fill_request(struct gen_lflow *lf, const struct gen_qp *q, co
 	pk->flow = q->flow;
 	pk->qp = q->qp;
 	pk->opcode = lf->opc[w->op][pos];
-	pk->se = 0;
-	pk->becn = 0;
-	pk->psn = (w->psn + k) & RW_PSN_MASK;
-	pk->dqpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
+	pk->f.se = 0;
+	pk->f.becn = 0;
+	pk->f.psn = (w->psn + k) & RW_PSN_MASK;
+	pk->f.dqpn = (f->dst_qpn + q->qp) & RW_QPN_MASK;
 	pk->hdrs = lf->opc_hdrs[w->op][pos];
 	pk->payload_len = 0;
 	if (!is_rd_atomic(w->op)) {
@@ -586,28 +586,28 @@ static inline void fill_request(struct gen_lflow *lf, const struct gen_qp *q, co
 	}
 	/* The extension headers as one block: zero, then what the opcode
 	 * carries (a message's middle packets carry none). */
-	pk->reth = (struct rw_reth){ 0 };
-	pk->aeth = (struct rw_aeth){ 0 };
-	pk->atomic = (struct rw_atomiceth){ 0 };
-	pk->atomic_orig = 0;
-	pk->deth = (struct rw_deth){ 0 };
+	pk->f.reth = (struct rw_reth){ 0 };
+	pk->f.aeth = (struct rw_aeth){ 0 };
+	pk->f.atomic = (struct rw_atomiceth){ 0 };
+	pk->f.atomic_orig = 0;
+	pk->f.deth = (struct rw_deth){ 0 };
 	if (pk->hdrs & RW_HDR_RETH) {
-		pk->reth.va = w->va;
-		pk->reth.rkey = f->rkey;
-		pk->reth.dmalen = w->len;
+		pk->f.reth.va = w->va;
+		pk->f.reth.rkey = f->rkey;
+		pk->f.reth.dmalen = w->len;
 	}
 	if (pk->hdrs & RW_HDR_ATOMICETH) {
-		pk->atomic.va = w->va;
-		pk->atomic.rkey = f->rkey;
-		pk->atomic.swap_add = f->swap_add;
-		pk->atomic.compare = w->op == GEN_OP_CMP_SWAP ? f->compare : 0;
+		pk->f.atomic.va = w->va;
+		pk->f.atomic.rkey = f->rkey;
+		pk->f.atomic.swap_add = f->swap_add;
+		pk->f.atomic.compare = w->op == GEN_OP_CMP_SWAP ? f->compare : 0;
 	}
 	if (pk->hdrs & RW_HDR_DETH) {
-		pk->deth.qkey = f->qkey;
-		pk->deth.sqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
+		pk->f.deth.qkey = f->qkey;
+		pk->f.deth.sqpn = (f->src_qpn + q->qp) & RW_QPN_MASK;
 	}
-	pk->immdt = f->immediate_sequence ? w->seq : f->immediate;
-	pk->ieth = f->invalidate_rkey;
+	pk->f.immdt = f->immediate_sequence ? w->seq : f->immediate;
+	pk->f.ieth = f->invalidate_rkey;
 }
 
 void gen_single_fill(const struct gen_lflow *lf, uint32_t qp, uint8_t op, uint32_t len, uint32_t psn, uint64_t va,
@@ -621,31 +621,31 @@ void gen_single_fill(const struct gen_lflow *lf, uint32_t qp, uint8_t op, uint32
 	pk->qp = qp;
 	pk->dir = GEN_DIR_REQUEST;
 	pk->opcode = lf->opc[op][POS_ONLY];
-	pk->ackreq = 0;
-	pk->se = 0;
+	pk->f.ackreq = 0;
+	pk->f.se = 0;
 	pk->flags = 0;
-	pk->becn = 0;
+	pk->f.becn = 0;
 	pk->resend = 0;
-	pk->dqpn = (f->dst_qpn + qp) & RW_QPN_MASK;
-	pk->psn = psn;
+	pk->f.dqpn = (f->dst_qpn + qp) & RW_QPN_MASK;
+	pk->f.psn = psn;
 	pk->payload_len = len;
 	pk->hdrs = lf->opc_hdrs[op][POS_ONLY];
-	pk->reth = (struct rw_reth){ 0 };
-	pk->aeth = (struct rw_aeth){ 0 };
-	pk->atomic = (struct rw_atomiceth){ 0 };
-	pk->atomic_orig = 0;
-	pk->deth = (struct rw_deth){ 0 };
+	pk->f.reth = (struct rw_reth){ 0 };
+	pk->f.aeth = (struct rw_aeth){ 0 };
+	pk->f.atomic = (struct rw_atomiceth){ 0 };
+	pk->f.atomic_orig = 0;
+	pk->f.deth = (struct rw_deth){ 0 };
 	if (pk->hdrs & RW_HDR_RETH) {
-		pk->reth.va = va;
-		pk->reth.rkey = f->rkey;
-		pk->reth.dmalen = len;
+		pk->f.reth.va = va;
+		pk->f.reth.rkey = f->rkey;
+		pk->f.reth.dmalen = len;
 	}
 	if (pk->hdrs & RW_HDR_DETH) {
-		pk->deth.qkey = f->qkey;
-		pk->deth.sqpn = (f->src_qpn + qp) & RW_QPN_MASK;
+		pk->f.deth.qkey = f->qkey;
+		pk->f.deth.sqpn = (f->src_qpn + qp) & RW_QPN_MASK;
 	}
-	pk->immdt = f->immediate_sequence ? seq : f->immediate;
-	pk->ieth = f->invalidate_rkey;
+	pk->f.immdt = f->immediate_sequence ? seq : f->immediate;
+	pk->f.ieth = f->invalidate_rkey;
 	pk->frame_len = gen_frame_len(lf, pk->opcode, len);
 }
 
@@ -694,24 +694,24 @@ int gen_req_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_p
 	struct gen_pkt *pk = out;
 	pk->t_ns = t;
 	pk->dir = GEN_DIR_REQUEST;
-	pk->ackreq = 0;
+	pk->f.ackreq = 0;
 	pk->flags = 0;
 	fill_request(lf, q, w, k, pk);
-	pk->resend = rw_psn_diff(pk->psn, q->snd_max) < 0;
+	pk->resend = rw_psn_diff(pk->f.psn, q->snd_max) < 0;
 	int last = is_rd_atomic(w->op) || k + 1 == w->npsn;
 	/* AckReq every ack_request_interval packets and on every message's
 	 * last packet: the responder answers those (RC only). */
 	if (f->transport == GEN_RC) {
 		q->since_ackreq++;
 		if (last || (f->ack_request_interval && q->since_ackreq >= f->ack_request_interval)) {
-			pk->ackreq = 1;
+			pk->f.ackreq = 1;
 			q->since_ackreq = 0;
 		}
 	}
 	pk->frame_len = gen_frame_len(lf, pk->opcode, pk->payload_len);
 
-	uint32_t end = (pk->psn + (w->op == GEN_OP_READ ? w->npsn : 1)) & RW_PSN_MASK;
-	uint32_t tx = pk->resend ? gen_txhist_transmission(&q->req_hist, pk->psn, q->snd_max) : 1;
+	uint32_t end = (pk->f.psn + (w->op == GEN_OP_READ ? w->npsn : 1)) & RW_PSN_MASK;
+	uint32_t tx = pk->resend ? gen_txhist_transmission(&q->req_hist, pk->f.psn, q->snd_max) : 1;
 	if (rw_psn_diff(end, q->snd_max) > 0)
 		q->snd_max = end;
 	if (last) {

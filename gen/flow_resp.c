@@ -30,11 +30,11 @@ static struct gen_job *push(struct gen_model *m, struct gen_qp *q, enum job_kind
 static struct gen_job *push_read(struct gen_model *m, struct gen_qp *q, const struct gen_pkt *pk, uint64_t ready)
 {
 	const struct gen_lflow *lf = gen_qlf(m, q);
-	struct gen_job *j = push(m, q, JOB_READ, pk->psn, ready);
+	struct gen_job *j = push(m, q, JOB_READ, pk->f.psn, ready);
 	if (!j)
 		return NULL;
-	j->val = pk->reth.va;
-	j->len = pk->reth.dmalen;
+	j->val = pk->f.reth.va;
+	j->len = pk->f.reth.dmalen;
 	j->npkts = gen_read_npkts(j->len, lf->mtu);
 	return j;
 }
@@ -53,9 +53,9 @@ static struct gen_wqe *atomic_wqe(struct gen_model *m, struct gen_qp *q, uint32_
  * and writes the new value (compare-and-swap only when it was equal). */
 static uint64_t atomic_execute(struct gen_lflow *lf, const struct gen_pkt *pk)
 {
-	uint32_t slot = (uint32_t)(((pk->atomic.va - lf->atomic_base) / 8) % lf->nslots);
-	return gen_atomic_apply(rw_opcode(pk->opcode)->op == RW_OP_CMP_SWAP, &lf->mem[slot], pk->atomic.compare,
-				pk->atomic.swap_add);
+	uint32_t slot = (uint32_t)(((pk->f.atomic.va - lf->atomic_base) / 8) % lf->nslots);
+	return gen_atomic_apply(rw_opcode(pk->opcode)->op == RW_OP_CMP_SWAP, &lf->mem[slot], pk->f.atomic.compare,
+				pk->f.atomic.swap_add);
 }
 
 /* A request PSN behind the expected one (IBA 9.7.5.1.1): READs are
@@ -77,13 +77,13 @@ static void duplicate(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 				j->tr_episode = m->tr->departing ? m->tr->episode : q->tr_episode;
 		}
 	} else if (i->op == RW_OP_CMP_SWAP || i->op == RW_OP_FETCH_ADD) {
-		struct gen_wqe *w = atomic_wqe(m, q, pk->psn);
+		struct gen_wqe *w = atomic_wqe(m, q, pk->f.psn);
 		struct gen_job *j;
-		if (w && w->executed && (j = push(m, q, JOB_ATOMIC, pk->psn, ready))) {
+		if (w && w->executed && (j = push(m, q, JOB_ATOMIC, pk->f.psn, ready))) {
 			j->val = w->orig;
 			j->flags |= JOB_DUP;
 		}
-	} else if (pk->ackreq) {
+	} else if (pk->f.ackreq) {
 		push(m, q, JOB_ACK, q->epsn - 1, ready);
 	}
 }
@@ -94,7 +94,7 @@ void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 	const struct rw_opcode_info *i = rw_opcode(pk->opcode);
 	if (q->flags & QF_RSP_ERROR)
 		return;
-	int32_t d = rw_psn_diff(pk->psn, q->epsn);
+	int32_t d = rw_psn_diff(pk->f.psn, q->epsn);
 	if (d > 0) {
 		/* Out of sequence: one NAK names the PSN expected; later
 		 * packets of the same hole are dropped silently until the
@@ -110,24 +110,24 @@ void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 		return;
 	}
 	if (m->pk_rnr) {
-		push(m, q, JOB_NAK_RNR, pk->psn, t_arrive);
+		push(m, q, JOB_NAK_RNR, pk->f.psn, t_arrive);
 		q->flags |= QF_NAK_SENT;
 		return;
 	}
-	uint32_t rkey = (i->hdrs & RW_HDR_RETH)	       ? pk->reth.rkey
-			: (i->hdrs & RW_HDR_ATOMICETH) ? pk->atomic.rkey
+	uint32_t rkey = (i->hdrs & RW_HDR_RETH)	       ? pk->f.reth.rkey
+			: (i->hdrs & RW_HDR_ATOMICETH) ? pk->f.atomic.rkey
 						       : lf->f->rkey;
 	if (rkey != lf->f->rkey) {
 		/* A bad R_Key: NAK remote access error, and the QP goes to
 		 * the error state. */
-		push(m, q, JOB_NAK_ACCESS, pk->psn, t_arrive);
+		push(m, q, JOB_NAK_ACCESS, pk->f.psn, t_arrive);
 		q->flags |= QF_RSP_ERROR;
 		return;
 	}
 	q->flags &= ~(uint32_t)QF_NAK_SENT;
 	switch (i->op) {
 	case RW_OP_READ_REQ: {
-		uint32_t n = (uint32_t)(((uint64_t)pk->reth.dmalen + lf->mtu - 1) >> lf->mtu_shift);
+		uint32_t n = (uint32_t)(((uint64_t)pk->f.reth.dmalen + lf->mtu - 1) >> lf->mtu_shift);
 		q->epsn = (q->epsn + (n ? n : 1)) & RW_PSN_MASK;
 		q->msn = (q->msn + 1) & 0xFFFFFF;
 		push_read(m, q, pk, t_arrive);
@@ -138,12 +138,12 @@ void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 		q->epsn = (q->epsn + 1) & RW_PSN_MASK;
 		q->msn = (q->msn + 1) & 0xFFFFFF;
 		uint64_t orig = atomic_execute(lf, pk);
-		struct gen_wqe *w = atomic_wqe(m, q, pk->psn);
+		struct gen_wqe *w = atomic_wqe(m, q, pk->f.psn);
 		if (w) {
 			w->orig = orig;
 			w->executed = 1;
 		}
-		struct gen_job *j = push(m, q, JOB_ATOMIC, pk->psn, t_arrive);
+		struct gen_job *j = push(m, q, JOB_ATOMIC, pk->f.psn, t_arrive);
 		if (j)
 			j->val = orig;
 		break;
@@ -152,8 +152,8 @@ void gen_resp_request(struct gen_model *m, struct gen_qp *q, const struct gen_pk
 		q->epsn = (q->epsn + 1) & RW_PSN_MASK;
 		if (i->flags & RW_OPF_LAST)
 			q->msn = (q->msn + 1) & 0xFFFFFF;
-		if (pk->ackreq)
-			push(m, q, JOB_ACK, pk->psn, t_arrive);
+		if (pk->f.ackreq)
+			push(m, q, JOB_ACK, pk->f.psn, t_arrive);
 		break;
 	}
 	/* READs and atomics are messages of one request */
@@ -177,30 +177,30 @@ static uint8_t fill_response(struct gen_model *m, struct gen_qp *q, struct gen_j
 	struct gen_lflow *lf = gen_qlf(m, q);
 	struct gen_flow_stats *st = &m->stats[q->flow];
 	uint8_t ack = rw_aeth_syndrome(RW_AETH_ACK, lf->credit_code);
-	pk->psn = j->psn;
-	pk->aeth.msn = j->msn;
-	pk->aeth.syndrome = ack;
+	pk->f.psn = j->psn;
+	pk->f.aeth.msn = j->msn;
+	pk->f.aeth.syndrome = ack;
 	switch (j->kind) {
 	case JOB_NAK_SEQ:
 		st->naks_seq++;
-		pk->aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR);
+		pk->f.aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR);
 		return lf->rsp_ack;
 	case JOB_NAK_RNR:
 		st->naks_rnr++;
-		pk->aeth.syndrome = rw_aeth_syndrome(RW_AETH_RNR_NAK, lf->f->min_rnr_timer);
+		pk->f.aeth.syndrome = rw_aeth_syndrome(RW_AETH_RNR_NAK, lf->f->min_rnr_timer);
 		return lf->rsp_ack;
 	case JOB_NAK_ACCESS:
 		st->naks_access++;
-		pk->aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_REMOTE_ACCESS);
+		pk->f.aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_REMOTE_ACCESS);
 		return lf->rsp_ack;
 	case JOB_ATOMIC:
-		pk->atomic_orig = j->val;
+		pk->f.atomic_orig = j->val;
 		return lf->rsp_atomic;
 	case JOB_READ: {
 		uint32_t k = j->sent, mtu = lf->mtu;
 		unsigned pos = j->npkts == 1 ? POS_ONLY : k == 0 ? POS_FIRST : k + 1 == j->npkts ? POS_LAST : POS_MIDDLE;
 		uint32_t left = j->len - k * mtu;
-		pk->psn = (j->psn + k) & RW_PSN_MASK;
+		pk->f.psn = (j->psn + k) & RW_PSN_MASK;
 		pk->payload_len = j->len > k * mtu ? (left < mtu ? left : mtu) : 0;
 		return lf->rsp_read[pos];
 	}
@@ -219,7 +219,7 @@ int gen_resp_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_
 	pk.flow = q->flow;
 	pk.qp = q->qp;
 	pk.dir = GEN_DIR_RESPONSE;
-	pk.dqpn = (lf->f->src_qpn + q->qp) & RW_QPN_MASK;
+	pk.f.dqpn = (lf->f->src_qpn + q->qp) & RW_QPN_MASK;
 	pk.opcode = fill_response(m, q, j, &pk);
 	pk.hdrs = rw_opcode(pk.opcode)->hdrs;
 	pk.frame_len = gen_frame_len(lf, pk.opcode, pk.payload_len);
@@ -231,11 +231,11 @@ int gen_resp_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_
 		 * a duplicate READ sends those PSNs again. */
 		if (j->sent == 0 && rw_psn_diff(j->psn, q->rsp_max) < 0)
 			gen_txhist_add(&q->rsp_hist, j->psn, q->rsp_max, q->rsp_max, j->psn);
-		pk.resend = rw_psn_diff(pk.psn, q->rsp_max) < 0;
+		pk.resend = rw_psn_diff(pk.f.psn, q->rsp_max) < 0;
 		if (pk.resend)
-			tx = gen_txhist_transmission(&q->rsp_hist, pk.psn, q->rsp_max);
+			tx = gen_txhist_transmission(&q->rsp_hist, pk.f.psn, q->rsp_max);
 		else
-			q->rsp_max = (pk.psn + 1) & RW_PSN_MASK;
+			q->rsp_max = (pk.f.psn + 1) & RW_PSN_MASK;
 	}
 	m->pk_dropped = m->pk_lost = m->pk_rnr = 0;
 	if (lf->faulty)

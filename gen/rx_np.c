@@ -68,7 +68,7 @@ static int send_rsp(struct gen_worker *w, struct gen_pkt *pk, const uint8_t *pay
 	if (!m)
 		return -1;
 	pk->dir = GEN_DIR_RESPONSE;
-	pk->dqpn = (f->src_qpn + pk->qp) & RW_QPN_MASK;
+	pk->f.dqpn = (f->src_qpn + pk->qp) & RW_QPN_MASK;
 	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
 	gen_pkt_describe(w->sc, pk, payload, &p);
 	/* from the header room on: the responder role sends nothing from
@@ -98,7 +98,7 @@ static int send_cnp(struct gen_worker *w, uint32_t flow, uint32_t qp)
 	pk.flow = flow;
 	pk.qp = qp;
 	pk.opcode = gen_cnp_opcode();
-	pk.becn = 1; /* A17.9.3 */
+	pk.f.becn = 1; /* A17.9.3 */
 	return send_rsp(w, &pk, NULL, &w->npc.cnps);
 }
 
@@ -168,10 +168,10 @@ static void answer_read(struct gen_worker *w, const struct rsp_ops *ops, const s
 		pk.flow = flow;
 		pk.qp = qp;
 		pk.opcode = ops->read[pos];
-		pk.psn = (psn + k) & RW_PSN_MASK;
+		pk.f.psn = (psn + k) & RW_PSN_MASK;
 		pk.payload_len = len - k * mtu < mtu ? len - k * mtu : mtu;
-		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
-		pk.aeth.msn = r->msn;
+		pk.f.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+		pk.f.aeth.msn = r->msn;
 		if (send_rsp(w, &pk, pattern, &w->npc.read_responses) != 0)
 			return;
 	}
@@ -185,10 +185,10 @@ static void answer_atomic(struct gen_worker *w, const struct rsp_ops *ops, const
 	pk.flow = flow;
 	pk.qp = qp;
 	pk.opcode = ops->atomic_ack;
-	pk.psn = psn;
-	pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
-	pk.aeth.msn = r->msn;
-	pk.atomic_orig = orig;
+	pk.f.psn = psn;
+	pk.f.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+	pk.f.aeth.msn = r->msn;
+	pk.f.atomic_orig = orig;
 	send_rsp(w, &pk, NULL, &w->npc.atomic_acks);
 }
 
@@ -238,14 +238,14 @@ static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rs
 			r->msn = (r->msn + 1) & 0xFFFFFF;
 		if (!p->bth.ackreq)
 			return;
-		pk.psn = psn;
-		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+		pk.f.psn = psn;
+		pk.f.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
 	} else if (d > 0) {
 		if (r->nak_sent)
 			return;
 		r->nak_sent = 1;
-		pk.psn = r->epsn;
-		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR);
+		pk.f.psn = r->epsn;
+		pk.f.aeth.syndrome = rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR);
 	} else if (read) {
 		answer_read(w, ops, r, flow, qp, psn, p->reth.dmalen, pattern);
 		return;
@@ -260,10 +260,10 @@ static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rs
 		}
 		return;
 	} else {
-		pk.psn = (r->epsn - 1) & RW_PSN_MASK;
-		pk.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
+		pk.f.psn = (r->epsn - 1) & RW_PSN_MASK;
+		pk.f.aeth.syndrome = rw_aeth_syndrome(RW_AETH_ACK, 31);
 	}
-	pk.aeth.msn = r->msn;
+	pk.f.aeth.msn = r->msn;
 	send_rsp(w, &pk, NULL, &w->npc.acks);
 }
 

@@ -67,14 +67,14 @@ static const char *jbool(int v)
 
 static const char *aeth_kind(const struct gen_pkt *pk)
 {
-	switch (rw_aeth_kind_of(pk->aeth.syndrome)) {
+	switch (rw_aeth_kind_of(pk->f.aeth.syndrome)) {
 	case RW_AETH_ACK:
 		return "ack";
 	case RW_AETH_RNR_NAK:
 		return "rnr_nak";
 	case RW_AETH_NAK:
-		return rw_aeth_value_of(pk->aeth.syndrome) == RW_NAK_PSN_SEQ_ERROR ? "nak_psn_seq"
-		       : rw_aeth_value_of(pk->aeth.syndrome) == RW_NAK_REMOTE_ACCESS ? "nak_remote_access"
+		return rw_aeth_value_of(pk->f.aeth.syndrome) == RW_NAK_PSN_SEQ_ERROR ? "nak_psn_seq"
+		       : rw_aeth_value_of(pk->f.aeth.syndrome) == RW_NAK_REMOTE_ACCESS ? "nak_remote_access"
 										       : "nak_other";
 	default:
 		return "reserved";
@@ -108,13 +108,13 @@ static void write_roce(struct gen_truth_out *o, const struct gen_truth *r)
 	snprintf(ce_frame, sizeof(ce_frame), r->ce_frame ? "%llu" : "null", (unsigned long long)r->ce_frame);
 	snprintf(msg, sizeof(msg), r->msg ? "%llu" : "null", (unsigned long long)r->msg);
 	if (pk->hdrs & RW_HDR_AETH)
-		snprintf(extra, sizeof(extra), ",\"aeth\":\"%s\",\"msn\":%u", aeth_kind(pk), pk->aeth.msn);
+		snprintf(extra, sizeof(extra), ",\"aeth\":\"%s\",\"msn\":%u", aeth_kind(pk), pk->f.aeth.msn);
 	else if (op->op == RW_OP_READ_REQ)
 		/* the PSNs its responses take (IBA 9.7.4.1.4: one per MTU) */
-		snprintf(extra, sizeof(extra), ",\"dmalen\":%u,\"psns\":%u", pk->reth.dmalen,
-			 pk->reth.dmalen ? (pk->reth.dmalen + gen_flow_mtu(fl) - 1) / gen_flow_mtu(fl) : 1);
+		snprintf(extra, sizeof(extra), ",\"dmalen\":%u,\"psns\":%u", pk->f.reth.dmalen,
+			 pk->f.reth.dmalen ? (pk->f.reth.dmalen + gen_flow_mtu(fl) - 1) / gen_flow_mtu(fl) : 1);
 	else if (pk->hdrs & RW_HDR_RETH)
-		snprintf(extra, sizeof(extra), ",\"dmalen\":%u", pk->reth.dmalen);
+		snprintf(extra, sizeof(extra), ",\"dmalen\":%u", pk->f.reth.dmalen);
 	fprintf(o->f,
 		"{\"id\":%llu,\"frame\":%s,\"t_ns\":%llu,\"kind\":\"roce\",\"flow\":\"%s\",\"qp\":%u,"
 		"\"src\":\"%s\",\"dst\":\"%s\",\"dqpn\":%u,\"sqpn\":%u,\"dir\":\"%s\",\"opcode\":%u,\"op\":\"%s\","
@@ -122,8 +122,8 @@ static void write_roce(struct gen_truth_out *o, const struct gen_truth *r)
 		"\"corrupt\":%s,\"lost\":%s,\"resend\":%s%s%s,\"tx\":%u,\"episode\":%u,\"msg\":%s,\"completes\":%s,"
 		"\"taken\":%s,\"paused\":%s,\"ce_frame\":%s}\n",
 		(unsigned long long)r->id, frame, (unsigned long long)pk->t_ns, fl->name, pk->qp, rsp ? ft->dst : ft->src,
-		rsp ? ft->src : ft->dst, pk->dqpn, (rsp ? fl->dst_qpn + pk->qp : fl->src_qpn + pk->qp) & RW_QPN_MASK,
-		rsp ? "response" : "request", pk->opcode, op->name, pk->psn, jbool(pk->ackreq), pk->frame_len,
+		rsp ? ft->src : ft->dst, pk->f.dqpn, (rsp ? fl->dst_qpn + pk->qp : fl->src_qpn + pk->qp) & RW_QPN_MASK,
+		rsp ? "response" : "request", pk->opcode, op->name, pk->f.psn, jbool(pk->f.ackreq), pk->frame_len,
 		(op->flags & RW_OPF_PAYLOAD) ? pk->payload_len : 0, extra, ecn_names[ecn], jbool(r->frame != 0),
 		r->drop == GEN_TD_FAULT ? "\"fault\"" : r->drop == GEN_TD_SWITCH ? "\"switch\"" : "null",
 		jbool(pk->flags & GEN_PF_CORRUPT), jbool(r->lost), pk->resend ? "\"" : "null",

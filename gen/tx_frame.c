@@ -161,8 +161,8 @@ struct gen_ls_frames *gen_ls_frames_new(const struct gen_scenario *sc, const str
 		struct gen_ls_qp *q = &fr->qp[i];
 
 		gen_model_round_pkt(m, &r0, i, &pk);
-		q->psn_off = pk.psn;
-		pk.psn = 0;
+		q->psn_off = pk.f.psn;
+		pk.f.psn = 0;
 		gen_pkt_describe(sc, &pk, pattern, &p);
 		if (i == 0) {
 			if (rw_tmpl_init(&fr->t, &p, fr->frame, sizeof(fr->frame)) != RW_OK ||

@@ -116,29 +116,12 @@ static inline void gen_frames_put(struct gen_frames *fr, const struct gen_fr_slo
 {
 	const struct gen_flow *fl = &fr->sc->flows[pk->flow];
 	const struct rw_tmpl_fast *fs = s->fs;
-	struct rw_tmpl_fields f;
+	struct rw_tmpl_fields f = pk->f; /* the model's, as proto describes them */
 	uint32_t icrc;
 
-	f.dqpn = pk->dqpn;
-	f.psn = pk->psn;
-	f.ackreq = pk->ackreq;
-	f.se = pk->se;
-	f.becn = pk->becn;
+	/* what the TX layer adds: the flow's ECN (or the CE mark), the QP's port */
 	f.ecn = (pk->flags & GEN_PF_CE) ? 3 : fl->ecn;
 	f.udp_sport = fr->sport[fr->flow_qp0[pk->flow] + pk->qp];
-	/* the template reads only the headers its opcode carries */
-	if (pk->hdrs & RW_HDR_RETH)
-		f.reth = pk->reth;
-	if (pk->hdrs & RW_HDR_AETH)
-		f.aeth = pk->aeth;
-	if (pk->hdrs & RW_HDR_ATOMICETH)
-		f.atomic = pk->atomic;
-	if (pk->hdrs & RW_HDR_ATOMICACKETH)
-		f.atomic_orig = pk->atomic_orig;
-	if (pk->hdrs & RW_HDR_DETH)
-		f.deth = pk->deth;
-	f.immdt = pk->immdt;
-	f.ieth = pk->ieth;
 	if (__builtin_expect(fs == NULL, 0))
 		fs = gen_frames_layout(fr, s);
 	if (fs)

@@ -145,42 +145,6 @@ char *cap_esc(char *buf, size_t cap, const char *s)
 	return buf;
 }
 
-const char *cap_ecn_name(unsigned ecn)
-{
-	static const char *const names[4] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};
-	return names[ecn & 3];
-}
-
-const char *cap_ethertype_name(uint16_t t)
-{
-	switch (t) {
-	case RW_ETHERTYPE_IPV4: return "IPv4";
-	case RW_ETHERTYPE_IPV6: return "IPv6";
-	case RW_ETHERTYPE_VLAN: return "802.1Q";
-	case RW_ETHERTYPE_QINQ: return "802.1ad";
-	case RW_ETHERTYPE_QINQ_OLD: return "QinQ";
-	case RW_ETHERTYPE_ROCEV1: return "RoCEv1";
-	case RW_ETHERTYPE_MACCTRL: return "MAC control";
-	case 0x0806: return "ARP";
-	case 0x88CC: return "LLDP";
-	case 0x8906: return "FCoE";
-	case 0x8914: return "FIP";
-	default: return NULL;
-	}
-}
-
-const char *cap_ipproto_name(uint8_t proto)
-{
-	switch (proto) {
-	case 1: return "ICMP";
-	case 6: return "TCP";
-	case RW_IPPROTO_UDP: return "UDP";
-	case 58: return "ICMPv6";
-	/* the numbers IPv6 extension headers share with protocols: "routing" */
-	default: return rw_ipv6_ext_name(proto);
-	}
-}
-
 /* Floor modulo: 0 <= result < m for any sec, without overflow. */
 static uint32_t mod_floor(int64_t sec, uint32_t m)
 {

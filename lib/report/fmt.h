@@ -196,12 +196,9 @@ char *fmt_hexbytes(char *p, const uint8_t *b, size_t n);
 #define CAP_ESC_SIZE(n) (4 * (n) + 1)
 char *cap_esc(char *buf, size_t cap, const char *s);
 
-/* Text of an ECN codepoint as tcpdump writes it: "Not-ECT", "ECT(1)",
- * "ECT(0)", "CE". */
-const char *cap_ecn_name(unsigned ecn);
-/* Ethertypes and IP protocols seen around RoCE, or NULL. */
-const char *cap_ethertype_name(uint16_t t);
-const char *cap_ipproto_name(uint8_t proto);
+/* The names of ECN codepoints, ethertypes and IP protocols are proto's
+ * (rocewire/fields.h: rw_ecn_name, rw_ethertype_name, rw_ipproto_name), the
+ * ones the field tables print. */
 
 /* Local wall-clock time cache: localtime_r() is called only when a timestamp
  * leaves the 15-minute window it was computed for (UTC offsets and DST

@@ -25,6 +25,13 @@
 #define ADDR(nm, o, sz, ty, m)                                                                      \
 	{ .name = nm, .off = (uint16_t)((o) + FIT(o, sz, 0, 0) + RW_CHECK(sizeof(((S *)0)->m) >= (sz))), \
 	  .size = sz, .type = ty, .of = 0xFF }
+/* The same at the position a RW_FP_ macro of fields.h gives (the fields
+ * tmpl.c and rewrite.c patch by name). */
+#define NUMP(nm, pos, m, ...) NUM(nm, pos, m, __VA_ARGS__)
+#define NUMXP(nm, pos, ...) NUMX(nm, pos, __VA_ARGS__)
+#define FLAGP(nm, pos, m, ...) NUMP(nm, pos, m, .type = RW_FT_FLAG, __VA_ARGS__)
+#define ADDRP(nm, pos, ty, m) ADDRP_(nm, pos, ty, m)
+#define ADDRP_(nm, o, sz, sh, bt, ty, m) ADDR(nm, o, sz, ty, m)
 #define NAMEOF(nm, i, fn, ...) { .name = nm, .type = RW_FT_NAME, .of = i, .vname = fn, __VA_ARGS__ }
 #define DERIVED(nm, fn, ...) { .name = nm, .flags = RW_FF_DERIVED, .get = fn, .of = 0xFF, __VA_ARGS__ }
 #define HEX(d) .base = RW_BASE_HEX, .digits = d
@@ -327,19 +334,19 @@ static const struct rw_field f_pause[] = {
 static const struct rw_field f_ipv4[] = {
 	NUMX("version", 0, 1, 4, 4),
 	NUM("ihl", 0, 1, 0, 4, ihl),
-	NUM("dscp", 1, 1, 2, 6, dscp, .flags = RW_FF_ICRC),
-	NUM("ecn", 1, 1, 0, 2, ecn, .flags = RW_FF_ICRC, .vname = vn_ecn),
+	NUMP("dscp", RW_FP_IPV4_DSCP, dscp, .flags = RW_FF_ICRC),
+	NUMP("ecn", RW_FP_IPV4_ECN, ecn, .flags = RW_FF_ICRC, .vname = vn_ecn),
 	NUM("len", 2, 2, 0, 16, total_len),
 	NUM("id", 4, 2, 0, 16, id, HEX(4)),
 	NUMX("resv", 6, 1, 7, 1, .type = RW_FT_FLAG, .flags = RW_FF_RESV),
 	NUMX("df", 6, 1, 6, 1, .type = RW_FT_FLAG),
 	NUMX("mf", 6, 1, 5, 1, .type = RW_FT_FLAG),
 	NUM("frag_off", 6, 2, 0, 13, frag_off),
-	NUM("ttl", 8, 1, 0, 8, ttl, .flags = RW_FF_ICRC),
+	NUMP("ttl", RW_FP_IPV4_TTL, ttl, .flags = RW_FF_ICRC),
 	NUM("proto", 9, 1, 0, 8, protocol, .vname = vn_ipproto),
-	NUM("checksum", 10, 2, 0, 16, checksum, HEX(4), .flags = RW_FF_ICRC),
-	ADDR("src", 12, 4, RW_FT_IPV4, src),
-	ADDR("dst", 16, 4, RW_FT_IPV4, dst),
+	NUMP("checksum", RW_FP_IPV4_CHECKSUM, checksum, HEX(4), .flags = RW_FF_ICRC),
+	ADDRP("src", RW_FP_IPV4_SRC, RW_FT_IPV4, src),
+	ADDRP("dst", RW_FP_IPV4_DST, RW_FT_IPV4, dst),
 	DERIVED("options_len", get_ipv4_optlen, .when = when_ipv4_options),
 };
 #undef HLEN
@@ -350,14 +357,14 @@ static const struct rw_field f_ipv4[] = {
 #define S struct rw_ipv6
 static const struct rw_field f_ipv6[] = {
 	NUMX("version", 0, 4, 28, 4),
-	NUM("dscp", 0, 4, 22, 6, dscp, .flags = RW_FF_ICRC),
-	NUM("ecn", 0, 4, 20, 2, ecn, .flags = RW_FF_ICRC, .vname = vn_ecn),
-	NUM("flow_label", 0, 4, 0, 20, flow_label, HEX(5), .flags = RW_FF_ICRC),
+	NUMP("dscp", RW_FP_IPV6_DSCP, dscp, .flags = RW_FF_ICRC),
+	NUMP("ecn", RW_FP_IPV6_ECN, ecn, .flags = RW_FF_ICRC, .vname = vn_ecn),
+	NUMP("flow_label", RW_FP_IPV6_FLOW_LABEL, flow_label, HEX(5), .flags = RW_FF_ICRC),
 	NUM("payload_len", 4, 2, 0, 16, payload_len),
 	NUM("next_header", 6, 1, 0, 8, next_header, .vname = vn_ipproto),
-	NUM("hop_limit", 7, 1, 0, 8, hop_limit, .flags = RW_FF_ICRC),
-	ADDR("src", 8, 16, RW_FT_IPV6, src),
-	ADDR("dst", 24, 16, RW_FT_IPV6, dst),
+	NUMP("hop_limit", RW_FP_IPV6_HOP_LIMIT, hop_limit, .flags = RW_FF_ICRC),
+	ADDRP("src", RW_FP_IPV6_SRC, RW_FT_IPV6, src),
+	ADDRP("dst", RW_FP_IPV6_DST, RW_FT_IPV6, dst),
 };
 #undef HLEN
 #undef S
@@ -376,10 +383,10 @@ static const struct rw_field f_ipv6_ext[] = {
 #define HLEN RW_UDP_HLEN
 #define S struct rw_udp
 static const struct rw_field f_udp[] = {
-	NUM("sport", 0, 2, 0, 16, sport),
-	NUM("dport", 2, 2, 0, 16, dport),
-	NUM("len", 4, 2, 0, 16, len),
-	NUM("checksum", 6, 2, 0, 16, checksum, HEX(4), .flags = RW_FF_ICRC),
+	NUMP("sport", RW_FP_UDP_SPORT, sport),
+	NUMP("dport", RW_FP_UDP_DPORT, dport),
+	NUMP("len", RW_FP_UDP_LEN, len),
+	NUMP("checksum", RW_FP_UDP_CHECKSUM, checksum, HEX(4), .flags = RW_FF_ICRC),
 };
 #undef HLEN
 #undef S
@@ -423,21 +430,21 @@ static const struct rw_field f_grh[] = {
 #define HLEN RW_BTH_LEN
 #define S struct rw_bth
 static const struct rw_field f_bth[] = {
-	NUM("opcode", 0, 1, 0, 8, opcode, HEX(2), .vname = vn_opcode),
+	NUMP("opcode", RW_FP_BTH_OPCODE, opcode, HEX(2), .vname = vn_opcode),
 	NAMEOF("name", 0, vn_opcode),
 	NAMEOF("transport", 0, vn_transport),
-	FLAG("se", 1, 7, se),
-	FLAG("m", 1, 6, m),
-	NUM("pad", 1, 1, 4, 2, pad),
-	NUM("tver", 1, 1, 0, 4, tver),
-	NUM("pkey", 2, 2, 0, 16, pkey, HEX(4)),
-	FLAG("fecn", 4, 7, fecn, .flags = RW_FF_ICRC),
-	FLAG("becn", 4, 6, becn, .flags = RW_FF_ICRC),
-	NUM("resv6", 4, 1, 0, 6, resv6, .flags = RW_FF_ICRC | RW_FF_RESV),
-	NUM("dqpn", 5, 3, 0, 24, dqpn, HEX(6)),
-	FLAG("ackreq", 8, 7, ackreq),
-	NUM("resv7", 8, 1, 0, 7, resv7, .flags = RW_FF_RESV),
-	NUM("psn", 9, 3, 0, 24, psn),
+	FLAGP("se", RW_FP_BTH_SE, se),
+	FLAGP("m", RW_FP_BTH_M, m),
+	NUMP("pad", RW_FP_BTH_PAD, pad),
+	NUMP("tver", RW_FP_BTH_TVER, tver),
+	NUMP("pkey", RW_FP_BTH_PKEY, pkey, HEX(4)),
+	FLAGP("fecn", RW_FP_BTH_FECN, fecn, .flags = RW_FF_ICRC),
+	FLAGP("becn", RW_FP_BTH_BECN, becn, .flags = RW_FF_ICRC),
+	NUMP("resv6", RW_FP_BTH_RESV6, resv6, .flags = RW_FF_ICRC | RW_FF_RESV),
+	NUMP("dqpn", RW_FP_BTH_DQPN, dqpn, HEX(6)),
+	FLAGP("ackreq", RW_FP_BTH_ACKREQ, ackreq),
+	NUMP("resv7", RW_FP_BTH_RESV7, resv7, .flags = RW_FF_RESV),
+	NUMP("psn", RW_FP_BTH_PSN, psn),
 };
 #undef HLEN
 #undef S
@@ -446,8 +453,8 @@ static const struct rw_field f_bth[] = {
 #define HLEN RW_RDETH_LEN
 #define S struct rw_rdeth
 static const struct rw_field f_rdeth[] = {
-	NUM("resv8", 0, 1, 0, 8, resv8, .flags = RW_FF_RESV),
-	NUM("een", 1, 3, 0, 24, een, HEX(6)),
+	NUMP("resv8", RW_FP_RDETH_RESV8, resv8, .flags = RW_FF_RESV),
+	NUMP("een", RW_FP_RDETH_EEN, een, HEX(6)),
 };
 #undef HLEN
 #undef S
@@ -455,9 +462,9 @@ static const struct rw_field f_rdeth[] = {
 #define HLEN RW_DETH_LEN
 #define S struct rw_deth
 static const struct rw_field f_deth[] = {
-	NUM("qkey", 0, 4, 0, 32, qkey, HEX(8)),
-	NUM("resv8", 4, 1, 0, 8, resv8, .flags = RW_FF_RESV),
-	NUM("sqpn", 5, 3, 0, 24, sqpn, HEX(6)),
+	NUMP("qkey", RW_FP_DETH_QKEY, qkey, HEX(8)),
+	NUMP("resv8", RW_FP_DETH_RESV8, resv8, .flags = RW_FF_RESV),
+	NUMP("sqpn", RW_FP_DETH_SQPN, sqpn, HEX(6)),
 };
 #undef HLEN
 #undef S
@@ -465,8 +472,8 @@ static const struct rw_field f_deth[] = {
 #define HLEN RW_XRCETH_LEN
 #define S struct rw_xrceth
 static const struct rw_field f_xrceth[] = {
-	NUM("resv8", 0, 1, 0, 8, resv8, .flags = RW_FF_RESV),
-	NUM("xrcsrq", 1, 3, 0, 24, xrcsrq, HEX(6)),
+	NUMP("resv8", RW_FP_XRCETH_RESV8, resv8, .flags = RW_FF_RESV),
+	NUMP("xrcsrq", RW_FP_XRCETH_XRCSRQ, xrcsrq, HEX(6)),
 };
 #undef HLEN
 #undef S
@@ -474,9 +481,9 @@ static const struct rw_field f_xrceth[] = {
 #define HLEN RW_FETH_LEN
 #define S struct rw_feth
 static const struct rw_field f_feth[] = {
-	NUM("resv26", 0, 4, 6, 26, resv26, HEX(7), .flags = RW_FF_RESV),
-	NUM("sel", 3, 1, 4, 2, sel),
-	NUM("plt", 3, 1, 0, 4, plt),
+	NUMP("resv26", RW_FP_FETH_RESV26, resv26, HEX(7), .flags = RW_FF_RESV),
+	NUMP("sel", RW_FP_FETH_SEL, sel),
+	NUMP("plt", RW_FP_FETH_PLT, plt),
 };
 #undef HLEN
 #undef S
@@ -484,9 +491,9 @@ static const struct rw_field f_feth[] = {
 #define HLEN RW_RETH_LEN
 #define S struct rw_reth
 static const struct rw_field f_reth[] = {
-	NUM("va", 0, 8, 0, 64, va, HEX(16)),
-	NUM("rkey", 8, 4, 0, 32, rkey, HEX(8)),
-	NUM("len", 12, 4, 0, 32, dmalen),
+	NUMP("va", RW_FP_RETH_VA, va, HEX(16)),
+	NUMP("rkey", RW_FP_RETH_RKEY, rkey, HEX(8)),
+	NUMP("len", RW_FP_RETH_LEN, dmalen),
 };
 #undef HLEN
 #undef S
@@ -494,10 +501,10 @@ static const struct rw_field f_reth[] = {
 #define HLEN RW_ATOMICETH_LEN
 #define S struct rw_atomiceth
 static const struct rw_field f_atomiceth[] = {
-	NUM("va", 0, 8, 0, 64, va, HEX(16)),
-	NUM("rkey", 8, 4, 0, 32, rkey, HEX(8)),
-	NUM("swap_add", 12, 8, 0, 64, swap_add, HEX(16)),
-	NUM("compare", 20, 8, 0, 64, compare, HEX(16)),
+	NUMP("va", RW_FP_ATOMICETH_VA, va, HEX(16)),
+	NUMP("rkey", RW_FP_ATOMICETH_RKEY, rkey, HEX(8)),
+	NUMP("swap_add", RW_FP_ATOMICETH_SWAP_ADD, swap_add, HEX(16)),
+	NUMP("compare", RW_FP_ATOMICETH_COMPARE, compare, HEX(16)),
 };
 #undef HLEN
 #undef S
@@ -507,16 +514,16 @@ static const struct rw_field f_atomiceth[] = {
 #define HLEN RW_AETH_LEN
 #define S struct rw_aeth
 static const struct rw_field f_aeth[] = {
-	NUM("syndrome", 0, 1, 0, 8, syndrome, HEX(2)),
-	NUM("kind", 0, 1, 5, 2, kind, .flags = RW_FF_JSONNAME, .vname = vn_aeth_kind),
-	NUM("credit_code", 0, 1, 0, 5, value, .when = when_ack),
+	NUMP("syndrome", RW_FP_AETH_SYNDROME, syndrome, HEX(2)),
+	NUMP("kind", RW_FP_AETH_KIND, kind, .flags = RW_FF_JSONNAME, .vname = vn_aeth_kind),
+	NUMP("credit_code", RW_FP_AETH_VALUE, value, .when = when_ack),
 	DERIVED("credits", get_credits, .when = when_ack, .null_name = "invalid"),
-	NUM("rnr_code", 0, 1, 0, 5, value, .when = when_rnr),
+	NUMP("rnr_code", RW_FP_AETH_VALUE, value, .when = when_rnr),
 	DERIVED("rnr_timer_us", get_rnr_us, .when = when_rnr),
-	NUM("nak_code", 0, 1, 0, 5, value, .when = when_nak, .vname = vn_nak),
+	NUMP("nak_code", RW_FP_AETH_VALUE, value, .when = when_nak, .vname = vn_nak),
 	NAMEOF("nak", 6, vn_nak, .when = when_nak),
-	NUM("value", 0, 1, 0, 5, value, .when = when_resv_kind),
-	NUM("msn", 1, 3, 0, 24, msn),
+	NUMP("value", RW_FP_AETH_VALUE, value, .when = when_resv_kind),
+	NUMP("msn", RW_FP_AETH_MSN, msn),
 };
 #undef HLEN
 #undef S
@@ -524,7 +531,7 @@ static const struct rw_field f_aeth[] = {
 #define HLEN RW_ATOMICACKETH_LEN
 #define S struct rw_atomicacketh
 static const struct rw_field f_atomicacketh[] = {
-	NUM("orig", 0, 8, 0, 64, orig, HEX(16)),
+	NUMP("orig", RW_FP_ATOMICACKETH_ORIG, orig, HEX(16)),
 };
 #undef HLEN
 #undef S
@@ -532,12 +539,12 @@ static const struct rw_field f_atomicacketh[] = {
 /* ImmDt and IETH: one 32-bit word each (the codec's rw_u32_decode). */
 #define HLEN RW_IMMDT_LEN
 static const struct rw_field f_immdt[] = {
-	NUMX("data", 0, 4, 0, 32, HEX(8)),
+	NUMXP("data", RW_FP_IMMDT_DATA, HEX(8)),
 };
 #undef HLEN
 #define HLEN RW_IETH_LEN
 static const struct rw_field f_ieth[] = {
-	NUMX("rkey", 0, 4, 0, 32, HEX(8)),
+	NUMXP("rkey", RW_FP_IETH_RKEY, HEX(8)),
 };
 #undef HLEN
 
@@ -590,19 +597,7 @@ const struct rw_header_desc *rw_header_desc(enum rw_hd hd)
 
 uint64_t rw_field_get(const struct rw_field *f, const uint8_t *hdr, unsigned i)
 {
-	const uint8_t *b = hdr + f->off + (size_t)i * f->size;
-	uint64_t v = 0;
-	unsigned n = f->size > 8 ? 8 : f->size;
-
-	if (f->flags & RW_FF_LE) {
-		for (unsigned k = n; k-- > 0;)
-			v = v << 8 | b[k];
-	} else {
-		for (unsigned k = 0; k < n; k++)
-			v = v << 8 | b[k];
-	}
-	v >>= f->shift;
-	return f->bits >= 64 ? v : v & ((UINT64_C(1) << f->bits) - 1);
+	return rw_field_peek(f, hdr + (size_t)i * f->size);
 }
 
 int rw_field_value(const struct rw_field *f, const struct rw_hview *h, unsigned i, uint64_t *v)

@@ -15,6 +15,7 @@
 
 #include "codec.h"
 #include "rocewire/crc.h"
+#include "rocewire/fields.h"
 #include "rocewire/icrc.h"
 #include "rocewire/rewrite.h"
 #include "rocewire/wire.h"
@@ -60,20 +61,10 @@ struct edit {
 	uint8_t old[RW_RW_HDR_MAX];
 };
 
-/* Writes n bytes at frame offset off; a covered, unmasked change widens the
- * span the ICRC patch will cover. */
-static inline void put(struct edit *e, size_t off, const uint8_t *v, size_t n, enum rw_rw_kind k,
-		       int covered)
+/* The n bytes at frame offset off changed: a covered, unmasked change
+ * widens the span the ICRC patch will cover. */
+static inline void changed(struct edit *e, size_t off, size_t n, enum rw_rw_kind k, int covered)
 {
-	uint8_t *d = e->f + off, x = 0;
-	/* a byte loop, not memcmp(): these fields are 1 to 16 bytes, and a
-	 * library call per field cost a sixth of the replay's time */
-	for (size_t i = 0; i < n; i++) {
-		x |= (uint8_t)(d[i] ^ v[i]);
-		d[i] = v[i];
-	}
-	if (!x)
-		return;
 	e->applied |= 1u << k;
 	if (off < e->ip_end)
 		e->ip_dirty = 1;
@@ -86,11 +77,30 @@ static inline void put(struct edit *e, size_t off, const uint8_t *v, size_t n, e
 		e->hi = r + n;
 }
 
-static void put16(struct edit *e, size_t off, uint16_t v, enum rw_rw_kind k, int covered)
+/* Writes n bytes at frame offset off (changed() if they differ). */
+static inline void put(struct edit *e, size_t off, const uint8_t *v, size_t n, enum rw_rw_kind k,
+		       int covered)
 {
-	uint8_t b[2];
-	rw_put_be16(b, v);
-	put(e, off, b, 2, k, covered);
+	uint8_t *d = e->f + off, x = 0;
+	/* a byte loop, not memcmp(): these fields are 1 to 16 bytes, and a
+	 * library call per field cost a sixth of the replay's time */
+	for (size_t i = 0; i < n; i++) {
+		x |= (uint8_t)(d[i] ^ v[i]);
+		d[i] = v[i];
+	}
+	if (x)
+		changed(e, off, n, k, covered);
+}
+
+/* Writes v into field f of the header at frame offset h, by its table row
+ * (fields.h: a constant RW_FIELD row, so this folds to the field's bytes). */
+static inline void put_field(struct edit *e, size_t h, const struct rw_field *f, uint64_t v,
+			     enum rw_rw_kind k, int covered)
+{
+	if (rw_field_peek(f, e->f + h) == v)
+		return;
+	rw_field_put(f, e->f + h, v);
+	changed(e, h + f->off, f->size, k, covered);
 }
 
 static void put32(struct edit *e, size_t off, uint32_t v, enum rw_rw_kind k)
@@ -165,91 +175,86 @@ static void rewrite_bth(const struct rw_rewrite *rw, const struct rw_packet *p, 
 	int hit;
 
 	if (rw->pkey >= 0)
-		put16(e, b + 2, (uint16_t)rw->pkey, RW_RW_PKEY, 1);
+		put_field(e, b, RW_FIELD(BTH_PKEY), (uint16_t)rw->pkey, RW_RW_PKEY, 1);
 	for (unsigned i = 0; i < rw->n_psn; i++) {
 		const struct rw_rw_psnoff *o = &rw->psn[i];
 		if (o->all || o->qpn == p->bth.dqpn) {
-			uint32_t psn = (p->bth.psn + o->offset) & RW_PSN_MASK;
-			uint8_t v[3];
-			rw_put_be24(v, psn);
-			put(e, b + 9, v, 3, RW_RW_PSN, 1);
+			put_field(e, b, RW_FIELD(BTH_PSN), (p->bth.psn + o->offset) & RW_PSN_MASK, RW_RW_PSN, 1);
 			break;
 		}
 	}
 	uint32_t q = map32(rw->qpn, rw->n_qpn, p->bth.dqpn, &hit);
-	if (hit) {
-		uint8_t v[3];
-		rw_put_be24(v, q & RW_QPN_MASK);
-		put(e, b + 5, v, 3, RW_RW_QPN, 1);
-	}
+	if (hit)
+		put_field(e, b, RW_FIELD(BTH_DQPN), q & RW_QPN_MASK, RW_RW_QPN, 1);
 }
 
-/* RETH and AtomicETH both start with VA (8 bytes) then R_Key (4). */
+/* The VA and R_Key of a RETH or an AtomicETH (IBA 9.3.3, 9.3.4). */
 static void rewrite_rdma(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
 {
+	/* rows named in this block (a compound literal lives as long as its
+	 * block), chosen by header */
+	const struct rw_field *reth_va = RW_FIELD(RETH_VA), *reth_rkey = RW_FIELD(RETH_RKEY);
+	const struct rw_field *atomic_va = RW_FIELD(ATOMICETH_VA), *atomic_rkey = RW_FIELD(ATOMICETH_RKEY);
+	const struct rw_field *va_f = reth_va, *rkey_f = reth_rkey;
 	int off = -1;
-	if (p->hdrs & RW_HDR_RETH)
+	if (p->hdrs & RW_HDR_RETH) {
 		off = rw_hdr_offset(p->bth.opcode, RW_HDR_RETH);
-	else if (p->hdrs & RW_HDR_ATOMICETH)
+	} else if (p->hdrs & RW_HDR_ATOMICETH) {
 		off = rw_hdr_offset(p->bth.opcode, RW_HDR_ATOMICETH);
+		va_f = atomic_va;
+		rkey_f = atomic_rkey;
+	}
 	if (off < 0)
 		return;
 	size_t h = p->bth_off + (size_t)off;
-	uint64_t va = rw_get_be64(e->f + h);
+	uint64_t va = rw_field_peek(va_f, e->f + h);
 	for (unsigned i = 0; i < rw->n_va; i++) {
 		const struct rw_rw_vamap *m = &rw->va[i];
 		if (va >= m->from && va - m->from < m->len) {
-			uint8_t v[8];
-			rw_put_be64(v, m->to + (va - m->from));
-			put(e, h, v, 8, RW_RW_VA, 1);
+			put_field(e, h, va_f, m->to + (va - m->from), RW_RW_VA, 1);
 			break;
 		}
 	}
 	int hit;
-	uint32_t k = map32(rw->rkey, rw->n_rkey, rw_get_be32(e->f + h + 8), &hit);
+	uint32_t k = map32(rw->rkey, rw->n_rkey, (uint32_t)rw_field_peek(rkey_f, e->f + h), &hit);
 	if (hit)
-		put32(e, h + 8, k, RW_RW_RKEY);
+		put_field(e, h, rkey_f, k, RW_RW_RKEY, 1);
 }
 
-/* The traffic class of an IPv6 header or a GRH: bits 4..11 of its first
- * 32-bit word (masked by the ICRC). */
+/* A field the ICRC masks (DSCP, ECN, TTL, hop limit): written in place,
+ * counted as applied when it changed; the ICRC span does not move. */
+static inline int put_masked(struct edit *e, uint8_t *h, const struct rw_field *f, uint64_t v,
+			     enum rw_rw_kind k)
+{
+	if (rw_field_peek(f, h) == v)
+		return 0;
+	rw_field_put(f, h, v);
+	e->applied |= 1u << k;
+	return 1;
+}
+
+/* DSCP and ECN of an IPv6 header or a GRH (its TClass, IBA 8.3). */
 static void rewrite_tclass6(const struct rw_rewrite *rw, struct edit *e, size_t l3)
 {
-	uint32_t w = rw_get_be32(e->f + l3);
-	uint8_t tc = (uint8_t)(w >> 20);
 	if (rw->dscp >= 0)
-		tc = (uint8_t)((tc & 0x03) | (rw->dscp << 2));
+		put_masked(e, e->f + l3, RW_FIELD(IPV6_DSCP), (unsigned)rw->dscp, RW_RW_DSCP);
 	if (rw->ecn >= 0)
-		tc = (uint8_t)((tc & 0xFC) | rw->ecn);
-	uint8_t v[4];
-	rw_put_be32(v, (w & 0xF00FFFFFu) | ((uint32_t)tc << 20));
-	uint8_t before = (uint8_t)(w >> 20);
-	if ((before >> 2) != (tc >> 2))
-		e->applied |= 1u << RW_RW_DSCP;
-	if ((before & 3) != (tc & 3))
-		e->applied |= 1u << RW_RW_ECN;
-	memcpy(e->f + l3, v, 4);
+		put_masked(e, e->f + l3, RW_FIELD(IPV6_ECN), (unsigned)rw->ecn, RW_RW_ECN);
 }
 
 static void rewrite_ipv4(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
 {
 	size_t l3 = p->l3_off;
-	uint8_t tos = e->f[l3 + 1];
-	if (rw->dscp >= 0)
-		tos = (uint8_t)((tos & 0x03) | (rw->dscp << 2));
-	if (rw->ecn >= 0)
-		tos = (uint8_t)((tos & 0xFC) | rw->ecn);
-	if ((tos >> 2) != (e->f[l3 + 1] >> 2))
-		e->applied |= 1u << RW_RW_DSCP;
-	if ((tos & 3) != (e->f[l3 + 1] & 3))
-		e->applied |= 1u << RW_RW_ECN;
-	if (tos != e->f[l3 + 1])
+	uint8_t *ip = e->f + l3;
+	/* a changed TOS needs a new header checksum */
+	if (rw->dscp >= 0 && put_masked(e, ip, RW_FIELD(IPV4_DSCP), (unsigned)rw->dscp, RW_RW_DSCP))
 		e->ip_dirty = 1;
-	e->f[l3 + 1] = tos;
+	if (rw->ecn >= 0 && put_masked(e, ip, RW_FIELD(IPV4_ECN), (unsigned)rw->ecn, RW_RW_ECN))
+		e->ip_dirty = 1;
 	if (rw->ttl >= 0)
-		put(e, l3 + 8, (const uint8_t[]){(uint8_t)rw->ttl}, 1, RW_RW_TTL, 0);
-	map_ip4(rw, e, l3 + 12);
-	map_ip4(rw, e, l3 + 16);
+		put_field(e, l3, RW_FIELD(IPV4_TTL), (uint8_t)rw->ttl, RW_RW_TTL, 0);
+	map_ip4(rw, e, l3 + RW_FIELD(IPV4_SRC)->off);
+	map_ip4(rw, e, l3 + RW_FIELD(IPV4_DST)->off);
 }
 
 static void rewrite_l3(const struct rw_rewrite *rw, const struct rw_packet *p, struct edit *e)
@@ -263,9 +268,9 @@ static void rewrite_l3(const struct rw_rewrite *rw, const struct rw_packet *p, s
 	if (rw->dscp >= 0 || rw->ecn >= 0)
 		rewrite_tclass6(rw, e, l3);
 	if (rw->ttl >= 0)
-		put(e, l3 + 7, (const uint8_t[]){(uint8_t)rw->ttl}, 1, RW_RW_TTL, 0);
-	map_ip6(rw, e, l3 + 8);
-	map_ip6(rw, e, l3 + 24);
+		put_field(e, l3, RW_FIELD(IPV6_HOP_LIMIT), (uint8_t)rw->ttl, RW_RW_TTL, 0);
+	map_ip6(rw, e, l3 + RW_FIELD(IPV6_SRC)->off);
+	map_ip6(rw, e, l3 + RW_FIELD(IPV6_DST)->off);
 }
 
 /* Writes the header checksum of an IPv4 header (RFC 1071). The 20-byte
@@ -295,23 +300,37 @@ static inline void ipv4_checksum_put(uint8_t *h, size_t hlen)
 
 /* The saved copy gets the new values of the masked bytes, so that the
  * patch sees only the unmasked changes. */
+static inline void unmask(const struct rw_field *f, uint8_t *o, const uint8_t *n)
+{
+	rw_field_put(f, o, rw_field_peek(f, n));
+}
+
+/* The fields the ICRC masks (IBA A17.3.3): IPv4 TOS, TTL and checksum;
+ * IPv6's (or the GRH's) traffic class, flow label and hop limit; the UDP
+ * checksum; BTH FECN, BECN and resv6. */
 static void unmask_old(const struct rw_packet *p, struct edit *e)
 {
 	uint8_t *o = e->old;
 	const uint8_t *n = e->f + e->start;
 	if (p->present & RW_P_IPV4) {
-		o[1] = n[1];
-		o[8] = n[8];
-		o[10] = n[10];
-		o[11] = n[11];
+		unmask(RW_FIELD(IPV4_DSCP), o, n);
+		unmask(RW_FIELD(IPV4_ECN), o, n);
+		unmask(RW_FIELD(IPV4_TTL), o, n);
+		unmask(RW_FIELD(IPV4_CHECKSUM), o, n);
 	} else {
-		o[0] = (uint8_t)((o[0] & 0xF0) | (n[0] & 0x0F));
-		memcpy(o + 1, n + 1, 3);
-		o[7] = n[7];
+		unmask(RW_FIELD(IPV6_DSCP), o, n);
+		unmask(RW_FIELD(IPV6_ECN), o, n);
+		unmask(RW_FIELD(IPV6_FLOW_LABEL), o, n);
+		unmask(RW_FIELD(IPV6_HOP_LIMIT), o, n);
 	}
-	if (p->present & RW_P_UDP)
-		memcpy(o + (p->l4_off - e->start) + 6, n + (p->l4_off - e->start) + 6, 2);
-	o[p->bth_off - e->start + 4] = n[p->bth_off - e->start + 4];
+	if (p->present & RW_P_UDP) {
+		size_t u = p->l4_off - e->start;
+		unmask(RW_FIELD(UDP_CHECKSUM), o + u, n + u);
+	}
+	size_t b = p->bth_off - e->start;
+	unmask(RW_FIELD(BTH_FECN), o + b, n + b);
+	unmask(RW_FIELD(BTH_BECN), o + b, n + b);
+	unmask(RW_FIELD(BTH_RESV6), o + b, n + b);
 }
 
 static uint32_t sum16(const uint8_t *b, size_t n)
@@ -333,11 +352,13 @@ static uint16_t fold(uint32_t s)
 
 uint16_t rw_udp_checksum(const uint8_t *ip, size_t udp_off, size_t len)
 {
+	const struct rw_field *src4 = RW_FIELD(IPV4_SRC), *src6 = RW_FIELD(IPV6_SRC);
 	uint32_t s;
+	/* the pseudo-header's addresses: source, then destination, adjacent */
 	if ((ip[0] >> 4) == 4)
-		s = sum16(ip + 12, 8) + RW_IPPROTO_UDP;
+		s = sum16(ip + src4->off, 2u * src4->size) + RW_IPPROTO_UDP;
 	else
-		s = sum16(ip + 8, 32) + RW_IPPROTO_UDP;
+		s = sum16(ip + src6->off, 2u * src6->size) + RW_IPPROTO_UDP;
 	if (len < udp_off + RW_UDP_HLEN)
 		return 0;
 	const uint8_t *u = ip + udp_off;
@@ -356,11 +377,12 @@ static uint16_t udp_csum_update(const struct rw_packet *p, const struct edit *e,
 				uint32_t icrc_old, uint32_t icrc_new)
 {
 	size_t l4 = p->l4_off - e->start;
-	size_t a0 = (p->present & RW_P_IPV4) ? 12 : 8, a1 = (p->present & RW_P_IPV4) ? 20 : 40;
+	const struct rw_field *src = (p->present & RW_P_IPV4) ? RW_FIELD(IPV4_SRC) : RW_FIELD(IPV6_SRC);
+	size_t a0 = src->off, a1 = src->off + 2u * src->size; /* source and destination */
 	const uint8_t *n = e->f + e->start;
 	uint32_t s = (uint16_t)~c;
 	for (size_t i = 0; i + 1 < e->hdr_len; i += 2) {
-		int in = (i >= a0 && i < a1) || (i >= l4 && i != l4 + 6);
+		int in = (i >= a0 && i < a1) || (i >= l4 && i != l4 + RW_FIELD(UDP_CHECKSUM)->off);
 		uint16_t ow = rw_get_be16(e->old + i), nw = rw_get_be16(n + i);
 		if (in && ow != nw)
 			s += (uint16_t)~ow + (uint32_t)nw;
@@ -621,7 +643,7 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 
 	rewrite_l3(rw, p, &e);
 	if ((p->present & RW_P_UDP) && rw->udp_sport >= 0)
-		put16(&e, p->l4_off, (uint16_t)rw->udp_sport, RW_RW_UDP_SPORT, 1);
+		put_field(&e, p->l4_off, RW_FIELD(UDP_SPORT), (uint16_t)rw->udp_sport, RW_RW_UDP_SPORT, 1);
 	rewrite_bth(rw, p, &e);
 	if (p->hdrs & (RW_HDR_RETH | RW_HDR_ATOMICETH))
 		rewrite_rdma(rw, p, &e);
@@ -656,8 +678,8 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 	}
 	res->icrc_off = (uint32_t)icrc_off;
 	if ((p->present & RW_P_UDP) && !conv) {
-		size_t cs = p->l4_off + 6;
-		uint16_t c = rw_get_be16(f + cs), n = c;
+		const struct rw_field *cs = RW_FIELD(UDP_CHECKSUM);
+		uint16_t c = (uint16_t)rw_field_peek(cs, f + p->l4_off), n = c;
 		if (rw->udp_csum == RW_RW_CSUM_ZERO)
 			n = 0;
 		else if (rw->udp_csum == RW_RW_CSUM_FULL)
@@ -666,7 +688,7 @@ static enum rw_err rewrite_roce(const struct rw_rewrite *rw, struct rw_rewrite_c
 		else if (c != 0 && (e.applied || icrc != wire))
 			n = udp_csum_update(p, &e, c, wire, icrc);
 		if (n != c) {
-			rw_put_be16(f + cs, n);
+			rw_field_put(cs, f + p->l4_off, n);
 			if (rw->udp_csum != RW_RW_CSUM_KEEP)
 				e.applied |= 1u << RW_RW_UDP_CSUM;
 		}
@@ -744,9 +766,10 @@ enum rw_err rw_rewrite_corrupt_icrc(const struct rw_packet *p, const struct rw_r
 	uint16_t o = rw_get_be16(frame + word);
 	frame[icrc + bit / 8] ^= (uint8_t)(1u << (bit % 8));
 	if (udp) {
-		uint16_t c = rw_get_be16(frame + udp + 6);
+		const struct rw_field *cf = RW_FIELD(UDP_CHECKSUM);
+		uint16_t c = (uint16_t)rw_field_peek(cf, frame + udp);
 		if (c != 0) /* 0: no checksum, and none is made */
-			rw_put_be16(frame + udp + 6, csum_word_update(c, o, rw_get_be16(frame + word)));
+			rw_field_put(cf, frame + udp, csum_word_update(c, o, rw_get_be16(frame + word)));
 	}
 	return RW_OK;
 }

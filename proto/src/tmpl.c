@@ -2,23 +2,19 @@
 /* Frame templates: build once, then patch the varying fields and the ICRC.
  *
  * Offsets come from decoding the built frame (the decoder is the one place
- * that walks carriers) and from the opcode table (extension header order);
+ * that walks carriers), from the opcode table (extension header order) and,
+ * within a header, from the field tables (fields.h: RW_FIELD rows, constant
+ * at compile time, so each rw_field_put() below folds to its stores);
  * nothing here re-derives a header layout. */
 #include "rocewire/tmpl.h"
 
 #include <string.h>
 #include "rocewire/build.h"
 #include "rocewire/crc.h"
+#include "rocewire/fields.h"
 #include "rocewire/icrc.h"
 #include "rocewire/link.h"
 #include "rocewire/wire.h"
-
-/* BTH byte offsets (IBA 9.2): the bytes a packet changes. */
-#define BTH_FLAGS 1   /* SE, M, PadCnt, TVer */
-#define BTH_FECN_BECN 4
-#define BTH_DQPN 5
-#define BTH_ACKREQ 8
-#define BTH_PSN 9
 
 enum rw_err rw_tmpl_init(struct rw_tmpl *t, const struct rw_packet *p, uint8_t *scratch, size_t cap)
 {
@@ -71,38 +67,50 @@ static inline uint8_t *ext(const struct rw_tmpl *t, uint8_t *out, enum rw_hdr h)
 	return out + t->ext_off[HDR_IDX(h)];
 }
 
-/* IPv4 header checksum after the TOS byte changed (RFC 1624 eqn. 3):
- * HC' = ~(~HC + ~m + m'), m the 16-bit word holding TOS. */
-static void ipv4_tos_set(uint8_t *ip, uint8_t tos)
+/* IPv4 ECN and the header checksum after it (RFC 1624 eqn. 3):
+ * HC' = ~(~HC + ~m + m'), m the 16-bit word holding the TOS byte (the
+ * checksum sums the header as 16-bit words from an even offset). */
+static void ipv4_ecn_set(uint8_t *ip, unsigned ecn)
 {
-	uint16_t m_old = rw_get_be16(ip);
-	uint16_t m_new = (uint16_t)((m_old & 0xFF00u) | tos);
+	const struct rw_field *e = RW_FIELD(IPV4_ECN), *c = RW_FIELD(IPV4_CHECKSUM);
+	uint8_t *word = ip + (e->off & ~1u);
+	uint16_t m_old = rw_get_be16(word), m_new;
 	uint32_t sum;
 
+	rw_field_put(e, ip, ecn);
+	m_new = rw_get_be16(word);
 	if (m_old == m_new)
 		return;
-	sum = (uint16_t)~rw_get_be16(ip + 10);
+	sum = (uint16_t)~rw_field_peek(c, ip);
 	sum += (uint16_t)~m_old;
 	sum += m_new;
 	sum = (sum & 0xFFFFu) + (sum >> 16);
 	sum = (sum & 0xFFFFu) + (sum >> 16);
-	ip[1] = tos;
-	rw_put_be16(ip + 10, (uint16_t)~sum);
+	rw_field_put(c, ip, (uint16_t)~sum);
+}
+
+/* The UDP source port and the BTH fields a packet sets (IBA 9.2), over the
+ * template's bytes at out: the bits they share a byte with (M, PadCnt,
+ * reserved) stay the template's. */
+static inline void put_bth(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
+{
+	uint8_t *bth = out + t->bth_off;
+
+	rw_field_put(RW_FIELD(UDP_SPORT), out + t->l4_off, f->udp_sport);
+	rw_field_put(RW_FIELD(BTH_SE), bth, f->se != 0);
+	rw_field_put(RW_FIELD(BTH_DQPN), bth, f->dqpn);
+	rw_field_put(RW_FIELD(BTH_ACKREQ), bth, f->ackreq != 0);
+	rw_field_put(RW_FIELD(BTH_PSN), bth, f->psn);
 }
 
 /* Copies the template's headers to out and writes the fields the ICRC
  * covers. */
 static inline void put_fields(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
 {
-	uint8_t *bth = out + t->bth_off;
 	size_t w;
 
 	memcpy(out, t->hdr, t->hdr_len);
-	rw_put_be16(out + t->l4_off, f->udp_sport);
-	bth[BTH_FLAGS] = (uint8_t)((bth[BTH_FLAGS] & 0x7Fu) | (f->se ? 0x80u : 0));
-	rw_put_be24(bth + BTH_DQPN, f->dqpn & 0xFFFFFFu);
-	bth[BTH_ACKREQ] = (uint8_t)((bth[BTH_ACKREQ] & 0x7Fu) | (f->ackreq ? 0x80u : 0));
-	rw_put_be24(bth + BTH_PSN, f->psn & 0xFFFFFFu);
+	put_bth(t, f, out);
 	/* The encoders cannot fail here: the template made room for each. */
 	if (has(t, RW_HDR_DETH))
 		(void)rw_deth_encode(&f->deth, ext(t, out, RW_HDR_DETH), 8, &w);
@@ -113,26 +121,25 @@ static inline void put_fields(const struct rw_tmpl *t, const struct rw_tmpl_fiel
 	if (has(t, RW_HDR_AETH))
 		(void)rw_aeth_encode(&f->aeth, ext(t, out, RW_HDR_AETH), 4, &w);
 	if (has(t, RW_HDR_ATOMICACKETH))
-		rw_put_be64(ext(t, out, RW_HDR_ATOMICACKETH), f->atomic_orig);
+		rw_field_put(RW_FIELD(ATOMICACKETH_ORIG), ext(t, out, RW_HDR_ATOMICACKETH), f->atomic_orig);
 	if (has(t, RW_HDR_IMMDT))
-		rw_put_be32(ext(t, out, RW_HDR_IMMDT), f->immdt);
+		rw_field_put(RW_FIELD(IMMDT_DATA), ext(t, out, RW_HDR_IMMDT), f->immdt);
 	if (has(t, RW_HDR_IETH))
-		rw_put_be32(ext(t, out, RW_HDR_IETH), f->ieth);
+		rw_field_put(RW_FIELD(IETH_RKEY), ext(t, out, RW_HDR_IETH), f->ieth);
 }
 
 /* Writes the fields the ICRC masks: BECN, and the ECN bits (IPv4 TOS with
  * its header checksum, IPv6 traffic class). */
 static inline void put_masked(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
 {
-	uint8_t *bth = out + t->bth_off;
 	uint8_t *ip = out + t->l3_off;
 
-	bth[BTH_FECN_BECN] = (uint8_t)((bth[BTH_FECN_BECN] & 0xBFu) | (f->becn ? 0x40u : 0));
+	rw_field_put(RW_FIELD(BTH_BECN), out + t->bth_off, f->becn != 0);
 	if (t->ipv == 4) {
-		if ((ip[1] & 3u) != (f->ecn & 3u)) /* the template's, mostly */
-			ipv4_tos_set(ip, (uint8_t)((ip[1] & 0xFCu) | (f->ecn & 3u)));
+		if (rw_field_peek(RW_FIELD(IPV4_ECN), ip) != (f->ecn & 3u)) /* the template's, mostly */
+			ipv4_ecn_set(ip, f->ecn & 3u);
 	} else
-		ip[1] = (uint8_t)((ip[1] & 0xCFu) | (uint8_t)((f->ecn & 3u) << 4));
+		rw_field_put(RW_FIELD(IPV6_ECN), ip, f->ecn & 3u);
 }
 
 uint32_t rw_tmpl_write(const struct rw_tmpl *t, const struct rw_tmpl_fields *f, uint8_t *out)
@@ -156,6 +163,13 @@ static void track(struct rw_tmpl_fast *fs, int o, unsigned n)
 		fs->off[fs->n++] = (uint16_t)(o + (int)i);
 }
 
+/* Tracks the bytes of field f of the header at frame offset h (-1: the
+ * template has no such header). */
+static void track_field(struct rw_tmpl_fast *fs, int h, const struct rw_field *f)
+{
+	track(fs, h < 0 ? -1 : h + f->off, f->size);
+}
+
 static enum rw_err fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs, int any_len)
 {
 	unsigned span = (unsigned)t->hdr_len - t->l4_off;
@@ -164,16 +178,18 @@ static enum rw_err fast_init(const struct rw_tmpl *t, struct rw_tmpl_fast *fs, i
 	if (span > RW_TMPL_FAST_SPAN)
 		return RW_ERR_UNSUPPORTED;
 	memset(fs, 0, sizeof(*fs));
-	track(fs, t->l4_off, 2);                  /* UDP source port */
-	track(fs, t->bth_off + BTH_FLAGS, 1);     /* SE */
-	track(fs, t->bth_off + BTH_DQPN, 4);      /* destination QP, AckReq */
+	track_field(fs, t->l4_off, RW_FIELD(UDP_SPORT));
+	track_field(fs, t->bth_off, RW_FIELD(BTH_SE));
+	track_field(fs, t->bth_off, RW_FIELD(BTH_DQPN));
+	track_field(fs, t->bth_off, RW_FIELD(BTH_ACKREQ));
 	fs->psn_at = fs->n;
-	track(fs, t->bth_off + BTH_PSN, 3);
+	track_field(fs, t->bth_off, RW_FIELD(BTH_PSN));
 	fs->va_at = t->ext_off[HDR_IDX(RW_HDR_RETH)] >= 0 || t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)] >= 0 ? fs->n : 0xFF;
-	track(fs, t->ext_off[HDR_IDX(RW_HDR_RETH)], 8);       /* virtual address */
-	track(fs, t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)], 8);  /* virtual address */
-	track(fs, t->ext_off[HDR_IDX(RW_HDR_AETH)], 4);       /* syndrome, MSN */
-	track(fs, t->ext_off[HDR_IDX(RW_HDR_ATOMICACKETH)], 8);
+	track_field(fs, t->ext_off[HDR_IDX(RW_HDR_RETH)], RW_FIELD(RETH_VA));
+	track_field(fs, t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)], RW_FIELD(ATOMICETH_VA));
+	track_field(fs, t->ext_off[HDR_IDX(RW_HDR_AETH)], RW_FIELD(AETH_SYNDROME));
+	track_field(fs, t->ext_off[HDR_IDX(RW_HDR_AETH)], RW_FIELD(AETH_MSN));
+	track_field(fs, t->ext_off[HDR_IDX(RW_HDR_ATOMICACKETH)], RW_FIELD(ATOMICACKETH_ORIG));
 	memset(other, 0xFF, sizeof(other));
 	memset(other + span, 0, sizeof(other) - span);
 	for (unsigned i = 0; i < fs->n; i++) {
@@ -236,26 +252,19 @@ static inline void copy_hdr(uint8_t *out, const uint8_t *hdr, size_t n)
 static inline void put_fields_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *fs,
 				   const struct rw_tmpl_fields *f, uint8_t *out)
 {
-	uint8_t *bth = out + t->bth_off;
 	unsigned h = fs->hdrs;
 	size_t w;
 
 	copy_hdr(out, t->hdr, t->hdr_len);
-	rw_put_be16(out + t->l4_off, f->udp_sport);
-	bth[BTH_FLAGS] = (uint8_t)((bth[BTH_FLAGS] & 0x7Fu) | (f->se ? 0x80u : 0));
-	/* IBA 9.2: DestQP in bytes 5-7, AckReq the top bit of byte 8 (its
-	 * other bits reserved, kept), the PSN in bytes 9-11: two stores. */
-	rw_put_be32(bth + BTH_DQPN - 1, (uint32_t)bth[BTH_DQPN - 1] << 24 | (f->dqpn & 0xFFFFFFu));
-	rw_put_be32(bth + BTH_ACKREQ, (uint32_t)(bth[BTH_ACKREQ] & 0x7Fu) << 24 | (f->ackreq ? 0x80000000u : 0) |
-					      (f->psn & 0xFFFFFFu));
+	put_bth(t, f, out);
 	if (!h)
 		return; /* a middle packet, a plain SEND: the BTH only */
 	if (h & RW_HDR_RETH) {
 		/* IBA 9.3.3.1: VA, R_Key, DMA length */
 		uint8_t *r = ext(t, out, RW_HDR_RETH);
-		rw_put_be64(r, f->reth.va);
-		rw_put_be32(r + 8, f->reth.rkey);
-		rw_put_be32(r + 12, f->reth.dmalen);
+		rw_field_put(RW_FIELD(RETH_VA), r, f->reth.va);
+		rw_field_put(RW_FIELD(RETH_RKEY), r, f->reth.rkey);
+		rw_field_put(RW_FIELD(RETH_LEN), r, f->reth.dmalen);
 	}
 	if (h & RW_HDR_DETH)
 		(void)rw_deth_encode(&f->deth, ext(t, out, RW_HDR_DETH), 8, &w);
@@ -264,11 +273,11 @@ static inline void put_fields_fast(const struct rw_tmpl *t, const struct rw_tmpl
 	if (h & RW_HDR_AETH)
 		(void)rw_aeth_encode(&f->aeth, ext(t, out, RW_HDR_AETH), 4, &w);
 	if (h & RW_HDR_ATOMICACKETH)
-		rw_put_be64(ext(t, out, RW_HDR_ATOMICACKETH), f->atomic_orig);
+		rw_field_put(RW_FIELD(ATOMICACKETH_ORIG), ext(t, out, RW_HDR_ATOMICACKETH), f->atomic_orig);
 	if (h & RW_HDR_IMMDT)
-		rw_put_be32(ext(t, out, RW_HDR_IMMDT), f->immdt);
+		rw_field_put(RW_FIELD(IMMDT_DATA), ext(t, out, RW_HDR_IMMDT), f->immdt);
 	if (h & RW_HDR_IETH)
-		rw_put_be32(ext(t, out, RW_HDR_IETH), f->ieth);
+		rw_field_put(RW_FIELD(IETH_RKEY), ext(t, out, RW_HDR_IETH), f->ieth);
 }
 
 uint32_t rw_tmpl_write_fast(const struct rw_tmpl *t, const struct rw_tmpl_fast *fs,
@@ -320,22 +329,32 @@ void rw_tmpl_write_tail(const struct rw_tmpl *t, uint32_t icrc, uint8_t *tail)
 	memset(tail + t->pad + RW_ICRC_LEN, 0, t->eth_pad);
 }
 
+/* Frame offset of the 32-bit word whose low bytes are field f (3 bytes) of
+ * the header at frame offset h. */
+static uint16_t word_of(int h, const struct rw_field *f)
+{
+	return (uint16_t)(h + f->off + f->size - 4);
+}
+
 void rw_tmpl_stamp_init(const struct rw_tmpl *t, struct rw_tmpl_stamp *st)
 {
 	int deth = t->ext_off[HDR_IDX(RW_HDR_DETH)];
-	int va = t->ext_off[HDR_IDX(RW_HDR_RETH)] >= 0 ? t->ext_off[HDR_IDX(RW_HDR_RETH)]
-						      : t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)];
+	int reth = t->ext_off[HDR_IDX(RW_HDR_RETH)], atomic = t->ext_off[HDR_IDX(RW_HDR_ATOMICETH)];
+	int va = reth >= 0     ? reth + RW_FIELD(RETH_VA)->off
+		 : atomic >= 0 ? atomic + RW_FIELD(ATOMICETH_VA)->off
+			       : -1;
 
 	memset(st, 0, sizeof(*st));
-	st->sport_at = t->l4_off;
-	/* BTH bytes 4-7: FECN, BECN, reserved; DestQP. 8-11: AckReq, reserved; PSN */
-	st->dqpn_at = (uint16_t)(t->bth_off + BTH_DQPN - 1);
-	st->psn_at = (uint16_t)(t->bth_off + BTH_ACKREQ);
+	st->sport_at = (uint16_t)(t->l4_off + RW_FIELD(UDP_SPORT)->off);
+	/* The 24-bit fields are stored as the 32-bit words they end: BTH
+	 * FECN, BECN, reserved and DestQP; AckReq, reserved and PSN; DETH's
+	 * reserved byte and SrcQP. The top byte is the template's. */
+	st->dqpn_at = word_of(t->bth_off, RW_FIELD(BTH_DQPN));
+	st->psn_at = word_of(t->bth_off, RW_FIELD(BTH_PSN));
 	st->dqpn_hi = (uint32_t)t->hdr[st->dqpn_at] << 24;
 	st->psn_hi = (uint32_t)t->hdr[st->psn_at] << 24;
 	if (deth >= 0) {
-		/* DETH bytes 4-7: reserved; SrcQP */
-		st->sqpn_at = (uint16_t)(deth + 4);
+		st->sqpn_at = word_of(deth, RW_FIELD(DETH_SQPN));
 		st->sqpn_hi = (uint32_t)t->hdr[st->sqpn_at] << 24;
 	}
 	if (va >= 0)
@@ -360,4 +379,27 @@ void rw_tmpl_fields_of(const struct rw_packet *p, struct rw_tmpl_fields *f)
 	f->deth = p->deth;
 	f->immdt = p->immdt;
 	f->ieth = p->ieth;
+}
+
+void rw_tmpl_fields_apply(const struct rw_tmpl_fields *f, struct rw_packet *p)
+{
+	p->bth.dqpn = f->dqpn & RW_QPN_MASK;
+	p->bth.psn = f->psn & RW_PSN_MASK;
+	p->bth.ackreq = f->ackreq;
+	p->bth.se = f->se;
+	p->bth.becn = f->becn;
+	if (p->present & RW_P_IPV6)
+		p->ipv6.ecn = f->ecn;
+	else
+		p->ipv4.ecn = f->ecn;
+	p->udp.sport = f->udp_sport;
+	p->reth = f->reth;
+	p->aeth = f->aeth;
+	p->aeth.kind = (uint8_t)rw_aeth_kind_of(f->aeth.syndrome);
+	p->aeth.value = rw_aeth_value_of(f->aeth.syndrome);
+	p->atomiceth = f->atomic;
+	p->atomicacketh.orig = f->atomic_orig;
+	p->deth = f->deth;
+	p->immdt = f->immdt;
+	p->ieth = f->ieth;
 }

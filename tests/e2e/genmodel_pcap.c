@@ -157,13 +157,13 @@ static int write_packet(pcap_dumper_t *d, const struct gen_scenario *sc, const s
 	unsigned flags = (pk->flags & GEN_PF_CORRUPT) ? RW_BUILD_BAD_ICRC : 0;
 	enum rw_err e = rw_packet_build(&p, RW_LINKTYPE_ETHERNET, flags, frame, cap, &n);
 	if (e != RW_OK) {
-		fprintf(stderr, "%s: flow %u PSN %u opcode 0x%02x: cannot build: %s\n", prog, pk->flow, pk->psn,
+		fprintf(stderr, "%s: flow %u PSN %u opcode 0x%02x: cannot build: %s\n", prog, pk->flow, pk->f.psn,
 			pk->opcode, rw_strerror(e));
 		return -1;
 	}
 	if (n != pk->frame_len) {
 		fprintf(stderr, "%s: flow %u PSN %u opcode 0x%02x: %zu bytes built, the model counted %u\n", prog,
-			pk->flow, pk->psn, pk->opcode, n, pk->frame_len);
+			pk->flow, pk->f.psn, pk->opcode, n, pk->frame_len);
 		return -1;
 	}
 	memset(&h, 0, sizeof(h));

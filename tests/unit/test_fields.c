@@ -427,12 +427,151 @@ static void test_tables(void **state)
 	assert_null(rw_header_desc(RW_HD_COUNT));
 }
 
+/* ---- rw_field_put --------------------------------------------------------- */
+
+/* Decodes header hd from b into p with its codec (the struct expected()
+ * reads); 0 if the codec refused it. */
+static int decode_hdr(enum rw_hd hd, const uint8_t *b, size_t n, struct rw_packet *p)
+{
+	switch (hd) {
+	case RW_HD_UDP: return rw_udp_decode(b, n, &p->udp) == RW_OK;
+	case RW_HD_BTH: return rw_bth_decode(b, n, &p->bth) == RW_OK;
+	case RW_HD_RDETH: return rw_rdeth_decode(b, n, &p->rdeth) == RW_OK;
+	case RW_HD_DETH: return rw_deth_decode(b, n, &p->deth) == RW_OK;
+	case RW_HD_XRCETH: return rw_xrceth_decode(b, n, &p->xrceth) == RW_OK;
+	case RW_HD_FETH: return rw_feth_decode(b, n, &p->feth) == RW_OK;
+	case RW_HD_RETH: return rw_reth_decode(b, n, &p->reth) == RW_OK;
+	case RW_HD_ATOMICETH: return rw_atomiceth_decode(b, n, &p->atomiceth) == RW_OK;
+	case RW_HD_AETH: return rw_aeth_decode(b, n, &p->aeth) == RW_OK;
+	case RW_HD_ATOMICACKETH: return rw_atomicacketh_decode(b, n, &p->atomicacketh) == RW_OK;
+	case RW_HD_IMMDT: return rw_u32_decode(b, n, &p->immdt) == RW_OK;
+	case RW_HD_IETH: return rw_u32_decode(b, n, &p->ieth) == RW_OK;
+	default: return 0;
+	}
+}
+
+/* Every number and flag of UDP, the BTH and every extension header: put a
+ * random value into random header bytes, then rw_field_get() and the codec
+ * read it back, and every bit outside the field (worked out here from
+ * off/size/shift/bits, big-endian) is what it was. */
+static void test_field_put(void **state)
+{
+	static const enum rw_hd hds[] = {
+		RW_HD_UDP, RW_HD_BTH, RW_HD_RDETH, RW_HD_DETH, RW_HD_XRCETH, RW_HD_FETH, RW_HD_RETH,
+		RW_HD_ATOMICETH, RW_HD_AETH, RW_HD_ATOMICACKETH, RW_HD_IMMDT, RW_HD_IETH,
+	};
+	unsigned checked = 0;
+	(void)state;
+
+	for (unsigned h = 0; h < sizeof(hds) / sizeof(hds[0]); h++) {
+		const struct rw_header_desc *d = rw_header_desc(hds[h]);
+		for (unsigned k = 0; k < d->n; k++) {
+			const struct rw_field *f = &d->f[k];
+			uint8_t mask[64] = {0};
+
+			if ((f->type != RW_FT_UINT && f->type != RW_FT_FLAG) || (f->flags & RW_FF_DERIVED))
+				continue;
+			assert_true(d->len <= sizeof(mask));
+			for (unsigned bit = f->shift; bit < (unsigned)f->shift + f->bits; bit++)
+				mask[f->off + f->size - 1 - bit / 8] |= (uint8_t)(1u << (bit % 8));
+			for (unsigned round = 0; round < 200; round++) {
+				uint8_t b[64], was[64];
+				uint64_t v = rnd(f->bits), got;
+				struct rw_packet p;
+				struct rw_hview view = { .d = d, .b = b, .p = &p, .hd = (uint8_t)hds[h] };
+
+				for (unsigned i = 0; i < d->len; i++)
+					b[i] = (uint8_t)rnd(8);
+				if (hds[h] == RW_HD_BTH)
+					b[0] = 0x04; /* RC SEND_ONLY: an opcode the codec takes */
+				if (hds[h] == RW_HD_UDP)
+					b[4] = 1; /* a length the codec takes (at least 8) */
+				if (round == 0)
+					v = 0;
+				else if (round == 1)
+					v = f->bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << f->bits) - 1;
+				memcpy(was, b, d->len);
+				/* bits above the width are cut, not spilled into neighbours */
+				rw_field_put(f, b, v | (f->bits >= 64 ? 0 : ~UINT64_C(0) << f->bits));
+				assert_int_equal(rw_field_get(f, b, 0), v);
+				assert_int_equal(rw_field_peek(f, b), v);
+				for (unsigned i = 0; i < d->len; i++)
+					if ((b[i] ^ was[i]) & ~mask[i])
+						fail_msg("%s.%s: byte %u bits %02x changed", d->name, f->name, i,
+							 (b[i] ^ was[i]) & ~mask[i]);
+				memset(&p, 0, sizeof(p));
+				if (hds[h] == RW_HD_UDP && !strcmp(f->name, "len") && v < RW_UDP_HLEN) {
+					assert_false(decode_hdr(hds[h], b, d->len, &p)); /* RFC 768 */
+					continue;
+				}
+				if (!decode_hdr(hds[h], b, d->len, &p))
+					fail_msg("%s.%s = %llu: the codec refused it", d->name, f->name,
+						 (unsigned long long)v);
+				assert_true(expected(&p, &view, f->name, 0, &got));
+				if (got != v)
+					fail_msg("%s.%s: put %llu, the codec read %llu", d->name, f->name,
+						 (unsigned long long)v, (unsigned long long)got);
+				checked++;
+			}
+		}
+	}
+	assert_true(checked >= 40 * 200);
+}
+
+/* The RW_FIELD rows tmpl.c and rewrite.c patch by name are the tables' rows
+ * of that name. */
+static void test_field_names(void **state)
+{
+	const struct {
+		enum rw_hd hd;
+		const char *name;
+		const struct rw_field *row;
+	} rows[] = {
+		{RW_HD_BTH, "opcode", RW_FIELD(BTH_OPCODE)}, {RW_HD_BTH, "se", RW_FIELD(BTH_SE)},
+		{RW_HD_BTH, "pkey", RW_FIELD(BTH_PKEY)}, {RW_HD_BTH, "fecn", RW_FIELD(BTH_FECN)},
+		{RW_HD_BTH, "becn", RW_FIELD(BTH_BECN)}, {RW_HD_BTH, "dqpn", RW_FIELD(BTH_DQPN)},
+		{RW_HD_BTH, "ackreq", RW_FIELD(BTH_ACKREQ)}, {RW_HD_BTH, "psn", RW_FIELD(BTH_PSN)},
+		{RW_HD_DETH, "qkey", RW_FIELD(DETH_QKEY)}, {RW_HD_DETH, "sqpn", RW_FIELD(DETH_SQPN)},
+		{RW_HD_RETH, "va", RW_FIELD(RETH_VA)}, {RW_HD_RETH, "rkey", RW_FIELD(RETH_RKEY)},
+		{RW_HD_RETH, "len", RW_FIELD(RETH_LEN)}, {RW_HD_ATOMICETH, "va", RW_FIELD(ATOMICETH_VA)},
+		{RW_HD_ATOMICETH, "rkey", RW_FIELD(ATOMICETH_RKEY)},
+		{RW_HD_AETH, "syndrome", RW_FIELD(AETH_SYNDROME)}, {RW_HD_AETH, "msn", RW_FIELD(AETH_MSN)},
+		{RW_HD_ATOMICACKETH, "orig", RW_FIELD(ATOMICACKETH_ORIG)},
+		{RW_HD_IMMDT, "data", RW_FIELD(IMMDT_DATA)}, {RW_HD_IETH, "rkey", RW_FIELD(IETH_RKEY)},
+		{RW_HD_UDP, "sport", RW_FIELD(UDP_SPORT)}, {RW_HD_UDP, "checksum", RW_FIELD(UDP_CHECKSUM)},
+		{RW_HD_IPV4, "ecn", RW_FIELD(IPV4_ECN)}, {RW_HD_IPV4, "checksum", RW_FIELD(IPV4_CHECKSUM)},
+		{RW_HD_IPV6, "ecn", RW_FIELD(IPV6_ECN)}, {RW_HD_IPV4, "dscp", RW_FIELD(IPV4_DSCP)},
+		{RW_HD_IPV4, "ttl", RW_FIELD(IPV4_TTL)}, {RW_HD_IPV4, "src", RW_FIELD(IPV4_SRC)},
+		{RW_HD_IPV4, "dst", RW_FIELD(IPV4_DST)}, {RW_HD_IPV6, "dscp", RW_FIELD(IPV6_DSCP)},
+		{RW_HD_IPV6, "flow_label", RW_FIELD(IPV6_FLOW_LABEL)},
+		{RW_HD_IPV6, "hop_limit", RW_FIELD(IPV6_HOP_LIMIT)}, {RW_HD_IPV6, "src", RW_FIELD(IPV6_SRC)},
+		{RW_HD_IPV6, "dst", RW_FIELD(IPV6_DST)}, {RW_HD_BTH, "resv6", RW_FIELD(BTH_RESV6)},
+		{RW_HD_UDP, "dport", RW_FIELD(UDP_DPORT)}, {RW_HD_UDP, "len", RW_FIELD(UDP_LEN)},
+	};
+	(void)state;
+
+	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct rw_header_desc *d = rw_header_desc(rows[i].hd);
+		const struct rw_field *f = NULL;
+		for (unsigned k = 0; k < d->n && !f; k++)
+			if (!strcmp(d->f[k].name, rows[i].name))
+				f = &d->f[k];
+		if (!f)
+			fail_msg("%s has no %s", d->name, rows[i].name);
+		if (f->off != rows[i].row->off || f->size != rows[i].row->size ||
+		    f->shift != rows[i].row->shift || f->bits != rows[i].row->bits)
+			fail_msg("RW_FIELD for %s.%s is not its table row", d->name, rows[i].name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_every_opcode),
 		cmocka_unit_test(test_ipv6_ext),
+		cmocka_unit_test(test_field_put),
+		cmocka_unit_test(test_field_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,7 +148,7 @@ static void test_wire_acks(void **state)
 	const uint8_t syn_ack = 0x1F, syn_nak_seq = 0x60;
 	for (uint32_t i = 0; i < 5; i++) {
 		t = next_t(m, &pk);
-		assert_int_equal(pk.psn, 100 + i);
+		assert_int_equal(pk.f.psn, 100 + i);
 		assert_int_equal(pk.resend, 0);
 	}
 	/* sent, not acknowledged: not complete */
@@ -158,23 +158,23 @@ static void test_wire_acks(void **state)
 	/* ACK of 101: the first two complete */
 	assert_int_equal(gen_model_rx_response(m, 0x100, ack, 101, syn_ack, t), 1);
 	t = next_t(m, &pk);
-	assert_int_equal(pk.psn, 105);
+	assert_int_equal(pk.f.psn, 105);
 	assert_int_equal(gen_model_stats(m, 0)->messages[GEN_OP_WRITE], 2);
 	/* stale: a NAK naming 100 (acknowledged), an ACK past what was sent */
 	gen_model_rx_response(m, 0x100, ack, 100, syn_nak_seq, t);
 	gen_model_rx_response(m, 0x100, ack, 120, syn_ack, t);
 	t = next_t(m, &pk);
-	assert_int_equal(pk.psn, 106);
+	assert_int_equal(pk.f.psn, 106);
 	assert_int_equal(pk.resend, 0);
 	assert_int_equal(gen_model_stats(m, 0)->messages[GEN_OP_WRITE], 2);
 	/* a sequence NAK naming 103: 102 is acknowledged, 103 on go again */
 	gen_model_rx_response(m, 0x100, ack, 103, syn_nak_seq, t);
 	t = next_t(m, &pk);
-	assert_int_equal(pk.psn, 103);
+	assert_int_equal(pk.f.psn, 103);
 	assert_int_equal(pk.resend, 1);
 	assert_int_equal(gen_model_stats(m, 0)->messages[GEN_OP_WRITE], 3);
 	t = next_t(m, &pk);
-	assert_int_equal(pk.psn, 104);
+	assert_int_equal(pk.f.psn, 104);
 	/* a remote access error NAK (IBA 9.7.5.2.4) ends the QP */
 	assert_int_equal(gen_model_stats(m, 0)->qps_failed, 0);
 	gen_model_rx_response(m, 0x100, ack, 104, 0x62, t);
@@ -223,7 +223,7 @@ static void test_wire_garbage(void **state)
 			uint32_t got = gen_model_next(m, pk, 8, t + 100000);
 			for (uint32_t k = 0; k < got; k++) {
 				t = pk[k].t_ns;
-				last[pk[k].qp & 1] = pk[k].psn;
+				last[pk[k].qp & 1] = pk[k].f.psn;
 			}
 			if (!got)
 				t += 100000; /* the wall clock goes on (an RNR wait, a timeout) */

@@ -212,32 +212,32 @@ static void test_write_segments_and_wrap(void **state)
 	const struct gen_pkt *a = nth(&r, GEN_DIR_REQUEST, 0), *b = nth(&r, GEN_DIR_REQUEST, 1),
 			     *c = nth(&r, GEN_DIR_REQUEST, 2), *d = nth(&r, GEN_DIR_REQUEST, 3);
 	assert_int_equal(a->opcode, RC_WRITE_FIRST);
-	assert_int_equal(a->psn, 0xFFFFFE);
+	assert_int_equal(a->f.psn, 0xFFFFFE);
 	assert_int_equal(a->payload_len, 4096);
-	assert_int_equal(a->reth.dmalen, 10000);
-	assert_int_equal(a->reth.va, 0x100000);
-	assert_int_equal(a->reth.rkey, 0xABCD);
-	assert_int_equal(a->ackreq, 0);
+	assert_int_equal(a->f.reth.dmalen, 10000);
+	assert_int_equal(a->f.reth.va, 0x100000);
+	assert_int_equal(a->f.reth.rkey, 0xABCD);
+	assert_int_equal(a->f.ackreq, 0);
 	assert_int_equal(b->opcode, RC_WRITE_MIDDLE);
-	assert_int_equal(b->psn, 0xFFFFFF);
+	assert_int_equal(b->f.psn, 0xFFFFFF);
 	assert_int_equal(b->payload_len, 4096);
 	assert_false(b->hdrs & RW_HDR_RETH);
 	assert_int_equal(c->opcode, RC_WRITE_LAST);
-	assert_int_equal(c->psn, 0);
+	assert_int_equal(c->f.psn, 0);
 	assert_int_equal(c->payload_len, 10000 - 2 * 4096);
-	assert_int_equal(c->ackreq, 1);
+	assert_int_equal(c->f.ackreq, 1);
 	/* The second message follows at the next PSN and the next address. */
-	assert_int_equal(d->psn, 1);
-	assert_int_equal(d->reth.va, 0x100000 + 10000);
+	assert_int_equal(d->f.psn, 1);
+	assert_int_equal(d->f.reth.va, 0x100000 + 10000);
 	/* One ACK per message's last packet: PSN of that packet, MSN 1 then 2. */
 	assert_int_equal(count_dir(&r, GEN_DIR_RESPONSE), 2);
 	const struct gen_pkt *k = nth(&r, GEN_DIR_RESPONSE, 0);
 	assert_int_equal(k->opcode, RC_ACK);
-	assert_int_equal(k->psn, 0);
-	assert_int_equal(k->aeth.syndrome, SYN_ACK_NOLIMIT);
-	assert_int_equal(k->aeth.msn, 1);
-	assert_int_equal(k->dqpn, 0x100);
-	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 1)->aeth.msn, 2);
+	assert_int_equal(k->f.psn, 0);
+	assert_int_equal(k->f.aeth.syndrome, SYN_ACK_NOLIMIT);
+	assert_int_equal(k->f.aeth.msn, 1);
+	assert_int_equal(k->f.dqpn, 0x100);
+	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 1)->f.aeth.msn, 2);
 	/* The ACK leaves when its request arrives: one link delay later. */
 	assert_int_equal(k->t_ns, c->t_ns + 1000);
 	assert_int_equal(r.st[0].messages[GEN_OP_WRITE], 2);
@@ -261,22 +261,22 @@ static void test_read_advances_psn(void **state)
 	assert_int_equal(count_dir(&r, GEN_DIR_REQUEST), 2);
 	const struct gen_pkt *q0 = nth(&r, GEN_DIR_REQUEST, 0), *q1 = nth(&r, GEN_DIR_REQUEST, 1);
 	assert_int_equal(q0->opcode, RC_READ_REQ);
-	assert_int_equal(q0->psn, 1000);
-	assert_int_equal(q0->reth.dmalen, 10000);
+	assert_int_equal(q0->f.psn, 1000);
+	assert_int_equal(q0->f.reth.dmalen, 10000);
 	assert_int_equal(q0->payload_len, 0);
 	/* 10000 bytes at MTU 4096: three responses, so the next request is +3. */
-	assert_int_equal(q1->psn, 1003);
+	assert_int_equal(q1->f.psn, 1003);
 	assert_int_equal(count_dir(&r, GEN_DIR_RESPONSE), 6);
 	static const uint8_t ops[3] = { RC_READ_FIRST, RC_READ_MIDDLE, RC_READ_LAST };
 	static const uint32_t lens[3] = { 4096, 4096, 1808 };
 	for (unsigned i = 0; i < 3; i++) {
 		const struct gen_pkt *p = nth(&r, GEN_DIR_RESPONSE, i);
 		assert_int_equal(p->opcode, ops[i]);
-		assert_int_equal(p->psn, 1000 + i);
+		assert_int_equal(p->f.psn, 1000 + i);
 		assert_int_equal(p->payload_len, lens[i]);
 		assert_int_equal(!!(p->hdrs & RW_HDR_AETH), i != 1);
 	}
-	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 0)->aeth.msn, 1);
+	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 0)->f.aeth.msn, 1);
 	assert_int_equal(r.st[0].messages[GEN_OP_READ], 2);
 	run_free(&r);
 	free(w);
@@ -296,15 +296,15 @@ static void test_ack_coalescing(void **state)
 	run_model(&w->sc, &r);
 	/* AckReq on the 4th and 8th packets and on the last (10th). */
 	for (unsigned i = 0; i < 10; i++)
-		assert_int_equal(nth(&r, GEN_DIR_REQUEST, i)->ackreq, i == 3 || i == 7 || i == 9);
+		assert_int_equal(nth(&r, GEN_DIR_REQUEST, i)->f.ackreq, i == 3 || i == 7 || i == 9);
 	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 0)->opcode, RC_SEND_FIRST);
 	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 5)->opcode, RC_SEND_MIDDLE);
 	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 9)->opcode, RC_SEND_LAST);
 	assert_int_equal(count_dir(&r, GEN_DIR_RESPONSE), 3);
 	static const uint32_t psn[3] = { 1003, 1007, 1009 }, msn[3] = { 0, 0, 1 };
 	for (unsigned i = 0; i < 3; i++) {
-		assert_int_equal(nth(&r, GEN_DIR_RESPONSE, i)->psn, psn[i]);
-		assert_int_equal(nth(&r, GEN_DIR_RESPONSE, i)->aeth.msn, msn[i]);
+		assert_int_equal(nth(&r, GEN_DIR_RESPONSE, i)->f.psn, psn[i]);
+		assert_int_equal(nth(&r, GEN_DIR_RESPONSE, i)->f.aeth.msn, msn[i]);
 	}
 	run_free(&r);
 	free(w);
@@ -318,7 +318,7 @@ static void test_credits_code(void **state)
 	w->flows[0].messages = 1;
 	struct run r;
 	run_model(&w->sc, &r);
-	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 0)->aeth.syndrome, 13);
+	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 0)->f.aeth.syndrome, 13);
 	run_free(&r);
 	free(w);
 }
@@ -338,13 +338,13 @@ static void test_drop_nak_go_back(void **state)
 	size_t naks = 0;
 	const struct gen_pkt *nak = NULL;
 	for (size_t i = 0; i < r.n; i++)
-		if (r.p[i].dir == GEN_DIR_RESPONSE && (r.p[i].aeth.syndrome & 0x60) == 0x60) {
+		if (r.p[i].dir == GEN_DIR_RESPONSE && (r.p[i].f.aeth.syndrome & 0x60) == 0x60) {
 			naks++;
 			nak = &r.p[i];
 		}
 	assert_int_equal(naks, 1);
-	assert_int_equal(nak->aeth.syndrome, SYN_NAK_SEQ);
-	assert_int_equal(nak->psn, 1003);
+	assert_int_equal(nak->f.aeth.syndrome, SYN_NAK_SEQ);
+	assert_int_equal(nak->f.psn, 1003);
 	/* Sent: 1000-1002, (1003 lost), 1004.. until the NAK arrives; then
 	 * everything from 1003 again, marked as resent. */
 	const struct gen_pkt *first_resend = NULL;
@@ -354,9 +354,9 @@ static void test_drop_nak_go_back(void **state)
 			break;
 		}
 	assert_non_null(first_resend);
-	assert_int_equal(first_resend->psn, 1003);
+	assert_int_equal(first_resend->f.psn, 1003);
 	assert_true(first_resend->t_ns >= nak->t_ns + 1000);
-	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 3)->psn, 1004);
+	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 3)->f.psn, 1004);
 	assert_int_equal(r.st[0].faults[GEN_FAULT_DROP], 1);
 	assert_int_equal(r.st[0].naks_seq, 1);
 	assert_int_equal(r.st[0].messages[GEN_OP_WRITE], 10);
@@ -398,12 +398,12 @@ static void test_dropped_last_ack_timeout(void **state)
 	assert_int_equal(r.st[0].timeouts, 1);
 	assert_int_equal(count_dir(&r, GEN_DIR_REQUEST), 11);
 	const struct gen_pkt *re = nth(&r, GEN_DIR_REQUEST, 10);
-	assert_int_equal(re->psn, 1009);
+	assert_int_equal(re->f.psn, 1009);
 	assert_int_equal(re->resend, 1);
 	assert_true(re->t_ns >= nth(&r, GEN_DIR_REQUEST, 9)->t_ns + 100000);
 	const struct gen_pkt *ack = nth(&r, GEN_DIR_RESPONSE, 9);
-	assert_int_equal(ack->psn, 1009);
-	assert_int_equal(ack->aeth.msn, 10);
+	assert_int_equal(ack->f.psn, 1009);
+	assert_int_equal(ack->f.aeth.msn, 10);
 	assert_int_equal(r.st[0].messages[GEN_OP_WRITE], 10);
 	run_free(&r);
 	free(w);
@@ -430,17 +430,17 @@ static void test_dropped_read_response(void **state)
 	assert_int_equal(count_dir(&r, GEN_DIR_REQUEST), 2);
 	const struct gen_pkt *re = nth(&r, GEN_DIR_REQUEST, 1);
 	assert_int_equal(re->opcode, RC_READ_REQ);
-	assert_int_equal(re->psn, 1001);
-	assert_int_equal(re->reth.va, 0x100000 + 4096);
-	assert_int_equal(re->reth.dmalen, 10000 - 4096);
+	assert_int_equal(re->f.psn, 1001);
+	assert_int_equal(re->f.reth.va, 0x100000 + 4096);
+	assert_int_equal(re->f.reth.dmalen, 10000 - 4096);
 	assert_int_equal(re->resend, 1);
 	assert_true(re->t_ns >= nth(&r, GEN_DIR_RESPONSE, 1)->t_ns + 1000);
 	/* Responses: 1000, 1002 (of the first READ), then 1001 FIRST and 1002 LAST. */
 	assert_int_equal(count_dir(&r, GEN_DIR_RESPONSE), 4);
 	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 2)->opcode, RC_READ_FIRST);
-	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 2)->psn, 1001);
+	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 2)->f.psn, 1001);
 	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 3)->opcode, RC_READ_LAST);
-	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 3)->psn, 1002);
+	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 3)->f.psn, 1002);
 	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 3)->payload_len, 1808);
 	assert_int_equal(r.st[0].messages[GEN_OP_READ], 1);
 	run_free(&r);
@@ -470,8 +470,8 @@ static void test_read_gap_after_reissue_no_new_go_back(void **state)
 	struct run r;
 	run_model(&w->sc, &r);
 	assert_int_equal(count_dir(&r, GEN_DIR_REQUEST), 4);
-	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 2)->psn, 1000);
-	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 3)->psn, 1002);
+	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 2)->f.psn, 1000);
+	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 3)->f.psn, 1002);
 	assert_int_equal(r.st[0].messages[GEN_OP_READ], 2);
 	run_free(&r);
 	free(w);
@@ -515,7 +515,7 @@ static void test_read_older_copy_completes_resumed_read(void **state)
 		uint32_t k;
 		while ((k = gen_model_truth(m, tr, 64, n == 0)) && k != UINT32_MAX) {
 			for (uint32_t i = 0; i < k; i++) {
-				if (tr[i].pk.dir != GEN_DIR_RESPONSE || tr[i].pk.psn != 1005)
+				if (tr[i].pk.dir != GEN_DIR_RESPONSE || tr[i].pk.f.psn != 1005)
 					continue;
 				last_t = tr[i].pk.t_ns;
 				if (tr[i].completes == 1) {
@@ -551,8 +551,8 @@ static void test_rnr(void **state)
 	run_model(&w->sc, &r);
 	const struct gen_pkt *nak = nth(&r, GEN_DIR_RESPONSE, 1);
 	assert_int_equal(nak->opcode, RC_ACK);
-	assert_int_equal(nak->aeth.syndrome, SYN_RNR(4));
-	assert_int_equal(nak->psn, 1001);
+	assert_int_equal(nak->f.aeth.syndrome, SYN_RNR(4));
+	assert_int_equal(nak->f.psn, 1001);
 	assert_int_equal(r.st[0].naks_rnr, 1);
 	const struct gen_pkt *re = NULL;
 	for (size_t i = 0; i < r.n; i++)
@@ -561,7 +561,7 @@ static void test_rnr(void **state)
 			break;
 		}
 	assert_non_null(re);
-	assert_int_equal(re->psn, 1001);
+	assert_int_equal(re->f.psn, 1001);
 	assert_true(re->t_ns >= nak->t_ns + 1000 + 40000);
 	assert_int_equal(r.st[0].messages[GEN_OP_SEND], 3);
 	run_free(&r);
@@ -579,11 +579,11 @@ static void test_bad_rkey(void **state)
 	struct run r;
 	run_model(&w->sc, &r);
 	const struct gen_pkt *bad = nth(&r, GEN_DIR_REQUEST, 2);
-	assert_int_equal(bad->psn, 1002);
-	assert_int_not_equal(bad->reth.rkey, 0xABCD);
+	assert_int_equal(bad->f.psn, 1002);
+	assert_int_not_equal(bad->f.reth.rkey, 0xABCD);
 	const struct gen_pkt *nak = nth(&r, GEN_DIR_RESPONSE, 2);
-	assert_int_equal(nak->aeth.syndrome, SYN_NAK_ACCESS);
-	assert_int_equal(nak->psn, 1002);
+	assert_int_equal(nak->f.aeth.syndrome, SYN_NAK_ACCESS);
+	assert_int_equal(nak->f.psn, 1002);
 	assert_int_equal(count_dir(&r, GEN_DIR_RESPONSE), 3);
 	/* Nothing leaves the requester once the NAK has arrived. */
 	for (size_t i = 0; i < r.n; i++)
@@ -612,11 +612,11 @@ static void test_atomics(void **state)
 	for (unsigned k = 0; k < 20; k++) {
 		const struct gen_pkt *q = nth(&r, GEN_DIR_REQUEST, k), *a = nth(&r, GEN_DIR_RESPONSE, k);
 		assert_int_equal(q->opcode, RC_FETCH_ADD);
-		assert_int_equal(q->atomic.va, 0x100000 + 8 * (k % 8));
-		assert_int_equal(q->atomic.swap_add, 5);
+		assert_int_equal(q->f.atomic.va, 0x100000 + 8 * (k % 8));
+		assert_int_equal(q->f.atomic.swap_add, 5);
 		assert_int_equal(a->opcode, RC_ATOMIC_ACK);
-		assert_int_equal(a->psn, q->psn);
-		assert_int_equal(a->atomic_orig, (k / 8) * 5);
+		assert_int_equal(a->f.psn, q->f.psn);
+		assert_int_equal(a->f.atomic_orig, (k / 8) * 5);
 	}
 	run_free(&r);
 	free(w);
@@ -631,7 +631,7 @@ static void test_atomics(void **state)
 	run_model(&w->sc, &r);
 	/* First round: each word held 0 = compare, swapped to 7; second: 7. */
 	for (unsigned k = 0; k < 16; k++)
-		assert_int_equal(nth(&r, GEN_DIR_RESPONSE, k)->atomic_orig, k < 8 ? 0 : 7);
+		assert_int_equal(nth(&r, GEN_DIR_RESPONSE, k)->f.atomic_orig, k < 8 ? 0 : 7);
 	run_free(&r);
 	free(w);
 }
@@ -654,12 +654,12 @@ static void test_transmission_fault(void **state)
 	 * (2nd), and goes out again after the NAK of 1002 (3rd). */
 	unsigned seen1002 = 0;
 	for (size_t i = 0; i < r.n; i++)
-		if (r.p[i].dir == GEN_DIR_REQUEST && r.p[i].psn == 1002)
+		if (r.p[i].dir == GEN_DIR_REQUEST && r.p[i].f.psn == 1002)
 			seen1002++;
 	assert_int_equal(seen1002, 2);
 	assert_int_equal(r.st[0].faults[GEN_FAULT_DROP], 2);
 	assert_int_equal(r.st[0].naks_seq, 2);
-	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 1)->psn, 1001);
+	assert_int_equal(nth(&r, GEN_DIR_RESPONSE, 1)->f.psn, 1001);
 	assert_int_equal(r.st[0].messages[GEN_OP_WRITE], 10);
 	run_free(&r);
 	free(w);
@@ -713,8 +713,8 @@ static void test_pps_start_stop(void **state)
 	assert_int_equal(r.p[99].t_ns, 5000 + 99000);
 	assert_int_equal(r.p[0].opcode, UD_SEND_ONLY);
 	assert_int_equal(r.p[0].payload_len, 1024);
-	assert_int_equal(r.p[0].deth.qkey, 0x11111111);
-	assert_int_equal(r.p[0].deth.sqpn, 0x100);
+	assert_int_equal(r.p[0].f.deth.qkey, 0x11111111);
+	assert_int_equal(r.p[0].f.deth.sqpn, 0x100);
 	run_free(&r);
 	free(w);
 }
@@ -741,7 +741,7 @@ static void imm_case(enum gen_transport tr, uint32_t size, uint32_t qps)
 		if (p->dir != GEN_DIR_REQUEST || !(p->hdrs & RW_HDR_IMMDT))
 			continue;
 		assert_true(p->qp < qps);
-		assert_int_equal(p->immdt, next[p->qp]);
+		assert_int_equal(p->f.immdt, next[p->qp]);
 		next[p->qp]++;
 	}
 	for (uint32_t q = 0; q < qps; q++)
@@ -904,16 +904,16 @@ static void check_frame(const struct gen_scenario *sc, const struct gen_pkt *pk,
 	assert_int_equal(d->carrier, RW_CARRIER_ROCEV2);
 	assert_int_equal(d->icrc_status, RW_CRC_OK);
 	assert_int_equal(d->bth.opcode, pk->opcode);
-	assert_int_equal(d->bth.psn, pk->psn);
-	assert_int_equal(d->bth.dqpn, pk->dqpn);
-	assert_int_equal(d->bth.ackreq, pk->ackreq);
+	assert_int_equal(d->bth.psn, pk->f.psn);
+	assert_int_equal(d->bth.dqpn, pk->f.dqpn);
+	assert_int_equal(d->bth.ackreq, pk->f.ackreq);
 	assert_int_equal(d->payload_len, pk->payload_len);
 	assert_int_equal(d->hdrs, pk->hdrs);
 	assert_int_equal(d->udp.dport, 4791);
 	if (pk->hdrs & RW_HDR_RETH)
-		assert_int_equal(d->reth.dmalen, pk->reth.dmalen);
+		assert_int_equal(d->reth.dmalen, pk->f.reth.dmalen);
 	if (pk->hdrs & RW_HDR_AETH)
-		assert_int_equal(d->aeth.syndrome, pk->aeth.syndrome);
+		assert_int_equal(d->aeth.syndrome, pk->f.aeth.syndrome);
 	if (pk->payload_len) {
 		const struct gen_flow *f = &sc->flows[pk->flow];
 		uint8_t want = f->pattern_len ? f->pattern[0] : 0;
@@ -1062,7 +1062,7 @@ static void test_shards(void **state)
 			assert_true(k < all.n);
 			assert_int_equal(p.flow, all.p[k].flow);
 			assert_int_equal(p.t_ns, all.p[k].t_ns);
-			assert_int_equal(p.psn, all.p[k].psn);
+			assert_int_equal(p.f.psn, all.p[k].f.psn);
 			assert_int_equal(p.opcode, all.p[k].opcode);
 			k++;
 			seen++;
@@ -1121,8 +1121,8 @@ static void test_cnp_describe(void **state)
 	memset(&pk, 0, sizeof(pk));
 	pk.dir = GEN_DIR_RESPONSE;
 	pk.opcode = 0x81;
-	pk.becn = 1;
-	pk.dqpn = 0x100;
+	pk.f.becn = 1;
+	pk.f.dqpn = 0x100;
 	gen_pkt_describe(&w->sc, &pk, NULL, &p);
 	assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, frame, sizeof(frame), &n), RW_OK);
 	/* 14 + 20 + 8 + 12 (BTH) + 16 + 4 (ICRC) */
@@ -1205,22 +1205,22 @@ static void assert_same_runs(const struct run *a, const struct run *b, const cha
 	for (size_t i = 0; i < a->n; i++) {
 		const struct gen_pkt *x = &a->p[i], *y = &b->p[i];
 		const char *d = x->t_ns != y->t_ns ? "t_ns" : x->flow != y->flow ? "flow" : x->qp != y->qp ? "qp" :
-				x->opcode != y->opcode ? "opcode" : x->psn != y->psn ? "psn" :
-				x->dqpn != y->dqpn ? "dqpn" : x->payload_len != y->payload_len ? "payload_len" :
+				x->opcode != y->opcode ? "opcode" : x->f.psn != y->f.psn ? "psn" :
+				x->f.dqpn != y->f.dqpn ? "dqpn" : x->payload_len != y->payload_len ? "payload_len" :
 				x->frame_len != y->frame_len ? "frame_len" : x->hdrs != y->hdrs ? "hdrs" :
 				x->flags != y->flags ? "flags" : x->resend != y->resend ? "resend" :
-				x->ackreq != y->ackreq ? "ackreq" : x->se != y->se ? "se" : x->dir != y->dir ? "dir" :
-				x->becn != y->becn ? "becn" : x->kind != y->kind ? "kind" :
-				x->reth.va != y->reth.va ? "reth.va" : x->reth.rkey != y->reth.rkey ? "reth.rkey" :
-				x->reth.dmalen != y->reth.dmalen ? "reth.dmalen" : x->deth.qkey != y->deth.qkey ? "deth.qkey" :
-				x->deth.sqpn != y->deth.sqpn ? "deth.sqpn" : x->deth.resv8 != y->deth.resv8 ? "deth.resv8" :
-				x->immdt != y->immdt ? "immdt" :
-				x->ieth != y->ieth ? "ieth" : NULL;
+				x->f.ackreq != y->f.ackreq ? "ackreq" : x->f.se != y->f.se ? "se" : x->dir != y->dir ? "dir" :
+				x->f.becn != y->f.becn ? "becn" : x->kind != y->kind ? "kind" :
+				x->f.reth.va != y->f.reth.va ? "reth.va" : x->f.reth.rkey != y->f.reth.rkey ? "reth.rkey" :
+				x->f.reth.dmalen != y->f.reth.dmalen ? "reth.dmalen" : x->f.deth.qkey != y->f.deth.qkey ? "deth.qkey" :
+				x->f.deth.sqpn != y->f.deth.sqpn ? "deth.sqpn" : x->f.deth.resv8 != y->f.deth.resv8 ? "deth.resv8" :
+				x->f.immdt != y->f.immdt ? "immdt" :
+				x->f.ieth != y->f.ieth ? "ieth" : NULL;
 		if (d)
 			fail_msg("%s: packet %zu differs in %s: clock qp %u psn 0x%x t %llu va 0x%llx, stream qp %u "
-				 "psn 0x%x t %llu va 0x%llx", what, i, d, x->qp, x->psn, (unsigned long long)x->t_ns,
-				 (unsigned long long)x->reth.va, y->qp, y->psn, (unsigned long long)y->t_ns,
-				 (unsigned long long)y->reth.va);
+				 "psn 0x%x t %llu va 0x%llx", what, i, d, x->qp, x->f.psn, (unsigned long long)x->t_ns,
+				 (unsigned long long)x->f.reth.va, y->qp, y->f.psn, (unsigned long long)y->t_ns,
+				 (unsigned long long)y->f.reth.va);
 	}
 	for (int f = 0; f < 4; f++)
 		if (memcmp(&a->st[f], &b->st[f], sizeof(a->st[f])))

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "rocewire/packet.h"
+#include "rocewire/wire.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -115,6 +116,141 @@ struct rw_hview {
 };
 
 const struct rw_header_desc *rw_header_desc(enum rw_hd hd);
+
+/* ---- fields that code patches, by name, at compile time ----
+ * Where the fields lie that the template stamp (tmpl.c) and the rewriter
+ * (rewrite.c) write: byte offset in the header, bytes read, shift, bits
+ * (IBA 9.2 for the BTH, 9.3 for the extension headers, RFC 768 for UDP,
+ * RFC 791 and 8200 for the IP fields the ICRC masks). fields.c makes the
+ * tables' rows from these, so a row and its name cannot disagree, and
+ * RW_FIELD(BTH_PSN) is a row with the same bits as a compile-time constant
+ * (without the table's name and printers): an inlined rw_field_put() on it
+ * folds to the field's byte stores, with no table read per packet. */
+#define RW_FP_BTH_OPCODE 0, 1, 0, 8
+#define RW_FP_BTH_SE 1, 1, 7, 1
+#define RW_FP_BTH_M 1, 1, 6, 1
+#define RW_FP_BTH_PAD 1, 1, 4, 2
+#define RW_FP_BTH_TVER 1, 1, 0, 4
+#define RW_FP_BTH_PKEY 2, 2, 0, 16
+#define RW_FP_BTH_FECN 4, 1, 7, 1
+#define RW_FP_BTH_BECN 4, 1, 6, 1
+#define RW_FP_BTH_RESV6 4, 1, 0, 6
+#define RW_FP_BTH_DQPN 5, 3, 0, 24
+#define RW_FP_BTH_ACKREQ 8, 1, 7, 1
+#define RW_FP_BTH_RESV7 8, 1, 0, 7
+#define RW_FP_BTH_PSN 9, 3, 0, 24
+#define RW_FP_RDETH_RESV8 0, 1, 0, 8
+#define RW_FP_RDETH_EEN 1, 3, 0, 24
+#define RW_FP_DETH_QKEY 0, 4, 0, 32
+#define RW_FP_DETH_RESV8 4, 1, 0, 8
+#define RW_FP_DETH_SQPN 5, 3, 0, 24
+#define RW_FP_XRCETH_RESV8 0, 1, 0, 8
+#define RW_FP_XRCETH_XRCSRQ 1, 3, 0, 24
+#define RW_FP_FETH_RESV26 0, 4, 6, 26
+#define RW_FP_FETH_SEL 3, 1, 4, 2
+#define RW_FP_FETH_PLT 3, 1, 0, 4
+#define RW_FP_RETH_VA 0, 8, 0, 64
+#define RW_FP_RETH_RKEY 8, 4, 0, 32
+#define RW_FP_RETH_LEN 12, 4, 0, 32
+#define RW_FP_ATOMICETH_VA 0, 8, 0, 64
+#define RW_FP_ATOMICETH_RKEY 8, 4, 0, 32
+#define RW_FP_ATOMICETH_SWAP_ADD 12, 8, 0, 64
+#define RW_FP_ATOMICETH_COMPARE 20, 8, 0, 64
+#define RW_FP_AETH_SYNDROME 0, 1, 0, 8
+#define RW_FP_AETH_KIND 0, 1, 5, 2
+#define RW_FP_AETH_VALUE 0, 1, 0, 5
+#define RW_FP_AETH_MSN 1, 3, 0, 24
+#define RW_FP_ATOMICACKETH_ORIG 0, 8, 0, 64
+#define RW_FP_IMMDT_DATA 0, 4, 0, 32
+#define RW_FP_IETH_RKEY 0, 4, 0, 32
+#define RW_FP_UDP_SPORT 0, 2, 0, 16
+#define RW_FP_UDP_DPORT 2, 2, 0, 16
+#define RW_FP_UDP_LEN 4, 2, 0, 16
+#define RW_FP_UDP_CHECKSUM 6, 2, 0, 16
+#define RW_FP_IPV4_DSCP 1, 1, 2, 6
+#define RW_FP_IPV4_ECN 1, 1, 0, 2
+#define RW_FP_IPV4_TTL 8, 1, 0, 8
+#define RW_FP_IPV4_CHECKSUM 10, 2, 0, 16
+#define RW_FP_IPV6_DSCP 0, 4, 22, 6
+#define RW_FP_IPV6_ECN 0, 4, 20, 2
+#define RW_FP_IPV6_FLOW_LABEL 0, 4, 0, 20
+#define RW_FP_IPV4_SRC 12, 4, 0, 0
+#define RW_FP_IPV4_DST 16, 4, 0, 0
+#define RW_FP_IPV6_HOP_LIMIT 7, 1, 0, 8
+#define RW_FP_IPV6_SRC 8, 16, 0, 0
+#define RW_FP_IPV6_DST 24, 16, 0, 0
+
+/* The row of field NAME (RW_FP_NAME), as a pointer to a constant. */
+#define RW_FIELD(name) RW_FIELD_X_(RW_FP_##name)
+#define RW_FIELD_X_(pos) RW_FIELD_ROW_(pos)
+#define RW_FIELD_ROW_(o, sz, sh, bt)                                                                \
+	(&(const struct rw_field){ .off = (o), .size = (sz), .shift = (sh), .bits = (bt), .of = 0xFF })
+
+/* The n (1 to 8) bytes at b as one number, big-endian or (le) little. */
+static inline uint64_t rw_field_load_(const uint8_t *b, unsigned n, int le)
+{
+	uint64_t v = 0;
+
+	if (le) {
+		for (unsigned k = n; k-- > 0;)
+			v = v << 8 | b[k];
+		return v;
+	}
+	switch (n) { /* a constant row: one case, folded */
+	case 1: return b[0];
+	case 2: return rw_get_be16(b);
+	case 3: return rw_get_be24(b);
+	case 4: return rw_get_be32(b);
+	case 8: return rw_get_be64(b);
+	default:
+		for (unsigned k = 0; k < n; k++)
+			v = v << 8 | b[k];
+		return v;
+	}
+}
+
+/* The value of the field's bits in the header at hdr (element 0): what
+ * rw_field_get() reads, inline for the per-packet readers. */
+static inline uint64_t rw_field_peek(const struct rw_field *f, const uint8_t *hdr)
+{
+	uint64_t v = rw_field_load_(hdr + f->off, f->size > 8 ? 8u : f->size, f->flags & RW_FF_LE) >> f->shift;
+
+	return f->bits >= 64 ? v : v & ((UINT64_C(1) << f->bits) - 1);
+}
+
+/* Writes v, cut to the field's width, into its bits of the header at hdr
+ * (element 0), keeping every other bit of the bytes it shares (neighbours,
+ * reserved bits), as rxe's rxe_hdr.h setters do: the mirror of
+ * rw_field_get(). Numbers and flags only. A field that fills its bytes is
+ * stored without reading them (a frame's buffer is written, not read, per
+ * packet). */
+static inline void rw_field_put(const struct rw_field *f, uint8_t *hdr, uint64_t v)
+{
+	uint8_t *b = hdr + f->off;
+	unsigned n = f->size > 8 ? 8 : f->size;
+	uint64_t all = n >= 8 ? ~UINT64_C(0) : (UINT64_C(1) << 8 * n) - 1;
+	uint64_t m = (f->bits >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << f->bits) - 1) << f->shift;
+	uint64_t w = 0;
+
+	if (m != all)
+		w = rw_field_load_(b, n, f->flags & RW_FF_LE);
+	w = (w & ~m) | (v << f->shift & m);
+	if (f->flags & RW_FF_LE) {
+		for (unsigned k = 0; k < n; k++, w >>= 8)
+			b[k] = (uint8_t)w;
+		return;
+	}
+	switch (n) {
+	case 1: b[0] = (uint8_t)w; break;
+	case 2: rw_put_be16(b, (uint16_t)w); break;
+	case 3: rw_put_be24(b, (uint32_t)w); break;
+	case 4: rw_put_be32(b, (uint32_t)w); break;
+	case 8: rw_put_be64(b, w); break;
+	default:
+		for (unsigned k = n; k-- > 0; w >>= 8)
+			b[k] = (uint8_t)w;
+	}
+}
 
 /* The field's value read from the header's bytes hdr by offset, width and
  * shift (element i of an array field). Numbers and flags only. */

@@ -130,6 +130,11 @@ static inline void rw_tmpl_put_icrc(const struct rw_tmpl_stamp *st, uint8_t *fra
 
 /* The fields of the template itself (what rw_tmpl_write reproduces it with). */
 void rw_tmpl_fields_of(const struct rw_packet *p, struct rw_tmpl_fields *f);
+/* The mirror: f's fields into the description p, for rw_packet_build or
+ * rw_tmpl_init (the BTH's, the extension headers' with the AETH's kind and
+ * value from its syndrome, the ECN of the IP header p has, the UDP source
+ * port). The rest of p is left as it is. */
+void rw_tmpl_fields_apply(const struct rw_tmpl_fields *f, struct rw_packet *p);
 
 /* ---- the fast ICRC of a generator's steady state ----
  *

@@ -36,7 +36,7 @@ if [ "${1:-}" = "--samples" ]; then
 fi
 # The random seeds are not yet part of every run: the engine still
 # disagrees with the truth on a few classes of traffic listed in issue 22
-# (open), about 2.5 % of seeds. They run with ROCEWIRE_DIFF=1 (and the long
+# (open), about 2 % of seeds. They run with ROCEWIRE_DIFF=1 (and the long
 # run with ROCEWIRE_DIFF_SEEDS=N) until those are fixed, then this gate goes.
 if [ "${ROCEWIRE_DIFF:-}" != 1 ] && [ "${1:-}" != "--long" ]; then
 	echo "SKIP: the report still disagrees with the generator's truth on known classes of random scenarios (issue 22 open); ROCEWIRE_DIFF=1 runs them"

@@ -181,8 +181,9 @@ def check_requests(args, srv, reqs):
                 bad.append(i)
             data += j["_payload"]
             want_imm = msg if args.imm == "sequence" else int(args.imm, 0)
-            if args.op == "write_imm" and seg == k - 1 and j.get("immdt") != want_imm:
-                fail("request %d (frame %d): ImmDt %s, expected %d" % (i, j["frame"], j.get("immdt"), want_imm))
+            imm = (j.get("immdt") or {}).get("data")
+            if args.op == "write_imm" and seg == k - 1 and imm != want_imm:
+                fail("request %d (frame %d): ImmDt %s, expected %d" % (i, j["frame"], imm, want_imm))
             i += 1
         if first is None:
             break

@@ -35,6 +35,52 @@ best_of() {
 	echo "$best"
 }
 
+# one_run CMD...: one wall time in nanoseconds, as best_of takes it.
+one_run() {
+	if [ -n "${wall_tool:-}" ]; then
+		"$wall_tool" --wall "$@" || { echo "$bench: failed: $*" >&2; exit 1; }
+		return
+	fi
+	t0=$(now)
+	"$@" >/dev/null 2>&1 || { echo "$bench: failed: $*" >&2; exit 1; }
+	t1=$(now)
+	echo $((t1 - t0))
+}
+
+# paired K 'CMD_A' 'CMD_B': A and B run in turn K times (A B A B ..., after
+# one unmeasured run of each); prints "MED_A MED_B RATIO MIN MAX": the
+# median wall times (ns) and the median, smallest and largest of the K
+# pairwise ratios A/B. Pairing keeps the ratio honest when the machine's
+# speed drifts; the median keeps one lucky or slow run from moving it. The
+# commands are word-split (no quoting inside them).
+paired() {
+	k=$1
+	a=$2
+	b=$3
+	# shellcheck disable=SC2086
+	one_run $a >/dev/null
+	# shellcheck disable=SC2086
+	one_run $b >/dev/null
+	i=0
+	runs=
+	while [ "$i" -lt "$k" ]; do
+		# shellcheck disable=SC2086
+		ta=$(one_run $a)
+		# shellcheck disable=SC2086
+		tb=$(one_run $b)
+		runs="$runs$ta $tb
+"
+		i=$((i + 1))
+	done
+	printf '%s' "$runs" | awk '
+		function med(v, n,   i, j, t) {
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
+			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		}
+		NF == 2 { n++; A[n] = $1; B[n] = $2; R[n] = $1 / $2; if (n == 1 || R[n] < lo) lo = R[n]; if (n == 1 || R[n] > hi) hi = R[n] }
+		END { printf "%.0f %.0f %.4f %.4f %.4f\n", med(A, n), med(B, n), med(R, n), lo, hi }'
+}
+
 # pps NS: packets per second for $n packets in NS nanoseconds.
 pps() { awk -v n="$n" -v ns="$1" 'BEGIN { printf "%.0f", n / (ns / 1e9) }'; }
 

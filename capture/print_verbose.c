@@ -91,7 +91,9 @@ static char *header(char *o, const struct rw_hview *h)
 {
 	const struct rw_header_desc *d = h->d;
 
-	o = layer(o, d->name);
+	o = FMT_LIT(o, IND1);
+	o = fmt_mem(o, d->name, d->nlen);
+	*o++ = '\n';
 	for (unsigned k = 0; k < d->n; k++) {
 		const struct rw_field *f = &d->f[k];
 		if (!rw_field_shown(f, h))
@@ -99,7 +101,7 @@ static char *header(char *o, const struct rw_hview *h)
 		if (f->count > 1) {
 			for (unsigned i = 0; i < f->count; i++) {
 				o = FMT_LIT(o, IND2);
-				o = fmt_str(o, f->name);
+				o = fmt_mem(o, f->name, f->nlen);
 				*o++ = '[';
 				o = fmt_u32(o, i);
 				o = FMT_LIT(o, "] ");
@@ -108,7 +110,9 @@ static char *header(char *o, const struct rw_hview *h)
 			}
 			continue;
 		}
-		o = key(o, f->name);
+		o = FMT_LIT(o, IND2);
+		o = fmt_mem(o, f->name, f->nlen);
+		*o++ = ' ';
 		o = value(o, f, h, 0);
 		*o++ = '\n';
 	}

@@ -20,6 +20,8 @@ const char cap_digits2[200] = "00010203040506070809"
 const char cap_hexdig[16] = "0123456789abcdef";
 
 char cap_octet_dot[256][4];
+/* "hh:" for every byte: MACs and byte fields are written 4 bytes at a time. */
+static char octet_hex_colon[256][4];
 uint8_t cap_octet_len[256];
 uint8_t cap_opname_len[256];
 
@@ -30,6 +32,9 @@ void cap_fmt_init(void)
 		*e++ = '.';
 		cap_octet_len[i] = (uint8_t)(e - cap_octet_dot[i]);
 		cap_opname_len[i] = (uint8_t)strlen(rw_opcode((uint8_t)i)->name);
+		octet_hex_colon[i][0] = cap_hexdig[i >> 4];
+		octet_hex_colon[i][1] = cap_hexdig[i & 0xF];
+		octet_hex_colon[i][2] = ':';
 	}
 }
 
@@ -79,13 +84,14 @@ char *fmt_mac(char *p, const uint8_t m[6])
 
 char *fmt_hexbytes(char *p, const uint8_t *b, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			*p++ = ':';
-		*p++ = cap_hexdig[b[i] >> 4];
-		*p++ = cap_hexdig[b[i] & 0xF];
-	}
-	return p;
+	if (n == 0)
+		return p;
+	/* Each byte stores 4 (its "hh:" and a byte the next one overwrites);
+	 * the last ':' is taken back. The caller's buffer has room for the
+	 * fourth byte, as for cap_octet_dot's. */
+	for (size_t i = 0; i < n; i++, p += 3)
+		memcpy(p, octet_hex_colon[b[i]], 4);
+	return p - 1;
 }
 
 /* Length of the UTF-8 sequence at s when it is valid and prints (not a C1

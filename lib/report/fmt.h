@@ -182,7 +182,8 @@ static inline char *fmt_bit(char *p, unsigned v)
 char *fmt_ipv6(char *p, const uint8_t a[16]);
 /* aa:bb:cc:dd:ee:ff */
 char *fmt_mac(char *p, const uint8_t m[6]);
-/* Colon-separated hex bytes (SLL addresses). */
+/* Colon-separated hex bytes (SLL addresses, the CNP's reserved bytes).
+ * It stores one byte past the end it returns: room for 3n bytes is needed. */
 char *fmt_hexbytes(char *p, const uint8_t *b, size_t n);
 
 /* Text from outside the program (file names, argv, strings read from a

@@ -111,6 +111,26 @@ static void pend_answered_before(struct rw_flow *q, const struct rw_flow *f)
 		pend_compact(r);
 }
 
+/* The figures a requester's flow keeps of the answers to it (NAKs, ACKs,
+ * the READ messages, which msgs_by_op credits to the requester once
+ * paired, MSN regressions) move from one flow to the other: to the
+ * requester when a response flow pairs, back when the pairing is undone.
+ * (The last MSN moves by each caller's rule.) */
+static void answers_move(struct rw_flow *to, struct rw_flow *from)
+{
+	for (unsigned k = 0; k < RW_NAKK_COUNT; k++) {
+		to->naks[k] += from->naks[k];
+		from->naks[k] = 0;
+	}
+	to->msgs_by_op[2] += from->msgs_by_op[2];
+	to->bytes_by_op[2] += from->bytes_by_op[2];
+	from->msgs_by_op[2] = from->bytes_by_op[2] = 0;
+	to->acks += from->acks;
+	to->acked_psns += from->acked_psns;
+	to->msn_regressions += from->msn_regressions;
+	from->acks = from->acked_psns = from->msn_regressions = 0;
+}
+
 static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint32_t psn,
 		      uint64_t frame)
 {
@@ -122,19 +142,7 @@ static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how
 	f->pair_frame = q->pair_frame = frame;
 	/* Responses counted on the unpaired response flow answered q's
 	 * requests: they are q's from now on. */
-	for (unsigned k = 0; k < RW_NAKK_COUNT; k++) {
-		q->naks[k] += f->naks[k];
-		f->naks[k] = 0;
-	}
-	/* So were the READ responses: their READs are q's (msgs_by_op
-	 * credits the requester's flow once the two are paired). */
-	q->msgs_by_op[2] += f->msgs_by_op[2];
-	q->bytes_by_op[2] += f->bytes_by_op[2];
-	f->msgs_by_op[2] = f->bytes_by_op[2] = 0;
-	q->acks += f->acks;
-	q->acked_psns += f->acked_psns;
-	q->msn_regressions += f->msn_regressions;
-	f->acks = f->acked_psns = f->msn_regressions = 0;
+	answers_move(q, f);
 	if (f->msn_valid && !q->msn_valid) {
 		q->msn_valid = 1;
 		q->last_msn = f->last_msn;
@@ -145,9 +153,10 @@ static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how
  * the same PSNs, and one of them may not have shown itself yet): the
  * response flow f then acknowledges, in time, a PSN its peer q never sent —
  * impossible for q's own responder, whose answers follow the requests past
- * any one capture point; or a plain ACK names one of q's atomics. The two part: what f's responses counted on q goes
- * back to f (all of q's answer figures came from its one peer), the
- * latencies they gave q are dropped, and f pairs again by what it echoes. */
+ * any one capture point; or a plain ACK names one of q's atomics. The two
+ * part: what f's responses counted on q goes back to f (all of q's answer
+ * figures came from its one peer), the latencies they gave q are dropped,
+ * and f pairs again by what it echoes. */
 static int pair_contradicted(struct rw_flow *q, const struct rw_packet *p)
 {
 	int plain = p->op->op == RW_OP_ACK && p->aeth.kind == RW_AETH_ACK;
@@ -172,17 +181,7 @@ static void pair_unlink(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	f->pair_psn = q->pair_psn = 0;
 	f->pair_frame = q->pair_frame = 0;
 	f->unpaired++;
-	for (unsigned k = 0; k < RW_NAKK_COUNT; k++) {
-		f->naks[k] += q->naks[k];
-		q->naks[k] = 0;
-	}
-	f->msgs_by_op[2] += q->msgs_by_op[2];
-	f->bytes_by_op[2] += q->bytes_by_op[2];
-	q->msgs_by_op[2] = q->bytes_by_op[2] = 0;
-	f->acks += q->acks;
-	f->acked_psns += q->acked_psns;
-	f->msn_regressions += q->msn_regressions;
-	q->acks = q->acked_psns = q->msn_regressions = 0;
+	answers_move(f, q);
 	f->msn_valid = q->msn_valid;
 	f->last_msn = q->last_msn;
 	q->msn_valid = 0;

@@ -8,6 +8,8 @@
 #include "rocewire/fields.h"
 #include "rocewire/wire.h"
 
+/* A row's name and its length (a string literal's size, known at compile time). */
+#define NAME_(nm) .name = nm, .nlen = sizeof(nm) - 1
 #define RW_CHECK(e) (0 * (int)sizeof(char[(e) ? 1 : -1]))
 #define FIT(o, sz, sh, bt) RW_CHECK((o) + (sz) <= HLEN && (sh) + (bt) <= 8 * (sz) && (sz) <= 16)
 #define MEMBER(m, bt) RW_CHECK((bt) <= 8 * sizeof(((S *)0)->m))
@@ -15,15 +17,15 @@
 /* A number of bt bits, shifted by sh, in the sz bytes at o; the codec puts
  * it in member m of S. Further designated initializers follow. */
 #define NUM(nm, o, sz, sh, bt, m, ...)                                                              \
-	{ .name = nm, .off = (uint16_t)((o) + FIT(o, sz, sh, bt) + MEMBER(m, bt)), .size = sz,      \
+	{ NAME_(nm), .off = (uint16_t)((o) + FIT(o, sz, sh, bt) + MEMBER(m, bt)), .size = sz,      \
 	  .shift = sh, .bits = bt, .of = 0xFF, __VA_ARGS__ }
 /* The same without a struct member (the version nibbles: checked, not kept). */
 #define NUMX(nm, o, sz, sh, bt, ...)                                                                \
-	{ .name = nm, .off = (uint16_t)((o) + FIT(o, sz, sh, bt)), .size = sz, .shift = sh,         \
+	{ NAME_(nm), .off = (uint16_t)((o) + FIT(o, sz, sh, bt)), .size = sz, .shift = sh,         \
 	  .bits = bt, .of = 0xFF, __VA_ARGS__ }
 #define FLAG(nm, o, sh, m, ...) NUM(nm, o, 1, sh, 1, m, .type = RW_FT_FLAG, __VA_ARGS__)
 #define ADDR(nm, o, sz, ty, m)                                                                      \
-	{ .name = nm, .off = (uint16_t)((o) + FIT(o, sz, 0, 0) + RW_CHECK(sizeof(((S *)0)->m) >= (sz))), \
+	{ NAME_(nm), .off = (uint16_t)((o) + FIT(o, sz, 0, 0) + RW_CHECK(sizeof(((S *)0)->m) >= (sz))), \
 	  .size = sz, .type = ty, .of = 0xFF }
 /* The same at the position a RW_FP_ macro of fields.h gives (the fields
  * tmpl.c and rewrite.c patch by name). */
@@ -32,8 +34,8 @@
 #define FLAGP(nm, pos, m, ...) NUMP(nm, pos, m, .type = RW_FT_FLAG, __VA_ARGS__)
 #define ADDRP(nm, pos, ty, m) ADDRP_(nm, pos, ty, m)
 #define ADDRP_(nm, o, sz, sh, bt, ty, m) ADDR(nm, o, sz, ty, m)
-#define NAMEOF(nm, i, fn, ...) { .name = nm, .type = RW_FT_NAME, .of = i, .vname = fn, __VA_ARGS__ }
-#define DERIVED(nm, fn, ...) { .name = nm, .flags = RW_FF_DERIVED, .get = fn, .of = 0xFF, __VA_ARGS__ }
+#define NAMEOF(nm, i, fn, ...) { NAME_(nm), .type = RW_FT_NAME, .of = i, .vname = fn, __VA_ARGS__ }
+#define DERIVED(nm, fn, ...) { NAME_(nm), .flags = RW_FF_DERIVED, .get = fn, .of = 0xFF, __VA_ARGS__ }
 #define HEX(d) .base = RW_BASE_HEX, .digits = d
 #define N(a) (uint8_t)(sizeof(a) / sizeof((a)[0]))
 
@@ -269,7 +271,7 @@ static const struct rw_field f_sll[] = {
 	NUM("pkttype", 0, 2, 0, 16, pkttype),
 	NUM("hatype", 2, 2, 0, 16, hatype),
 	NUM("addr_len", 4, 2, 0, 16, addr_len),
-	{ .name = "addr", .off = 6 + FIT(6, 8, 0, 0), .size = 8, .type = RW_FT_BYTES, .of = 3 },
+	{ NAME_("addr"), .off = 6 + FIT(6, 8, 0, 0), .size = 8, .type = RW_FT_BYTES, .of = 3 },
 	NUM("protocol", 14, 2, 0, 16, protocol, HEX(4), .vname = vn_ethertype),
 };
 #undef HLEN
@@ -282,7 +284,7 @@ static const struct rw_field f_sll2[] = {
 	NUM("hatype", 8, 2, 0, 16, hatype),
 	NUM("pkttype", 10, 1, 0, 8, pkttype),
 	NUM("addr_len", 11, 1, 0, 8, addr_len),
-	{ .name = "addr", .off = 12 + FIT(12, 8, 0, 0), .size = 8, .type = RW_FT_BYTES, .of = 6 },
+	{ NAME_("addr"), .off = 12 + FIT(12, 8, 0, 0), .size = 8, .type = RW_FT_BYTES, .of = 6 },
 };
 #undef HLEN
 #undef S
@@ -551,12 +553,12 @@ static const struct rw_field f_ieth[] = {
 /* RoCEv2 CNP (IBA A17.9.3): 16 reserved bytes after the BTH. */
 #define HLEN RW_CNP_LEN
 static const struct rw_field f_cnp[] = {
-	{ .name = "resv", .off = 0 + FIT(0, RW_CNP_LEN, 0, 0), .size = RW_CNP_LEN,
+	{ NAME_("resv"), .off = 0 + FIT(0, RW_CNP_LEN, 0, 0), .size = RW_CNP_LEN,
 	  .type = RW_FT_BYTES, .flags = RW_FF_RESV, .of = 0xFF },
 };
 #undef HLEN
 
-#define D(hd, nm, l, t) [hd] = { .name = nm, .len = l, .n = N(t), .f = t }
+#define D(hd, nm, l, t) [hd] = { NAME_(nm), .len = l, .n = N(t), .f = t }
 static const struct rw_header_desc descs[] = {
 	D(RW_HD_ERF, "erf", RW_ERF_LEN, f_erf),
 	D(RW_HD_SLL, "sll", RW_SLL_LEN, f_sll),
@@ -598,14 +600,6 @@ const struct rw_header_desc *rw_header_desc(enum rw_hd hd)
 uint64_t rw_field_get(const struct rw_field *f, const uint8_t *hdr, unsigned i)
 {
 	return rw_field_peek(f, hdr + (size_t)i * f->size);
-}
-
-int rw_field_value(const struct rw_field *f, const struct rw_hview *h, unsigned i, uint64_t *v)
-{
-	if (f->flags & RW_FF_DERIVED)
-		return f->get(h, v);
-	*v = rw_field_get(f, h->b, i);
-	return 1;
 }
 
 const uint8_t *rw_field_bytes(const struct rw_field *f, const struct rw_hview *h, size_t *n)

@@ -520,6 +520,19 @@ static void test_field_put(void **state)
 
 /* The RW_FIELD rows tmpl.c and rewrite.c patch by name are the tables' rows
  * of that name. */
+/* The printers write names by the lengths the rows carry: a length that
+ * disagrees with its name would cut or overrun every key printed. */
+static void test_field_name_lengths(void **state)
+{
+	(void)state;
+	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
+		assert_int_equal(d->nlen, strlen(d->name));
+		for (unsigned k = 0; k < d->n; k++)
+			assert_int_equal(d->f[k].nlen, strlen(d->f[k].name));
+	}
+}
+
 static void test_field_names(void **state)
 {
 	const struct {
@@ -572,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_ipv6_ext),
 		cmocka_unit_test(test_field_put),
 		cmocka_unit_test(test_field_names),
+		cmocka_unit_test(test_field_name_lengths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,7 @@ struct rw_field {
 	uint8_t flags;     /* RW_FF_* */
 	uint8_t count;     /* an array of count values, size bytes apart (PFC quanta); 0: one */
 	uint8_t of;        /* RW_FT_NAME: the field named; RW_FT_BYTES: the length field, or 0xFF */
+	uint8_t nlen;      /* strlen(name): the printers write names without measuring them */
 	/* The value's name ("RC_SEND_ONLY", "ECT(0)"), NULL when it has none. */
 	const char *(*vname)(uint64_t v, const struct rw_hview *h);
 	/* Present only when this says so (AETH's kind-dependent fields); NULL: always. */
@@ -103,6 +104,7 @@ struct rw_header_desc {
 	const char *name;  /* "bth": the JSON key, the -v layer, rocewire.bth */
 	uint16_t len;      /* bytes the fields lie in */
 	uint8_t n;         /* fields */
+	uint8_t nlen;      /* strlen(name) */
 	const struct rw_field *f;
 };
 
@@ -257,7 +259,14 @@ static inline void rw_field_put(const struct rw_field *f, uint8_t *hdr, uint64_t
 uint64_t rw_field_get(const struct rw_field *f, const uint8_t *hdr, unsigned i);
 /* The value as the printers show it: rw_field_get(), or .get for a derived
  * field. 0 when it has none (a derived field's null). */
-int rw_field_value(const struct rw_field *f, const struct rw_hview *h, unsigned i, uint64_t *v);
+static inline int rw_field_value(const struct rw_field *f, const struct rw_hview *h, unsigned i,
+				 uint64_t *v)
+{
+	if (f->flags & RW_FF_DERIVED)
+		return f->get(h, v);
+	*v = rw_field_peek(f, h->b + (size_t)i * f->size);
+	return 1;
+}
 /* Whether the field is present in this header (its .when). */
 static inline int rw_field_shown(const struct rw_field *f, const struct rw_hview *h)
 {

@@ -21,7 +21,6 @@ const char cap_hexdig[16] = "0123456789abcdef";
 
 char cap_octet_dot[256][4];
 uint8_t cap_octet_len[256];
-uint8_t cap_opname_len[256];
 
 void cap_fmt_init(void)
 {
@@ -29,7 +28,6 @@ void cap_fmt_init(void)
 		char *e = fmt_u32(cap_octet_dot[i], i);
 		*e++ = '.';
 		cap_octet_len[i] = (uint8_t)(e - cap_octet_dot[i]);
-		cap_opname_len[i] = (uint8_t)strlen(rw_opcode((uint8_t)i)->name);
 	}
 }
 

@@ -211,6 +211,9 @@ static inline void cap_set_status(struct cap_ctx *c, int status)
 		c->status = status;
 }
 
+/* Makes the one-line printer's words from the field tables; before the
+ * first cap_print_line (cap_ctx_init calls it). */
+void cap_line_init(void);
 void cap_print_line(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
 void cap_print_verbose(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p);
 

@@ -15,6 +15,7 @@ int cap_ctx_init(struct cap_ctx *c, const struct cap_opts *opts)
 	memset(c, 0, sizeof(*c));
 	c->opts = opts;
 	cap_fmt_init();
+	cap_line_init();
 	c->multi_file = opts->n_files > 1;
 	if (cap_out_init(&c->out, stdout, CAP_OUT_SIZE) != 0)
 		return -1;

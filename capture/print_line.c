@@ -1,13 +1,219 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The default output: one tcpdump-like line per packet.
  *
- *   HH:MM:SS.nnnnnnnnn CARRIER [vlan ID pPCP] SRC > DST: OPCODE qp 0xQPN psn PSN
+ *   HH:MM:SS.nnnnnnnnn CARRIER [vlan id ID pcp PCP]... SRC > DST: OPCODE dqpn 0xQPN psn PSN
  *       [flags] [extension headers] [payload N] [ecn X] icrc ok|BAD (...)
  *
+ * A field is its name and its value, a header's fields follow the header's
+ * name ("reth va 0x1000 rkey 0x2a len 4096"), and both names are those of
+ * the field tables (proto/include/rocewire/fields.h), which -v and --json
+ * print too: "reth va" is JSON's reth.va. The BTH's fields follow the
+ * opcode's name instead of "bth", the IP header's (ecn; proto or
+ * next_header in an "other" line) its addresses, and the AETH's the name of
+ * its kind ("aeth ack credits 8 msn 3"). A flag (ackreq, se, fecn, becn) is
+ * its name alone, when set. Not fields: the addresses (IP, GIDs, LIDs, MACs:
+ * SRC > DST, "lid" and "gid" saying which), payload N (the payload's
+ * length, JSON's payload.len) and the CRC results.
+ *
  * This is the hot path of the benchmark (> 1.5 M lines/s): everything is
- * written with the fmt.h helpers into the output buffer, no printf. */
+ * written with the fmt.h helpers into the output buffer, no printf, and the
+ * words before the values are made once, at start-up (cap_line_init). */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "cap.h"
 #include "fmt.h"
+
+/* The words the line writes before a value (" reth va ", " psn "), or for a
+ * flag instead of one (" ackreq"). Those from W_LONG on may be longer than
+ * 15 bytes. */
+enum line_word {
+	W_VLAN_ID, W_VLAN_PCP,
+	W_BTH_DQPN, W_BTH_PSN, W_BTH_ACKREQ, W_BTH_SE, W_BTH_FECN, W_BTH_BECN, W_BTH_PKEY,
+	W_RDETH_EEN,
+	W_DETH_QKEY, W_DETH_SQPN,
+	W_XRCETH_XRCSRQ,
+	W_FETH_SEL, W_FETH_PLT,
+	W_RETH_VA, W_RETH_RKEY, W_RETH_LEN,
+	W_ATOMICETH_VA, W_ATOMICETH_RKEY, W_ATOMICETH_SWAP_ADD, W_ATOMICETH_COMPARE,
+	W_AETH_MSN,
+	W_IMMDT_DATA,
+	W_IETH_RKEY,
+	W_CNP_RESV,
+	W_IPV4_ECN, W_IPV6_ECN,
+	W_PFC_CEV, W_PFC_QUANTA, W_PAUSE_QUANTA,
+	W_UDP_SPORT, W_UDP_DPORT,
+	W_IPV4_PROTO, W_IPV6_NEXT_HEADER, W_IPV6_EXT_NEXT,
+	W_ETH_TYPE, W_VLAN_TYPE, W_SLL_PROTOCOL, W_SLL2_PROTOCOL,
+	W_LONG,
+	W_AETH_ACK_CREDITS = W_LONG, W_AETH_ACK_CREDITS_NULL, W_AETH_RNR_TIMER, W_AETH_NAK_CODE,
+	W_AETH_RESERVED_SYNDROME,
+	W_ATOMICACKETH_ORIG,
+	W_COUNT
+};
+
+/* Which table row a word names, and how: after the header's name (head),
+ * after the header's name and the name of the AETH kind (kind >= 0), and
+ * followed by the word of a derived field's "no value" (null: its
+ * null_name, "invalid") rather than by a value. */
+struct word_spec {
+	uint8_t hd;
+	uint8_t head;
+	int8_t kind;
+	uint8_t null;
+	const char *field;
+};
+
+/* A header's first field on the line, after its name; a further one; the
+ * AETH's first, after its name and the name of kind k. */
+#define HEAD(h, f) { .hd = RW_HD_##h, .head = 1, .kind = -1, .field = f }
+#define MORE(h, f) { .hd = RW_HD_##h, .kind = -1, .field = f }
+#define KIND(k, f) { .hd = RW_HD_AETH, .head = 1, .kind = RW_AETH_##k, .field = f }
+
+static const struct word_spec word_specs[W_COUNT] = {
+	[W_VLAN_ID] = HEAD(VLAN, "id"),
+	[W_VLAN_PCP] = MORE(VLAN, "pcp"),
+	[W_BTH_DQPN] = MORE(BTH, "dqpn"),
+	[W_BTH_PSN] = MORE(BTH, "psn"),
+	[W_BTH_ACKREQ] = MORE(BTH, "ackreq"),
+	[W_BTH_SE] = MORE(BTH, "se"),
+	[W_BTH_FECN] = MORE(BTH, "fecn"),
+	[W_BTH_BECN] = MORE(BTH, "becn"),
+	[W_BTH_PKEY] = MORE(BTH, "pkey"),
+	[W_RDETH_EEN] = HEAD(RDETH, "een"),
+	[W_DETH_QKEY] = HEAD(DETH, "qkey"),
+	[W_DETH_SQPN] = MORE(DETH, "sqpn"),
+	[W_XRCETH_XRCSRQ] = HEAD(XRCETH, "xrcsrq"),
+	[W_FETH_SEL] = HEAD(FETH, "sel"),
+	[W_FETH_PLT] = MORE(FETH, "plt"),
+	[W_RETH_VA] = HEAD(RETH, "va"),
+	[W_RETH_RKEY] = MORE(RETH, "rkey"),
+	[W_RETH_LEN] = MORE(RETH, "len"),
+	[W_ATOMICETH_VA] = HEAD(ATOMICETH, "va"),
+	[W_ATOMICETH_RKEY] = MORE(ATOMICETH, "rkey"),
+	[W_ATOMICETH_SWAP_ADD] = MORE(ATOMICETH, "swap_add"),
+	[W_ATOMICETH_COMPARE] = MORE(ATOMICETH, "compare"),
+	[W_AETH_ACK_CREDITS] = KIND(ACK, "credits"),
+	[W_AETH_ACK_CREDITS_NULL] = { .hd = RW_HD_AETH, .head = 1, .kind = RW_AETH_ACK, .null = 1,
+				      .field = "credits" },
+	[W_AETH_RNR_TIMER] = KIND(RNR_NAK, "rnr_timer_us"),
+	[W_AETH_NAK_CODE] = KIND(NAK, "nak_code"),
+	[W_AETH_RESERVED_SYNDROME] = KIND(RESERVED, "syndrome"),
+	[W_AETH_MSN] = MORE(AETH, "msn"),
+	[W_ATOMICACKETH_ORIG] = HEAD(ATOMICACKETH, "orig"),
+	[W_IMMDT_DATA] = HEAD(IMMDT, "data"),
+	[W_IETH_RKEY] = HEAD(IETH, "rkey"),
+	[W_CNP_RESV] = HEAD(CNP, "resv"),
+	[W_IPV4_ECN] = MORE(IPV4, "ecn"),
+	[W_IPV6_ECN] = MORE(IPV6, "ecn"),
+	[W_PFC_CEV] = HEAD(PFC, "cev"),
+	[W_PFC_QUANTA] = MORE(PFC, "quanta"),
+	[W_PAUSE_QUANTA] = HEAD(PAUSE, "quanta"),
+	[W_UDP_SPORT] = HEAD(UDP, "sport"),
+	[W_UDP_DPORT] = MORE(UDP, "dport"),
+	[W_IPV4_PROTO] = MORE(IPV4, "proto"),
+	[W_IPV6_NEXT_HEADER] = MORE(IPV6, "next_header"),
+	[W_IPV6_EXT_NEXT] = HEAD(IPV6_EXT, "next"),
+	[W_ETH_TYPE] = HEAD(ETH, "type"),
+	[W_VLAN_TYPE] = HEAD(VLAN, "type"),
+	[W_SLL_PROTOCOL] = HEAD(SLL, "protocol"),
+	[W_SLL2_PROTOCOL] = HEAD(SLL2, "protocol"),
+};
+
+/* A word is copied as its whole slot, one 16-byte move (two from W_LONG
+ * on), rather than as a length known only at run time, which costs more
+ * than the literals it replaces; the bytes past its length are overwritten
+ * by what follows (cap_out_begin reserves CAP_PKT_MAX, far more than a
+ * line). A word longer than its slot stops cap_line_init. */
+#define WORD_SHORT 16
+#define WORD_SLOT 32
+static _Alignas(WORD_SHORT) char word_text[W_COUNT][WORD_SLOT];
+static uint8_t word_len[W_COUNT];
+
+static char *word_add(char *w, char *end, const char *s)
+{
+	size_t n = strlen(s);
+	if (n >= (size_t)(end - w)) {
+		fprintf(stderr, "%s: internal error: the line's word \"%s\" does not fit its slot\n",
+			CAP_PROG, s);
+		abort();
+	}
+	memcpy(w, s, n);
+	return w + n;
+}
+
+/* Each opcode's name, with its number when it is not a valid opcode
+ * ("VENDOR_SPECIFIC(0xc0)"), and the BTH's first word: " RC_SEND_ONLY dqpn ",
+ * copied as one 48-byte slot (three 16-byte moves) rather than as a name of
+ * a length known only at run time. */
+#define OP_SLOT 48
+static _Alignas(WORD_SHORT) char op_text[256][OP_SLOT];
+static uint8_t op_len[256];
+
+static void op_init(void)
+{
+	for (unsigned i = 0; i < 256; i++) {
+		const struct rw_opcode_info *op = rw_opcode((uint8_t)i);
+		char *w = op_text[i], *end = w + OP_SLOT;
+		char hex[8];
+		w = word_add(w, end, " ");
+		w = word_add(w, end, op->name);
+		if (!(op->flags & RW_OPF_VALID)) {
+			*fmt_hex(hex, i, 2) = '\0';
+			w = word_add(w, end, "(");
+			w = word_add(w, end, hex);
+			w = word_add(w, end, ")");
+		}
+		w = word_add(w, end, word_text[W_BTH_DQPN]);
+		op_len[i] = (uint8_t)(w - op_text[i]);
+	}
+}
+
+void cap_line_init(void)
+{
+	for (unsigned i = 0; i < W_COUNT; i++) {
+		const struct word_spec *ws = &word_specs[i];
+		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)ws->hd);
+		int k = rw_field_index((enum rw_hd)ws->hd, ws->field);
+		/* A name the tables no longer have is this file's bug: every
+		 * run stops here, so no test can miss it. */
+		if (!d || k < 0 || (ws->null && !d->f[k].null_name)) {
+			fprintf(stderr, "%s: internal error: no field %s in the %s table\n", CAP_PROG,
+				ws->field, d ? d->name : "?");
+			abort();
+		}
+		const struct rw_field *f = &d->f[k];
+		char *w = word_text[i], *end = w + (i >= W_LONG ? WORD_SLOT : WORD_SHORT);
+		if (ws->head) {
+			w = word_add(w, end, " ");
+			w = word_add(w, end, d->name);
+		}
+		if (ws->kind >= 0) {
+			w = word_add(w, end, " ");
+			w = word_add(w, end, rw_aeth_kind_key((unsigned)ws->kind));
+		}
+		w = word_add(w, end, " ");
+		w = word_add(w, end, f->name);
+		if (ws->null) {
+			w = word_add(w, end, " ");
+			w = word_add(w, end, f->null_name);
+		} else if (f->type != RW_FT_FLAG) {
+			w = word_add(w, end, " ");
+		}
+		*w = '\0'; /* word_add leaves room: op_init reads it as a string */
+		word_len[i] = (uint8_t)(w - word_text[i]);
+	}
+	op_init();
+}
+
+static inline char *word(char *o, enum line_word w)
+{
+	if (w >= W_LONG)
+		memcpy(o, word_text[w], WORD_SLOT);
+	else
+		memcpy(o, word_text[w], WORD_SHORT);
+	return o + word_len[w];
+}
 
 static char *addr_ip(char *o, const struct rw_packet *p)
 {
@@ -73,35 +279,33 @@ static char *addresses(char *o, const struct rw_packet *p)
 	}
 }
 
+/* The AETH's kind by its name, then its fields (IBA 9.7.5.2). */
 static char *aeth(char *o, const struct rw_aeth *a)
 {
-	o = FMT_LIT(o, " aeth ");
 	switch (a->kind) {
 	case RW_AETH_ACK: {
 		int credits = rw_aeth_credits(a->value);
-		o = FMT_LIT(o, "ACK credits ");
-		if (credits < 0)
-			o = FMT_LIT(o, "invalid");
-		else
-			o = fmt_u32(o, (uint32_t)credits);
+		o = credits < 0 ? word(o, W_AETH_ACK_CREDITS_NULL)
+				: fmt_u32(word(o, W_AETH_ACK_CREDITS), (uint32_t)credits);
 		break;
 	}
 	case RW_AETH_RNR_NAK:
-		o = FMT_LIT(o, "RNR NAK timer ");
+		o = word(o, W_AETH_RNR_TIMER);
 		o = fmt_u32(o, rw_rnr_timer_us(a->value));
-		o = FMT_LIT(o, "us");
 		break;
 	case RW_AETH_NAK:
-		o = FMT_LIT(o, "NAK (");
+		o = word(o, W_AETH_NAK_CODE);
+		o = fmt_u32(o, a->value);
+		o = FMT_LIT(o, " (");
 		o = fmt_str(o, rw_nak_code_name(a->value));
 		*o++ = ')';
 		break;
 	default:
-		o = FMT_LIT(o, "reserved syndrome ");
+		o = word(o, W_AETH_RESERVED_SYNDROME);
 		o = fmt_hex(o, a->syndrome, 2);
 		break;
 	}
-	o = FMT_LIT(o, " msn ");
+	o = word(o, W_AETH_MSN);
 	return fmt_u32(o, a->msn);
 }
 
@@ -111,89 +315,87 @@ static char *transport(char *o, const struct rw_packet *p)
 	const struct rw_bth *b = &p->bth;
 	unsigned h = p->hdrs;
 
-	*o++ = ' ';
-	o = fmt_mem(o, rw_opcode(b->opcode)->name, cap_opname_len[b->opcode]);
-	if (!(p->op && (p->op->flags & RW_OPF_VALID))) {
-		o = FMT_LIT(o, "(");
-		o = fmt_hex(o, b->opcode, 2);
-		o = FMT_LIT(o, ")");
-	}
-	o = FMT_LIT(o, " qp ");
+	/* the opcode's name (p->op is rw_opcode(b->opcode), the decoder's)
+	 * and " dqpn " */
+	memcpy(o, op_text[b->opcode], OP_SLOT);
+	o += op_len[b->opcode];
 	o = fmt_hex(o, b->dqpn, 6);
-	o = FMT_LIT(o, " psn ");
+	o = word(o, W_BTH_PSN);
 	o = fmt_u32(o, b->psn);
 	if (b->ackreq)
-		o = FMT_LIT(o, " ackreq");
+		o = word(o, W_BTH_ACKREQ);
 	if (b->se)
-		o = FMT_LIT(o, " se");
+		o = word(o, W_BTH_SE);
 	if (b->fecn)
-		o = FMT_LIT(o, " fecn");
+		o = word(o, W_BTH_FECN);
 	if (b->becn)
-		o = FMT_LIT(o, " becn");
+		o = word(o, W_BTH_BECN);
 	if (b->pkey != 0xFFFF) {
-		o = FMT_LIT(o, " pkey ");
+		o = word(o, W_BTH_PKEY);
 		o = fmt_hex(o, b->pkey, 4);
 	}
 
 	if (h & RW_HDR_RDETH) {
-		o = FMT_LIT(o, " rdeth een ");
+		o = word(o, W_RDETH_EEN);
 		o = fmt_hex(o, p->rdeth.een, 1);
 	}
 	if (h & RW_HDR_DETH) {
-		o = FMT_LIT(o, " deth qkey ");
+		o = word(o, W_DETH_QKEY);
 		o = fmt_hex(o, p->deth.qkey, 8);
-		o = FMT_LIT(o, " sqpn ");
+		o = word(o, W_DETH_SQPN);
 		o = fmt_hex(o, p->deth.sqpn, 1);
 	}
 	if (h & RW_HDR_XRCETH) {
-		o = FMT_LIT(o, " xrceth srq ");
+		o = word(o, W_XRCETH_XRCSRQ);
 		o = fmt_hex(o, p->xrceth.xrcsrq, 1);
 	}
 	if (h & RW_HDR_FETH) {
-		o = FMT_LIT(o, " feth sel ");
+		o = word(o, W_FETH_SEL);
 		o = fmt_u32(o, p->feth.sel);
-		o = FMT_LIT(o, " plt ");
+		o = word(o, W_FETH_PLT);
 		o = fmt_u32(o, p->feth.plt);
 	}
 	if (h & RW_HDR_RETH) {
-		o = FMT_LIT(o, " reth va ");
+		o = word(o, W_RETH_VA);
 		o = fmt_hex(o, p->reth.va, 1);
-		o = FMT_LIT(o, " rkey ");
+		o = word(o, W_RETH_RKEY);
 		o = fmt_hex(o, p->reth.rkey, 1);
-		o = FMT_LIT(o, " len ");
+		o = word(o, W_RETH_LEN);
 		o = fmt_u32(o, p->reth.dmalen);
 	}
 	if (h & RW_HDR_ATOMICETH) {
-		o = FMT_LIT(o, " atomiceth va ");
+		o = word(o, W_ATOMICETH_VA);
 		o = fmt_hex(o, p->atomiceth.va, 1);
-		o = FMT_LIT(o, " rkey ");
+		o = word(o, W_ATOMICETH_RKEY);
 		o = fmt_hex(o, p->atomiceth.rkey, 1);
-		if (p->op && p->op->op == RW_OP_FETCH_ADD) {
-			o = FMT_LIT(o, " add ");
-			o = fmt_hex(o, p->atomiceth.swap_add, 1);
-		} else {
-			o = FMT_LIT(o, " swap ");
-			o = fmt_hex(o, p->atomiceth.swap_add, 1);
-			o = FMT_LIT(o, " compare ");
+		o = word(o, W_ATOMICETH_SWAP_ADD);
+		o = fmt_hex(o, p->atomiceth.swap_add, 1);
+		/* a FETCH_ADD's compare field is not read (IBA 9.4.5) */
+		if (!(p->op && p->op->op == RW_OP_FETCH_ADD)) {
+			o = word(o, W_ATOMICETH_COMPARE);
 			o = fmt_hex(o, p->atomiceth.compare, 1);
 		}
 	}
 	if (h & RW_HDR_AETH)
 		o = aeth(o, &p->aeth);
 	if (h & RW_HDR_ATOMICACKETH) {
-		o = FMT_LIT(o, " orig ");
+		o = word(o, W_ATOMICACKETH_ORIG);
 		o = fmt_hex(o, p->atomicacketh.orig, 1);
 	}
 	if (h & RW_HDR_IMMDT) {
-		o = FMT_LIT(o, " immdt ");
+		o = word(o, W_IMMDT_DATA);
 		o = fmt_hex(o, p->immdt, 8);
 	}
 	if (h & RW_HDR_IETH) {
-		o = FMT_LIT(o, " ieth rkey ");
+		o = word(o, W_IETH_RKEY);
 		o = fmt_hex(o, p->ieth, 1);
 	}
-	if ((h & RW_HDR_CNP) && p->cnp_nonzero)
-		o = FMT_LIT(o, " cnp-reserved-nonzero");
+	/* the decode keeps whether the reserved bytes are zero, not the bytes
+	 * (nor does the pipeline keep the frame for this printer) */
+	if ((h & RW_HDR_CNP) && p->cnp_nonzero) {
+		o = word(o, W_CNP_RESV);
+		o = FMT_LIT(o, "nonzero");
+	}
 	if (cap_payload_known(p)) {
 		o = FMT_LIT(o, " payload ");
 		o = fmt_u32(o, p->payload_len);
@@ -220,12 +422,12 @@ static char *macctrl(char *o, const struct rw_packet *p)
 	const struct rw_macctrl *m = &p->macctrl;
 
 	if (p->carrier == RW_CARRIER_PAUSE) {
-		o = FMT_LIT(o, " pause quanta ");
+		o = word(o, W_PAUSE_QUANTA);
 		return fmt_u32(o, m->quanta[0]);
 	}
-	o = FMT_LIT(o, " pfc cev ");
+	o = word(o, W_PFC_CEV);
 	o = fmt_hex(o, m->cev, 2);
-	o = FMT_LIT(o, " quanta ");
+	o = word(o, W_PFC_QUANTA);
 	for (int i = 0; i < RW_PFC_PRIORITIES; i++) {
 		if (i)
 			*o++ = ',';
@@ -234,48 +436,57 @@ static char *macctrl(char *o, const struct rw_packet *p)
 	return o;
 }
 
+/* After a number, its name when it has one: "17 (UDP)", "0x0806 (ARP)". */
+static char *named(char *o, const char *name)
+{
+	if (!name)
+		return o;
+	o = FMT_LIT(o, " (");
+	o = fmt_str(o, name);
+	*o++ = ')';
+	return o;
+}
+
+/* What a frame that is not RoCE, IB or MAC control carries: the UDP ports,
+ * else the IP protocol, else the type the link layer gives. */
 static char *other(char *o, const struct rw_packet *p)
 {
 	if (p->present & RW_P_UDP) {
-		o = FMT_LIT(o, " udp ");
+		o = word(o, W_UDP_SPORT);
 		o = fmt_u32(o, p->udp.sport);
-		o = FMT_LIT(o, " > ");
+		o = word(o, W_UDP_DPORT);
 		return fmt_u32(o, p->udp.dport);
 	}
-	if (p->present & (RW_P_IPV4 | RW_P_IPV6)) {
-		/* IPv6: the protocol after any extension headers (an MLD
-		 * report's hop-by-hop header leads to ICMPv6) */
-		uint8_t proto = (p->present & RW_P_IPV4) ? p->ipv4.protocol : p->ipv6_ext.proto;
-		const char *n = rw_ipproto_name(proto);
-		o = FMT_LIT(o, " proto ");
-		o = fmt_u32(o, proto);
-		if (n) {
-			o = FMT_LIT(o, " (");
-			o = fmt_str(o, n);
-			*o++ = ')';
-		}
-		return o;
+	if (p->present & RW_P_IPV4) {
+		o = word(o, W_IPV4_PROTO);
+		o = fmt_u32(o, p->ipv4.protocol);
+		return named(o, rw_ipproto_name(p->ipv4.protocol));
 	}
-	uint16_t type = 0;
-	int have = 0;
+	if (p->present & RW_P_IPV6) {
+		/* the protocol after any extension headers (an MLD report's
+		 * hop-by-hop header leads to ICMPv6): the last one's next */
+		uint8_t proto = p->ipv6_ext.proto;
+		o = word(o, p->ipv6_ext.n ? W_IPV6_EXT_NEXT : W_IPV6_NEXT_HEADER);
+		o = fmt_u32(o, proto);
+		return named(o, rw_ipproto_name(proto));
+	}
+	uint16_t type;
 	if (p->present & RW_P_ETH) {
-		type = p->n_vlan ? p->vlan[p->n_vlan - 1].ethertype : p->eth.ethertype;
-		have = 1;
+		if (p->n_vlan) {
+			type = p->vlan[p->n_vlan - 1].ethertype;
+			o = word(o, W_VLAN_TYPE);
+		} else {
+			type = p->eth.ethertype;
+			o = word(o, W_ETH_TYPE);
+		}
 	} else if (p->present & (RW_P_SLL | RW_P_SLL2)) {
 		type = p->sll.protocol;
-		have = 1;
+		o = word(o, (p->present & RW_P_SLL2) ? W_SLL2_PROTOCOL : W_SLL_PROTOCOL);
+	} else {
+		return o;
 	}
-	if (have) {
-		const char *n = rw_ethertype_name(type);
-		o = FMT_LIT(o, " ethertype ");
-		o = fmt_hex(o, type, 4);
-		if (n) {
-			o = FMT_LIT(o, " (");
-			o = fmt_str(o, n);
-			*o++ = ')';
-		}
-	}
-	return o;
+	o = fmt_hex(o, type, 4);
+	return named(o, rw_ethertype_name(type));
 }
 
 void cap_print_line(struct cap_ctx *c, const struct cap_record *r, const struct rw_packet *p)
@@ -286,9 +497,9 @@ void cap_print_line(struct cap_ctx *c, const struct cap_record *r, const struct 
 	*o++ = ' ';
 	o = fmt_str(o, rw_carrier_name(p->carrier));
 	for (unsigned i = 0; i < p->n_vlan && i < RW_MAX_VLAN; i++) {
-		o = FMT_LIT(o, " vlan ");
+		o = word(o, W_VLAN_ID);
 		o = fmt_u32(o, p->vlan[i].vid);
-		o = FMT_LIT(o, " p");
+		o = word(o, W_VLAN_PCP);
 		o = fmt_u32(o, p->vlan[i].pcp);
 	}
 	o = addresses(o, p);
@@ -305,7 +516,7 @@ void cap_print_line(struct cap_ctx *c, const struct cap_record *r, const struct 
 		       : (p->present & RW_P_IPV6) ? p->ipv6.ecn
 						   : 0;
 	if (ecn && p->carrier == RW_CARRIER_ROCEV2) {
-		o = FMT_LIT(o, " ecn ");
+		o = word(o, (p->present & RW_P_IPV4) ? W_IPV4_ECN : W_IPV6_ECN);
 		o = fmt_str(o, rw_ecn_name(ecn));
 	}
 	if (p->icrc_status != RW_CRC_NONE)

@@ -23,7 +23,6 @@ char cap_octet_dot[256][4];
 /* "hh:" for every byte: MACs and byte fields are written 4 bytes at a time. */
 static char octet_hex_colon[256][4];
 uint8_t cap_octet_len[256];
-uint8_t cap_opname_len[256];
 
 void cap_fmt_init(void)
 {
@@ -31,7 +30,6 @@ void cap_fmt_init(void)
 		char *e = fmt_u32(cap_octet_dot[i], i);
 		*e++ = '.';
 		cap_octet_len[i] = (uint8_t)(e - cap_octet_dot[i]);
-		cap_opname_len[i] = (uint8_t)strlen(rw_opcode((uint8_t)i)->name);
 		octet_hex_colon[i][0] = cap_hexdig[i >> 4];
 		octet_hex_colon[i][1] = cap_hexdig[i & 0xF];
 		octet_hex_colon[i][2] = ':';

@@ -153,10 +153,9 @@ static inline char *fmt_hex(char *p, uint64_t v, unsigned min)
 }
 
 /* Tables filled by cap_fmt_init(): "0." .. "255." as 4 bytes each and how
- * many of them to keep; the length of each opcode's name. */
+ * many of them to keep. */
 extern char cap_octet_dot[256][4];
 extern uint8_t cap_octet_len[256];
-extern uint8_t cap_opname_len[256];
 void cap_fmt_init(void);
 
 /* IPv4 address given in host order. Each octet is a 4-byte copy from a

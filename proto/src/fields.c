@@ -5,6 +5,8 @@
  * (HLEN), its bits within the bytes it reads, and its width within the
  * decoded struct's member (S) that the codec fills. A failed check is a
  * negative array size. */
+#include <string.h>
+
 #include "rocewire/fields.h"
 #include "rocewire/wire.h"
 
@@ -292,9 +294,9 @@ static const struct rw_field f_sll2[] = {
 #define HLEN RW_ETH_HLEN
 #define S struct rw_eth
 static const struct rw_field f_eth[] = {
-	ADDR("dst", 0, 6, RW_FT_MAC, dst),
-	ADDR("src", 6, 6, RW_FT_MAC, src),
-	NUM("type", 12, 2, 0, 16, ethertype, HEX(4), .vname = vn_ethertype),
+	ADDRP("dst", RW_FP_ETH_DST, RW_FT_MAC, dst),
+	ADDRP("src", RW_FP_ETH_SRC, RW_FT_MAC, src),
+	NUMP("type", RW_FP_ETH_TYPE, ethertype, HEX(4), .vname = vn_ethertype),
 };
 #undef HLEN
 #undef S
@@ -305,10 +307,10 @@ static const struct rw_field f_eth[] = {
 #define S struct rw_vlan
 static const struct rw_field f_vlan[] = {
 	DERIVED("tpid", get_vlan_tpid, HEX(4), .vname = vn_ethertype),
-	NUM("pcp", 0, 2, 13, 3, pcp),
-	NUM("dei", 0, 2, 12, 1, dei),
-	NUM("id", 0, 2, 0, 12, vid),
-	NUM("type", 2, 2, 0, 16, ethertype, HEX(4), .vname = vn_ethertype),
+	NUMP("pcp", RW_FP_VLAN_PCP, pcp),
+	NUMP("dei", RW_FP_VLAN_DEI, dei),
+	NUMP("id", RW_FP_VLAN_ID, vid),
+	NUMP("type", RW_FP_VLAN_TYPE, ethertype, HEX(4), .vname = vn_ethertype),
 };
 #undef HLEN
 #undef S
@@ -334,7 +336,7 @@ static const struct rw_field f_pause[] = {
 #define HLEN RW_IPV4_MIN_HLEN
 #define S struct rw_ipv4
 static const struct rw_field f_ipv4[] = {
-	NUMX("version", 0, 1, 4, 4),
+	NUMXP("version", RW_FP_IPV4_VERSION),
 	NUM("ihl", 0, 1, 0, 4, ihl),
 	NUMP("dscp", RW_FP_IPV4_DSCP, dscp, .flags = RW_FF_ICRC),
 	NUMP("ecn", RW_FP_IPV4_ECN, ecn, .flags = RW_FF_ICRC, .vname = vn_ecn),
@@ -593,6 +595,16 @@ _Static_assert(RW_HD_CNP - RW_HD_RDETH + 1 == RW_HDR_COUNT,
 const struct rw_header_desc *rw_header_desc(enum rw_hd hd)
 {
 	return (unsigned)hd < RW_HD_COUNT ? &descs[hd] : NULL;
+}
+
+int rw_field_index(enum rw_hd hd, const char *name)
+{
+	const struct rw_header_desc *d = rw_header_desc(hd);
+
+	for (unsigned k = 0; d && k < d->n; k++)
+		if (strcmp(d->f[k].name, name) == 0)
+			return (int)k;
+	return -1;
 }
 
 /* ---- reading ------------------------------------------------------------- */

@@ -133,11 +133,15 @@ static int prefix_match(const uint8_t *a, const uint8_t *b, unsigned plen)
 	return (a[full] & m) == (b[full] & m);
 }
 
-/* An IPv6 address or a GID: the IPv6 maps, and for an IPv4-mapped GID
- * (::ffff:a.b.c.d, what RoCE uses for IPv4 peers) the IPv4 maps too. */
+/* The first 12 bytes of an IPv4-mapped IPv6 address or GID (RFC 4291
+ * 2.5.5.2, ::ffff:a.b.c.d, what RoCE uses for IPv4 peers); the IPv4 address
+ * follows them. */
+static const uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
+
+/* An IPv6 address or a GID: the IPv6 maps, and for an IPv4-mapped GID the
+ * IPv4 maps too. */
 static void map_ip6(const struct rw_rewrite *rw, struct edit *e, size_t off)
 {
-	static const uint8_t v4mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
 	uint8_t *a = e->f + off;
 	for (unsigned i = 0; i < rw->n_ip6; i++) {
 		const struct rw_rw_ip6map *m = &rw->ip6[i];
@@ -152,8 +156,8 @@ static void map_ip6(const struct rw_rewrite *rw, struct edit *e, size_t off)
 			return;
 		}
 	}
-	if (memcmp(a, v4mapped, 12) == 0)
-		map_ip4(rw, e, off + 12);
+	if (memcmp(a, v4mapped, sizeof(v4mapped)) == 0)
+		map_ip4(rw, e, off + sizeof(v4mapped));
 }
 
 static uint32_t map32(const struct rw_rw_map32 *m, unsigned n, uint32_t v, int *hit)
@@ -279,9 +283,11 @@ static void rewrite_l3(const struct rw_rewrite *rw, const struct rw_packet *p, s
  * folded sum is stored as it comes out; other lengths go to ipv4.c. */
 static inline void ipv4_checksum_put(uint8_t *h, size_t hlen)
 {
-	h[10] = h[11] = 0;
+	const struct rw_field *cs = RW_FIELD(IPV4_CHECKSUM);
+
+	rw_field_put(cs, h, 0); /* summed as zero */
 	if (hlen != RW_IPV4_MIN_HLEN) {
-		rw_put_be16(h + 10, rw_ipv4_checksum(h, hlen));
+		rw_field_put(cs, h, rw_ipv4_checksum(h, hlen));
 		return;
 	}
 	uint64_t s = 0;
@@ -295,7 +301,7 @@ static inline void ipv4_checksum_put(uint8_t *h, size_t hlen)
 	s = (s & 0xFFFF) + (s >> 16);
 	s = (s & 0xFFFF) + (s >> 16);
 	uint16_t c = (uint16_t)~s;
-	memcpy(h + 10, &c, 2);
+	memcpy(h + cs->off, &c, sizeof(c)); /* in memory order, as summed */
 }
 
 /* The saved copy gets the new values of the masked bytes, so that the
@@ -353,9 +359,11 @@ static uint16_t fold(uint32_t s)
 uint16_t rw_udp_checksum(const uint8_t *ip, size_t udp_off, size_t len)
 {
 	const struct rw_field *src4 = RW_FIELD(IPV4_SRC), *src6 = RW_FIELD(IPV6_SRC);
+	const struct rw_field *cs = RW_FIELD(UDP_CHECKSUM);
 	uint32_t s;
-	/* the pseudo-header's addresses: source, then destination, adjacent */
-	if ((ip[0] >> 4) == 4)
+	/* the pseudo-header's addresses: source, then destination, adjacent;
+	 * IPv6's version lies where IPv4's does (RFC 8200 3) */
+	if (rw_field_peek(RW_FIELD(IPV4_VERSION), ip) == 4)
 		s = sum16(ip + src4->off, 2u * src4->size) + RW_IPPROTO_UDP;
 	else
 		s = sum16(ip + src6->off, 2u * src6->size) + RW_IPPROTO_UDP;
@@ -364,7 +372,8 @@ uint16_t rw_udp_checksum(const uint8_t *ip, size_t udp_off, size_t len)
 	const uint8_t *u = ip + udp_off;
 	size_t ulen = len - udp_off;
 	s += (uint32_t)ulen;
-	s += sum16(u, 6) + sum16(u + 8, ulen - 8);
+	/* every byte of the datagram but the checksum field's */
+	s += sum16(u, cs->off) + sum16(u + cs->off + cs->size, ulen - cs->off - cs->size);
 	uint16_t c = (uint16_t)~fold(s);
 	return c ? c : 0xFFFF;
 }
@@ -470,13 +479,16 @@ static void shift_offsets(struct rw_rewrite_result *res, int d)
 }
 
 /* 802.1Q (IEEE 802.1Q-2018 9.6): the outermost tag sits after the MAC
- * addresses; the ICRC does not cover Ethernet, so only offsets move. */
+ * addresses, its TPID where the Ethernet type was and the type after its
+ * TCI; the ICRC does not cover Ethernet, so only offsets move. */
 static enum rw_err rewrite_vlan(const struct rw_rewrite *rw, const struct rw_packet *p, uint8_t *f,
 				size_t *len, size_t cap, struct rw_rewrite_result *res)
 {
 	size_t l2 = p->l2_off;
+	uint8_t *eth = f + l2, *tag = eth + RW_ETH_HLEN; /* the outermost tag */
+	const struct rw_field *eth_type = RW_FIELD(ETH_TYPE), *tag_type = RW_FIELD(VLAN_TYPE);
+	const struct rw_field *pcp = RW_FIELD(VLAN_PCP), *dei = RW_FIELD(VLAN_DEI), *vid = RW_FIELD(VLAN_ID);
 	enum rw_rw_vlan_op op = rw->vlan_op;
-	uint16_t tci = (uint16_t)((rw->vlan_pcp & 7) << 13 | (rw->vlan_vid & 0x0FFF));
 
 	if (op == RW_RW_VLAN_RETAG && p->n_vlan == 0)
 		op = RW_RW_VLAN_ADD;
@@ -486,23 +498,30 @@ static enum rw_err rewrite_vlan(const struct rw_rewrite *rw, const struct rw_pac
 		return RW_OK;
 	if (op == RW_RW_VLAN_ADD) {
 		RW_ROOM(cap, *len + RW_VLAN_HLEN);
-		memmove(f + l2 + 16, f + l2 + 12, *len - l2 - 12);
-		rw_put_be16(f + l2 + 12, RW_ETHERTYPE_VLAN);
-		rw_put_be16(f + l2 + 14, tci);
+		/* the Ethernet type, and all after it, become the new tag's type
+		 * and what follows it */
+		memmove(tag + tag_type->off, eth + eth_type->off, *len - l2 - eth_type->off);
+		rw_field_put(eth_type, eth, RW_ETHERTYPE_VLAN);
+		rw_field_put(pcp, tag, rw->vlan_pcp);
+		rw_field_put(dei, tag, 0);
+		rw_field_put(vid, tag, rw->vlan_vid);
 		*len += RW_VLAN_HLEN;
 		shift_offsets(res, RW_VLAN_HLEN);
 	} else if (op == RW_RW_VLAN_STRIP) {
-		if (p->n_vlan == 0 || *len < l2 + 16)
+		if (p->n_vlan == 0 || *len < l2 + RW_ETH_HLEN + RW_VLAN_HLEN)
 			return RW_OK;
-		memmove(f + l2 + 12, f + l2 + 16, *len - l2 - 16);
+		/* the tag's type, and all after it, take the place of the
+		 * Ethernet type */
+		memmove(eth + eth_type->off, tag + tag_type->off, *len - l2 - RW_ETH_HLEN - tag_type->off);
 		*len -= RW_VLAN_HLEN;
 		shift_offsets(res, -RW_VLAN_HLEN);
 	} else if (op == RW_RW_VLAN_RETAG) {
-		uint16_t old = rw_get_be16(f + l2 + 14);
-		tci |= old & 0x1000; /* DEI kept */
-		if (old == tci)
+		uint8_t was[RW_VLAN_HLEN];
+		memcpy(was, tag, sizeof(was));
+		rw_field_put(pcp, tag, rw->vlan_pcp); /* DEI kept */
+		rw_field_put(vid, tag, rw->vlan_vid);
+		if (memcmp(was, tag, sizeof(was)) == 0)
 			return RW_OK;
-		rw_put_be16(f + l2 + 14, tci);
 	} else {
 		return RW_OK;
 	}
@@ -512,8 +531,18 @@ static enum rw_err rewrite_vlan(const struct rw_rewrite *rw, const struct rw_pac
 
 static int gid_v4mapped(const uint8_t *g)
 {
-	static const uint8_t pre[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-	return memcmp(g, pre, 12) == 0;
+	return memcmp(g, v4mapped, sizeof(v4mapped)) == 0;
+}
+
+/* Frame offset of the type field that names the L3 header: the innermost
+ * VLAN tag's, or the Ethernet header's when untagged (the tags follow the
+ * Ethernet header, IEEE 802.1Q 9.6). */
+static size_t l3_type_off(const struct rw_packet *p)
+{
+	if (p->n_vlan == 0)
+		return (size_t)p->l2_off + RW_FIELD(ETH_TYPE)->off;
+	return (size_t)p->l2_off + RW_ETH_HLEN + (size_t)RW_VLAN_HLEN * (p->n_vlan - 1u) +
+	       RW_FIELD(VLAN_TYPE)->off;
 }
 
 /* RoCEv1 (Ethernet, GRH, BTH...) <-> RoCEv2 (Ethernet, IP, UDP, BTH...):
@@ -548,8 +577,9 @@ static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *
 			struct rw_ipv4 ip = {.ihl = 5, .dscp = g.tclass >> 2, .ecn = g.tclass & 3,
 					     .total_len = (uint16_t)(RW_IPV4_MIN_HLEN + u.len),
 					     .flags = RW_IPV4_DF, .ttl = g.hoplmt,
-					     .protocol = RW_IPPROTO_UDP, .src = rw_get_be32(g.sgid + 12),
-					     .dst = rw_get_be32(g.dgid + 12)};
+					     .protocol = RW_IPPROTO_UDP,
+					     .src = rw_get_be32(g.sgid + sizeof(v4mapped)),
+					     .dst = rw_get_be32(g.dgid + sizeof(v4mapped))};
 			if (rw_ipv4_encode(&ip, 0, hdr, sizeof(hdr), &w) != RW_OK)
 				return RW_ERR_INVALID;
 			ethertype = RW_ETHERTYPE_IPV4;
@@ -571,11 +601,16 @@ static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *
 		struct rw_grh g = {.ipver = 6, .paylen = (uint16_t)p->ib_len,
 				   .nxthdr = RW_GRH_NXTHDR_IBA};
 		if (p->present & RW_P_IPV4) {
-			g.tclass = l3[1];
-			g.hoplmt = l3[8];
-			g.sgid[10] = g.sgid[11] = g.dgid[10] = g.dgid[11] = 0xFF;
-			memcpy(g.sgid + 12, l3 + 12, 4);
-			memcpy(g.dgid + 12, l3 + 16, 4);
+			/* the TOS byte is the traffic class; the addresses
+			 * become IPv4-mapped GIDs */
+			const struct rw_field *src = RW_FIELD(IPV4_SRC), *dst = RW_FIELD(IPV4_DST);
+			g.tclass = (uint8_t)(rw_field_peek(RW_FIELD(IPV4_DSCP), l3) << 2 |
+					     rw_field_peek(RW_FIELD(IPV4_ECN), l3));
+			g.hoplmt = (uint8_t)rw_field_peek(RW_FIELD(IPV4_TTL), l3);
+			memcpy(g.sgid, v4mapped, sizeof(v4mapped));
+			memcpy(g.dgid, v4mapped, sizeof(v4mapped));
+			memcpy(g.sgid + sizeof(v4mapped), l3 + src->off, src->size);
+			memcpy(g.dgid + sizeof(v4mapped), l3 + dst->off, dst->size);
 		} else {
 			struct rw_ipv6 ip;
 			rw_ipv6_decode(l3, RW_IPV6_HLEN, &ip);
@@ -598,7 +633,7 @@ static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *
 	RW_ROOM(cap, (size_t)p->l3_off + hl + p->ib_len);
 	memmove(f + p->l3_off + hl, f + p->bth_off, p->ib_len);
 	memcpy(f + p->l3_off, hdr, hl);
-	rw_put_be16(f + p->l3_off - 2, ethertype); /* the last ethertype, after any VLAN tags */
+	rw_put_be16(f + l3_type_off(p), ethertype); /* names the new L3 header */
 	*len = (size_t)p->l3_off + hl + p->ib_len;
 	size_t icrc_off = p->l3_off + hl + p->ib_len - RW_ICRC_LEN;
 	uint32_t c = to_v2 ? rw_icrc_rocev2(f + p->l3_off, icrc_off - p->l3_off)
@@ -612,8 +647,8 @@ static enum rw_err convert(const struct rw_rewrite *rw, const struct rw_packet *
 	res->applied |= 1u << RW_RW_CONVERT;
 	/* after the ICRC: the UDP checksum covers it */
 	if (to_v2 && rw->udp_csum == RW_RW_CSUM_FULL) {
-		rw_put_be16(f + res->udp_off + 6,
-			    rw_udp_checksum(f + p->l3_off, iphl, iphl + RW_UDP_HLEN + p->ib_len));
+		rw_field_put(RW_FIELD(UDP_CHECKSUM), f + res->udp_off,
+			     rw_udp_checksum(f + p->l3_off, iphl, iphl + RW_UDP_HLEN + p->ib_len));
 		res->applied |= 1u << RW_RW_UDP_CSUM;
 	}
 	return RW_OK;
@@ -720,13 +755,14 @@ enum rw_err rw_rewrite_apply(const struct rw_rewrite *rw, struct rw_rewrite_cach
 	/* MAC control frames go to a reserved multicast address (802.3 Annex
 	 * 31B): only their source is rewritten. */
 	uint8_t *eth = frame + p->l2_off;
+	uint8_t *dst = eth + RW_FIELD(ETH_DST)->off, *src = eth + RW_FIELD(ETH_SRC)->off;
 	int macctl = p->carrier == RW_CARRIER_PFC || p->carrier == RW_CARRIER_PAUSE;
-	if (rw->set_dst_mac && !macctl && memcmp(eth, rw->dst_mac, 6) != 0) {
-		memcpy(eth, rw->dst_mac, 6);
+	if (rw->set_dst_mac && !macctl && memcmp(dst, rw->dst_mac, sizeof(rw->dst_mac)) != 0) {
+		memcpy(dst, rw->dst_mac, sizeof(rw->dst_mac));
 		res->applied |= 1u << RW_RW_MAC;
 	}
-	if (rw->set_src_mac && memcmp(eth + 6, rw->src_mac, 6) != 0) {
-		memcpy(eth + 6, rw->src_mac, 6);
+	if (rw->set_src_mac && memcmp(src, rw->src_mac, sizeof(rw->src_mac)) != 0) {
+		memcpy(src, rw->src_mac, sizeof(rw->src_mac));
 		res->applied |= 1u << RW_RW_MAC;
 	}
 	enum rw_err v = rewrite_vlan(rw, p, frame, len, cap, res);
@@ -789,7 +825,8 @@ enum rw_err rw_rewrite_to_ethernet(int linktype, const struct rw_packet *p, cons
 				   size_t len, const uint8_t *dst, uint8_t *out, size_t cap,
 				   size_t *out_len)
 {
-	static const uint8_t zero[6];
+	static const uint8_t zero_mac[6];
+	const struct rw_field *dmac = RW_FIELD(ETH_DST), *smac = RW_FIELD(ETH_SRC);
 	size_t hl, n;
 
 	switch (linktype) {
@@ -830,12 +867,10 @@ enum rw_err rw_rewrite_to_ethernet(int linktype, const struct rw_packet *p, cons
 		if (!(p->present & (RW_P_SLL | RW_P_SLL2)) || hl > len)
 			return RW_ERR_UNSUPPORTED;
 		RW_ROOM(cap, len - hl + RW_ETH_HLEN);
-		memcpy(out, dst ? dst : zero, 6);
-		if (p->sll.addr_len == 6)
-			memcpy(out + 6, p->sll.addr, 6);
-		else
-			memset(out + 6, 0, 6);
-		rw_put_be16(out + 12, p->sll.protocol);
+		memcpy(out + dmac->off, dst ? dst : zero_mac, dmac->size);
+		/* SLL's address is the sender's: a MAC address when 6 bytes long */
+		memcpy(out + smac->off, p->sll.addr_len == smac->size ? p->sll.addr : zero_mac, smac->size);
+		rw_field_put(RW_FIELD(ETH_TYPE), out, p->sll.protocol);
 		memcpy(out + RW_ETH_HLEN, frame + hl, len - hl);
 		*out_len = len - hl + RW_ETH_HLEN;
 		return RW_OK;

@@ -113,13 +113,13 @@ static inline void put_fields(const struct rw_tmpl *t, const struct rw_tmpl_fiel
 	put_bth(t, f, out);
 	/* The encoders cannot fail here: the template made room for each. */
 	if (has(t, RW_HDR_DETH))
-		(void)rw_deth_encode(&f->deth, ext(t, out, RW_HDR_DETH), 8, &w);
+		(void)rw_deth_encode(&f->deth, ext(t, out, RW_HDR_DETH), RW_DETH_LEN, &w);
 	if (has(t, RW_HDR_RETH))
-		(void)rw_reth_encode(&f->reth, ext(t, out, RW_HDR_RETH), 16, &w);
+		(void)rw_reth_encode(&f->reth, ext(t, out, RW_HDR_RETH), RW_RETH_LEN, &w);
 	if (has(t, RW_HDR_ATOMICETH))
-		(void)rw_atomiceth_encode(&f->atomic, ext(t, out, RW_HDR_ATOMICETH), 28, &w);
+		(void)rw_atomiceth_encode(&f->atomic, ext(t, out, RW_HDR_ATOMICETH), RW_ATOMICETH_LEN, &w);
 	if (has(t, RW_HDR_AETH))
-		(void)rw_aeth_encode(&f->aeth, ext(t, out, RW_HDR_AETH), 4, &w);
+		(void)rw_aeth_encode(&f->aeth, ext(t, out, RW_HDR_AETH), RW_AETH_LEN, &w);
 	if (has(t, RW_HDR_ATOMICACKETH))
 		rw_field_put(RW_FIELD(ATOMICACKETH_ORIG), ext(t, out, RW_HDR_ATOMICACKETH), f->atomic_orig);
 	if (has(t, RW_HDR_IMMDT))
@@ -267,11 +267,11 @@ static inline void put_fields_fast(const struct rw_tmpl *t, const struct rw_tmpl
 		rw_field_put(RW_FIELD(RETH_LEN), r, f->reth.dmalen);
 	}
 	if (h & RW_HDR_DETH)
-		(void)rw_deth_encode(&f->deth, ext(t, out, RW_HDR_DETH), 8, &w);
+		(void)rw_deth_encode(&f->deth, ext(t, out, RW_HDR_DETH), RW_DETH_LEN, &w);
 	if (h & RW_HDR_ATOMICETH)
-		(void)rw_atomiceth_encode(&f->atomic, ext(t, out, RW_HDR_ATOMICETH), 28, &w);
+		(void)rw_atomiceth_encode(&f->atomic, ext(t, out, RW_HDR_ATOMICETH), RW_ATOMICETH_LEN, &w);
 	if (h & RW_HDR_AETH)
-		(void)rw_aeth_encode(&f->aeth, ext(t, out, RW_HDR_AETH), 4, &w);
+		(void)rw_aeth_encode(&f->aeth, ext(t, out, RW_HDR_AETH), RW_AETH_LEN, &w);
 	if (h & RW_HDR_ATOMICACKETH)
 		rw_field_put(RW_FIELD(ATOMICACKETH_ORIG), ext(t, out, RW_HDR_ATOMICACKETH), f->atomic_orig);
 	if (h & RW_HDR_IMMDT)

@@ -212,8 +212,8 @@ expect_no_temp() {
 run "valid capture" -r good.pcap
 expect_rc 0
 expect_stdout_lines 2
-expect_stdout_has "CNP qp 0x000118 psn 0 becn"
-expect_stdout_has "UC_SEND_ONLY qp 0x0000d3 psn 13571856"
+expect_stdout_has "CNP dqpn 0x000118 psn 0 becn"
+expect_stdout_has "UC_SEND_ONLY dqpn 0x0000d3 psn 13571856"
 expect_stdout_has "icrc ok"
 grep -qF "good.pcap" err && fail "stderr names the file of a valid capture"
 
@@ -278,7 +278,7 @@ grep -qF "truncated packets: 1" err || fail "the summary does not count the trun
 run "snaplen cut in the payload" -r snap_payload.pcap
 expect_rc 1
 expect_one_line "snap_payload.pcap" "packet 2" "byte offset 114" "snaplen" "60 of 78"
-expect_stdout_has "UC_SEND_ONLY qp 0x0000d3 psn 13571856"
+expect_stdout_has "UC_SEND_ONLY dqpn 0x0000d3 psn 13571856"
 
 run "snaplen cut, JSON" --json -r snap_bth.pcap
 expect_rc 1

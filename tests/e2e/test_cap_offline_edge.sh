@@ -36,8 +36,8 @@ export TZ=UTC # line output shows local time
 FAILS=0
 CHECKS=0
 RANGE="expected a time from 1970-01-01 to 2554-07-21 UTC"
-CNP_LINE="rocev2 10.0.17.1 > 10.0.18.1: CNP qp 0x000118 psn 0 becn ecn ECT(0) icrc ok"
-SEND_LINE="rocev2 192.168.0.7 > 192.168.0.7: UC_SEND_ONLY qp 0x0000d3 psn 13571856 payload 18 ecn ECT(1) icrc ok"
+CNP_LINE="rocev2 10.0.17.1 > 10.0.18.1: CNP dqpn 0x000118 psn 0 becn ecn ECT(0) icrc ok"
+SEND_LINE="rocev2 192.168.0.7 > 192.168.0.7: UC_SEND_ONLY dqpn 0x0000d3 psn 13571856 payload 18 ecn ECT(1) icrc ok"
 
 # check NAME EXPECTED_RC EXPECTED_STDOUT EXPECTED_STDERR_LINES -- ARGS...:
 # runs rocewire-cap ARGS; stdout (only its JSON "time" members when JSON=1)
@@ -144,7 +144,7 @@ rocewire-cap: 4 packets read from 1 file" -- -r - <spb.pcapng
 
 BIG_LINES="22:13:20.000000000 $CNP_LINE
 22:13:20.000001000 $SEND_LINE
-22:13:20.000002000 other 7c:fe:90:64:3b:32 > e4:1d:2d:ab:2b:c2: ethertype 0x88b5
+22:13:20.000002000 other 7c:fe:90:64:3b:32 > e4:1d:2d:ab:2b:c2: eth type 0x88b5
 22:13:20.000003000 rocev2 192.168.0.7 > 192.168.0.7: ecn ECT(1) [cut by snaplen to 48 of 78 bytes: BTH truncated at byte 42: 12 bytes needed, 6 captured (cut by the capture's snapshot length)]"
 check "a packet block longer than the ring: libpcap reads on, offsets stay exact" 1 \
 	"$BIG_LINES" \

@@ -560,21 +560,38 @@ static void test_field_names(void **state)
 		{RW_HD_IPV6, "hop_limit", RW_FIELD(IPV6_HOP_LIMIT)}, {RW_HD_IPV6, "src", RW_FIELD(IPV6_SRC)},
 		{RW_HD_IPV6, "dst", RW_FIELD(IPV6_DST)}, {RW_HD_BTH, "resv6", RW_FIELD(BTH_RESV6)},
 		{RW_HD_UDP, "dport", RW_FIELD(UDP_DPORT)}, {RW_HD_UDP, "len", RW_FIELD(UDP_LEN)},
+		{RW_HD_IPV4, "version", RW_FIELD(IPV4_VERSION)}, {RW_HD_ETH, "dst", RW_FIELD(ETH_DST)},
+		{RW_HD_ETH, "src", RW_FIELD(ETH_SRC)}, {RW_HD_ETH, "type", RW_FIELD(ETH_TYPE)},
+		{RW_HD_VLAN, "pcp", RW_FIELD(VLAN_PCP)}, {RW_HD_VLAN, "dei", RW_FIELD(VLAN_DEI)},
+		{RW_HD_VLAN, "id", RW_FIELD(VLAN_ID)}, {RW_HD_VLAN, "type", RW_FIELD(VLAN_TYPE)},
 	};
 	(void)state;
 
 	for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct rw_header_desc *d = rw_header_desc(rows[i].hd);
-		const struct rw_field *f = NULL;
-		for (unsigned k = 0; k < d->n && !f; k++)
-			if (!strcmp(d->f[k].name, rows[i].name))
-				f = &d->f[k];
-		if (!f)
+		int k = rw_field_index(rows[i].hd, rows[i].name);
+		if (k < 0)
 			fail_msg("%s has no %s", d->name, rows[i].name);
+		const struct rw_field *f = &d->f[k];
+		assert_string_equal(f->name, rows[i].name);
 		if (f->off != rows[i].row->off || f->size != rows[i].row->size ||
 		    f->shift != rows[i].row->shift || f->bits != rows[i].row->bits)
 			fail_msg("RW_FIELD for %s.%s is not its table row", d->name, rows[i].name);
 	}
+}
+
+/* rw_field_index: a row by its name, -1 for a name or header not there. */
+static void test_field_index(void **state)
+{
+	(void)state;
+	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
+		for (unsigned k = 0; k < d->n; k++)
+			assert_int_equal(rw_field_index((enum rw_hd)hd, d->f[k].name), (int)k);
+		assert_int_equal(rw_field_index((enum rw_hd)hd, "no_such_field"), -1);
+	}
+	assert_int_equal(rw_field_index(RW_HD_BTH, "qp"), -1);
+	assert_int_equal(rw_field_index((enum rw_hd)RW_HD_COUNT, "psn"), -1);
 }
 
 int main(void)
@@ -586,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_field_put),
 		cmocka_unit_test(test_field_names),
 		cmocka_unit_test(test_field_name_lengths),
+		cmocka_unit_test(test_field_index),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -118,12 +118,17 @@ struct rw_hview {
 };
 
 const struct rw_header_desc *rw_header_desc(enum rw_hd hd);
+/* The index in header hd's table of the field named name, -1 when it has
+ * none: for printers that look their fields up once, at start-up (a
+ * string search per packet would cost more than the printing). */
+int rw_field_index(enum rw_hd hd, const char *name);
 
 /* ---- fields that code patches, by name, at compile time ----
  * Where the fields lie that the template stamp (tmpl.c) and the rewriter
- * (rewrite.c) write: byte offset in the header, bytes read, shift, bits
+ * (rewrite.c) write or read: byte offset in the header, bytes read, shift, bits
  * (IBA 9.2 for the BTH, 9.3 for the extension headers, RFC 768 for UDP,
- * RFC 791 and 8200 for the IP fields the ICRC masks). fields.c makes the
+ * RFC 791 and 8200 for the IP fields, IEEE 802.3 3.2 and 802.1Q 9.6 for
+ * the Ethernet header and the VLAN tag's TCI and type). fields.c makes the
  * tables' rows from these, so a row and its name cannot disagree, and
  * RW_FIELD(BTH_PSN) is a row with the same bits as a compile-time constant
  * (without the table's name and printers): an inlined rw_field_put() on it
@@ -169,6 +174,7 @@ const struct rw_header_desc *rw_header_desc(enum rw_hd hd);
 #define RW_FP_UDP_DPORT 2, 2, 0, 16
 #define RW_FP_UDP_LEN 4, 2, 0, 16
 #define RW_FP_UDP_CHECKSUM 6, 2, 0, 16
+#define RW_FP_IPV4_VERSION 0, 1, 4, 4
 #define RW_FP_IPV4_DSCP 1, 1, 2, 6
 #define RW_FP_IPV4_ECN 1, 1, 0, 2
 #define RW_FP_IPV4_TTL 8, 1, 0, 8
@@ -181,6 +187,13 @@ const struct rw_header_desc *rw_header_desc(enum rw_hd hd);
 #define RW_FP_IPV6_HOP_LIMIT 7, 1, 0, 8
 #define RW_FP_IPV6_SRC 8, 16, 0, 0
 #define RW_FP_IPV6_DST 24, 16, 0, 0
+#define RW_FP_ETH_DST 0, 6, 0, 0
+#define RW_FP_ETH_SRC 6, 6, 0, 0
+#define RW_FP_ETH_TYPE 12, 2, 0, 16
+#define RW_FP_VLAN_PCP 0, 2, 13, 3
+#define RW_FP_VLAN_DEI 0, 2, 12, 1
+#define RW_FP_VLAN_ID 0, 2, 0, 12
+#define RW_FP_VLAN_TYPE 2, 2, 0, 16
 
 /* The row of field NAME (RW_FP_NAME), as a pointer to a constant. */
 #define RW_FIELD(name) RW_FIELD_X_(RW_FP_##name)

@@ -35,16 +35,15 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "handoff.h"
 #include "packed.h"
 #include "pipeline.h"
 
@@ -56,14 +55,6 @@
 #define PREFETCH_SLOTS 4 /* the consumer asks for this slot ahead (whole packets) */
 #define PREFETCH_PACKED 8 /* the same for packed ones */
 
-/* One side's sleep: the index value it waits for, and a word to sleep on
- * that the other side changes when it wakes it. */
-struct sleeper {
-	_Atomic int asleep;
-	_Atomic uint32_t need;
-	_Atomic uint32_t word;
-};
-
 struct cap_pipe {
 	/* written by the reader */
 	_Alignas(64) _Atomic uint32_t head;     /* slots filled */
@@ -72,8 +63,8 @@ struct cap_pipe {
 	/* written by the consumer */
 	_Alignas(64) _Atomic uint32_t tail;     /* slots released */
 	_Atomic int stop;
-	struct sleeper consumer_sleep;
-	struct sleeper reader_sleep;
+	struct cap_sleeper consumer_sleep;
+	struct cap_sleeper reader_sleep;
 	/* the consumer's own */
 	_Alignas(64) uint32_t next;              /* next slot to hand out */
 	uint32_t seen_head;
@@ -103,62 +94,6 @@ struct cap_pipe {
 	_Alignas(64) struct cap_record crec;
 	struct rw_packet cpkt;
 };
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#endif
-}
-
-/* Wakes the other side if it sleeps and idx has reached what it waits for
- * (always when force is set). The sequentially consistent store of the
- * index (by the caller) and load of asleep pair with the sleeper's store of
- * asleep and re-check of the index: one of the two sees the other. */
-static void wake(struct sleeper *w, uint32_t idx, int force)
-{
-	if (!atomic_load(&w->asleep))
-		return;
-	if (!force && (int32_t)(idx - atomic_load(&w->need)) < 0)
-		return;
-	atomic_store(&w->asleep, 0);
-	atomic_fetch_add(&w->word, 1);
-	syscall(SYS_futex, (uint32_t *)&w->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
-/* Waits until *idx moves away from old, or *quit is set; spins first, then
- * sleeps until the other side wakes it: when *idx reaches need, or at once
- * when it is about to wait too (forced; any progress then ends the wait).
- * Returns *idx. */
-static uint32_t await(_Atomic uint32_t *idx, uint32_t old, uint32_t need, _Atomic int *quit,
-		      struct sleeper *w)
-{
-	uint32_t v;
-	for (int i = 0; i < SPINS; i++) {
-		v = atomic_load_explicit(idx, memory_order_acquire);
-		if (v != old || atomic_load_explicit(quit, memory_order_acquire))
-			return v;
-		cpu_relax();
-	}
-	atomic_store(&w->need, need);
-	for (;;) {
-		uint32_t word = atomic_load(&w->word);
-		atomic_store(&w->asleep, 1);
-		v = atomic_load(idx);
-		if ((int32_t)(v - need) >= 0 || atomic_load(quit)) {
-			atomic_store(&w->asleep, 0);
-			return v;
-		}
-		syscall(SYS_futex, (uint32_t *)&w->word, FUTEX_WAIT_PRIVATE, word, NULL, NULL, 0);
-		/* Woken: take whatever progress there is (a forced wake-up
-		 * comes before need is reached: the other side waits too). */
-		v = atomic_load(idx);
-		if (v != old || atomic_load(quit)) {
-			atomic_store(&w->asleep, 0);
-			return v;
-		}
-	}
-}
 
 static uint64_t ts_of(const struct cap_record *r)
 {
@@ -205,9 +140,9 @@ static void *reader(void *arg)
 	for (;;) {
 		if (head - tail == ring) {
 			atomic_store(&p->head, head);
-			wake(&p->consumer_sleep, head, 0);
+			cap_wake(&p->consumer_sleep, head, 0);
 			/* Sleeping, wait for half the ring. */
-			tail = await(&p->tail, tail, tail + ring / 2, &p->stop, &p->reader_sleep);
+			tail = cap_await(&p->tail, tail, tail + ring / 2, &p->stop, &p->reader_sleep, SPINS);
 			if (atomic_load_explicit(&p->stop, memory_order_acquire))
 				return NULL;
 			continue;
@@ -227,10 +162,10 @@ static void *reader(void *arg)
 			keep = head == tail ? pos : (uint64_t)p->slots[tail & (ring - 1)].rec.offset;
 			if (pos + CAP_PF_MAX_SPAN > keep + CAP_SOURCE_RING_ROOM) {
 				atomic_store(&p->head, head);
-				wake(&p->consumer_sleep, head, 1);
+				cap_wake(&p->consumer_sleep, head, 1);
 				/* need <= head: the consumer can reach it */
 				uint32_t need = head - tail > 4 * BATCH ? tail + 4 * BATCH : head;
-				tail = await(&p->tail, tail, need, &p->stop, &p->reader_sleep);
+				tail = cap_await(&p->tail, tail, need, &p->stop, &p->reader_sleep, SPINS);
 				if (atomic_load_explicit(&p->stop, memory_order_acquire))
 					return NULL;
 				continue;
@@ -239,9 +174,9 @@ static void *reader(void *arg)
 		rc = fill(p, head & (ring - 1), keep);
 		if (rc == -3) { /* skipped blocks filled the ring: wait for room */
 			atomic_store(&p->head, head);
-			wake(&p->consumer_sleep, head, 1);
+			cap_wake(&p->consumer_sleep, head, 1);
 			if (head != tail)
-				tail = await(&p->tail, tail, tail + 1, &p->stop, &p->reader_sleep);
+				tail = cap_await(&p->tail, tail, tail + 1, &p->stop, &p->reader_sleep, SPINS);
 			if (atomic_load_explicit(&p->stop, memory_order_acquire))
 				return NULL;
 			continue;
@@ -251,17 +186,17 @@ static void *reader(void *arg)
 		head++;
 		n++;
 		if (head % BATCH == 0) {
-			/* Sequentially consistent: the load of asleep in wake()
+			/* Sequentially consistent: the load of asleep in cap_wake()
 			 * must not pass this store (see wake). */
 			atomic_store(&p->head, head);
-			wake(&p->consumer_sleep, head, 0);
+			cap_wake(&p->consumer_sleep, head, 0);
 		}
 	}
 	/* The final head, then done: a consumer that sees done sees it. */
 	p->end_rc = rc;
 	atomic_store(&p->head, head);
 	atomic_store(&p->done, 1);
-	wake(&p->consumer_sleep, head, 1);
+	cap_wake(&p->consumer_sleep, head, 1);
 	return NULL;
 }
 
@@ -343,7 +278,7 @@ const struct rw_packet *cap_pipe_next(struct cap_pipe *p, const struct cap_recor
 	/* Slots before t are done with: hand them back in batches. */
 	if (t % BATCH == 0) {
 		atomic_store(&p->tail, t);
-		wake(&p->reader_sleep, t, 0);
+		cap_wake(&p->reader_sleep, t, 0);
 	}
 	if (t == p->seen_head) {
 		p->seen_head = atomic_load_explicit(&p->head, memory_order_acquire);
@@ -359,9 +294,9 @@ const struct rw_packet *cap_pipe_next(struct cap_pipe *p, const struct cap_recor
 			 * sleeping, wait for a stretch of work (CONSUMER_WAIT
 			 * slots, or a quarter of a small ring). */
 			atomic_store(&p->tail, t);
-			wake(&p->reader_sleep, t, 0);
+			cap_wake(&p->reader_sleep, t, 0);
 			uint32_t want = p->ring / 4 < CONSUMER_WAIT ? p->ring / 4 : CONSUMER_WAIT;
-			p->seen_head = await(&p->head, t, t + want, &p->done, &p->consumer_sleep);
+			p->seen_head = cap_await(&p->head, t, t + want, &p->done, &p->consumer_sleep, SPINS);
 		}
 	}
 	p->next = t + 1;
@@ -412,7 +347,7 @@ void cap_pipe_stop(struct cap_pipe *p, struct cap_stats *st)
 	if (!p)
 		return;
 	atomic_store(&p->stop, 1);
-	wake(&p->reader_sleep, 0, 1);
+	cap_wake(&p->reader_sleep, 0, 1);
 	pthread_join(p->thread, NULL);
 	cap_stats_merge(st, &p->stats);
 	pipe_free(p);

@@ -264,7 +264,10 @@ enum rw_err rw_mad_decode(const uint8_t *buf, size_t len, struct rw_mad *out)
 	rows_decode(r_hdr, N_(r_hdr), buf, &out->hdr);
 	const struct rw_mad_hdr *h = &out->hdr;
 	out->data_off = (uint16_t)rw_mad_data_offset(h->mgmt_class);
-	out->data_len = (uint16_t)(RW_MAD_LEN - out->data_off);
+	/* IBA 14.2.1: an SMP's data is 64 bytes; the directed route's paths
+	 * follow it. */
+	out->data_len = (uint16_t)(h->mgmt_class == RW_MGMT_SUBN_LID || h->mgmt_class == RW_MGMT_SUBN_DR
+					   ? 64 : RW_MAD_LEN - out->data_off);
 	out->data = buf + out->data_off;
 	/* IBA 13.4.3: version 1 is the only one; OPA's 0x80 lays out otherwise. */
 	if (h->base_version != RW_MAD_BASE_VERSION || !class_known(h->mgmt_class))

@@ -414,7 +414,7 @@ static const char *tok_name(const struct tok *t, size_t n, unsigned v)
 }
 #define TOK(t, v) tok_name(t, N_(t), v)
 
-/* IBA 13.4.4, Table 111 (management class values). */
+/* IBA 13.4.4 (management class values). */
 static const struct tok classes[] = {
 	{ RW_MGMT_SUBN_LID, "SubnMgt" },  { RW_MGMT_SA, "SubnAdm" },
 	{ RW_MGMT_PERF, "PerfMgt" },      { RW_MGMT_BM, "BMgt" },
@@ -436,7 +436,7 @@ const char *rw_mad_class_name(uint8_t c)
 	return NULL;
 }
 
-/* IBA 13.4.5, Table 112 (methods), and 15.4.1 for SA's own. */
+/* IBA 13.4.5 (methods), and 15.4.1 for SA's own. */
 static const struct tok methods[] = {
 	{ RW_METHOD_GET, "Get" },
 	{ RW_METHOD_SET, "Set" },
@@ -467,7 +467,7 @@ static const struct tok attrs_common[] = {
 	{ RW_ATTR_INFORM_INFO, "InformInfo" },
 };
 
-/* IBA 14.2.5, Table 145 (SMP attributes). */
+/* IBA 14.2.5 (SMP attributes). */
 static const struct tok attrs_smp[] = {
 	{ 0x0002, "Notice" },
 	{ 0x0010, "NodeDescription" },
@@ -486,7 +486,7 @@ static const struct tok attrs_smp[] = {
 	{ 0x0031, "LedInfo" },
 };
 
-/* IBA 15.2.5, Table 186 (SA attributes). */
+/* IBA 15.2.5 (SA attributes). */
 static const struct tok attrs_sa[] = {
 	{ 0x0011, "NodeRecord" },
 	{ 0x0012, "PortInfoRecord" },
@@ -509,7 +509,7 @@ static const struct tok attrs_sa[] = {
 	{ 0x00F3, "InformInfoRecord" },
 };
 
-/* IBA 16.1.2, Table 226 (PerfMgt attributes). */
+/* IBA 16.1.2 (PerfMgt attributes). */
 static const struct tok attrs_perf[] = {
 	{ 0x0010, "PortSamplesControl" },
 	{ 0x0011, "PortSamplesResult" },
@@ -527,7 +527,7 @@ static const struct tok attrs_perf[] = {
 	{ 0x0030, "SwPortVLCongestion" },
 };
 
-/* IBA 12.6.1, Table 102 (CM attributes). */
+/* IBA 12.6.1 (CM attributes). */
 static const struct tok attrs_cm[] = {
 	{ RW_CM_REQ, "ConnectRequest" },
 	{ RW_CM_MRA, "MsgRcptAck" },
@@ -563,7 +563,7 @@ const char *rw_cm_msg_name(uint16_t attr_id)
 	return d ? d->name : NULL;
 }
 
-/* IBA 12.6.7.2, Table 106 (REJ reasons). */
+/* IBA 12.6.7.2 (REJ reasons). */
 static const struct tok rej_reasons[] = {
 	{ 1, "No QP available" },
 	{ 2, "No EEC available" },
@@ -608,7 +608,7 @@ const char *rw_cm_rej_reason_name(uint16_t reason)
 
 const char *rw_rmpp_type_name(uint8_t type)
 {
-	/* IBA 13.6.2.1, Table 171: 0 means no RMPP. */
+	/* IBA 13.6.2.1: 0 means no RMPP. */
 	static const char *const names[] = { "none", "DATA", "ACK", "STOP", "ABORT" };
 	return type < N_(names) ? names[type] : NULL;
 }

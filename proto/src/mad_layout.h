@@ -67,7 +67,7 @@
 	N("local_comm_id", local_comm_id, 0, 4, 0, 32, HEX(8))                                     \
 	N("remote_comm_id", remote_comm_id, 4, 4, 0, 32, HEX(8))
 
-/* IBA 12.6.5, Table 103 (REQ): the primary path at byte 52, the alternate
+/* IBA 12.6.5 (REQ): the primary path at byte 52, the alternate
  * 44 bytes later, the same layout. */
 #define RW_CM_REQ_PATH_ROWS(N, B, p, m, o)                                                         \
 	N(p "_local_lid", m.local_lid, (o), 2, 0, 16, HEX(4))                                      \
@@ -110,14 +110,14 @@
 	N("sap_supported", sap_supported, 139, 1, 2, 1, .type = RW_FT_FLAG)                        \
 	B("private_data", private_data, 140, 92, BYTES)
 
-/* IBA 12.6.6, Table 104 (MRA). */
+/* IBA 12.6.6 (MRA). */
 #define RW_CM_MRA_ROWS(N, B)                                                                       \
 	RW_CM_IDS_ROWS(N, B)                                                                       \
 	N("message_mraed", message_mraed, 8, 1, 6, 2, .vname = vn_cm_msg_ref)                      \
 	N("service_timeout", service_timeout, 9, 1, 3, 5)                                          \
 	B("private_data", private_data, 10, 222, BYTES)
 
-/* IBA 12.6.7, Table 105 (REJ). */
+/* IBA 12.6.7 (REJ). */
 #define RW_CM_REJ_ROWS(N, B)                                                                       \
 	RW_CM_IDS_ROWS(N, B)                                                                       \
 	N("message_rejected", message_rejected, 8, 1, 6, 2, .vname = vn_cm_msg_ref)                \
@@ -126,7 +126,7 @@
 	B("ari", ari, 12, 72, BYTES)                                                               \
 	B("private_data", private_data, 84, 148, BYTES)
 
-/* IBA 12.6.8, Table 107 (REP). */
+/* IBA 12.6.8 (REP). */
 #define RW_CM_REP_ROWS(N, B)                                                                       \
 	RW_CM_IDS_ROWS(N, B)                                                                       \
 	N("local_qkey", local_qkey, 8, 4, 0, 32, HEX(8))                                           \
@@ -200,7 +200,7 @@
 
 /* ---- attribute payloads: offsets from the attribute's first byte -------- */
 
-/* IBA 13.4.8.1, Table 126 (ClassPortInfo). */
+/* IBA 13.4.8.1 (ClassPortInfo). */
 #define RW_CPI_ROWS(N, B)                                                                          \
 	N("base_version", base_version, 0, 1, 0, 8)                                                \
 	N("class_version", class_version, 1, 1, 0, 8)                                              \
@@ -226,7 +226,7 @@
 	N("trap_qkey", trap_qkey, 68, 4, 0, 32, HEX(8))
 #define RW_CPI_LEN 72
 
-/* IBA 16.1.3.5, Table 247 (PortCounters). */
+/* IBA 16.1.3.5 (PortCounters). */
 #define RW_PORT_COUNTERS_ROWS(N, B)                                                                \
 	N("port_select", port_select, 1, 1, 0, 8)                                                  \
 	N("counter_select", counter_select, 2, 2, 0, 16, HEX(4))                                   \
@@ -250,7 +250,7 @@
 	N("port_xmit_wait", port_xmit_wait, 40, 4, 0, 32)
 #define RW_PORT_COUNTERS_LEN 44
 
-/* IBA 15.2.5.16, Table 209 (PathRecord). */
+/* IBA 15.2.5.16 (PathRecord). */
 #define RW_PATH_RECORD_ROWS(N, B)                                                                  \
 	N("service_id", service_id, 0, 8, 0, 64, HEX(16))                                          \
 	B("dgid", dgid, 8, 16, IPV6)                                                               \

@@ -4,7 +4,7 @@
  *   common header (13.4.3): 0 BaseVersion, 1 MgmtClass, 2 ClassVersion,
  *     3 R|Method, 4-5 Status, 6-7 ClassSpecific, 8-15 TID, 16-17 AttributeID,
  *     18-19 reserved, 20-23 AttributeModifier
- *   CM messages (12.6): from MAD byte 24 (REQ Table 103: LocalCommID 0,
+ *   CM messages (12.6): from MAD byte 24 (REQ: LocalCommID 0,
  *     ServiceID 8, LocalCAGUID 16, LocalQ_Key 28, LocalQPN 32 + RespRes 35,
  *     LocalEECN 36 + InitDepth 39, RemoteEECN 40 + RemCMRespTO(5) TST(2)
  *     E2E(1) 43, StartPSN 44 + LocCMRespTO(5) RetryCount(3) 47, P_Key 48,
@@ -130,7 +130,7 @@ static void test_cm_messages(void **state)
 	uint8_t m[RW_MAD_LEN];
 	struct rw_mad d;
 
-	/* REP (Table 107) */
+	/* REP (12.6.8) */
 	mad_hdr(m, "01 07 02 03 0000 0000 0000000000000001 0013 0000 00000000");
 	at(m, 24, "11223344 55667788 80010000 000102 00 000000 00 abcdef 00 10 20 a9 e0"
 		  "0002c90300a1b2c4");
@@ -150,7 +150,7 @@ static void test_cm_messages(void **state)
 	assert_int_equal(d.u.cm.u.rep.srq, 0);
 	assert_true(d.u.cm.u.rep.local_ca_guid == UINT64_C(0x0002c90300a1b2c4));
 
-	/* MRA (Table 104): message MRAed in the top 2 bits of byte 8, service
+	/* MRA (12.6.6): message MRAed in the top 2 bits of byte 8, service
 	 * timeout in the top 5 of byte 9. */
 	mad_hdr(m, "01 07 02 03 0000 0000 0000000000000002 0011 0000 00000000");
 	at(m, 24, "00000001 00000002 40 a0");
@@ -158,7 +158,7 @@ static void test_cm_messages(void **state)
 	assert_int_equal(d.u.cm.u.mra.message_mraed, 1);
 	assert_int_equal(d.u.cm.u.mra.service_timeout, 20);
 
-	/* REJ (Table 105): reason at byte 10. */
+	/* REJ (12.6.7): reason at byte 10. */
 	mad_hdr(m, "01 07 02 03 0000 0000 0000000000000003 0012 0000 00000000");
 	at(m, 24, "00000001 00000000 00 12 001c 0102");
 	assert_int_equal(rw_mad_decode(m, sizeof(m), &d), RW_OK);

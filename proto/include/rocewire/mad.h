@@ -35,7 +35,7 @@ extern "C" {
 #define RW_QP1 1
 #define RW_GSI_QKEY 0x80010000u /* IBA 13.5.2: the well-known Q_Key of QP 1 */
 
-/* Management classes (IBA 13.4.4, Table 110... named by rw_mad_class_name). */
+/* Management classes (IBA 13.4.4: rw_mad_class_name names them). */
 enum rw_mgmt_class {
 	RW_MGMT_SUBN_LID = 0x01, /* subnet management, LID routed (QP 0) */
 	RW_MGMT_SA = 0x03,       /* subnet administration */
@@ -70,7 +70,7 @@ enum rw_mad_method {
 #define RW_METHOD_R 0x80 /* the response bit of the method byte */
 
 /* Attributes every class shares (IBA 13.4.8) and the CM messages' IDs
- * (IBA 12.6.1, Table 102). */
+ * (IBA 12.6.1). */
 #define RW_ATTR_CLASS_PORT_INFO 0x0001
 #define RW_ATTR_NOTICE 0x0002
 #define RW_ATTR_INFORM_INFO 0x0003

@@ -14,6 +14,7 @@
 #include "rocewire/grh.h"
 #include "rocewire/bth.h"
 #include "rocewire/ext.h"
+#include "rocewire/mad.h"
 #include "rocewire/macctrl.h"
 #include "rocewire/link.h"
 #include "rocewire/opcode.h"

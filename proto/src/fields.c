@@ -7,7 +7,9 @@
  * negative array size. */
 #include <string.h>
 
+#include "mad_layout.h"
 #include "rocewire/fields.h"
+#include "rocewire/mad.h"
 #include "rocewire/wire.h"
 
 /* A row's name and its length (a string literal's size, known at compile time). */
@@ -560,6 +562,158 @@ static const struct rw_field f_cnp[] = {
 };
 #undef HLEN
 
+
+/* ---- management datagrams (mad.h, mad_layout.h) -------------------------- */
+
+static const char *vn_mad_class(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_mad_class_name((uint8_t)v);
+}
+
+static const char *vn_mad_method(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_mad_method_name((uint8_t)v);
+}
+
+/* The "mad" table's bytes are the MAD's: the class is byte 1. */
+static const char *vn_mad_attr(uint64_t v, const struct rw_hview *h)
+{
+	return rw_mad_attr_name(h->b[1], (uint16_t)v);
+}
+
+static const char *vn_rmpp_type(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_rmpp_type_name((uint8_t)v);
+}
+
+/* IBA 12.6.5: REQ's Transport Service Type (3: the extended type says). */
+static const char *vn_cm_tst(uint64_t v, const struct rw_hview *h)
+{
+	static const char *const names[] = { "RC", "UC", "RD", "extended" };
+	(void)h;
+	return names[v & 3];
+}
+
+/* IBA 9.6.1 (and PathRecord's MTU, 15.2.5.16): the MTU codes. */
+static const char *vn_mtu(uint64_t v, const struct rw_hview *h)
+{
+	static const char *const names[] = { NULL, "256", "512", "1024", "2048", "4096" };
+	(void)h;
+	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+}
+
+/* MRA's "Message MRAed" (12.6.6) and REJ's "Message REJected" (12.6.7). */
+static const char *vn_cm_msg_ref(uint64_t v, const struct rw_hview *h)
+{
+	static const char *const names[] = { "REQ", "REP", NULL, NULL };
+	if (v == 2)
+		return h->hd == RW_HD_CM_MRA ? "LAP" : "other";
+	return names[v & 3];
+}
+
+static const char *vn_cm_rej_reason(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_cm_rej_reason_name((uint16_t)v);
+}
+
+static const char *vn_cm_msg(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return rw_cm_msg_name((uint16_t)v);
+}
+
+/* A CM message's table says which message it is: its attribute ID, from
+ * the table (the message's bytes start after the common header). */
+static int get_cm_msg(const struct rw_hview *h, uint64_t *v)
+{
+	*v = RW_CM_REQ + (unsigned)(h->hd - RW_HD_CM_REQ);
+	return 1;
+}
+
+/* mad_layout.h's rows as field rows: N(name, member, off, size, shift,
+ * bits, display...) and B(name, member, off, size, IPV6 or BYTES). */
+#define FN(nm, m, o, sz, sh, bt, ...) NUM(nm, o, sz, sh, bt, m, __VA_ARGS__),
+/* Bytes rows may be longer than an address (private data, SMP paths). */
+#define FB(nm, m, o, sz, ty)                                                                        \
+	{ NAME_(nm), .off = (uint16_t)((o) + RW_CHECK((o) + (sz) <= HLEN) +                        \
+				      RW_CHECK(sizeof(((S *)0)->m) >= (sz))),                       \
+	  .size = sz, .type = RW_FT_##ty, .of = 0xFF },
+#define CM_MESSAGE                                                                                  \
+	{ NAME_("message"), .flags = RW_FF_DERIVED | RW_FF_JSONNAME, .get = get_cm_msg,            \
+	  .vname = vn_cm_msg, HEX(4), .of = 0xFF }
+
+#define HLEN RW_MAD_HDR_LEN
+#define S struct rw_mad_hdr
+static const struct rw_field f_mad[] = {
+	RW_MAD_HDR_ROWS(FN, FB)
+	NUMX("r", 3, 1, 7, 1, .type = RW_FT_FLAG),
+};
+#undef S
+#undef HLEN
+
+#define HLEN RW_MAD_LEN
+#define S struct rw_smp
+static const struct rw_field f_smp_lid[] = { RW_SMP_LID_ROWS(FN, FB) };
+static const struct rw_field f_smp_dr[] = { RW_SMP_DR_ROWS(FN, FB) };
+#undef S
+#define S struct rw_sa
+static const struct rw_field f_sa[] = { RW_SA_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+
+#define HLEN RW_CM_DATA_LEN
+#define S struct rw_cm_req
+static const struct rw_field f_cm_req[] = { CM_MESSAGE, RW_CM_REQ_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_mra
+static const struct rw_field f_cm_mra[] = { CM_MESSAGE, RW_CM_MRA_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_rej
+static const struct rw_field f_cm_rej[] = { CM_MESSAGE, RW_CM_REJ_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_rep
+static const struct rw_field f_cm_rep[] = { CM_MESSAGE, RW_CM_REP_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_rtu
+static const struct rw_field f_cm_rtu[] = { CM_MESSAGE, RW_CM_RTU_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_dreq
+static const struct rw_field f_cm_dreq[] = { CM_MESSAGE, RW_CM_DREQ_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_lap
+static const struct rw_field f_cm_lap[] = { CM_MESSAGE, RW_CM_LAP_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_apr
+static const struct rw_field f_cm_apr[] = { CM_MESSAGE, RW_CM_APR_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_sidr_req
+static const struct rw_field f_cm_sidr_req[] = { CM_MESSAGE, RW_CM_SIDR_REQ_ROWS(FN, FB) };
+#undef S
+#define S struct rw_cm_sidr_rep
+static const struct rw_field f_cm_sidr_rep[] = { CM_MESSAGE, RW_CM_SIDR_REP_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+
+#define HLEN RW_CPI_LEN
+#define S struct rw_class_port_info
+static const struct rw_field f_cpi[] = { RW_CPI_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_PORT_COUNTERS_LEN
+#define S struct rw_port_counters
+static const struct rw_field f_port_counters[] = { RW_PORT_COUNTERS_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_PATH_RECORD_LEN
+#define S struct rw_path_record
+static const struct rw_field f_path_record[] = { RW_PATH_RECORD_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+
 #define D(hd, nm, l, t) [hd] = { NAME_(nm), .len = l, .n = N(t), .f = t }
 static const struct rw_header_desc descs[] = {
 	D(RW_HD_ERF, "erf", RW_ERF_LEN, f_erf),
@@ -587,14 +741,65 @@ static const struct rw_header_desc descs[] = {
 	D(RW_HD_IMMDT, "immdt", RW_IMMDT_LEN, f_immdt),
 	D(RW_HD_IETH, "ieth", RW_IETH_LEN, f_ieth),
 	D(RW_HD_CNP, "cnp", RW_CNP_LEN, f_cnp),
+	D(RW_HD_MAD, "mad", RW_MAD_HDR_LEN, f_mad),
+	D(RW_HD_SMP_LID, "smp", RW_MAD_LEN, f_smp_lid),
+	D(RW_HD_SMP_DR, "smp", RW_MAD_LEN, f_smp_dr),
+	D(RW_HD_SA, "sa", RW_MAD_LEN, f_sa),
+	D(RW_HD_CM_REQ, "cm", RW_CM_DATA_LEN, f_cm_req),
+	D(RW_HD_CM_MRA, "cm", RW_CM_DATA_LEN, f_cm_mra),
+	D(RW_HD_CM_REJ, "cm", RW_CM_DATA_LEN, f_cm_rej),
+	D(RW_HD_CM_REP, "cm", RW_CM_DATA_LEN, f_cm_rep),
+	D(RW_HD_CM_RTU, "cm", RW_CM_DATA_LEN, f_cm_rtu),
+	D(RW_HD_CM_DREQ, "cm", RW_CM_DATA_LEN, f_cm_dreq),
+	D(RW_HD_CM_DREP, "cm", RW_CM_DATA_LEN, f_cm_rtu),
+	D(RW_HD_CM_SIDR_REQ, "cm", RW_CM_DATA_LEN, f_cm_sidr_req),
+	D(RW_HD_CM_SIDR_REP, "cm", RW_CM_DATA_LEN, f_cm_sidr_rep),
+	D(RW_HD_CM_LAP, "cm", RW_CM_DATA_LEN, f_cm_lap),
+	D(RW_HD_CM_APR, "cm", RW_CM_DATA_LEN, f_cm_apr),
+	D(RW_HD_CLASS_PORT_INFO, "classportinfo", RW_CPI_LEN, f_cpi),
+	D(RW_HD_PORT_COUNTERS, "portcounters", RW_PORT_COUNTERS_LEN, f_port_counters),
+	D(RW_HD_PATH_RECORD, "pathrecord", RW_PATH_RECORD_LEN, f_path_record),
 };
-_Static_assert(N(descs) == RW_HD_COUNT, "descs: one table per enum rw_hd");
+_Static_assert(N(descs) == RW_HD_ALL, "descs: one table per enum rw_hd");
+_Static_assert(RW_HD_COUNT == RW_HD_MAD, "the frame's headers' tables come first");
+_Static_assert(RW_HD_CM_APR - RW_HD_CM_REQ == RW_CM_APR - RW_CM_REQ,
+	       "the CM messages' tables follow their attribute IDs");
 _Static_assert(RW_HD_CNP - RW_HD_RDETH + 1 == RW_HDR_COUNT,
 	       "the extension headers' tables follow enum rw_hdr's bit order");
 
 const struct rw_header_desc *rw_header_desc(enum rw_hd hd)
 {
-	return (unsigned)hd < RW_HD_COUNT ? &descs[hd] : NULL;
+	return (unsigned)hd < RW_HD_ALL ? &descs[hd] : NULL;
+}
+
+int rw_cm_hd(uint16_t attr_id)
+{
+	if (attr_id < RW_CM_REQ || attr_id > RW_CM_APR)
+		return -1;
+	return RW_HD_CM_REQ + (attr_id - RW_CM_REQ);
+}
+
+int rw_mad_class_hd(uint8_t mgmt_class)
+{
+	switch (mgmt_class) {
+	case RW_MGMT_SUBN_LID: return RW_HD_SMP_LID;
+	case RW_MGMT_SUBN_DR: return RW_HD_SMP_DR;
+	case RW_MGMT_SA: return RW_HD_SA;
+	default: return -1;
+	}
+}
+
+/* The same choice as rw_mad_decode()'s (mad.c attr_rows). */
+int rw_mad_attr_hd(uint8_t mgmt_class, uint16_t attr_id)
+{
+	int smp = mgmt_class == RW_MGMT_SUBN_LID || mgmt_class == RW_MGMT_SUBN_DR;
+	if (attr_id == RW_ATTR_CLASS_PORT_INFO && !smp)
+		return RW_HD_CLASS_PORT_INFO;
+	if (mgmt_class == RW_MGMT_PERF && attr_id == RW_ATTR_PORT_COUNTERS)
+		return RW_HD_PORT_COUNTERS;
+	if (mgmt_class == RW_MGMT_SA && attr_id == RW_ATTR_PATH_RECORD)
+		return RW_HD_PATH_RECORD;
+	return -1;
 }
 
 int rw_field_index(enum rw_hd hd, const char *name)

@@ -10,7 +10,9 @@
  * AddressSanitizer sees any read past the captured bytes. A frame that
  * decodes cleanly is rebuilt from its decoded form and decoded again.
  * Low 3 bits 7: the rest describes a packet field by field (build_fuzzed),
- * which is built into a buffer of a fuzzed capacity and decoded back. */
+ * which is built into a buffer of a fuzzed capacity and decoded back.
+ * The frame and its payload are also read as management datagrams
+ * (mad_check). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +73,40 @@ static void describe(const struct rw_packet *p)
 		sink += strlen(rw_nak_code_name(p->aeth.value));
 		sink += rw_rnr_timer_us(p->aeth.value) + (size_t)(rw_aeth_credits(p->aeth.value) + 1);
 	}
+}
+
+/* Any bytes as a management datagram (mad.h): the frame itself and a
+ * decoded payload. Every name it offers is read, and a MAD that decodes is
+ * encoded and decoded back to the same fields (the common header's
+ * reserved bytes come back zero). */
+static void mad_check(const uint8_t *b, size_t n)
+{
+	static struct rw_mad m, back;
+	uint8_t out[RW_MAD_LEN];
+	const char *s;
+	enum rw_err e = rw_mad_decode(b, n, &m);
+
+	if (e == RW_ERR_TRUNCATED)
+		return;
+	if ((s = rw_mad_class_name(m.hdr.mgmt_class)))
+		sink += strlen(s);
+	if ((s = rw_mad_method_name(m.hdr.method)))
+		sink += strlen(s);
+	if ((s = rw_mad_attr_name(m.hdr.mgmt_class, m.hdr.attr_id)))
+		sink += strlen(s);
+	if (e != RW_OK)
+		return;
+	if ((s = rw_cm_msg_name(m.hdr.attr_id)))
+		sink += strlen(s);
+	if (m.u.cm.msg == RW_CM_REJ && (s = rw_cm_rej_reason_name(m.u.cm.u.rej.reason)))
+		sink += strlen(s);
+	if (m.hdr.mgmt_class == RW_MGMT_SA && (s = rw_rmpp_type_name(m.u.sa.rmpp_type)))
+		sink += strlen(s);
+	CHECK(rw_mad_encode(&m, out, sizeof out, NULL) == RW_OK);
+	CHECK(rw_mad_decode(out, sizeof out, &back) == RW_OK);
+	m.hdr.resv = 0;
+	m.data = back.data = NULL;
+	CHECK(memcmp(&m, &back, sizeof m) == 0);
 }
 
 /* A frame that decoded to its end is rebuilt from its decoded form and
@@ -328,6 +364,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (e != p.err)
 		abort();
 	describe(&p);
+	mad_check(frame, len);
+	if (p.payload && p.payload_caplen)
+		mad_check(p.payload, p.payload_caplen);
 	if (!extra && !cfg.no_icrc_check)
 		round_trip(&p, linktype);
 	/* The default configuration (cfg NULL) takes the same path. */

@@ -129,6 +129,8 @@ static int expected(const struct rw_packet *p, const struct rw_hview *v, const c
 		break;
 	case RW_HD_CNP:
 		break;
+	default: /* the MADs' tables: test_mad.c reads them */
+		break;
 	}
 	return 0;
 }
@@ -402,7 +404,7 @@ static void test_ipv6_ext(void **state)
 static void test_tables(void **state)
 {
 	(void)state;
-	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+	for (unsigned hd = 0; hd < RW_HD_ALL; hd++) {
 		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
 		assert_non_null(d);
 		assert_true(d->n > 0);
@@ -424,7 +426,7 @@ static void test_tables(void **state)
 				assert_true(f->shift + f->bits <= 8u * f->size);
 		}
 	}
-	assert_null(rw_header_desc(RW_HD_COUNT));
+	assert_null(rw_header_desc(RW_HD_ALL));
 }
 
 /* ---- rw_field_put --------------------------------------------------------- */
@@ -525,7 +527,7 @@ static void test_field_put(void **state)
 static void test_field_name_lengths(void **state)
 {
 	(void)state;
-	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+	for (unsigned hd = 0; hd < RW_HD_ALL; hd++) {
 		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
 		assert_int_equal(d->nlen, strlen(d->name));
 		for (unsigned k = 0; k < d->n; k++)
@@ -584,14 +586,14 @@ static void test_field_names(void **state)
 static void test_field_index(void **state)
 {
 	(void)state;
-	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+	for (unsigned hd = 0; hd < RW_HD_ALL; hd++) {
 		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
 		for (unsigned k = 0; k < d->n; k++)
 			assert_int_equal(rw_field_index((enum rw_hd)hd, d->f[k].name), (int)k);
 		assert_int_equal(rw_field_index((enum rw_hd)hd, "no_such_field"), -1);
 	}
 	assert_int_equal(rw_field_index(RW_HD_BTH, "qp"), -1);
-	assert_int_equal(rw_field_index((enum rw_hd)RW_HD_COUNT, "psn"), -1);
+	assert_int_equal(rw_field_index((enum rw_hd)RW_HD_ALL, "psn"), -1);
 }
 
 int main(void)

@@ -73,8 +73,35 @@ enum rw_hd {
 	RW_HD_IMMDT,
 	RW_HD_IETH,
 	RW_HD_CNP,
+	/* Management datagrams (mad.h): the common header, the class headers,
+	 * one table per CM message (all named "cm", in attribute-ID order) and
+	 * the attribute payloads. The packet decoder does not reach them yet:
+	 * a printer finds them with rw_mad_hd() and rw_cm_hd(), over the bytes
+	 * of the UD SEND's payload. */
+	RW_HD_MAD,     /* the MAD's bytes 0-23 */
+	RW_HD_SMP_LID, /* from MAD byte 0 (its rows lie in bytes 24-255) */
+	RW_HD_SMP_DR,  /* from MAD byte 0 (D and the hops share the common header) */
+	RW_HD_SA,      /* from MAD byte 0: the RMPP and SA headers */
+	RW_HD_CM_REQ,  /* from MAD byte 24, as IBA 12.6 counts */
+	RW_HD_CM_MRA,
+	RW_HD_CM_REJ,
+	RW_HD_CM_REP,
+	RW_HD_CM_RTU,
+	RW_HD_CM_DREQ,
+	RW_HD_CM_DREP,
+	RW_HD_CM_SIDR_REQ,
+	RW_HD_CM_SIDR_REP,
+	RW_HD_CM_LAP,
+	RW_HD_CM_APR,
+	RW_HD_CLASS_PORT_INFO, /* from the class's data (rw_mad_data_offset) */
+	RW_HD_PORT_COUNTERS,
+	RW_HD_PATH_RECORD,
 };
+/* The tables of a frame's headers, those rw_packet_hviews() yields and the
+ * printers and the plugin register: the MAD tables follow them. */
 #define RW_HD_COUNT 25
+/* Every table, the MADs' too. */
+#define RW_HD_ALL (RW_HD_PATH_RECORD + 1)
 
 struct rw_hview;
 
@@ -117,7 +144,17 @@ struct rw_hview {
 	uint8_t hd;                 /* enum rw_hd */
 };
 
+/* Header hd's table (any hd below RW_HD_ALL); NULL for others. */
 const struct rw_header_desc *rw_header_desc(enum rw_hd hd);
+/* The table of the CM message with attribute ID attr_id (RW_HD_CM_REQ...),
+ * -1 for an ID that is no CM message. */
+int rw_cm_hd(uint16_t attr_id);
+/* The table of a MAD class's own header (RW_HD_SMP_LID, RW_HD_SMP_DR,
+ * RW_HD_SA), -1 for a class with none (PerfMgt's is reserved bytes). */
+int rw_mad_class_hd(uint8_t mgmt_class);
+/* The table of a decoded attribute payload (RW_HD_CLASS_PORT_INFO, ...) of
+ * class mgmt_class, -1 when rocewire does not decode it. */
+int rw_mad_attr_hd(uint8_t mgmt_class, uint16_t attr_id);
 /* The index in header hd's table of the field named name, -1 when it has
  * none: for printers that look their fields up once, at start-up (a
  * string search per packet would cost more than the printing). */

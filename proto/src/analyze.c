@@ -444,7 +444,10 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 	if ((op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(op->flags & RW_OPF_LAST) &&
 	    p->payload_len && p->icrc_status != RW_CRC_BAD)
 		f->cs.read_mtu = p->payload_len; /* the QP's path MTU: its READs' spans are known */
-	uint32_t slack, k = msg_req_units(p->bth.opcode, p->reth.dmalen, f->cs.read_mtu, &slack);
+	if (p->payload_len && p->icrc_status != RW_CRC_BAD)
+		mtu_floor_note(f, p->payload_len);
+	uint32_t slack, k = msg_req_units(p->bth.opcode, p->reth.dmalen, f->cs.read_mtu,
+					  f->cs.mtu_floor, &slack);
 	if (op->op == RW_OP_READ_REQ)
 		seq_read_span(&f->req, p->bth.psn, k, slack);
 	if (n->flags & RW_N_CE)

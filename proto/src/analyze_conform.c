@@ -502,6 +502,7 @@ void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct 
 	if ((p->op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(p->op->flags & RW_OPF_LAST) &&
 	    p->payload_len)
 		q->cs.read_mtu = p->payload_len;
+	mtu_floor_note(q, p->payload_len);
 }
 
 /* The last CNP time of f's pacing key under mode m (f: the CNP's flow,

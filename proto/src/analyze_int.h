@@ -261,7 +261,18 @@ void msg_refused(struct rw_flow *f, uint32_t psn);
 int msg_nak_fits(const struct rw_flow *f, uint32_t psn);
 void msg_nak_add(struct rw_flow *f, uint32_t psn);
 int msg_nak_take(struct rw_flow *f, uint32_t psn);
-uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t *slack);
+uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t floor, uint32_t *slack);
+/* A packet of f's QP (either direction) carried payload bytes: the path
+ * MTU is at least that, rounded up to an IBA MTU. */
+static inline void mtu_floor_note(struct rw_flow *f, uint32_t payload)
+{
+	if (payload <= f->cs.mtu_floor)
+		return;
+	uint32_t m = 256;
+	while (m < payload && m < 4096)
+		m <<= 1;
+	f->cs.mtu_floor = m;
+}
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
 void msg_release(struct rw_analyzer *a, struct rw_flow *f);
 

@@ -325,7 +325,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	}
 }
 
-uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t *slack)
+uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t floor, uint32_t *slack)
 {
 	*slack = 0;
 	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
@@ -333,8 +333,11 @@ uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t *
 	if (mtu) /* a FIRST or MIDDLE of the QP showed it (IBA 9.7.4: they carry PMTU bytes) */
 		return dmalen ? (dmalen + mtu - 1) / mtu : 1;
 	/* A READ's responses use PSNs psn .. psn+k-1, k = ceil(len/MTU), with
-	 * the MTU unknown: anything from 4096-byte to 256-byte segments. */
-	uint32_t kmin = dmalen ? (dmalen + 4095) / 4096 : 1, kmax = dmalen ? (dmalen + 255) / 256 : 1;
+	 * the MTU unknown: anything from 4096-byte segments to segments of
+	 * the smallest MTU the QP's packets leave possible (256 when none
+	 * carried more). */
+	uint32_t least = floor > 256 ? floor : 256;
+	uint32_t kmin = dmalen ? (dmalen + 4095) / 4096 : 1, kmax = dmalen ? (dmalen + least - 1) / least : 1;
 	*slack = kmax - kmin;
 	return kmin;
 }
@@ -379,7 +382,7 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 		     uint32_t len, uint64_t frame, struct rw_note *n)
 {
 	uint32_t slack;
-	f->msg_psn = psn_add(psn, msg_req_units(opcode, len, f->cs.read_mtu, &slack));
+	f->msg_psn = psn_add(psn, msg_req_units(opcode, len, f->cs.read_mtu, f->cs.mtu_floor, &slack));
 	f->msg_slack = slack;
 	if (rw_opcode(opcode)->op == RW_OP_READ_REQ) {
 		f->msg.seen_start = 1;

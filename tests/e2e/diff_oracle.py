@@ -63,19 +63,31 @@ def op_kind(name):
     return "other", pos
 
 
-def req_span(r, kind, mtu_known):
+def req_span(r, kind, mtu_known, floor=0):
     """(PSNs, slack) a request takes as a tap can know it: one, or for a
     READ its responses' PSNs. README "PSN gap": with the QP's path MTU not
     yet shown (no full FIRST or MIDDLE), a READ's span is 4096-byte
-    segments at least, 256-byte ones at most (slack: the PSNs more it may
-    take)."""
+    segments at least, and at most segments of the smallest MTU the QP's
+    packets leave possible (floor: the largest payload seen, rounded up to
+    an IBA MTU; 256 without one) (slack: the PSNs more it may take)."""
     if kind != "read_req":
         return 1, 0
     if mtu_known:
         return r.get("psns", 1), 0
     dl = r.get("dmalen", 0)
     cover = max(1, -(-dl // 4096))
-    return cover, max(1, -(-dl // 256)) - cover
+    least = max(256, floor)
+    return cover, max(1, -(-dl // least)) - cover
+
+
+def floor_note(floors, key, payload):
+    """README "PSN gap": no packet carries more than the path MTU, so a
+    payload of n bytes says the MTU is at least n rounded up to an IBA MTU."""
+    m = 256
+    while m < payload and m < 4096:
+        m *= 2
+    if payload and m > floors.get(key, 0):
+        floors[key] = m
 
 
 class Unwrap:
@@ -229,6 +241,7 @@ def expect(truth, a, b, link_gbps=100.0):
             w.pop(0)
         return w
     mtu_seen = set()     # request keys whose path MTU a full FIRST or MIDDLE showed
+    mtu_floor = {}       # request key -> the path MTU at least (floor_note)
     msg_start_seen = {}  # flow key -> a message start was seen (README "messages cut by capture start")
 
     def stream(key, reliable):
@@ -472,7 +485,9 @@ def expect(truth, a, b, link_gbps=100.0):
             if transport == "UD":
                 continue
             s = stream(key, transport == "RC")
-            cover, slack = req_span(r, kind, key in mtu_seen)
+            if r["payload"] and not r.get("corrupt"):
+                floor_note(mtu_floor, key, r["payload"])
+            cover, slack = req_span(r, kind, key in mtu_seen, mtu_floor.get(key, 0))
             v["flags"] |= classify(f, s, r, v, r["psn"], cover, r["resend"] is not None, r["episode"],
                                    r["resend"], slack)
             if pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
@@ -587,6 +602,8 @@ def expect(truth, a, b, link_gbps=100.0):
         if kind == "read_resp":
             if qkey and pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
                 mtu_seen.add(qkey)
+            if qkey and r["payload"] and not r.get("corrupt"):
+                floor_note(mtu_floor, qkey, r["payload"])
             s = stream(key, True)
             # the first response of a READ the capture saw requested makes
             # the response stream known; the PSNs before that READ's first
@@ -682,7 +699,7 @@ def expect(truth, a, b, link_gbps=100.0):
     # from 4096- to 256-byte segments: the next request is in sequence
     # anywhere in that span, and a PSN the window shows used (even by a
     # packet its receiver dropped) ends it
-    seq_slack, seq_mtu = {}, set()
+    seq_slack, seq_mtu, seq_floor = {}, set(), {}
 
     def in_span(qk, psn):
         d = (psn - seq_exp[qk]) % PSN_MOD
@@ -694,6 +711,8 @@ def expect(truth, a, b, link_gbps=100.0):
         kind, pos = op_kind(r["op"])
         if pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
             seq_mtu.add(qk)
+        if r["payload"] and not r.get("corrupt"):
+            floor_note(seq_floor, qk, r["payload"])
         if r.get("corrupt"):
             if r["dir"] == "request" and qk not in seq_exp:
                 # the flow's first request, dropped by its receiver: the
@@ -717,7 +736,7 @@ def expect(truth, a, b, link_gbps=100.0):
             continue
         if nak_pend.get(qk) == r["psn"] and r.get("resend"):
             seq_back(qk, nak_pend.pop(qk))
-        units, slack = req_span(r, kind, qk in seq_mtu)
+        units, slack = req_span(r, kind, qk in seq_mtu, seq_floor.get(qk, 0))
         if qk not in seq_exp:
             seq_exp[qk], seq_took[qk] = r["psn"], {}
             seq_lo[qk] = r["psn"]

@@ -379,6 +379,36 @@ static void test_read(void **state)
 	env_free(e);
 }
 
+/* A READ of 882 bytes with the path MTU not shown (no FIRST or MIDDLE)
+ * takes 1 PSN at 1024 bytes and more, up to 4 at 256: with nothing else
+ * known, a request 2 PSNs later is in sequence. But a SEND ONLY of the QP
+ * carried 1500 bytes, so the MTU is 2048 or 4096 (no packet carries more
+ * than the path MTU, IBA 9.7.4): the READ took one PSN and the request two
+ * later skipped one, a gap; its message is held behind the hole. */
+static void test_read_span_mtu_floor(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 1, 1500);
+	req(e, 2, RC_READ_REQ, 2, 882);
+	struct rw_note n = req(e, 3, RC_SEND_ONLY, 4, 8);
+	assert_true(n.flags & RW_N_GAP);
+	assert_int_equal(n.expected_psn, 3);
+	assert_int_equal(n.gap_len, 1);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->missing_psns, 1);
+	/* Without the SEND's payload the same READ may span PSN 3: no gap. */
+	env_free(e);
+	e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 1, 200);
+	req(e, 2, RC_READ_REQ, 2, 882);
+	n = req(e, 3, RC_SEND_ONLY, 4, 8);
+	assert_false(n.flags & RW_N_GAP);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	env_free(e);
+}
+
 /* Compare-and-swap at PSN 20 answered by an atomic ACK for PSN 20. */
 static void test_atomic(void **state)
 {
@@ -1581,6 +1611,7 @@ int main(void)
 		cmocka_unit_test(test_psn_wrap),
 		cmocka_unit_test(test_nak_kinds),
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_read_span_mtu_floor),
 		cmocka_unit_test(test_atomic),
 		cmocka_unit_test(test_coalesced_ack_and_msn),
 		cmocka_unit_test(test_ack_latency_after_resend),

@@ -364,6 +364,10 @@ struct rw_flow {
 		uint8_t await_n;
 		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
 		uint32_t read_mtu;    /* the QP's path MTU, from a FIRST or MIDDLE of either direction */
+		/* The path MTU at least, while read_mtu is unknown: the
+		 * largest payload of either direction, rounded up to an IBA
+		 * MTU (256 to 4096; no packet carries more than the MTU). */
+		uint32_t mtu_floor;
 		uint64_t cnp_ts;      /* the last CNP on this flow */
 		uint8_t rsp_msn_valid;
 		uint32_t rsp_msn;     /* MSN of this flow's last AETH */

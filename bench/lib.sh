@@ -62,17 +62,17 @@ paired() {
 	# shellcheck disable=SC2086
 	one_run $b >/dev/null
 	i=0
-	runs=
+	pair_times= # (not "runs": the scripts' own variable; sh has no locals)
 	while [ "$i" -lt "$k" ]; do
 		# shellcheck disable=SC2086
 		ta=$(one_run $a)
 		# shellcheck disable=SC2086
 		tb=$(one_run $b)
-		runs="$runs$ta $tb
+		pair_times="$pair_times$ta $tb
 "
 		i=$((i + 1))
 	done
-	printf '%s' "$runs" | awk '
+	printf '%s' "$pair_times" | awk '
 		function med(v, n,   i, j, t) {
 			for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) { t = v[j]; v[j] = v[j-1]; v[j-1] = t }
 			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2

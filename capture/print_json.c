@@ -26,7 +26,7 @@
 #define VALUE_MAX 96
 
 struct cap_json {
-	size_t hdr_room[RW_HD_COUNT]; /* bytes a header's object can take */
+	size_t hdr_room[RW_HD_ALL]; /* bytes a header's object can take */
 	const char *file_src;         /* the input name file was made from */
 	char *file;                   /* that name, quoted, as a JSON string */
 	size_t file_len;
@@ -51,7 +51,7 @@ struct cap_json *cap_json_new(void)
 
 	if (!j)
 		return NULL;
-	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++)
+	for (unsigned hd = 0; hd < RW_HD_ALL; hd++)
 		j->hdr_room[hd] = header_room(rw_header_desc((enum rw_hd)hd));
 	return j;
 }

@@ -45,10 +45,14 @@ enum line_word {
 	W_UDP_SPORT, W_UDP_DPORT,
 	W_IPV4_PROTO, W_IPV6_NEXT_HEADER, W_IPV6_EXT_NEXT,
 	W_ETH_TYPE, W_VLAN_TYPE, W_SLL_PROTOCOL, W_SLL2_PROTOCOL,
+	W_IPOIB_TYPE, W_MAD_TID, W_MAD_STATUS,
 	W_LONG,
 	W_AETH_ACK_CREDITS = W_LONG, W_AETH_ACK_CREDITS_NULL, W_AETH_RNR_TIMER, W_AETH_NAK_CODE,
 	W_AETH_RESERVED_SYNDROME,
 	W_ATOMICACKETH_ORIG,
+	W_CM_LOCAL_COMM_ID, W_CM_REMOTE_COMM_ID, W_CM_LOCAL_QPN, W_CM_STARTING_PSN, W_CM_PATH_MTU,
+	W_CM_REMOTE_QPN, W_CM_REASON, W_CM_MESSAGE_MRAED, W_CM_SERVICE_TIMEOUT, W_CM_REQUEST_ID,
+	W_CM_QPN,
 	W_COUNT
 };
 
@@ -118,6 +122,20 @@ static const struct word_spec word_specs[W_COUNT] = {
 	[W_VLAN_TYPE] = HEAD(VLAN, "type"),
 	[W_SLL_PROTOCOL] = HEAD(SLL, "protocol"),
 	[W_SLL2_PROTOCOL] = HEAD(SLL2, "protocol"),
+	[W_IPOIB_TYPE] = HEAD(IPOIB, "type"),
+	[W_MAD_TID] = MORE(MAD, "tid"),
+	[W_MAD_STATUS] = MORE(MAD, "status"),
+	[W_CM_LOCAL_COMM_ID] = MORE(CM_REQ, "local_comm_id"),
+	[W_CM_REMOTE_COMM_ID] = MORE(CM_REP, "remote_comm_id"),
+	[W_CM_LOCAL_QPN] = MORE(CM_REQ, "local_qpn"),
+	[W_CM_STARTING_PSN] = MORE(CM_REQ, "starting_psn"),
+	[W_CM_PATH_MTU] = MORE(CM_REQ, "path_mtu"),
+	[W_CM_REMOTE_QPN] = MORE(CM_DREQ, "remote_qpn"),
+	[W_CM_REASON] = MORE(CM_REJ, "reason"),
+	[W_CM_MESSAGE_MRAED] = MORE(CM_MRA, "message_mraed"),
+	[W_CM_SERVICE_TIMEOUT] = MORE(CM_MRA, "service_timeout"),
+	[W_CM_REQUEST_ID] = MORE(CM_SIDR_REQ, "request_id"),
+	[W_CM_QPN] = MORE(CM_SIDR_REP, "qpn"),
 };
 
 /* A word is copied as its whole slot, one 16-byte move (two from W_LONG
@@ -309,6 +327,79 @@ static char *aeth(char *o, const struct rw_aeth *a)
 	return fmt_u32(o, a->msn);
 }
 
+/* After a number, its name when it has one: "17 (UDP)", "0x0806 (ARP)". */
+static char *named(char *o, const char *name)
+{
+	if (!name)
+		return o;
+	o = FMT_LIT(o, " (");
+	o = fmt_str(o, name);
+	*o++ = ')';
+	return o;
+}
+
+/* A management datagram as Wireshark's Info column names it,
+ * "SubnGet(SMInfo)", then its transaction ID and a status that is not 0. */
+static char *mad(char *o, const struct rw_mad_brief *m)
+{
+	char meth[48];
+	const char *attr = rw_mad_attr_name(m->hdr.mgmt_class, m->hdr.attr_id);
+	o = FMT_LIT(o, " mad ");
+	o = fmt_str(o, rw_mad_method_text(m->hdr.mgmt_class, m->hdr.method, meth, sizeof(meth)));
+	*o++ = '(';
+	o = attr ? fmt_str(o, attr) : fmt_hex(o, m->hdr.attr_id, 4);
+	*o++ = ')';
+	o = word(o, W_MAD_TID);
+	o = fmt_hex(o, m->hdr.tid, 1);
+	if (m->hdr.status) {
+		o = word(o, W_MAD_STATUS);
+		o = fmt_hex(o, m->hdr.status, 4);
+	}
+	return o;
+}
+
+/* A CM message by its short name ("cm REQ"), then what ties it to its
+ * connection: the communication IDs, the QPN and starting PSN it states. */
+static char *cm(char *o, const struct rw_mad_brief *m)
+{
+	static const char *const msg_ref[] = { "REQ", "REP", "LAP", "other" };
+	o = FMT_LIT(o, " cm ");
+	o = fmt_str(o, rw_cm_msg_name(m->cm_msg));
+	if (m->cm_msg == RW_CM_SIDR_REQ || m->cm_msg == RW_CM_SIDR_REP) {
+		o = fmt_hex(word(o, W_CM_REQUEST_ID), m->local_comm_id, 8);
+		if (m->cm_msg == RW_CM_SIDR_REP)
+			o = fmt_hex(word(o, W_CM_QPN), m->qpn, 6);
+		return o;
+	}
+	o = fmt_hex(word(o, W_CM_LOCAL_COMM_ID), m->local_comm_id, 8);
+	if (m->cm_msg != RW_CM_REQ)
+		o = fmt_hex(word(o, W_CM_REMOTE_COMM_ID), m->remote_comm_id, 8);
+	switch (m->cm_msg) {
+	case RW_CM_REQ:
+	case RW_CM_REP:
+		o = fmt_hex(word(o, W_CM_LOCAL_QPN), m->qpn, 6);
+		o = fmt_u32(word(o, W_CM_STARTING_PSN), m->starting_psn);
+		if (m->cm_msg == RW_CM_REQ)
+			o = fmt_u32(word(o, W_CM_PATH_MTU), 128u << (m->path_mtu & 7));
+		break;
+	case RW_CM_DREQ:
+	case RW_CM_LAP:
+		o = fmt_hex(word(o, W_CM_REMOTE_QPN), m->qpn, 6);
+		break;
+	case RW_CM_REJ:
+		o = fmt_u32(word(o, W_CM_REASON), m->rej_reason);
+		o = named(o, rw_cm_rej_reason_name(m->rej_reason));
+		break;
+	case RW_CM_MRA:
+		o = fmt_str(word(o, W_CM_MESSAGE_MRAED), msg_ref[m->msg_ref & 3]);
+		o = fmt_u32(word(o, W_CM_SERVICE_TIMEOUT), m->service_timeout);
+		break;
+	default:
+		break;
+	}
+	return o;
+}
+
 /* Key fields of the BTH and of each extension header, in wire order. */
 static char *transport(char *o, const struct rw_packet *p)
 {
@@ -400,6 +491,13 @@ static char *transport(char *o, const struct rw_packet *p)
 		o = FMT_LIT(o, " payload ");
 		o = fmt_u32(o, p->payload_len);
 	}
+	if (p->present & RW_P_IPOIB) {
+		o = word(o, W_IPOIB_TYPE);
+		o = fmt_hex(o, p->ipoib_type, 4);
+		o = named(o, rw_ethertype_name(p->ipoib_type));
+	}
+	if (p->present & RW_P_MAD)
+		o = (p->mad.cm_msg != RW_CM_NONE) ? cm(o, &p->mad) : mad(o, &p->mad);
 	return o;
 }
 
@@ -433,17 +531,6 @@ static char *macctrl(char *o, const struct rw_packet *p)
 			*o++ = ',';
 		o = fmt_u32(o, m->quanta[i]);
 	}
-	return o;
-}
-
-/* After a number, its name when it has one: "17 (UDP)", "0x0806 (ARP)". */
-static char *named(char *o, const char *name)
-{
-	if (!name)
-		return o;
-	o = FMT_LIT(o, " (");
-	o = fmt_str(o, name);
-	*o++ = ')';
 	return o;
 }
 

@@ -54,9 +54,9 @@ static expert_field ei_cnp_fast = EI_INIT, ei_storm = EI_INIT, ei_paused = EI_IN
  * (hdr_fields_register), and one subtree per header, rocewire.HEADER. The
  * plugin spells no header field itself: -v, --json and this tree print the
  * same headers, fields and value names. */
-static int hf_hdr[RW_HD_COUNT];
-static int *hf_hfield[RW_HD_COUNT]; /* per row of the header's table */
-static int ett_hdr[RW_HD_COUNT];
+static int hf_hdr[RW_HD_ALL];
+static int *hf_hfield[RW_HD_ALL]; /* per row of the header's table */
+static int ett_hdr[RW_HD_ALL];
 
 static int hf_ws_malformed = -1; /* Wireshark's own "_ws.malformed" */
 
@@ -593,7 +593,7 @@ static void apply_prefs(void)
 	for (size_t i = 0; i < array_length(sub); i++)
 		if (sub[i] > 0)
 			tree_expanded_set(sub[i], rwp_prefs.expand_tree != 0);
-	for (size_t i = 0; i < RW_HD_COUNT; i++)
+	for (size_t i = 0; i < RW_HD_ALL; i++)
 		if (ett_hdr[i] > 0)
 			tree_expanded_set(ett_hdr[i], rwp_prefs.expand_tree != 0);
 }
@@ -663,15 +663,15 @@ static int hdr_wider(enum ftenum a, enum ftenum b)
  * life as Wireshark keeps its field registrations. */
 static void hdr_fields_register(void)
 {
-	static uint8_t zeros[64];
+	static uint8_t zeros[RW_MAD_LEN];
 	static struct rw_packet zero_packet;
 	unsigned total = 0;
-	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++)
+	for (unsigned hd = 0; hd < RW_HD_ALL; hd++)
 		total += 1u + rw_header_desc((enum rw_hd)hd)->n;
 	hf_register_info *hf_rows = g_new0(hf_register_info, total);
-	int *ett_p[RW_HD_COUNT];
+	int *ett_p[RW_HD_ALL];
 	unsigned r = 0;
-	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+	for (unsigned hd = 0; hd < RW_HD_ALL; hd++) {
 		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
 		_Static_assert(sizeof(zeros) >= RW_GRH_LEN, "zeros: the longest table's header");
 		struct rw_hview h0 = {.d = d, .b = zeros, .p = &zero_packet, .hd = (uint8_t)hd};
@@ -722,9 +722,9 @@ static void hdr_fields_register(void)
 		}
 	}
 	proto_register_field_array(proto_rocewire, hf_rows, (int)r);
-	proto_register_subtree_array(ett_p, RW_HD_COUNT);
+	proto_register_subtree_array(ett_p, RW_HD_ALL);
 	/* A table sharing another's name takes that one's ids. */
-	for (unsigned hd = 0; hd < RW_HD_COUNT; hd++) {
+	for (unsigned hd = 0; hd < RW_HD_ALL; hd++) {
 		const struct rw_header_desc *d = rw_header_desc((enum rw_hd)hd);
 		if (hf_hdr[hd] < 0) {
 			char *a = g_strdup_printf("rocewire.%s", d->name);

@@ -22,7 +22,8 @@
  *  - the summary's counters (cap_stats_add): carrier, present, the BTH's
  *    opcode, icrc/vcrc status, err, wirelen and caplen.
  * A packet that did not decode to its end, or that the snapshot length cut,
- * travels whole (its warning reads the error fields and the record), and so
+ * and a management datagram (the engine reads its CM message: rare, a
+ * handful per connection), travels whole (its warning reads the error fields and the record), and so
  * does everything when per-packet printers run (they read every field).
  * tests/e2e/packed_check.c proves the list complete: it feeds the engine
  * and the report each packet of every sample twice, decoded and as unpacked
@@ -83,7 +84,7 @@ static inline int cap_packed_pack(struct cap_packed *o, const struct rw_packet *
 {
 	struct cap_packed k;
 
-	if (p->err != RW_OK || caplen != p->wirelen) {
+	if (p->err != RW_OK || caplen != p->wirelen || (p->present & RW_P_MAD)) {
 		o->ts_ns = ts_ns;
 		o->whole = 1;
 		return 1;

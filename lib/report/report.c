@@ -663,13 +663,14 @@ static void edges_tables(const struct cap_report *r, const uint32_t *idx, uint32
 		else if (f->peer < 0 && f->has_responses)
 			unpaired++;
 	}
-	fprintf(out, "Pairing: %" PRIu64 " request flows paired (by ACK %" PRIu64 ", NAK %" PRIu64
-		     ", READ response %" PRIu64 ", atomic ACK %" PRIu64 "); %" PRIu64
-		     " response flows unpaired\n  %" PRIu64 " new packets before the first "
+	fprintf(out, "Pairing: %" PRIu64 " request flows paired (by CM handshake %" PRIu64
+		     ", ACK %" PRIu64 ", NAK %" PRIu64 ", READ response %" PRIu64 ", atomic ACK %" PRIu64
+		     "); %" PRIu64 " response flows unpaired\n  %" PRIu64 " new packets before the first "
 		     "acknowledged PSN (unsynced); %" PRIu64 " flows closed by a QP number reuse\n\n",
-		by[RW_PAIR_ACK] + by[RW_PAIR_NAK] + by[RW_PAIR_READ_RESP] + by[RW_PAIR_ATOMIC_ACK],
-		by[RW_PAIR_ACK], by[RW_PAIR_NAK], by[RW_PAIR_READ_RESP], by[RW_PAIR_ATOMIC_ACK], unpaired,
-		unsynced, t->conversations_reused);
+		by[RW_PAIR_CM] + by[RW_PAIR_ACK] + by[RW_PAIR_NAK] + by[RW_PAIR_READ_RESP] +
+			by[RW_PAIR_ATOMIC_ACK],
+		by[RW_PAIR_CM], by[RW_PAIR_ACK], by[RW_PAIR_NAK], by[RW_PAIR_READ_RESP],
+		by[RW_PAIR_ATOMIC_ACK], unpaired, unsynced, t->conversations_reused);
 	if (side_table(r, idx, n, out, rp_edges_shown, rp_edges_heads, rp_edges_align,
 		       rp_edges_ncols, rp_edges_cells,
 		       "Capture edges (flows the capture's start or end cut, resends of packets "
@@ -802,6 +803,55 @@ static void pfc_table(const struct cap_report *r, const uint32_t *idx, uint32_t 
 	fputc('\n', out);
 }
 
+/* The two ends of a handshake as flow keys (active -> passive), for the
+ * address printers. */
+static void cm_key(const struct rw_cm_conn *c, struct rw_flow_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = c->family;
+	memcpy(k->src, c->active, 16);
+	memcpy(k->dst, c->passive, 16);
+	k->dqpn = c->passive_qpn;
+}
+
+/* The CM handshakes, one row each: the ends, the QPs and starting PSNs
+ * they agreed on, the time from REQ to RTU, retries, MRAs and a REJ's
+ * reason. */
+static void cm_table(const struct cap_report *r, FILE *out)
+{
+	uint32_t n = rw_analyzer_cm_count(r->a);
+	char a[T_CELL], p[T_CELL], b[64];
+	if (!n)
+		return;
+	fprintf(out, "CM handshakes\n");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rw_cm_conn *c = rw_analyzer_cm(r->a, i);
+		struct rw_flow_key k;
+		cm_key(c, &k);
+		cap_report_addr(a, sizeof(a), &k, 1);
+		cap_report_addr(p, sizeof(p), &k, 0);
+		fprintf(out, "  %s qp 0x%06" PRIx32 " psn %" PRIu32 " > %s", a, c->active_qpn,
+			c->active_psn, p);
+		if (c->reps)
+			fprintf(out, " qp 0x%06" PRIx32 " psn %" PRIu32, c->passive_qpn, c->passive_psn);
+		fprintf(out, ": %s", rw_cm_state_key((enum rw_cm_state)c->state));
+		if (c->rtus)
+			fprintf(out, ", REQ to RTU %s", rp_dur(b, sizeof(b), c->rtu_ns - c->req_ns));
+		if (c->reqs > 1)
+			fprintf(out, ", REQ resent %" PRIu32 "x", c->reqs - 1);
+		if (c->mras)
+			fprintf(out, ", %" PRIu32 " MRA (timeout %u)", c->mras, c->mra_timeout);
+		if (c->rejs) {
+			const char *why = rw_cm_rej_reason_name(c->rej_reason);
+			fprintf(out, ", REJ %u (%s)", c->rej_reason, why ? why : "unknown");
+		}
+		if (c->flow_active >= 0)
+			fprintf(out, "; flows %" PRId32 " and %" PRId32, c->flow_active, c->flow_passive);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
 int cap_report_table(const struct cap_report *r, FILE *out)
 {
 	const struct rw_totals *t = rw_analyzer_totals(r->a);
@@ -835,6 +885,7 @@ int cap_report_table(const struct cap_report *r, FILE *out)
 	} else
 		fprintf(out, "Flows: none (no RoCE or InfiniBand transport packets)\n\n");
 	pfc_table(r, idx, n, out);
+	cm_table(r, out);
 
 	/* Totals */
 	fprintf(out, "Totals\n");
@@ -1090,6 +1141,79 @@ static void json_pfc(struct jw *w, const struct cap_report *r, const uint32_t *i
 	jw_obj_end(w);
 }
 
+static void j_frame(struct jw *w, const char *key, uint64_t frame, uint32_t count)
+{
+	if (count)
+		jw_uint(w, key, frame);
+	else
+		jw_null(w, key);
+}
+
+/* The CM handshakes: who connected to whom, with which QPs and starting
+ * PSNs, how long it took, and what went wrong on the way. */
+static void json_handshakes(struct jw *w, const struct cap_report *r)
+{
+	char b[64];
+	jw_arr(w, "handshakes");
+	for (uint32_t i = 0; i < rw_analyzer_cm_count(r->a); i++) {
+		const struct rw_cm_conn *c = rw_analyzer_cm(r->a, i);
+		struct rw_flow_key k;
+		cm_key(c, &k);
+		jw_obj(w, NULL);
+		jw_str(w, "active", cap_report_addr(b, sizeof(b), &k, 1));
+		jw_str(w, "passive", cap_report_addr(b, sizeof(b), &k, 0));
+		jw_str(w, "state", rw_cm_state_key((enum rw_cm_state)c->state));
+		jw_uint(w, "local_comm_id", c->active_comm_id);
+		jw_uint(w, "remote_comm_id", c->passive_comm_id);
+		jw_uint(w, "local_qpn", c->active_qpn);
+		jw_uint(w, "req_starting_psn", c->active_psn);
+		if (c->reps) {
+			jw_uint(w, "remote_qpn", c->passive_qpn);
+			jw_uint(w, "rep_starting_psn", c->passive_psn);
+		} else {
+			jw_null(w, "remote_qpn");
+			jw_null(w, "rep_starting_psn");
+		}
+		jw_uint(w, "path_mtu", c->path_mtu >= 1 && c->path_mtu <= 5 ? 128u << c->path_mtu : 0);
+		j_frame(w, "req_frame", c->req_frame, c->reqs);
+		j_frame(w, "rep_frame", c->rep_frame, c->reps);
+		j_frame(w, "rtu_frame", c->rtu_frame, c->rtus);
+		j_frame(w, "dreq_frame", c->dreq_frame, c->dreqs);
+		j_frame(w, "drep_frame", c->drep_frame, c->dreps);
+		if (c->rtus && c->reqs)
+			j_us(w, "req_to_rtu_us", c->rtu_ns - c->req_ns);
+		else
+			jw_null(w, "req_to_rtu_us");
+		if (c->reps && c->reqs)
+			j_us(w, "req_to_rep_us", c->rep_ns - c->req_ns);
+		else
+			jw_null(w, "req_to_rep_us");
+		jw_uint(w, "req_retries", c->reqs ? c->reqs - 1 : 0);
+		jw_uint(w, "rep_retries", c->reps ? c->reps - 1 : 0);
+		jw_uint(w, "mras", c->mras);
+		if (c->mras) {
+			j_us(w, "mra_after_req_us", c->mra_ns - c->req_ns);
+			jw_uint(w, "mra_service_timeout", c->mra_timeout);
+		}
+		if (c->rejs) {
+			const char *why = rw_cm_rej_reason_name(c->rej_reason);
+			jw_uint(w, "rej_reason", c->rej_reason);
+			jw_str(w, "rej_reason_name", why ? why : "unknown");
+			jw_uint(w, "rej_frame", c->rej_frame);
+		}
+		if (c->flow_active >= 0)
+			jw_uint(w, "flow_active", (uint64_t)c->flow_active);
+		else
+			jw_null(w, "flow_active");
+		if (c->flow_passive >= 0)
+			jw_uint(w, "flow_passive", (uint64_t)c->flow_passive);
+		else
+			jw_null(w, "flow_passive");
+		jw_obj_end(w);
+	}
+	jw_arr_end(w);
+}
+
 static void json_doc(struct jw *w, const struct cap_report *r, const uint32_t *idx, uint32_t n,
 		     const uint8_t *cls)
 {
@@ -1116,6 +1240,8 @@ static void json_doc(struct jw *w, const struct cap_report *r, const uint32_t *i
 		json_flow(w, r, idx[k]);
 	jw_arr_end(w);
 	json_pfc(w, r, idx, n, cls);
+	json_handshakes(w, r);
+	jw_uint(w, "cm_unmatched", t->cm_unmatched);
 	jw_real(w, "link_gbps", r->opts.link_gbps);
 	j_us(w, "storm_threshold_us", r->opts.storm_ns);
 	jw_obj(w, "icrc");

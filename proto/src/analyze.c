@@ -73,7 +73,7 @@ void an_free(struct rw_analyzer *a, void *p, size_t size)
 
 /* ---- keys ---- */
 
-static int key_of(const struct rw_packet *p, struct rw_flow_key *k)
+int an_key_of(const struct rw_packet *p, struct rw_flow_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->dqpn = p->bth.dqpn;
@@ -248,13 +248,14 @@ static struct rw_flow *flow_make(struct rw_analyzer *a, const struct rw_flow_key
 	f->index = (int32_t)a->nflows++;
 	f->peer = -1;
 	f->prev_conv = -1;
+	f->cm = -1;
 	f->next_req_in_pair = -1;
 	f->conversation = 1;
 	f->addr_pair = ap;
 	return f;
 }
 
-static struct rw_flow *flow_get(struct rw_analyzer *a, const struct rw_flow_key *k)
+struct rw_flow *an_flow_get(struct rw_analyzer *a, const struct rw_flow_key *k)
 {
 	/* Packets of one flow come in runs (the packets of a message). */
 	if (a->last && key_eq(&a->last->key, k))
@@ -271,13 +272,30 @@ static struct rw_flow *flow_get(struct rw_analyzer *a, const struct rw_flow_key 
 	if ((a->nflows + 1) * 2 > a->slots_mask + 1) {
 		if (!slots_grow(a))
 			return NULL;
-		return flow_get(a, k);
+		return an_flow_get(a, k);
 	}
 	struct rw_flow *f = flow_make(a, k);
 	if (!f)
 		return NULL;
 	a->slots[i] = (uint32_t)f->index + 1;
 	return a->last = f;
+}
+
+/* f's conversation ended, and its peer's: the key's next packet opens a
+ * new flow. */
+void an_close(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts)
+{
+	if (!f->closed) {
+		msg_finish(a, f, ts);
+		f->closed = 1;
+	}
+	if (f->peer >= 0) {
+		struct rw_flow *q = flow_at(a, (uint32_t)f->peer);
+		if (q->peer == f->index && !q->closed) {
+			msg_finish(a, q, ts);
+			q->closed = 1;
+		}
+	}
 }
 
 /* The key of f starts a new conversation (its QP number was reused): f is
@@ -293,15 +311,7 @@ struct rw_flow *an_new_conversation(struct rw_analyzer *a, struct rw_flow *f, ui
 	if (!nf)
 		return f; /* no room: the conversations stay merged */
 	f = flow_at(a, (uint32_t)old); /* (flow_make never moves flows; kept for clarity) */
-	msg_finish(a, f, ts);
-	f->closed = 1;
-	if (f->peer >= 0) {
-		struct rw_flow *q = flow_at(a, (uint32_t)f->peer);
-		if (q->peer == f->index && !q->closed) {
-			msg_finish(a, q, ts);
-			q->closed = 1;
-		}
-	}
+	an_close(a, f, ts);
 	a->totals.conversations_reused++;
 	nf->prev_conv = old;
 	nf->conversation = conv + 1;
@@ -399,6 +409,7 @@ void rw_analyzer_free(struct rw_analyzer *a)
 	if (a->ukeys)
 		an_free(a, a->ukeys, (size_t)(a->ukeys_mask + 1) * sizeof(*a->ukeys));
 	pause_release(a);
+	cm_release(a);
 	a->cfg.free(a->cfg.alloc_ctx, a);
 }
 
@@ -548,10 +559,14 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 	}
 	if (!(p->present & RW_P_BTH) || !p->op || !(p->op->flags & RW_OPF_VALID))
 		return;
+	/* A CM message may open or close the flows of a connection: before
+	 * the MAD's own flow (QP 1) is counted, which it does not touch. */
+	if ((p->present & RW_P_MAD) && p->mad.cm_msg != RW_CM_NONE)
+		cm_packet(a, p, ts, frame);
 	struct rw_flow_key k;
-	if (!key_of(p, &k))
+	if (!an_key_of(p, &k))
 		return;
-	struct rw_flow *f = flow_get(a, &k);
+	struct rw_flow *f = an_flow_get(a, &k);
 	if (f && f->closed) {
 		f = an_new_conversation(a, f, ts);
 		n->flags |= RW_N_NEW_CONV;

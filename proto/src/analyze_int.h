@@ -212,6 +212,10 @@ struct rw_analyzer {
 	 * sender no frame is addressed to): what requests obey */
 	uint64_t port_until[RW_PFC_PRIORITIES + 1];
 	uint64_t l2_last_src, l2_last_dst; /* the latest frame's, checked against the senders */
+
+	/* CM handshakes (analyze_cm.c) */
+	struct rw_cm_conn *cms;
+	uint32_t ncms, cms_cap;
 };
 
 static inline struct rw_flow *flow_at(const struct rw_analyzer *a, uint32_t i)
@@ -230,6 +234,16 @@ void an_free(struct rw_analyzer *a, void *p, size_t size);
 int32_t an_pair_lookup(struct rw_analyzer *a, uint8_t family, const uint8_t *src,
 		       const uint8_t *dst, int create);
 struct rw_flow *an_new_conversation(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
+int an_key_of(const struct rw_packet *p, struct rw_flow_key *k);
+struct rw_flow *an_flow_get(struct rw_analyzer *a, const struct rw_flow_key *k);
+void an_close(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
+
+/* analyze_cm.c */
+void cm_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64_t ts, uint64_t frame);
+void cm_release(struct rw_analyzer *a);
+/* analyze_pair.c */
+void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint32_t psn,
+	       uint64_t frame);
 
 /* analyze_lat.c */
 void lat_add(struct rw_analyzer *a, struct rw_lat *l, uint64_t v);

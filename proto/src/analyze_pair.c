@@ -19,7 +19,7 @@
 const char *rw_pair_how_key(enum rw_pair_how h)
 {
 	static const char *const keys[] = {"none", "ack", "nak", "read_response",
-							"atomic_ack"};
+							"atomic_ack", "cm"};
 	_Static_assert(sizeof(keys) / sizeof(keys[0]) == RW_PAIR_COUNT, "keys: one entry per value");
 	return (unsigned)h < RW_PAIR_COUNT ? keys[h] : "?";
 }
@@ -131,8 +131,8 @@ static void answers_move(struct rw_flow *to, struct rw_flow *from)
 	from->acks = from->acked_psns = from->msn_regressions = 0;
 }
 
-static void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint32_t psn,
-		      uint64_t frame)
+void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint32_t psn,
+	       uint64_t frame)
 {
 	pend_answered_before(q, f);
 	f->peer = q->index;
@@ -626,7 +626,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 {
 	const struct rw_opcode_info *op = p->op;
 	struct rw_flow *q = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer) : NULL;
-	if (q && pair_contradicted(q, p)) {
+	if (q && q->pair_how != RW_PAIR_CM && pair_contradicted(q, p)) {
 		pair_unlink(a, f, q);
 		q = NULL;
 	}

@@ -232,6 +232,16 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 	/* f->last_ns is this packet's time already. */
 	int quiet = s->valid && f->last_ns - s->last_ns >= RESEND_QUIET_NS;
 	s->last_ns = f->last_ns;
+	if (!s->valid && s == &f->req && f->cm_psn_valid) {
+		/* The CM handshake stated where the stream starts (REQ's or
+		 * REP's starting PSN): it is known from its first packet, and
+		 * PSNs before the first one captured were lost by the capture. */
+		s->valid = 1;
+		s->first_psn = s->high_psn = s->next_psn = f->cm_psn;
+		memset(s->seen, 0, sizeof(s->seen));
+		s->gap_n = s->gap_next = 0;
+		s->synced = 1;
+	}
 	if (!s->valid) {
 		s->valid = 1;
 		s->first_psn = psn;

@@ -562,6 +562,15 @@ static const struct rw_field f_cnp[] = {
 };
 #undef HLEN
 
+/* IPoIB (RFC 4391 6): the 4-byte encapsulation header, an ethertype and two
+ * reserved bytes, before the IP or ARP packet a SEND carries. */
+#define HLEN RW_IPOIB_HLEN
+static const struct rw_field f_ipoib[] = {
+	NUMX("type", 0, 2, 0, 16, HEX(4), .vname = vn_ethertype),
+	NUMX("reserved", 2, 2, 0, 16, HEX(4), .flags = RW_FF_RESV),
+};
+#undef HLEN
+
 
 /* ---- management datagrams (mad.h, mad_layout.h) -------------------------- */
 
@@ -651,6 +660,10 @@ static int get_cm_msg(const struct rw_hview *h, uint64_t *v)
 static const struct rw_field f_mad[] = {
 	RW_MAD_HDR_ROWS(FN, FB)
 	NUMX("r", 3, 1, 7, 1, .type = RW_FT_FLAG),
+	/* the rows' names, for --json (indexes: the rows above) */
+	NAMEOF("class_name", 1, vn_mad_class),
+	NAMEOF("method_name", 3, vn_mad_method),
+	NAMEOF("attribute_name", 7, vn_mad_attr),
 };
 #undef S
 #undef HLEN
@@ -741,6 +754,7 @@ static const struct rw_header_desc descs[] = {
 	D(RW_HD_IMMDT, "immdt", RW_IMMDT_LEN, f_immdt),
 	D(RW_HD_IETH, "ieth", RW_IETH_LEN, f_ieth),
 	D(RW_HD_CNP, "cnp", RW_CNP_LEN, f_cnp),
+	D(RW_HD_IPOIB, "ipoib", RW_IPOIB_HLEN, f_ipoib),
 	D(RW_HD_MAD, "mad", RW_MAD_HDR_LEN, f_mad),
 	D(RW_HD_SMP_LID, "smp", RW_MAD_LEN, f_smp_lid),
 	D(RW_HD_SMP_DR, "smp", RW_MAD_LEN, f_smp_dr),
@@ -857,6 +871,27 @@ static unsigned add(struct rw_hview *out, unsigned n, unsigned max, const struct
 	return n + 1;
 }
 
+/* A MAD's tables: the common header, the class's header, the CM message or
+ * the attribute payload, each only when its bytes were captured. */
+static unsigned mad_views(struct rw_hview *out, unsigned n, unsigned max, const struct rw_packet *p)
+{
+	const struct rw_mad_hdr *h = &p->mad.hdr;
+	const uint8_t *m = p->payload;
+	size_t cap = p->payload_caplen;
+	int hd;
+
+	n = add(out, n, max, p, RW_HD_MAD, m, 0);
+	if (h->base_version != RW_MAD_BASE_VERSION || cap < RW_MAD_LEN)
+		return n;
+	if ((hd = rw_mad_class_hd(h->mgmt_class)) >= 0)
+		n = add(out, n, max, p, (enum rw_hd)hd, m, 0);
+	if (h->mgmt_class == RW_MGMT_CM && (hd = rw_cm_hd(h->attr_id)) >= 0)
+		n = add(out, n, max, p, (enum rw_hd)hd, m + RW_MAD_HDR_LEN, 0);
+	else if ((hd = rw_mad_attr_hd(h->mgmt_class, h->attr_id)) >= 0)
+		n = add(out, n, max, p, (enum rw_hd)hd, m + rw_mad_data_offset(h->mgmt_class), 0);
+	return n;
+}
+
 unsigned rw_packet_hviews(const struct rw_packet *p, const uint8_t *frame, struct rw_hview *out,
 			  unsigned max)
 {
@@ -910,5 +945,9 @@ unsigned rw_packet_hviews(const struct rw_packet *p, const uint8_t *frame, struc
 			n = add(out, n, max, p, (enum rw_hd)(RW_HD_RDETH + i), bth + off, 0);
 		}
 	}
+	if (p->present & RW_P_IPOIB)
+		n = add(out, n, max, p, RW_HD_IPOIB, p->payload, 0);
+	if (p->present & RW_P_MAD)
+		n = mad_views(out, n, max, p);
 	return n < max ? n : max;
 }

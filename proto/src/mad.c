@@ -12,6 +12,7 @@
  * rows (a number's bytes, shift and width, and the struct member it goes
  * to), as libibmad's fields.c drives its codec from one table. */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "codec.h"
@@ -305,6 +306,77 @@ enum rw_err rw_mad_decode(const uint8_t *buf, size_t len, struct rw_mad *out)
 	return RW_OK;
 }
 
+/* ---- the brief a frame's decode keeps ------------------------------------- */
+
+enum rw_err rw_mad_brief_decode(const uint8_t *buf, size_t len, struct rw_mad_brief *out)
+{
+	memset(out, 0, sizeof(*out));
+	RW_NEED(len, RW_MAD_HDR_LEN);
+	rows_decode(r_hdr, N_(r_hdr), buf, &out->hdr);
+	const struct cm_msg_desc *d = cm_msg(out->hdr.attr_id);
+	if (out->hdr.mgmt_class != RW_MGMT_CM || out->hdr.base_version != RW_MAD_BASE_VERSION ||
+	    !d || len < RW_MAD_LEN)
+		return RW_OK;
+	/* Once per CM message (a handful per connection): the whole decode,
+	 * from the same rows, rather than a second list of offsets. */
+	struct rw_cm cm;
+	rows_decode(d->rows, d->n, buf + RW_MAD_HDR_LEN, &cm.u);
+	out->cm_msg = out->hdr.attr_id;
+	switch (out->cm_msg) {
+	case RW_CM_REQ:
+		out->local_comm_id = cm.u.req.local_comm_id;
+		out->qpn = cm.u.req.local_qpn;
+		out->starting_psn = cm.u.req.starting_psn;
+		out->path_mtu = cm.u.req.path_mtu;
+		out->transport = cm.u.req.transport_service_type;
+		break;
+	case RW_CM_REP:
+		out->local_comm_id = cm.u.rep.local_comm_id;
+		out->remote_comm_id = cm.u.rep.remote_comm_id;
+		out->qpn = cm.u.rep.local_qpn;
+		out->starting_psn = cm.u.rep.starting_psn;
+		break;
+	case RW_CM_MRA:
+		out->local_comm_id = cm.u.mra.local_comm_id;
+		out->remote_comm_id = cm.u.mra.remote_comm_id;
+		out->msg_ref = cm.u.mra.message_mraed;
+		out->service_timeout = cm.u.mra.service_timeout;
+		break;
+	case RW_CM_REJ:
+		out->local_comm_id = cm.u.rej.local_comm_id;
+		out->remote_comm_id = cm.u.rej.remote_comm_id;
+		out->msg_ref = cm.u.rej.message_rejected;
+		out->rej_reason = cm.u.rej.reason;
+		break;
+	case RW_CM_DREQ:
+		out->local_comm_id = cm.u.dreq.local_comm_id;
+		out->remote_comm_id = cm.u.dreq.remote_comm_id;
+		out->qpn = cm.u.dreq.remote_qpn;
+		break;
+	case RW_CM_LAP:
+		out->local_comm_id = cm.u.lap.local_comm_id;
+		out->remote_comm_id = cm.u.lap.remote_comm_id;
+		out->qpn = cm.u.lap.remote_qpn;
+		break;
+	case RW_CM_APR:
+		out->local_comm_id = cm.u.apr.local_comm_id;
+		out->remote_comm_id = cm.u.apr.remote_comm_id;
+		break;
+	case RW_CM_SIDR_REQ:
+		out->local_comm_id = cm.u.sidr_req.request_id;
+		break;
+	case RW_CM_SIDR_REP:
+		out->local_comm_id = cm.u.sidr_rep.request_id;
+		out->qpn = cm.u.sidr_rep.qpn;
+		break;
+	default: /* RTU, DREP */
+		out->local_comm_id = cm.u.rtu.local_comm_id;
+		out->remote_comm_id = cm.u.rtu.remote_comm_id;
+		break;
+	}
+	return RW_OK;
+}
+
 /* ---- encode -------------------------------------------------------------- */
 
 enum rw_err rw_mad_encode(const struct rw_mad *m, uint8_t *buf, size_t cap, size_t *written)
@@ -454,6 +526,28 @@ static const struct tok methods[] = {
 	{ RW_METHOD_GET_MULTI_RESP, "GetMultiResp" },
 	{ RW_METHOD_DELETE_RESP, "DeleteResp" },
 };
+
+/* The prefix Wireshark's Info column gives a class's methods (SubnGet,
+ * SubnAdmGetResp, PerfSet); other classes are shown by their name. */
+static const struct tok method_prefix[] = {
+	{ RW_MGMT_SUBN_LID, "Subn" }, { RW_MGMT_SUBN_DR, "Subn" }, { RW_MGMT_SA, "SubnAdm" },
+	{ RW_MGMT_PERF, "Perf" },     { RW_MGMT_BM, "BM" },        { RW_MGMT_DEV, "DevMgt" },
+	{ RW_MGMT_CC, "CC" },
+};
+
+const char *rw_mad_method_text(uint8_t mgmt_class, uint8_t method, char *buf, size_t cap)
+{
+	const char *pre = TOK(method_prefix, mgmt_class);
+	const char *cls = rw_mad_class_name(mgmt_class);
+	const char *m = rw_mad_method_name(method);
+	if (!pre)
+		pre = cls ? cls : "Class";
+	if (m)
+		snprintf(buf, cap, "%s%s", pre, m);
+	else
+		snprintf(buf, cap, "%sMethod(0x%02x)", pre, method);
+	return buf;
+}
 
 const char *rw_mad_method_name(uint8_t method)
 {

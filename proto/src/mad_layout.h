@@ -21,15 +21,15 @@
 /* IBA 13.4.3, Figure 144: the common header. */
 #define RW_MAD_HDR_ROWS(N, B)                                                                      \
 	N("base_version", base_version, 0, 1, 0, 8)                                                \
-	N("mgmt_class", mgmt_class, 1, 1, 0, 8, HEX(2), .vname = vn_mad_class)                     \
+	N("class", mgmt_class, 1, 1, 0, 8, HEX(2), .vname = vn_mad_class)                     \
 	N("class_version", class_version, 2, 1, 0, 8)                                              \
 	N("method", method, 3, 1, 0, 8, HEX(2), .vname = vn_mad_method)                            \
 	N("status", status, 4, 2, 0, 16, HEX(4))                                                   \
 	N("class_specific", class_specific, 6, 2, 0, 16, HEX(4))                                   \
 	N("tid", tid, 8, 8, 0, 64, HEX(16))                                                        \
-	N("attr_id", attr_id, 16, 2, 0, 16, HEX(4), .vname = vn_mad_attr)                          \
+	N("attribute", attr_id, 16, 2, 0, 16, HEX(4), .vname = vn_mad_attr)                          \
 	N("resv", resv, 18, 2, 0, 16, .flags = RW_FF_RESV)                                         \
-	N("attr_mod", attr_mod, 20, 4, 0, 32, HEX(8))
+	N("attribute_modifier", attr_mod, 20, 4, 0, 32, HEX(8))
 
 /* IBA 14.2.1.2: the directed-route SMP (class 0x81), from MAD byte 0: D and
  * status share the common header's status, hop pointer and count its

@@ -79,6 +79,50 @@ static void check_icrc(struct walk *w, size_t start, size_t ib_end)
 	p->icrc_status = p->icrc_computed == p->icrc_wire ? RW_CRC_OK : RW_CRC_BAD;
 }
 
+/* IPoIB (RFC 4391): the 4-byte header, then an IPv4 or IPv6 header or an
+ * ARP packet of hardware type InfiniBand. Known by its contents, as
+ * Wireshark knows it: the QP numbers and Q_Keys IPoIB uses are the
+ * subnet's choice. The first byte after the header is checked too, so that
+ * a SEND of application data that happens to start 08 00 00 00 (a
+ * little-endian 8) is not taken for IPv4. */
+static int ipoib_type(const uint8_t *b, size_t n)
+{
+	if (n < RW_IPOIB_HLEN + 2 || b[2] || b[3])
+		return -1;
+	unsigned t = rw_get_be16(b), v = b[4];
+	switch (t) {
+	case RW_ETHERTYPE_IPV4:
+		return v >= 0x45 && v <= 0x4F ? (int)t : -1;
+	case RW_ETHERTYPE_IPV6:
+		return (v >> 4) == 6 ? (int)t : -1;
+	case RW_ETHERTYPE_ARP:
+		return rw_get_be16(b + 4) == RW_ARPHRD_INFINIBAND ? (int)t : -1;
+	default:
+		return -1;
+	}
+}
+
+/* What the first packet of a SEND carries: a management datagram (a UD
+ * SEND of 256 bytes to QP 0 or 1: IBA 13.5.1 reserves them for MADs), else
+ * maybe IPoIB. */
+static void send_payload(struct rw_packet *p, const struct rw_opcode_info *op)
+{
+	int t;
+	if (op->transport == RW_TRANSPORT_UD && p->bth.dqpn <= RW_QP1 && !(op->flags & RW_OPF_IMM)) {
+		/* IBA 13.4.2: every MAD is 256 bytes; anything else sent to
+		 * QP 0 or 1 is not one (nor IPoIB) */
+		if (p->payload_len != RW_MAD_LEN)
+			return;
+		if (rw_mad_brief_decode(p->payload, p->payload_caplen, &p->mad) == RW_OK)
+			p->present |= RW_P_MAD;
+		return;
+	}
+	if ((t = ipoib_type(p->payload, p->payload_caplen)) >= 0) {
+		p->present |= RW_P_IPOIB;
+		p->ipoib_type = (uint16_t)t;
+	}
+}
+
 /* The IB transport: BTH, the extension headers the opcode table names, the
  * payload and pad. ib_end is the end of the ICRC. */
 static enum rw_err decode_transport(struct walk *w, size_t off, size_t ib_end)
@@ -182,6 +226,8 @@ static enum rw_err decode_transport(struct walk *w, size_t off, size_t ib_end)
 	if (p->payload_len && !(op->flags & RW_OPF_PAYLOAD))
 		return fail(w, RW_ERR_MALFORMED, RW_L_PAYLOAD, hoff, 0,
 			    "payload after the headers of an opcode that carries none");
+	if (op->op == RW_OP_SEND && (op->flags & RW_OPF_FIRST) && p->payload_caplen)
+		send_payload(p, op);
 	if (ib_end > w->cap_end) {
 		if (hoff + p->payload_len + p->bth.pad > w->cap_end)
 			return fail(w, RW_ERR_TRUNCATED, RW_L_PAYLOAD, hoff,

@@ -1598,6 +1598,121 @@ static void test_read_responses_in_psn_order(void **state)
 	env_free(e);
 }
 
+
+/* ---- connections set up by CM (IBA 12.6) ---- */
+
+/* One CM MAD from src to dst: a UD SEND Only to QP 1 (Q_Key 0x80010000,
+ * source QP 1, as rdma_cm over RoCE sends them). */
+static struct rw_note feed_cm(struct env *e, uint64_t ts, uint32_t src, uint32_t dst,
+			      const struct rw_cm *cm, uint64_t tid)
+{
+	uint8_t mad[RW_MAD_LEN];
+	size_t n;
+	assert_int_equal(rw_cm_encode(cm, tid, mad, sizeof(mad), &n), RW_OK);
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = src;
+	p.ipv4.dst = dst;
+	p.ipv4.flags = RW_IPV4_DF;
+	p.udp.sport = 49152;
+	p.bth.opcode = 0x64; /* UD SEND Only */
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = RW_QP1;
+	p.deth.qkey = RW_GSI_QKEY;
+	p.deth.sqpn = RW_QP1;
+	p.payload = mad;
+	p.payload_len = RW_MAD_LEN;
+	return feed_packet(e, ts, &p);
+}
+
+/* REQ (QP_A starts at PSN 1000), REP (QP_B at 5000), RTU, then WRITEs
+ * whose first copy is lost on the way to the tap, ACKs, DREQ/DREP, and the
+ * same QP numbers connected again. What the handshake states is the truth:
+ * the flows are paired by CM from the first data packet, none of it is
+ * unsynced, the lost first PSN is a gap, and the second connection is a new
+ * conversation. */
+static void test_cm_handshake_pairs(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	struct rw_cm req = {.msg = RW_CM_REQ}, rep = {.msg = RW_CM_REP}, rtu = {.msg = RW_CM_RTU};
+	struct rw_cm dreq = {.msg = RW_CM_DREQ}, drep = {.msg = RW_CM_DREP};
+	req.u.req.local_comm_id = 0xA1;
+	req.u.req.local_qpn = QP_A;
+	req.u.req.starting_psn = 1000;
+	req.u.req.path_mtu = 3;
+	rep.u.rep.local_comm_id = 0xB1;
+	rep.u.rep.remote_comm_id = 0xA1;
+	rep.u.rep.local_qpn = QP_B;
+	rep.u.rep.starting_psn = 5000;
+	rtu.u.rtu.local_comm_id = 0xA1;
+	rtu.u.rtu.remote_comm_id = 0xB1;
+	dreq.u.dreq.local_comm_id = 0xA1;
+	dreq.u.dreq.remote_comm_id = 0xB1;
+	dreq.u.dreq.remote_qpn = QP_B;
+	drep.u.drep.local_comm_id = 0xB1;
+	drep.u.drep.remote_comm_id = 0xA1;
+
+	uint64_t t = 1000;
+	feed_cm(e, t, A_IP, B_IP, &req, 7);
+	feed_cm(e, t += 100, A_IP, B_IP, &req, 7); /* a REQ resent */
+	feed_cm(e, t += 5000, B_IP, A_IP, &rep, 7); /* frame 3 */
+	feed_cm(e, t += 5000, A_IP, B_IP, &rtu, 7);
+	/* PSN 1000 lost before the tap; 1001..1003 arrive */
+	for (uint32_t psn = 1001; psn <= 1003; psn++)
+		feed(e, t += 1000, A_IP, B_IP, 0x0A /* RC WRITE Only */, QP_B, psn, 64, 0);
+	feed_aeth(e, t += 1000, 0x11 /* RC ACK */, 1003, 0x1F, 3, 0, 0);
+	feed_cm(e, t += 1000, A_IP, B_IP, &dreq, 8);
+	feed_cm(e, t += 1000, B_IP, A_IP, &drep, 8);
+	/* the same QPs connect again: a new handshake, new flows */
+	req.u.req.local_comm_id = 0xA2;
+	req.u.req.starting_psn = 77;
+	rep.u.rep.local_comm_id = 0xB2;
+	rep.u.rep.remote_comm_id = 0xA2;
+	rep.u.rep.starting_psn = 88;
+	feed_cm(e, t += 1000, A_IP, B_IP, &req, 9);
+	feed_cm(e, t += 1000, B_IP, A_IP, &rep, 9);
+	feed(e, t += 1000, A_IP, B_IP, 0x0A, QP_B, 77, 64, 0);
+
+	assert_int_equal(rw_analyzer_cm_count(e->a), 2);
+	const struct rw_cm_conn *c = rw_analyzer_cm(e->a, 0);
+	assert_int_equal(c->state, RW_CMS_DREP);
+	assert_int_equal(c->reqs, 2);
+	assert_int_equal(c->active_qpn, QP_A);
+	assert_int_equal(c->passive_qpn, QP_B);
+	assert_int_equal(c->active_psn, 1000);
+	assert_int_equal(c->passive_psn, 5000);
+	assert_int_equal(c->rep_frame, 3);
+	assert_true(c->rtu_ns - c->req_ns == 10100);
+	assert_true(c->flow_active >= 0 && c->flow_passive >= 0);
+	const struct rw_flow *fa = rw_analyzer_flow(e->a, (uint32_t)c->flow_active);
+	const struct rw_flow *fp = rw_analyzer_flow(e->a, (uint32_t)c->flow_passive);
+	assert_int_equal(fa->key.dqpn, QP_B);
+	assert_int_equal(fp->key.dqpn, QP_A);
+	assert_int_equal(fa->peer, fp->index);
+	assert_int_equal(fa->pair_how, RW_PAIR_CM);
+	assert_int_equal(fa->pair_frame, 3);
+	assert_int_equal(fa->packets, 3);
+	assert_int_equal(fa->unsynced_pkts, 0);
+	assert_int_equal(fa->psn_gaps, 1);     /* 1000, which the REQ said comes first */
+	assert_int_equal(fa->missing_psns, 1);
+	assert_true(fa->closed);               /* the DREP ended it */
+
+	const struct rw_cm_conn *c2 = rw_analyzer_cm(e->a, 1);
+	assert_int_equal(c2->state, RW_CMS_REP);
+	const struct rw_flow *fa2 = rw_analyzer_flow(e->a, (uint32_t)c2->flow_active);
+	assert_int_equal(fa2->conversation, 2);
+	assert_int_equal(fa2->prev_conv, fa->index);
+	assert_int_equal(fa2->pair_how, RW_PAIR_CM);
+	assert_int_equal(fa2->packets, 1);
+	assert_int_equal(fa2->psn_gaps, 0);
+	assert_int_equal(fa2->unsynced_pkts, 0);
+	assert_int_equal(rw_analyzer_totals(e->a)->cm_msgs, 8);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1647,6 +1762,7 @@ int main(void)
 		cmocka_unit_test(test_held_rest_counted_once),
 		cmocka_unit_test(test_read_answered_again_below_first),
 		cmocka_unit_test(test_rc_first_packet_bad),
+		cmocka_unit_test(test_cm_handshake_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -514,10 +514,10 @@ static void test_field_tables(void **state)
 	uint8_t m[RW_MAD_LEN];
 	req_vector(m);
 	assert_string_equal(rw_header_desc(RW_HD_MAD)->name, "mad");
-	assert_int_equal(field(RW_HD_MAD, m, "mgmt_class"), 7);
-	assert_string_equal(field_name(RW_HD_MAD, m, "mgmt_class"), "CM");
+	assert_int_equal(field(RW_HD_MAD, m, "class"), 7);
+	assert_string_equal(field_name(RW_HD_MAD, m, "class"), "CM");
 	assert_string_equal(field_name(RW_HD_MAD, m, "method"), "Send");
-	assert_string_equal(field_name(RW_HD_MAD, m, "attr_id"), "ConnectRequest");
+	assert_string_equal(field_name(RW_HD_MAD, m, "attribute"), "ConnectRequest");
 	assert_true(field(RW_HD_MAD, m, "tid") == UINT64_C(0x0123456789abcdef));
 	assert_int_equal(field(RW_HD_MAD, m, "r"), 0);
 

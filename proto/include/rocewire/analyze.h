@@ -96,6 +96,7 @@ enum rw_pair_how {
 	RW_PAIR_NAK,        /* a NAK named it */
 	RW_PAIR_READ_RESP,  /* a READ response carried a PSN of the READ's (a MIDDLE or LAST: in its span) */
 	RW_PAIR_ATOMIC_ACK, /* an atomic ACK carried the atomic request's PSN */
+	RW_PAIR_CM,         /* the CM handshake (REQ, REP) named both QPs: pair_frame is the REP */
 	RW_PAIR_COUNT
 };
 const char *rw_pair_how_key(enum rw_pair_how h); /* "ack", "nak", ... */
@@ -207,6 +208,9 @@ struct rw_flow {
 	uint64_t pair_frame;    /* the response that paired it */
 	uint32_t pair_ambiguous; /* responses whose PSN several unpaired flows had sent */
 	uint32_t unpaired;       /* pairings undone: a response acknowledged a PSN the peer never sent */
+	int32_t cm;             /* index of the CM handshake that opened it (rw_analyzer_cm), -1 */
+	uint8_t cm_psn_valid;   /* the handshake stated the PSN its requests start at: */
+	uint32_t cm_psn;        /* the stream is known from the first packet */
 	uint32_t conversation;  /* 1, then 2, 3, ... each time the key's QP number is reused */
 	int32_t prev_conv;      /* index of this key's previous conversation, -1 */
 	uint8_t closed;         /* its conversation ended (the QP was reused); the key's next packet opens a new flow */
@@ -398,6 +402,9 @@ struct rw_totals {
 	uint64_t untracked;       /* packets of flows beyond max_flows / mem_limit: not analysed */
 	uint64_t untracked_flows; /* those flows (distinct keys) */
 	uint64_t conversations_reused; /* flows closed because their QP number was reused */
+	uint64_t cm_msgs;        /* CM MADs seen */
+	uint64_t cm_unmatched;   /* CM messages of no handshake the capture saw begin */
+	uint64_t cm_dropped;     /* handshakes not kept: the memory limit */
 	uint64_t mem_bytes;       /* engine state in use */
 	uint64_t cnps_unlinked; /* CNPs with no CE mark left to answer in the window (one mark answers one CNP) */
 	uint64_t cnp_too_often[RW_CNP_MODES]; /* CNPs sooner than cnp_min_ns after the last of their key, per mode */
@@ -446,6 +453,38 @@ struct rw_note {
 	uint64_t pause_ns[RW_PFC_PRIORITIES + 1]; /* PFC frames only: pause asked per priority */
 };
 
+/* A connection set up by Communication Management (IBA 12), as the capture
+ * saw its MADs: the active side sent the REQ, the passive side the REP. */
+enum rw_cm_state {
+	RW_CMS_REQ = 0,  /* REQ seen, no answer yet */
+	RW_CMS_REP,      /* REP seen: both QPs known, the flows paired */
+	RW_CMS_RTU,      /* RTU seen: established */
+	RW_CMS_REJ,      /* rejected */
+	RW_CMS_DREQ,     /* disconnection asked */
+	RW_CMS_DREP,     /* disconnected: the flows are closed */
+	RW_CMS_COUNT
+};
+const char *rw_cm_state_key(enum rw_cm_state s); /* "req_sent", "rep_sent", ... */
+
+struct rw_cm_conn {
+	uint8_t family;           /* as struct rw_flow_key */
+	uint8_t active[16], passive[16]; /* the REQ's source and destination */
+	uint8_t state;            /* enum rw_cm_state */
+	uint8_t transport;        /* REQ: 0 RC, 1 UC, 2 RD, 3 XRC */
+	uint8_t path_mtu;         /* REQ: 1 (256) .. 5 (4096) */
+	uint8_t rej_msg;          /* REJ: which message it rejected (0 REQ, 1 REP, 2 other) */
+	uint16_t rej_reason;
+	uint32_t active_comm_id, passive_comm_id;
+	uint32_t active_qpn, passive_qpn;   /* REQ's and REP's local QPN */
+	uint32_t active_psn, passive_psn;   /* REQ's and REP's starting PSN */
+	uint32_t reqs, reps, rtus, dreqs, dreps, mras, rejs; /* messages, resends included */
+	uint8_t mra_timeout;      /* the latest MRA's service timeout (4.096 us * 2^t) */
+	uint64_t req_frame, rep_frame, rtu_frame, rej_frame, dreq_frame, drep_frame;
+	uint64_t req_ns, rep_ns, rtu_ns, dreq_ns, drep_ns;
+	uint64_t mra_ns;          /* the first MRA */
+	int32_t flow_active, flow_passive; /* the flows it paired (active -> passive first), -1 */
+};
+
 struct rw_analyzer;
 
 /* A new analyzer (cfg may be NULL: defaults); NULL if no memory. */
@@ -463,6 +502,9 @@ void rw_analyzer_finish(struct rw_analyzer *a, uint64_t ts_ns);
 uint32_t rw_analyzer_flow_count(const struct rw_analyzer *a);
 const struct rw_flow *rw_analyzer_flow(const struct rw_analyzer *a, uint32_t i);
 const struct rw_totals *rw_analyzer_totals(const struct rw_analyzer *a);
+/* The CM handshakes, in the order their REQ (or first message) came. */
+uint32_t rw_analyzer_cm_count(const struct rw_analyzer *a);
+const struct rw_cm_conn *rw_analyzer_cm(const struct rw_analyzer *a, uint32_t i);
 
 #ifdef __cplusplus
 }

@@ -17,11 +17,15 @@ extern "C" {
 
 #define RW_ETHERTYPE_IPV4 0x0800
 #define RW_ETHERTYPE_IPV6 0x86DD
+#define RW_ETHERTYPE_ARP 0x0806
 #define RW_ETHERTYPE_VLAN 0x8100 /* 802.1Q C-tag */
 #define RW_ETHERTYPE_QINQ 0x88A8 /* 802.1ad S-tag */
 #define RW_ETHERTYPE_QINQ_OLD 0x9100 /* pre-standard S-tag, still seen */
 #define RW_ETHERTYPE_ROCEV1 0x8915
 #define RW_ETHERTYPE_MACCTRL 0x8808
+/* IPoIB (RFC 4391 6): an ethertype and 2 reserved bytes lead the payload. */
+#define RW_IPOIB_HLEN 4
+#define RW_ARPHRD_INFINIBAND 32 /* ARP's hardware type over IPoIB (RFC 4391 9.1.1) */
 
 struct rw_eth {
 	uint8_t dst[6];

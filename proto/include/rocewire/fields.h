@@ -73,11 +73,12 @@ enum rw_hd {
 	RW_HD_IMMDT,
 	RW_HD_IETH,
 	RW_HD_CNP,
+	RW_HD_IPOIB,   /* the IPoIB header at the start of a SEND's payload */
 	/* Management datagrams (mad.h): the common header, the class headers,
 	 * one table per CM message (all named "cm", in attribute-ID order) and
-	 * the attribute payloads. The packet decoder does not reach them yet:
-	 * a printer finds them with rw_mad_hd() and rw_cm_hd(), over the bytes
-	 * of the UD SEND's payload. */
+	 * the attribute payloads. rw_packet_hviews() yields those of a frame
+	 * with RW_P_MAD; rw_mad_class_hd(), rw_cm_hd() and rw_mad_attr_hd()
+	 * find them for a MAD's bytes alone. */
 	RW_HD_MAD,     /* the MAD's bytes 0-23 */
 	RW_HD_SMP_LID, /* from MAD byte 0 (its rows lie in bytes 24-255) */
 	RW_HD_SMP_DR,  /* from MAD byte 0 (D and the hops share the common header) */
@@ -97,9 +98,10 @@ enum rw_hd {
 	RW_HD_PORT_COUNTERS,
 	RW_HD_PATH_RECORD,
 };
-/* The tables of a frame's headers, those rw_packet_hviews() yields and the
- * printers and the plugin register: the MAD tables follow them. */
-#define RW_HD_COUNT 25
+/* The tables of a frame's carriers and transport headers: the MAD tables
+ * follow them. rw_packet_hviews() yields both; printers and the plugin
+ * register every table below RW_HD_ALL. */
+#define RW_HD_COUNT 26
 /* Every table, the MADs' too. */
 #define RW_HD_ALL (RW_HD_PATH_RECORD + 1)
 
@@ -331,7 +333,7 @@ const char *rw_field_name_of(const struct rw_field *f, const struct rw_hview *h)
 /* The headers of a decoded frame that have a table, outermost first, with
  * their bytes in frame (the bytes p was decoded from). Returns how many;
  * at most max are written (RW_HVIEW_MAX is enough for any frame). */
-#define RW_HVIEW_MAX (8 + RW_MAX_VLAN + RW_IPV6_EXT_MAX + RW_HDR_COUNT)
+#define RW_HVIEW_MAX (8 + RW_MAX_VLAN + RW_IPV6_EXT_MAX + RW_HDR_COUNT + 4)
 unsigned rw_packet_hviews(const struct rw_packet *p, const uint8_t *frame, struct rw_hview *out,
 			  unsigned max);
 

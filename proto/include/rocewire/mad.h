@@ -386,6 +386,32 @@ struct rw_mad {
 	uint16_t data_len;
 };
 
+/* What a frame's decode keeps of a MAD (struct rw_packet.mad): the common
+ * header, and of a CM message captured whole what the engine pairs
+ * connections with. */
+struct rw_mad_brief {
+	struct rw_mad_hdr hdr;
+	uint16_t cm_msg;         /* enum rw_cm_msg; RW_CM_NONE when not CM or cut */
+	uint16_t rej_reason;     /* REJ */
+	uint32_t local_comm_id;  /* REQ..APR; SIDR: the request ID */
+	uint32_t remote_comm_id;
+	uint32_t qpn;            /* REQ, REP: local QPN; DREQ: remote QPN; SIDR_REP: QPN */
+	uint32_t starting_psn;   /* REQ, REP */
+	uint8_t path_mtu;        /* REQ: 1 (256) .. 5 (4096) */
+	uint8_t msg_ref;         /* MRA: message MRAed; REJ: message rejected */
+	uint8_t service_timeout; /* MRA */
+	uint8_t transport;       /* REQ: transport service type */
+};
+
+/* Fills *out from the MAD at buf (len bytes captured of it): the header
+ * when 24 bytes were captured (TRUNCATED otherwise), a CM message's fields
+ * when all 256 were. */
+enum rw_err rw_mad_brief_decode(const uint8_t *buf, size_t len, struct rw_mad_brief *out);
+/* The words a MAD's method is shown with: Wireshark's "SubnGet",
+ * "SubnAdmGetTableResp", "PerfGet" (the class's prefix, then the method's
+ * name), into buf; returns buf. */
+const char *rw_mad_method_text(uint8_t mgmt_class, uint8_t method, char *buf, size_t cap);
+
 /* Decodes the 256-byte MAD at buf. TRUNCATED when len < 256; UNSUPPORTED
  * for a base version other than 1, a class this library does not decode
  * beyond the common header (out->hdr is filled), or an attribute ID the

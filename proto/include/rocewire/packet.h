@@ -16,6 +16,7 @@
 #include "rocewire/link.h"
 #include "rocewire/lrh.h"
 #include "rocewire/macctrl.h"
+#include "rocewire/mad.h"
 #include "rocewire/opcode.h"
 #include "rocewire/udp.h"
 
@@ -71,6 +72,8 @@ enum rw_layer {
 #define RW_P_ICRC (1u << 10)  /* the four ICRC bytes were captured */
 #define RW_P_VCRC (1u << 11)  /* the two VCRC bytes were captured */
 #define RW_P_SLL2 (1u << 12)
+#define RW_P_MAD (1u << 13)   /* a management datagram: struct rw_packet.mad */
+#define RW_P_IPOIB (1u << 14) /* an IPoIB payload: struct rw_packet.ipoib_type */
 
 enum rw_crc_status {
 	RW_CRC_NONE = 0, /* not present, or not captured (truncated) */
@@ -124,6 +127,7 @@ struct rw_packet {
 	uint32_t immdt;
 	uint32_t ieth;
 	uint8_t cnp_nonzero;    /* a CNP's reserved bytes are not all zero */
+	uint16_t ipoib_type;    /* RW_P_IPOIB: the ethertype of the IPoIB header */
 
 	/* Frame offsets (valid when the layer is present). */
 	uint16_t l2_off;        /* Ethernet (after SLL/ERF), or LRH for native IB */
@@ -143,6 +147,12 @@ struct rw_packet {
 	enum rw_crc_status vcrc_status;
 	uint16_t vcrc_wire;
 	uint16_t vcrc_computed;
+
+	/* RW_P_MAD: what the line, the report and the engine read of a
+	 * management datagram (a UD SEND_ONLY of 256 bytes to QP 0 or 1 whose
+	 * common header was captured); rw_mad_decode() on payload gives the
+	 * rest. Not zeroed with the rest: valid only with RW_P_MAD. */
+	struct rw_mad_brief mad;
 
 	/* The IPv6 extension headers walked (n 0 when next_header is UDP or
 	 * an upper layer), from l3_off + 40 on; .proto is the protocol after

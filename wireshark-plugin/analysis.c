@@ -139,7 +139,15 @@ const struct rwp_frame *rwp_analyse(packet_info *pinfo, int proto, const struct 
 	memcpy(&fr->note, &n, size - offsetof(struct rwp_frame, note));
 	/* The pair as known at this frame, not at the capture's end: a one-pass
 	 * tshark cannot know the future, and -2 must say the same. */
-	fr->peer = n.flow >= 0 ? rw_analyzer_flow(a, (uint32_t)n.flow)->peer : -1;
+	fr->peer = -1;
+	if (n.flow >= 0) {
+		const struct rw_flow *f = rw_analyzer_flow(a, (uint32_t)n.flow);
+		fr->peer = f->peer;
+		fr->pair_how = f->pair_how;
+		fr->pair_frame = f->pair_frame;
+		fr->cm_psn_valid = f->cm_psn_valid;
+		fr->cm_psn = f->cm_psn;
+	}
 	if ((n.flags & RW_N_MSG_DONE) && n.flow >= 0)
 		fr->msg_number = rw_analyzer_flow(a, (uint32_t)n.flow)->messages;
 	if (n.cnp_flow >= 0)

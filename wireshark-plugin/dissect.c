@@ -31,6 +31,7 @@ static int ett_rocewire = -1, ett_crc = -1, ett_flow = -1, ett_pfc = -1;
 static int hf_carrier = -1, hf_error = -1, hf_builtin = -1;
 static int hf_icrc_status = -1, hf_icrc_bad = -1, hf_icrc_wire = -1, hf_icrc_computed = -1;
 static int hf_vcrc_status = -1, hf_vcrc_bad = -1, hf_vcrc_wire = -1, hf_vcrc_computed = -1;
+static int hf_pairing = -1, hf_pairing_frame = -1, hf_cm_psn = -1;
 static int hf_flow = -1, hf_peer_flow = -1, hf_verdicts = -1, hf_psn_expected = -1;
 static int hf_psn_gap = -1, hf_retrans = -1, hf_gbn = -1, hf_ooo = -1, hf_unsynced = -1;
 static int hf_precapture = -1;
@@ -240,8 +241,19 @@ static void flow_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 	if (n->flow >= 0) {
 		ti = gen(proto_tree_add_int(tree, hf_flow, tvb, 0, 0, n->flow));
 		t = proto_item_add_subtree(ti, ett_flow);
-		if (fr->peer >= 0)
+		if (fr->peer >= 0) {
 			gen(proto_tree_add_int(t, hf_peer_flow, tvb, 0, 0, fr->peer));
+			/* what Wireshark cannot say: how the two directions
+			 * were found to be one connection (by the CM handshake
+			 * when it was captured) */
+			gen(proto_tree_add_string(t, hf_pairing, tvb, 0, 0,
+						  rw_pair_how_key((enum rw_pair_how)fr->pair_how)));
+			if (fr->pair_frame)
+				gen(proto_tree_add_uint(t, hf_pairing_frame, tvb, 0, 0,
+							(uint32_t)fr->pair_frame));
+		}
+		if (fr->cm_psn_valid)
+			gen(proto_tree_add_uint(t, hf_cm_psn, tvb, 0, 0, fr->cm_psn));
 	}
 	gen(proto_tree_add_uint(t, hf_verdicts, tvb, 0, 0, n->flags));
 	psn_items(t, tvb, pinfo, n);
@@ -495,6 +507,13 @@ static hf_register_info hf[] = {
 		  "The flow's index in the per-QP report (rocewire-cap --report)"),
 	GEN_FIELD(hf_peer_flow, "Peer flow", "rocewire.peer_flow", FT_INT32, BASE_DEC, NULL,
 		  "The other direction of the connection"),
+	GEN_FIELD(hf_pairing, "Paired by", "rocewire.pairing", FT_STRING, BASE_NONE, NULL,
+		  "What paired the two directions: cm (the CM handshake), ack, nak, read_response, "
+		  "atomic_ack"),
+	GEN_FIELD(hf_pairing_frame, "Paired at frame", "rocewire.pairing.frame", FT_FRAMENUM,
+		  BASE_NONE, NULL, "The frame that paired them (the CM REP, or the first response)"),
+	GEN_FIELD(hf_cm_psn, "Initial PSN (CM)", "rocewire.cm_psn", FT_UINT32, BASE_DEC, NULL,
+		  "The starting PSN the CM handshake stated for this flow's requests"),
 	GEN_FIELD(hf_verdicts, "Verdicts", "rocewire.verdicts", FT_UINT32, BASE_HEX, NULL,
 		  "The analysis engine's per-packet flags (RW_N_* of rocewire/analyze.h)"),
 	GEN_FIELD(hf_psn_expected, "Expected PSN", "rocewire.psn.expected", FT_UINT32, BASE_DEC, NULL,

@@ -27,6 +27,10 @@ struct rwp_frame {
 	uint8_t has_cnp_interval;
 	uint8_t cnp_too_often;    /* the engine counted this CNP as sooner than the pacing interval */
 	uint16_t storm_prios;     /* bit n: priority n (8: 802.3x) entered a storm at this frame */
+	uint8_t pair_how;         /* enum rw_pair_how of the pair as known at this frame */
+	uint8_t cm_psn_valid;     /* the CM handshake stated the flow's first PSN: */
+	uint32_t cm_psn;
+	uint64_t pair_frame;      /* the frame that made the pair (the REP for CM) */
 	struct rw_note note;      /* last: see above */
 };
 

@@ -6,7 +6,7 @@
 # tests/fuzz/seeds/ (fuzz_packet's build mode) and, when ROCEWIRE_MKCAP
 # names rocewire-mkcap, a few fresh captures.
 #
-# usage: run_fuzz.sh [packet|pcap]...        (default: both)
+# usage: run_fuzz.sh [packet|pcap|mad]...    (default: all three)
 # env:   FUZZ_SECONDS   run time per target (default 30)
 #        FUZZ_ARTIFACTS folder that keeps crash inputs (default: the scratch
 #                       folder, removed at the end unless a crash was found)
@@ -17,7 +17,7 @@
 set -u
 src=${ROCEWIRE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 secs=${FUZZ_SECONDS:-30}
-targets=${*:-packet pcap}
+targets=${*:-packet pcap mad}
 
 cc=${CLANG:-}
 if [ -z "$cc" ]; then
@@ -75,7 +75,8 @@ for t in $targets; do
 	case $t in
 	packet) libs="" ;;
 	pcap) libs="-lpcap" ;;
-	*) echo "run_fuzz.sh: unknown target \"$t\" (expected packet or pcap)" >&2; exit 2 ;;
+	mad) libs="" ;;
+	*) echo "run_fuzz.sh: unknown target \"$t\" (expected packet, pcap or mad)" >&2; exit 2 ;;
 	esac
 	echo "== fuzz_$t: building with $cc"
 	# shellcheck disable=SC2086
@@ -89,6 +90,8 @@ for t in $targets; do
 	# New inputs go to the first folder (scratch); the seeds are only read.
 	extra=
 	[ "$t" = packet ] && extra=$src/tests/fuzz/seeds
+	[ "$t" = mad ] && extra=$src/tests/fuzz/seeds-mad
+	mkdir -p "$work/seeds-$t"
 	# shellcheck disable=SC2086
 	"$work/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=70000 \
 		-print_final_stats=1 -artifact_prefix="$art/$t-" "$work/corpus-$t" "$work/seeds-$t" \

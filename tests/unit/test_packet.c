@@ -1144,6 +1144,52 @@ static void test_names(void **state)
 	assert_non_null(rw_carrier_name((enum rw_carrier)200));
 }
 
+/* IPoIB (RFC 4391 6): a SEND whose payload starts with the 4-byte IPoIB
+ * header and then an IPv4 header, an IPv6 header or an ARP packet of
+ * hardware type 32 is named by its ethertype; application data that merely
+ * starts 08 00 00 00 is not. A UD SEND of 256 bytes to QP 1 is a MAD, of
+ * another size not. */
+static void test_ipoib_and_mad_payloads(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *bth, *deth, *payload;
+		uint32_t present;
+		uint16_t type;
+	} cases[] = {
+		/* UD to the broadcast QP: IPoIB ARP (htype 0x0020) */
+		{"64 00 ffff 00 ffffff 00 000001", "00000b1b 00 000048",
+		 "0806 0000 0020 0800 14 04 0001", RW_P_IPOIB, 0x0806},
+		/* UD IPv4 */
+		{"64 00 ffff 00 000048 00 000002", "00000b1b 00 000049",
+		 "0800 0000 45 00 0014 0000 4000 4001 0000 0a000001 0a000002", RW_P_IPOIB, 0x0800},
+		/* RC SEND Only (connected mode): IPv6 */
+		{"04 00 ffff 00 000048 00 000003", NULL,
+		 "86dd 0000 60 000000 0000 3a 40", RW_P_IPOIB, 0x86DD},
+		/* RC SEND Only: a little-endian 8 then data: not IPoIB */
+		{"04 00 ffff 00 000048 00 000004", NULL, "08 00 00 00 01 02 03 04", 0, 0},
+		/* UD to QP 1, 8 bytes: not a MAD (every MAD is 256 bytes) */
+		{"64 00 ffff 00 000001 00 000005", "80010000 00 000001", "01 07 02 03 0000 0000", 0, 0},
+	};
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct frame f;
+		struct rw_packet p;
+		fr_init(&f, RW_LINKTYPE_ETHERNET, K_V2);
+		fr_put(&f, RW_L_ETH, 0, "020000000002 020000000001 0800");
+		fr_put(&f, RW_L_IPV4, 0, "45 00 0000 0000 4000 40 11 0000 0a000001 0a000002");
+		fr_put(&f, RW_L_UDP, 0, "c000 12b7 0000 0000");
+		fr_put(&f, RW_L_BTH, 0, cases[i].bth);
+		if (cases[i].deth)
+			fr_put(&f, RW_L_EXT, RW_HDR_DETH, cases[i].deth);
+		fr_payload(&f, cases[i].payload, 0, 0);
+		fr_finish(&f);
+		assert_int_equal(rw_packet_decode(NULL, f.linktype, f.b, f.len, f.len, &p), RW_OK);
+		assert_int_equal(p.present & (RW_P_IPOIB | RW_P_MAD), cases[i].present);
+		if (cases[i].present & RW_P_IPOIB)
+			assert_int_equal(p.ipoib_type, cases[i].type);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1153,6 +1199,7 @@ int main(void)
 		cmocka_unit_test(test_ipv4_options),
 		cmocka_unit_test(test_ext_headers),
 		cmocka_unit_test(test_ipv6_ud),
+		cmocka_unit_test(test_ipoib_and_mad_payloads),
 		cmocka_unit_test(test_rocev1),
 		cmocka_unit_test(test_ib),
 		cmocka_unit_test(test_ib_grh),

@@ -13,7 +13,7 @@ set -euo pipefail
 build_pkgs=(build-essential cmake pkg-config libpcap-dev libjansson-dev zlib1g-dev libibverbs-dev
             libyaml-dev dpdk-dev libdpdk-dev dpdk wireshark-dev)
 test_pkgs=(libcmocka-dev libdeflate-dev clang libclang-rt-14-dev tshark python3-scapy jq
-	rdma-core ibverbs-providers ibverbs-utils tcpreplay iproute2 libbpf-dev
+	rdma-core ibverbs-providers ibverbs-utils librdmacm1 rdmacm-utils tcpreplay iproute2 libbpf-dev
 	qemu-system-x86 busybox-static kmod cpio tcpdump libibverbs1 chromium
 	xvfb wireshark lintian dpkg-dev)
 

@@ -110,6 +110,8 @@ declare -A need=(
 	[libibverbs1]=/usr/lib/x86_64-linux-gnu/libibverbs.so.1
 	[ibverbs-providers]=/etc/libibverbs.d/rxe.driver
 	[ibverbs-utils]=/usr/bin/ibv_rc_pingpong
+	[librdmacm1]=/usr/lib/x86_64-linux-gnu/librdmacm.so.1
+	[rdmacm-utils]=/usr/bin/rping
 )
 missing=()
 for p in "${!need[@]}"; do
@@ -138,10 +140,12 @@ exec 9>"$cache/lock"
 flock 9 || die "$cache/lock: cannot lock"
 
 # rxe asks for crc32 by name (modules.dep does not know), so crc32_generic
-# first; then rxe with its dependencies, veth, netem (with prio and u32 to
-# apply it to RoCE packets only), virtio-pci and 9p. The cache entry is named
-# after this list too.
-mods=(crc32_generic rdma_rxe veth sch_netem sch_prio cls_u32 virtio_pci 9pnet_virtio 9p)
+# first; then rxe with its dependencies (ib_core, ib_uverbs), rdma_cm's
+# user-space access (rdma_ucm, with rdma_cm, ib_cm and iw_cm before it: the
+# CM clients attach to the rxe devices when they are added later), veth,
+# netem (with prio and u32 to apply it to RoCE packets only), virtio-pci and
+# 9p. The cache entry is named after this list too.
+mods=(crc32_generic rdma_rxe rdma_ucm veth sch_netem sch_prio cls_u32 virtio_pci 9pnet_virtio 9p)
 mkey=$(echo "${mods[*]}" | md5sum | cut -c1-8)
 kpkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*\)$/\1/p' | head -n1)
 if [ -z "$kpkg" ] && [ "$(id -u)" -eq 0 ] && [ -z "${apt_updated:-}" ]; then
@@ -205,8 +209,10 @@ if [ ! -f "$kdir/ok" ]; then
 	echo "$kver" >"$kdir/kver"
 	rm -rf "$kdir/x"
 	touch "$kdir/ok"
-	# Kernels of earlier runs are of no further use.
-	for d in "$cache"/kernel/*/; do
+	# Older kernels for this module list are of no further use; entries for
+	# other module lists belong to other trees sharing the cache (a worktree
+	# on another branch) and stay.
+	for d in "$cache"/kernel/*_"$mkey"/; do
 		[ "${d%/}" = "$kdir" ] || rm -rf "$d"
 	done
 	log "kernel $kver ready ($(wc -l <"$kdir/modules.order") modules) in $((SECONDS - t0)) s"
@@ -235,13 +241,20 @@ skeleton() {
 }
 mkcpio() { (cd "$1" && find . | cpio -o -H newc --quiet); }
 
-# Userland: busybox, iproute2, tcpdump, libibverbs with the rxe provider and
-# ibverbs-utils. Rebuilt only when one of these host files changes.
+# Userland: busybox, iproute2, tcpdump, libibverbs with the rxe provider,
+# ibverbs-utils, and rdmacm-utils with librdmacm (rping, ucmatose, udaddy,
+# rdma_server/rdma_client; ldd brings the library). Rebuilt only when one of
+# these host files changes.
 rxe_so=$(ls /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so 2>/dev/null | head -n1)
 [ -n "$rxe_so" ] || skip "no librxe-rdmav*.so from ibverbs-providers"
 uprogs=(/bin/ip:/usr/sbin/ip /sbin/tc:/usr/sbin/tc /usr/bin/rdma:/usr/bin/rdma
 	/usr/bin/tcpdump:/usr/bin/tcpdump "$rxe_so:$rxe_so")
-for p in ibv_devinfo ibv_devices ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ib_write_bw ib_read_bw ib_send_bw; do
+# glibc dlopens libgcc_s for pthread_exit and cancellation (rping's threads
+# exit so): ldd does not list it.
+libgcc_s=/usr/lib/x86_64-linux-gnu/libgcc_s.so.1
+[ -e "$libgcc_s" ] && uprogs+=("$libgcc_s:$libgcc_s")
+for p in ibv_devinfo ibv_devices ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong ib_write_bw ib_read_bw ib_send_bw \
+	rping ucmatose udaddy rdma_server rdma_client; do
 	for d in /usr/bin /bin; do
 		[ -x "$d/$p" ] && { uprogs+=("$d/$p:/usr/bin/$p"); break; }
 	done
@@ -262,10 +275,12 @@ if [ ! -f "$ucpio" ]; then
 	printf 'root:x:0:\ntcpdump:x:108:\n' >"$root/etc/group"
 	mkcpio "$root" | gzip -1 >"$ucpio.tmp" && mv "$ucpio.tmp" "$ucpio" || die "cannot build $ucpio"
 	rm -rf "$root"
-	# Older userland pieces are of no further use.
-	find "$cache" -maxdepth 1 -name 'userland-*.cpio.gz' ! -name "${ucpio##*/}" -delete
+	# Pieces not used for a week are of no further use (another tree sharing
+	# the cache may still use a recent one: its key differs with rxe-vm.sh).
+	find "$cache" -maxdepth 1 -name 'userland-*.cpio.gz' ! -name "${ucpio##*/}" -mtime +7 -delete
 	log "userland initramfs piece built in $((SECONDS - t0)) s ($(du -k "$ucpio" | cut -f1) KiB)"
 fi
+touch "$ucpio"
 flock -u 9
 [ $prepare_only -eq 1 ] && { log "cache ready in $cache"; exit 0; }
 

@@ -66,6 +66,13 @@ rw_net_setup() {
 	ip route add $RW_B dev veth0 src $RW_A table 10
 	ip rule add pref 11 iif lo to $RW_A lookup 11
 	ip route add $RW_A dev veth1 src $RW_B table 11
+	# rdma_cm's passive side accepts a REQ only if the reverse route leaves
+	# through the netdev it came in on (validate_ipv4_net_dev: a fib lookup
+	# with that oif and no iif, so the rules above do not apply and the local
+	# table skips the peer's address, which is on the other veth): the same
+	# tables answer it.
+	ip rule add pref 12 oif veth0 to $RW_B lookup 10
+	ip rule add pref 13 oif veth1 to $RW_A lookup 11
 	mac0=$(cat /sys/class/net/veth0/address)
 	mac1=$(cat /sys/class/net/veth1/address)
 	ip neigh replace $RW_B lladdr "$mac1" dev veth0 nud permanent

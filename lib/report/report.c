@@ -830,10 +830,12 @@ static void cm_table(const struct cap_report *r, FILE *out)
 		cm_key(c, &k);
 		cap_report_addr(a, sizeof(a), &k, 1);
 		cap_report_addr(p, sizeof(p), &k, 0);
-		fprintf(out, "  %s qp 0x%06" PRIx32 " psn %" PRIu32 " > %s", a, c->active_qpn,
-			c->active_psn, p);
+		fprintf(out, "  %s qp 0x%06" PRIx32 " > %s", a, c->active_qpn, p);
 		if (c->reps)
-			fprintf(out, " qp 0x%06" PRIx32 " psn %" PRIu32, c->passive_qpn, c->passive_psn);
+			/* each side's requests start at the PSN the other said it
+			 * expects (analyze_cm.c) */
+			fprintf(out, " qp 0x%06" PRIx32 ", first PSNs %" PRIu32 " > and %" PRIu32 " <",
+				c->passive_qpn, c->passive_psn, c->active_psn);
 		fprintf(out, ": %s", rw_cm_state_key((enum rw_cm_state)c->state));
 		if (c->rtus)
 			fprintf(out, ", REQ to RTU %s", rp_dur(b, sizeof(b), c->rtu_ns - c->req_ns));

@@ -109,21 +109,26 @@ static struct rw_flow *cm_flow(struct rw_analyzer *a, uint8_t family, const uint
 	return f;
 }
 
-/* The REP named both QPs: the flows are paired from their first packet. */
+/* The REP named both QPs: the flows are paired from their first packet.
+ * A starting PSN is the one its sender's QP expects to receive (Linux's CM
+ * sets the QP's receive PSN from its own message, and the peer's send PSN
+ * from the other's): the REP's starts the active side's requests, the
+ * REQ's the passive side's. samples/softroce/rc_rping_cm.pcap shows it on
+ * the wire. */
 static void cm_connect(struct rw_analyzer *a, struct rw_cm_conn *c, uint64_t ts, uint64_t frame)
 {
 	struct rw_flow *fa = cm_flow(a, c->family, c->active, c->passive, c->passive_qpn,
-				     c->active_psn, ts);
+				     c->passive_psn, ts);
 	if (!fa)
 		return;
 	int32_t ia = fa->index;
 	struct rw_flow *fp = cm_flow(a, c->family, c->passive, c->active, c->active_qpn,
-				     c->passive_psn, ts);
+				     c->active_psn, ts);
 	fa = flow_at(a, (uint32_t)ia);
 	if (!fp)
 		return;
 	/* the active side's flow carries the requests (pair_link's q) */
-	pair_link(fp, fa, RW_PAIR_CM, c->active_psn, frame);
+	pair_link(fp, fa, RW_PAIR_CM, c->passive_psn, frame);
 	int32_t ci = (int32_t)(c - a->cms);
 	fa->cm = fp->cm = ci;
 	c->flow_active = fa->index;

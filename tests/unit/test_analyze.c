@@ -1627,8 +1627,9 @@ static struct rw_note feed_cm(struct env *e, uint64_t ts, uint32_t src, uint32_t
 	return feed_packet(e, ts, &p);
 }
 
-/* REQ (QP_A starts at PSN 1000), REP (QP_B at 5000), RTU, then WRITEs
- * whose first copy is lost on the way to the tap, ACKs, DREQ/DREP, and the
+/* REQ (starting PSN 1000: what A expects to receive), REP (5000: what B
+ * expects, where A's requests start), RTU, then WRITEs whose first copy
+ * is lost on the way to the tap, ACKs, DREQ/DREP, and the
  * same QP numbers connected again. What the handshake states is the truth:
  * the flows are paired by CM from the first data packet, none of it is
  * unsynced, the lost first PSN is a gap, and the second connection is a new
@@ -1660,10 +1661,10 @@ static void test_cm_handshake_pairs(void **state)
 	feed_cm(e, t += 100, A_IP, B_IP, &req, 7); /* a REQ resent */
 	feed_cm(e, t += 5000, B_IP, A_IP, &rep, 7); /* frame 3 */
 	feed_cm(e, t += 5000, A_IP, B_IP, &rtu, 7);
-	/* PSN 1000 lost before the tap; 1001..1003 arrive */
-	for (uint32_t psn = 1001; psn <= 1003; psn++)
+	/* PSN 5000 lost before the tap; 5001..5003 arrive */
+	for (uint32_t psn = 5001; psn <= 5003; psn++)
 		feed(e, t += 1000, A_IP, B_IP, 0x0A /* RC WRITE Only */, QP_B, psn, 64, 0);
-	feed_aeth(e, t += 1000, 0x11 /* RC ACK */, 1003, 0x1F, 3, 0, 0);
+	feed_aeth(e, t += 1000, 0x11 /* RC ACK */, 5003, 0x1F, 3, 0, 0);
 	feed_cm(e, t += 1000, A_IP, B_IP, &dreq, 8);
 	feed_cm(e, t += 1000, B_IP, A_IP, &drep, 8);
 	/* the same QPs connect again: a new handshake, new flows */
@@ -1674,7 +1675,7 @@ static void test_cm_handshake_pairs(void **state)
 	rep.u.rep.starting_psn = 88;
 	feed_cm(e, t += 1000, A_IP, B_IP, &req, 9);
 	feed_cm(e, t += 1000, B_IP, A_IP, &rep, 9);
-	feed(e, t += 1000, A_IP, B_IP, 0x0A, QP_B, 77, 64, 0);
+	feed(e, t += 1000, A_IP, B_IP, 0x0A, QP_B, 88, 64, 0);
 
 	assert_int_equal(rw_analyzer_cm_count(e->a), 2);
 	const struct rw_cm_conn *c = rw_analyzer_cm(e->a, 0);
@@ -1696,7 +1697,9 @@ static void test_cm_handshake_pairs(void **state)
 	assert_int_equal(fa->pair_frame, 3);
 	assert_int_equal(fa->packets, 3);
 	assert_int_equal(fa->unsynced_pkts, 0);
-	assert_int_equal(fa->psn_gaps, 1);     /* 1000, which the REQ said comes first */
+	assert_int_equal(fa->cm_psn, 5000);
+	assert_int_equal(fp->cm_psn, 1000);
+	assert_int_equal(fa->psn_gaps, 1);     /* 5000, which the REP said comes first */
 	assert_int_equal(fa->missing_psns, 1);
 	assert_true(fa->closed);               /* the DREP ended it */
 

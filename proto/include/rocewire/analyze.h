@@ -476,7 +476,10 @@ struct rw_cm_conn {
 	uint16_t rej_reason;
 	uint32_t active_comm_id, passive_comm_id;
 	uint32_t active_qpn, passive_qpn;   /* REQ's and REP's local QPN */
-	uint32_t active_psn, passive_psn;   /* REQ's and REP's starting PSN */
+	/* REQ's and REP's starting PSN: each is the PSN its sender expects
+	 * to receive, so active_psn starts the passive side's requests and
+	 * passive_psn the active side's */
+	uint32_t active_psn, passive_psn;
 	uint32_t reqs, reps, rtus, dreqs, dreps, mras, rejs; /* messages, resends included */
 	uint8_t mra_timeout;      /* the latest MRA's service timeout (4.096 us * 2^t) */
 	uint64_t req_frame, rep_frame, rtu_frame, rej_frame, dreq_frame, drep_frame;

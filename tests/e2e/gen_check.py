@@ -150,7 +150,8 @@ def main():
                   q["orphan_packets"], q["icrc_bad"], q["messages_cut_by_capture_end"]))
         if q["messages_cut_by_capture_start"] or q["first_seen_mid_message"]:
             fail("rocewire-cap: QP 0x%x of flow %s: the capture starts inside a message" % (q["dqpn"], name))
-    want_cm = [sum(f.get("cm_messages", 0) for f in summary["flows"]), sum(f.get("cm_bytes", 0) for f in summary["flows"])]
+    want_cm = [sum(f.get("cm_messages", 0) for f in summary["flows"]),
+               sum(f.get("cm_bytes", 0) for f in summary["flows"])]
     if cm != want_cm:
         fail("rocewire-cap counts %d packets / %d bytes to QP 1, the summary %d CM messages / %d bytes" %
              (cm[0], cm[1], want_cm[0], want_cm[1]))

@@ -405,6 +405,12 @@ void gen_clock_rekey(struct gen_model *m, struct gen_qp *q)
 
 /* ---- running ---- */
 
+/* A QP of a CM connection with nothing left to send or receive. */
+static inline int cm_may_close(struct gen_model *m, struct gen_qp *q)
+{
+	return q->cm_state == CM_UP && (gen_req_idle(m, q) || ((q->flags & QF_FAILED) && q->jq_n == 0));
+}
+
 static int run_limit_reached(struct gen_model *m, uint64_t t)
 {
 	if (m->limit && m->emitted >= m->limit)
@@ -445,6 +451,9 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 		 * each. */
 		if (q->kepoch != m->epoch) {
 			uint64_t k = qp_key(m, q);
+			/* the drain left it nothing: a CM connection closes now */
+			if (k == GEN_NEVER && cm_may_close(m, q) && gen_cm_close(m, q, t))
+				k = qp_key(m, q);
 			if (k != t) {
 				clock_set(m, qi, k);
 				continue;
@@ -485,8 +494,7 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 		}
 		uint64_t k = qp_key(m, q);
 		/* Nothing left: a connection made by CM is closed first (DREQ). */
-		if (k == GEN_NEVER && (gen_req_idle(m, q) || ((q->flags & QF_FAILED) && q->jq_n == 0)) &&
-		    gen_cm_close(m, q))
+		if (k == GEN_NEVER && cm_may_close(m, q) && gen_cm_close(m, q, t))
 			k = qp_key(m, q);
 		if (k == GEN_NEVER && gen_req_idle(m, q))
 			q->flags |= QF_GONE;

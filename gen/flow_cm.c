@@ -238,12 +238,12 @@ int gen_cm_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pk
 	return 1;
 }
 
-int gen_cm_close(struct gen_model *m, struct gen_qp *q)
+int gen_cm_close(struct gen_model *m, struct gen_qp *q, uint64_t now)
 {
 	(void)m;
 	if (q->cm_state != CM_UP)
 		return 0;
 	q->cm_state = CM_DREQ;
-	q->cm_ns = q->now + GEN_CM_TURN_NS;
+	q->cm_ns = (now > q->now ? now : q->now) + GEN_CM_TURN_NS;
 	return 1;
 }

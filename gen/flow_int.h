@@ -398,9 +398,9 @@ enum gen_cm_state { CM_OFF = 0, CM_REQ, CM_REP, CM_RTU, CM_UP, CM_DREQ, CM_DREP,
 void gen_cm_init(struct gen_model *m, struct gen_qp *q);
 /* The due message at t into *out: returns 1. */
 int gen_cm_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out);
-/* The QP has nothing left to send or receive: schedules the DREQ (1), or
- * 0 when its connection has none to send. */
-int gen_cm_close(struct gen_model *m, struct gen_qp *q);
+/* The QP has nothing left to send or receive (found at now on the clock):
+ * schedules the DREQ (1), or 0 when its connection has none to send. */
+int gen_cm_close(struct gen_model *m, struct gen_qp *q, uint64_t now);
 
 /* flow_lockstep.c */
 struct gen_ls {

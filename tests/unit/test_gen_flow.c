@@ -385,6 +385,33 @@ static void test_cm_handshake(void **state)
 	free(w);
 }
 
+/* A run cut short (the packet limit) still closes every connection it
+ * opened: the QPs the drain left nothing to send too. */
+static void test_cm_drain_closes(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+	f->cm = 1;
+	f->qps = 3;
+	f->messages = 0;
+	w->sc.packets = 2;
+	struct run r;
+	run_model(&w->sc, &r);
+	unsigned n[3] = { 0 }, closed[3] = { 0 };
+	for (size_t i = 0; i < r.n; i++)
+		if (r.p[i].kind == GEN_PK_CM) {
+			n[r.p[i].qp]++;
+			closed[r.p[i].qp] += r.p[i].cm_msg == 0x16; /* DREP */
+		}
+	for (unsigned qp = 0; qp < 3; qp++) {
+		assert_int_equal(n[qp], 5);
+		assert_int_equal(closed[qp], 1);
+	}
+	run_free(&r);
+	free(w);
+}
+
 static void test_ack_coalescing(void **state)
 {
 	(void)state;
@@ -1492,6 +1519,7 @@ int main(void)
 		cmocka_unit_test(test_cnp_describe),
 		cmocka_unit_test(test_payload_pattern),
 		cmocka_unit_test(test_cm_handshake),
+		cmocka_unit_test(test_cm_drain_closes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

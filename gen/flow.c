@@ -73,7 +73,7 @@ static void clock_build(struct gen_model *m)
 
 /* ---- one QP's next event ---- */
 
-enum act { ACT_NONE = 0, ACT_ARRIVE, ACT_TIMER, ACT_CC, ACT_RSP, ACT_REQ };
+enum act { ACT_NONE = 0, ACT_ARRIVE, ACT_TIMER, ACT_CC, ACT_CM, ACT_RSP, ACT_REQ };
 
 static inline __attribute__((always_inline)) uint64_t qp_next(struct gen_model *m, struct gen_qp *q,
 								 enum act *what)
@@ -94,6 +94,9 @@ static inline __attribute__((always_inline)) uint64_t qp_next(struct gen_model *
 	/* the reaction point's rate timer (GEN_NEVER without congestion) */
 	if (q->cc_next < best)
 		best = q->cc_next, *what = ACT_CC;
+	/* the connection's CM message (GEN_NEVER without `cm`) */
+	if (q->cm_ns < best)
+		best = q->cm_ns, *what = ACT_CM;
 	if (q->jq_emit < q->jq_n) {
 		if ((t = gen_resp_send_time(m, q)) < best)
 			best = t, *what = ACT_RSP;
@@ -227,6 +230,7 @@ static void qp_init(struct gen_model *m, struct gen_qp *q, struct gen_lflow *lf,
 	q->rnr_left = f->rnr_retry;
 	q->rd_next = 1u << 31;
 	gen_req_init(m, q);
+	gen_cm_init(m, q);
 }
 
 /* ---- QPN maps ----
@@ -401,6 +405,12 @@ void gen_clock_rekey(struct gen_model *m, struct gen_qp *q)
 
 /* ---- running ---- */
 
+/* A QP of a CM connection with nothing left to send or receive. */
+static inline int cm_may_close(struct gen_model *m, struct gen_qp *q)
+{
+	return q->cm_state == CM_UP && (gen_req_idle(m, q) || ((q->flags & QF_FAILED) && q->jq_n == 0));
+}
+
 static int run_limit_reached(struct gen_model *m, uint64_t t)
 {
 	if (m->limit && m->emitted >= m->limit)
@@ -441,6 +451,9 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 		 * each. */
 		if (q->kepoch != m->epoch) {
 			uint64_t k = qp_key(m, q);
+			/* the drain left it nothing: a CM connection closes now */
+			if (k == GEN_NEVER && cm_may_close(m, q) && gen_cm_close(m, q, t))
+				k = qp_key(m, q);
 			if (k != t) {
 				clock_set(m, qi, k);
 				continue;
@@ -467,6 +480,9 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 		case ACT_CC:
 			gen_cc_timer(m, q, t);
 			break;
+		case ACT_CM:
+			got += (uint32_t)gen_cm_send(m, q, t, &out[got]);
+			break;
 		case ACT_RSP:
 			got += (uint32_t)gen_resp_send(m, q, t, &out[got]);
 			break;
@@ -477,6 +493,9 @@ uint32_t gen_model_next(struct gen_model *m, struct gen_pkt *out, uint32_t n, ui
 			break;
 		}
 		uint64_t k = qp_key(m, q);
+		/* Nothing left: a connection made by CM is closed first (DREQ). */
+		if (k == GEN_NEVER && cm_may_close(m, q) && gen_cm_close(m, q, t))
+			k = qp_key(m, q);
 		if (k == GEN_NEVER && gen_req_idle(m, q))
 			q->flags |= QF_GONE;
 		clock_set(m, qi, k);

@@ -25,7 +25,10 @@
 #define GEN_PF_CE 0x1        /* set IP ECN to CE */
 #define GEN_PF_CORRUPT 0x2   /* send the ICRC XOR 1: a receiver must drop it */
 
-enum gen_pkt_kind { GEN_PK_ROCE = 0, GEN_PK_PFC };
+/* GEN_PK_CM: a CM message (mad.h) of an RC flow's connection set-up or
+ * tear-down, a UD SEND Only from QP 1 to QP 1 on the flow's addresses;
+ * cm_msg says which (enum rw_cm_msg), gen_cm_mad() writes its MAD. */
+enum gen_pkt_kind { GEN_PK_ROCE = 0, GEN_PK_PFC, GEN_PK_CM };
 
 /* One packet to send. Everything the frame needs besides the flow's fixed
  * addresses (hosts, VLAN, DSCP/ECN, P_Key, UDP source port of the QP). */
@@ -40,6 +43,7 @@ struct gen_pkt {
 	uint8_t kind;            /* GEN_PK_ROCE, or GEN_PK_PFC: an 802.1Qbb frame of the
 				  * simulated switch (dir GEN_DIR_REQUEST: the switch to the
 				  * senders; GEN_DIR_RESPONSE: the receiver behind it, a storm) */
+	uint16_t cm_msg;         /* GEN_PK_CM: enum rw_cm_msg (RW_CM_REQ, ...) */
 	uint16_t pfc_cev;        /* PFC: class-enable vector and time per class */
 	uint16_t pfc_quanta[8];
 	uint32_t payload_len;    /* bytes of payload, without pad */
@@ -66,7 +70,10 @@ struct gen_flow_stats {
 	uint64_t timeouts;              /* requester timeouts that led to resends */
 	uint64_t faults[GEN_FAULT_COUNT]; /* applied, by enum gen_fault_action */
 	uint64_t qps_failed;            /* retries exhausted or remote access error */
-	uint64_t first_ns, last_ns;     /* first and last packet of the flow */
+	uint64_t first_ns, last_ns;     /* first and last packet of the flow (CM messages aside) */
+	uint64_t cm_msgs[2];            /* CM messages (not in packets or bytes): [0] by the
+					 * requester (REQ, RTU, DREQ), [1] by the responder (REP, DREP) */
+	uint64_t cm_bytes[2];
 };
 
 struct gen_model;
@@ -252,6 +259,15 @@ uint32_t gen_model_truth(struct gen_model *m, struct gen_truth *out, uint32_t n,
 struct rw_packet;
 void gen_pkt_describe(const struct gen_scenario *sc, const struct gen_pkt *pk, const uint8_t *payload,
 		      struct rw_packet *out);
+/* The 256-byte MAD of CM packet pk (kind GEN_PK_CM), the payload to give
+ * gen_pkt_describe(); 0, or -1 when pk is not a CM packet of sc. */
+int gen_cm_mad(const struct gen_scenario *sc, const struct gen_pkt *pk, uint8_t mad[256]);
+/* "REQ", "REP", "RTU", "DREQ", "DREP". */
+const char *gen_cm_name(const struct gen_pkt *pk);
+/* The communication IDs (IBA 12.6.5) of a flow's QP: the requester's and
+ * the responder's, distinct over all connections of a scenario. */
+uint32_t gen_cm_comm_id(uint32_t flow, uint32_t qp, int responder);
+
 /* Fills n bytes with the flow's payload pattern from message offset 0. */
 void gen_flow_payload(const struct gen_flow *f, uint8_t *buf, uint32_t n);
 

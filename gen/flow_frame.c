@@ -99,6 +99,29 @@ static int measure_len(const struct gen_scenario *sc, struct gen_lflow *lf, uint
 	return 0;
 }
 
+/* A CM message's frame (flow_cm.c: a UD SEND Only with a whole MAD) from
+ * the requester (rsp 0) or the responder: the ends may differ (VLAN tags). */
+static int measure_cm(const struct gen_scenario *sc, struct gen_lflow *lf, unsigned rsp, uint16_t *len)
+{
+	uint8_t buf[512], mad[256];
+	struct gen_pkt pk;
+	struct rw_packet p;
+	size_t n;
+	memset(&pk, 0, sizeof(pk));
+	memset(mad, 0, sizeof(mad));
+	pk.flow = lf->index;
+	pk.kind = GEN_PK_CM;
+	pk.opcode = 0x64; /* UD SEND Only */
+	pk.dir = rsp ? GEN_DIR_RESPONSE : GEN_DIR_REQUEST;
+	pk.payload_len = sizeof(mad);
+	pk.f.dqpn = 1;
+	gen_pkt_describe(sc, &pk, mad, &p);
+	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n) != RW_OK)
+		return -1;
+	*len = (uint16_t)n;
+	return 0;
+}
+
 static int measure(const struct gen_scenario *sc, struct gen_lflow *lf, uint8_t opcode)
 {
 	return measure_len(sc, lf, opcode, &lf->base_len[opcode & 31]);
@@ -121,6 +144,10 @@ int gen_frame_init(struct gen_model *m, struct gen_lflow *lf)
 	/* The CNP (0x81) shares opcode & 31 with SEND middle: its own length. */
 	if (measure_len(m->sc, lf, gen_cnp_opcode(), &lf->cnp_len) != 0)
 		return -1;
+	if (lf->f->cm && lf->f->transport == GEN_RC)
+		for (unsigned d = 0; d < 2; d++)
+			if (measure_cm(m->sc, lf, d, &lf->cm_len[d]) != 0)
+				return -1;
 	return 0;
 }
 

@@ -83,6 +83,7 @@ struct gen_txhist {
 #define QF_RSP_ERROR 0x4  /* the responder went to the error state */
 #define QF_NAK_SENT 0x8   /* a sequence/RNR NAK for the current hole is out */
 #define QF_GONE 0x10      /* idle for good: its key stays GEN_NEVER */
+#define QF_CM_WAIT 0x20   /* the CM handshake is not over: the requester sends no data */
 
 /* The fields the steady state touches per packet come first: one or two
  * cache lines per QP. */
@@ -135,6 +136,10 @@ struct gen_qp {
 	uint8_t tr_cause;         /* why the requester last went back (enum gen_resend_cause) */
 	uint8_t tr_uc_ok;         /* UC: every packet of the message under way reached the receiver */
 	uint32_t tr_episode;      /* go-back-N episodes of the requester */
+
+	/* the connection's CM messages (flow_cm.c) */
+	uint64_t cm_ns;           /* when the next one leaves (GEN_NEVER: none due) */
+	uint8_t cm_state;         /* enum gen_cm_state */
 };
 
 struct gen_lflow {
@@ -169,6 +174,7 @@ struct gen_lflow {
 	uint8_t cc;               /* its requests pass the simulated switch (flow_cc.c) */
 	uint8_t rp;               /* its requester QPs run DCQCN (simulated or closed loop) */
 	uint16_t cnp_len;         /* frame bytes of a CNP */
+	uint16_t cm_len[2];       /* frame bytes of a CM message: [0] requester's, [1] responder's */
 	uint16_t opc_hdrs[GEN_OP_COUNT][4]; /* rw_opcode(opc[op][pos])->hdrs */
 };
 
@@ -361,7 +367,7 @@ static inline int gen_req_may_start(struct gen_model *m, struct gen_qp *q, const
 static inline uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q)
 {
 	const struct gen_lflow *lf = gen_qlf(m, q);
-	if ((q->flags & QF_FAILED) || q->rnr_ns)
+	if ((q->flags & (QF_FAILED | QF_CM_WAIT)) || q->rnr_ns)
 		return GEN_NEVER;
 	int resend = q->cur < q->wq_n;
 	if (!resend && !gen_req_may_start(m, q, lf))
@@ -382,6 +388,19 @@ static inline uint64_t gen_req_send_time(struct gen_model *m, struct gen_qp *q)
 	}
 	return t;
 }
+
+/* flow_cm.c: a connection's CM messages, between its data. REQ leaves at
+ * the flow's start, each answer a link delay and GEN_CM_TURN_NS after what
+ * it answers; data follows the RTU. DREQ leaves GEN_CM_TURN_NS after the
+ * QP has nothing left (gen_cm_close), DREP answers it. */
+#define GEN_CM_TURN_NS 2000u /* a CM's turnaround: the MAD up the stack and the answer down */
+enum gen_cm_state { CM_OFF = 0, CM_REQ, CM_REP, CM_RTU, CM_UP, CM_DREQ, CM_DREP, CM_CLOSED };
+void gen_cm_init(struct gen_model *m, struct gen_qp *q);
+/* The due message at t into *out: returns 1. */
+int gen_cm_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out);
+/* The QP has nothing left to send or receive (found at now on the clock):
+ * schedules the DREQ (1), or 0 when its connection has none to send. */
+int gen_cm_close(struct gen_model *m, struct gen_qp *q, uint64_t now);
 
 /* flow_lockstep.c */
 struct gen_ls {

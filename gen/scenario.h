@@ -128,6 +128,8 @@ struct gen_flow {
 	uint32_t line;                 /* where it was defined in the file, for messages */
 	uint8_t cc_exempt;             /* `congestion: false`: the flow bypasses the congestion
 					  model (no bottleneck, no DCQCN, no CNPs) */
+	uint8_t cm;                    /* RC: each QP opens with a CM handshake on QP 1 (REQ,
+					  REP, RTU) and closes with DREQ, DREP (flow_cm.c) */
 };
 
 /* A fault: what to do to the packets that match every given criterion. */

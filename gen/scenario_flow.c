@@ -23,7 +23,7 @@ enum fk {
 	FK_MESSAGES, FK_QPS, FK_SRC_QPN, FK_DST_QPN, FK_INITIAL_PSN, FK_PSN_STRIDE, FK_UDP_SPORT, FK_DSCP,
 	FK_ECN, FK_PKEY, FK_QKEY, FK_MAX_RD_ATOMIC, FK_ACK_REQ, FK_RTO, FK_RETRY, FK_RNR_RETRY,
 	FK_MIN_RNR_TIMER, FK_RKEY, FK_VA, FK_REMOTE_LEN, FK_RECV_CREDITS, FK_IMMEDIATE, FK_INV_RKEY,
-	FK_COMPARE, FK_SWAP_ADD, FK_RESPONDER, FK_PATTERN, FK_CONGESTION,
+	FK_COMPARE, FK_SWAP_ADD, FK_RESPONDER, FK_PATTERN, FK_CONGESTION, FK_CM,
 	/* The open traffic-generator model's names for the same settings. */
 	FK_OTG_RTO, FK_OTG_RETRY, FK_OTG_RNR_RETRY,
 	FK_COUNT
@@ -463,6 +463,12 @@ static int rd_congestion(struct sc_ctx *c, const char *key, const yaml_node_t *n
 	return 0;
 }
 
+static int rd_cm(struct sc_ctx *c, const char *key, const yaml_node_t *n, struct gen_flow *f, struct flow_src *src)
+{
+	(void)src;
+	return sc_bool(c, key, n, &f->cm);
+}
+
 #define K(id, nm, tm, fn) [id] = { .name = nm, .tmask = tm, .canon = id, .read = fn }
 #define A(id, nm, tm, cn, fn) [id] = { .name = nm, .tmask = tm, .canon = cn, .read = fn }
 static const struct fkey fkeys[FK_COUNT] = {
@@ -504,6 +510,7 @@ static const struct fkey fkeys[FK_COUNT] = {
 	K(FK_RESPONDER, "responder", T_ALL, rd_responder),
 	K(FK_PATTERN, "pattern", T_ALL, rd_pattern),
 	K(FK_CONGESTION, "congestion", T_ALL, rd_congestion),
+	K(FK_CM, "cm", T_RC, rd_cm),
 	A(FK_OTG_RTO, "retransmission_timeout_value", T_RC, FK_RTO, rd_rto),
 	A(FK_OTG_RETRY, "retransmission_retry_count", T_RC, FK_RETRY, rd_retry),
 	A(FK_OTG_RNR_RETRY, "rnr_nak_retry_count", T_RC, FK_RNR_RETRY, rd_rnr_retry),
@@ -677,6 +684,13 @@ static int check_ranges(struct sc_ctx *c, struct gen_flow *f, struct flow_src *s
 			       "udp_sport: %u + %u QPs passes port 65535", f->udp_sport, f->qps);
 	if (f->transport == GEN_RC && !src->set[FK_INV_RKEY])
 		f->invalidate_rkey = f->rkey;
+	/* The REP and DREP come from the modelled responder: a real one
+	 * (rxe, a NIC, --role responder) runs no CM of the scenario's. */
+	if (f->transport == GEN_RC && f->cm && f->external_responder)
+		return sc_fail(c, where(src, src->set[FK_CM] >= src->set[FK_RESPONDER] ? FK_CM : FK_RESPONDER),
+			       "cm: a CM handshake needs the generated responder (this flow has responder: external)");
+	if (f->transport != GEN_RC)
+		f->cm = 0; /* from the defaults: RC only */
 	return 0;
 }
 

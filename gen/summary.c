@@ -114,6 +114,8 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 				fprintf(f, ", %llu %s", (unsigned long long)s->faults[k], gen_fault_action_name((enum gen_fault_action)k));
 		if (s->qps_failed)
 			fprintf(f, ", %llu QPs failed", (unsigned long long)s->qps_failed);
+		if (s->cm_msgs[0] + s->cm_msgs[1])
+			fprintf(f, ", %llu CM messages", (unsigned long long)(s->cm_msgs[0] + s->cm_msgs[1]));
 		fputc('\n', f);
 	}
 	if (r->np) {
@@ -202,6 +204,11 @@ static json_t *flow_json(const struct gen_flow *fl, const struct gen_flow_stats 
 		SET(faults, gen_fault_action_name((enum gen_fault_action)k), u64(s->faults[k]));
 	SET(o, "faults", faults);
 	SET(o, "qps_failed", u64(s->qps_failed));
+	/* CM messages on QP 1, apart from the packets above (flow_cm.c) */
+	SET(o, "cm_messages", u64(s->cm_msgs[0] + s->cm_msgs[1]));
+	SET(o, "cm_request_messages", u64(s->cm_msgs[0]));
+	SET(o, "cm_response_messages", u64(s->cm_msgs[1]));
+	SET(o, "cm_bytes", u64(s->cm_bytes[0] + s->cm_bytes[1]));
 	SET(o, "first_ns", u64(s->first_ns));
 	SET(o, "last_ns", u64(s->last_ns));
 	SET(o, "duration_s", json_real(dur));
@@ -236,6 +243,8 @@ static json_t *totals_json(const struct gen_run *r)
 		t.naks_access += s->naks_access;
 		t.timeouts += s->timeouts;
 		t.qps_failed += s->qps_failed;
+		t.cm_msgs[0] += s->cm_msgs[0] + s->cm_msgs[1];
+		t.cm_bytes[0] += s->cm_bytes[0] + s->cm_bytes[1];
 	}
 	SET(tot, "packets", u64(t.packets[0] + t.packets[1]));
 	SET(tot, "bytes", u64(t.bytes[0] + t.bytes[1]));
@@ -247,6 +256,8 @@ static json_t *totals_json(const struct gen_run *r)
 	SET(tot, "timeouts", u64(t.timeouts));
 	SET(tot, "faults", u64(sum_faults(&t)));
 	SET(tot, "qps_failed", u64(t.qps_failed));
+	SET(tot, "cm_messages", u64(t.cm_msgs[0]));
+	SET(tot, "cm_bytes", u64(t.cm_bytes[0]));
 	return tot;
 }
 

@@ -14,6 +14,7 @@
 
 #include "rocewire/ext.h"
 #include "rocewire/bth.h"
+#include "rocewire/mad.h"
 #include "rocewire/opcode.h"
 #include "tmpfile.h"
 
@@ -93,6 +94,27 @@ static void write_pfc(struct gen_truth_out *o, const struct gen_truth *r)
 		pk->pfc_quanta[6], pk->pfc_quanta[7], o->sc->cc.sw.link_bps, pk->frame_len);
 }
 
+/* A CM message (flow_cm.c): the UD SEND Only on QP 1 it travels in, and
+ * which message it is. */
+static void write_cm(struct gen_truth_out *o, const struct gen_truth *r)
+{
+	const struct gen_pkt *pk = &r->pk;
+	const struct gen_flow *fl = &o->sc->flows[pk->flow];
+	const struct flow_text *ft = &o->ft[pk->flow];
+	int rsp = pk->dir == GEN_DIR_RESPONSE;
+	const char *ecn_names[4] = { "not_ect", "ect1", "ect0", "ce" };
+	fprintf(o->f,
+		"{\"id\":%llu,\"frame\":%llu,\"t_ns\":%llu,\"kind\":\"cm\",\"cm\":\"%s\",\"flow\":\"%s\",\"qp\":%u,"
+		"\"src\":\"%s\",\"dst\":\"%s\",\"dqpn\":%u,\"sqpn\":%u,\"dir\":\"%s\",\"opcode\":%u,\"op\":\"%s\","
+		"\"psn\":%u,\"len\":%u,\"payload\":%u,\"ecn\":\"%s\",\"local_comm_id\":%u,\"remote_comm_id\":%u,"
+		"\"captured\":true}\n",
+		(unsigned long long)r->id, (unsigned long long)r->frame, (unsigned long long)pk->t_ns, gen_cm_name(pk),
+		fl->name, pk->qp, rsp ? ft->dst : ft->src, rsp ? ft->src : ft->dst, pk->f.dqpn, pk->f.deth.sqpn,
+		rsp ? "response" : "request", pk->opcode, rw_opcode(pk->opcode)->name, pk->f.psn, pk->frame_len,
+		pk->payload_len, ecn_names[fl->ecn & 3u], gen_cm_comm_id(pk->flow, pk->qp, rsp),
+		pk->cm_msg == RW_CM_REQ ? 0u : gen_cm_comm_id(pk->flow, pk->qp, !rsp));
+}
+
 static void write_roce(struct gen_truth_out *o, const struct gen_truth *r)
 {
 	const struct gen_pkt *pk = &r->pk;
@@ -137,6 +159,8 @@ int gen_truth_write(struct gen_truth_out *o, const struct gen_truth *r, uint32_t
 	for (uint32_t i = 0; i < n; i++) {
 		if (r[i].pk.kind == GEN_PK_PFC)
 			write_pfc(o, &r[i]);
+		else if (r[i].pk.kind == GEN_PK_CM)
+			write_cm(o, &r[i]);
 		else
 			write_roce(o, &r[i]);
 	}

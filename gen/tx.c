@@ -76,12 +76,41 @@ static __attribute__((noinline)) int put_pfc(struct gen_worker *w, const struct 
 	return 0;
 }
 
+/* A CM message (rare: five per connection): built whole by proto's
+ * builder over the pattern, which the next frame in this mbuf puts back
+ * as it does a tail. */
+static __attribute__((noinline)) int put_cm(struct gen_worker *w, const struct gen_pkt *pk, struct rte_mbuf *m)
+{
+	struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
+	uint8_t *pay = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT;
+	const uint8_t *pat = w->patterns[w->flow_pool[pk->flow]];
+	uint8_t mad[256];
+	struct rw_packet p;
+	size_t n;
+
+	if (pv->tail_len) {
+		gen_frames_restore(pay + pv->tail_at, pat + pv->tail_at, pv->tail_len);
+		pv->tail_len = 0;
+	}
+	if (gen_cm_mad(w->sc, pk, mad) != 0)
+		return -1;
+	gen_pkt_describe(w->sc, pk, mad, &p);
+	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, pay - 64, 64 + GEN_PAYLOAD_MAX, &n) != RW_OK || n <= 64)
+		return -1;
+	pv->tail_at = 0;
+	pv->tail_len = (uint16_t)(n - 64);
+	m->data_off = (uint16_t)(GEN_PAYLOAD_AT - 64);
+	m->data_len = (uint16_t)n;
+	m->pkt_len = (uint32_t)n;
+	return 0;
+}
+
 /* Writes the frame of pk into m: header before the pattern, tail after its
  * first payload_len bytes. */
 static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, struct rte_mbuf *m)
 {
-	if (unlikely(pk->kind == GEN_PK_PFC))
-		return put_pfc(w, pk, m);
+	if (unlikely(pk->kind != GEN_PK_ROCE))
+		return pk->kind == GEN_PK_PFC ? put_pfc(w, pk, m) : put_cm(w, pk, m);
 	const struct gen_fr_slot *s = gen_frames_get(w->frames, pk);
 	struct gen_mbuf_priv *pv = rte_mbuf_to_priv(m);
 	uint8_t *pay = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT;

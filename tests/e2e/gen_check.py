@@ -117,7 +117,12 @@ def main():
                 by_dqpn[(m["src_qpn"] + q) & 0xFFFFFF] = (m["name"], "rsp")
     sums = {}
     rec = {}  # per flow: resent packets and NAKs by kind, as rocewire-cap sees them
+    cm = [0, 0]  # CM messages (`cm: true`): UD SENDs to QP 1, of no flow's QPs
     for q in report["qps"]:
+        if q["dqpn"] == 1 and any(f.get("cm_messages") for f in summary["flows"]):
+            cm[0] += q["packets"]
+            cm[1] += q["bytes"]
+            continue
         name, side = by_dqpn.get(q["dqpn"], (None, None))
         if name is None:
             fail("rocewire-cap: a flow to QP 0x%x that no scenario flow has" % q["dqpn"])
@@ -145,6 +150,11 @@ def main():
                   q["orphan_packets"], q["icrc_bad"], q["messages_cut_by_capture_end"]))
         if q["messages_cut_by_capture_start"] or q["first_seen_mid_message"]:
             fail("rocewire-cap: QP 0x%x of flow %s: the capture starts inside a message" % (q["dqpn"], name))
+    want_cm = [sum(f.get("cm_messages", 0) for f in summary["flows"]),
+               sum(f.get("cm_bytes", 0) for f in summary["flows"])]
+    if cm != want_cm:
+        fail("rocewire-cap counts %d packets / %d bytes to QP 1, the summary %d CM messages / %d bytes" %
+             (cm[0], cm[1], want_cm[0], want_cm[1]))
     for name, s in sflows.items():
         for side, pk, by in (("req", "request_packets", "request_bytes"),
                              ("rsp", "response_packets", "response_bytes")):

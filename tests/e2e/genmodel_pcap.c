@@ -152,7 +152,15 @@ static int write_packet(pcap_dumper_t *d, const struct gen_scenario *sc, const s
 	struct rw_packet p;
 	struct pcap_pkthdr h;
 	size_t n;
-	gen_flow_payload(&sc->flows[pk->flow], pay, pk->payload_len);
+	if (pk->kind == GEN_PK_CM) {
+		/* a CM message carries its MAD */
+		if (gen_cm_mad(sc, pk, pay) != 0) {
+			fprintf(stderr, "%s: flow %u: no MAD for CM message %u\n", prog, pk->flow, pk->cm_msg);
+			return -1;
+		}
+	} else {
+		gen_flow_payload(&sc->flows[pk->flow], pay, pk->payload_len);
+	}
 	gen_pkt_describe(sc, pk, pay, &p);
 	unsigned flags = (pk->flags & GEN_PF_CORRUPT) ? RW_BUILD_BAD_ICRC : 0;
 	enum rw_err e = rw_packet_build(&p, RW_LINKTYPE_ETHERNET, flags, frame, cap, &n);

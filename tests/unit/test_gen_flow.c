@@ -282,6 +282,136 @@ static void test_read_advances_psn(void **state)
 	free(w);
 }
 
+/* ---- connection set-up and tear-down (cm: true) ---- */
+
+/* A READ flow of two QPs with cm: per QP REQ, REP, RTU (IBA 12.9.5) before
+ * its first request, each answer a link delay after what it answers, DREQ
+ * and DREP after its last response; the MADs say what the data then uses. */
+static void test_cm_handshake(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+	f->cm = 1;
+	f->qps = 2;
+	f->op_weight[GEN_OP_WRITE] = 0;
+	f->op_weight[GEN_OP_READ] = 1;
+	f->size.min = f->size.max = 2048;
+	f->messages = 2;
+	f->mtu = 2048;
+	f->retry_count = 5;
+	f->rnr_retry = 3;
+	struct run r;
+	run_model(&w->sc, &r);
+	assert_int_equal(r.st[0].cm_msgs[0], 6); /* REQ, RTU, DREQ per QP */
+	assert_int_equal(r.st[0].cm_msgs[1], 4); /* REP, DREP per QP */
+	for (uint32_t qp = 0; qp < 2; qp++) {
+		static const uint16_t order[5] = { 0x10, 0x13, 0x14, 0x15, 0x16 }; /* IBA 12.6.1 attribute IDs */
+		size_t at[5], k = 0, first_data = SIZE_MAX, last_data = 0;
+		uint64_t t[5];
+		for (size_t i = 0; i < r.n; i++) {
+			const struct gen_pkt *p = &r.p[i];
+			if (p->qp != qp)
+				continue;
+			if (p->kind == GEN_PK_CM) {
+				assert_true(k < 5);
+				assert_int_equal(p->cm_msg, order[k]);
+				assert_int_equal(p->opcode, UD_SEND_ONLY);
+				assert_int_equal(p->f.dqpn, 1);
+				assert_int_equal(p->f.deth.sqpn, 1);
+				assert_int_equal(p->f.deth.qkey, 0x80010000u);
+				assert_int_equal(p->dir, (k == 1 || k == 4) ? GEN_DIR_RESPONSE : GEN_DIR_REQUEST);
+				at[k] = i;
+				t[k++] = p->t_ns;
+			} else {
+				if (first_data == SIZE_MAX)
+					first_data = i;
+				last_data = i;
+			}
+		}
+		assert_int_equal(k, 5);
+		assert_true(at[2] < first_data && last_data < at[3]);
+		/* an answer: the link delay and the CM's turnaround after what it answers */
+		assert_true(t[1] - t[0] >= 1000 && t[2] - t[1] >= 1000 && t[4] - t[3] >= 1000);
+
+		uint8_t mad[256];
+		struct rw_mad m;
+		const struct gen_pkt *req = &r.p[at[0]], *rep = &r.p[at[1]], *rtu = &r.p[at[2]];
+		const struct gen_pkt *dreq = &r.p[at[3]], *drep = &r.p[at[4]];
+		assert_int_equal(gen_cm_mad(&w->sc, req, mad), 0);
+		assert_int_equal(rw_mad_decode(mad, sizeof(mad), &m), RW_OK);
+		assert_int_equal(m.hdr.mgmt_class, 0x07);
+		uint64_t tid = m.hdr.tid;
+		const struct rw_cm_req *q = &m.u.cm.u.req;
+		uint32_t lid = q->local_comm_id;
+		assert_int_equal(q->local_qpn, 0x100 + qp);
+		assert_int_equal(q->starting_psn, 1000 + qp * 0x1000);
+		assert_int_equal(q->path_mtu, 4); /* IBA table 99: 2048 */
+		assert_int_equal(q->retry_count, 5);
+		assert_int_equal(q->rnr_retry_count, 3);
+		assert_int_equal(q->transport_service_type, 0);
+		assert_int_equal(gen_cm_mad(&w->sc, rep, mad), 0);
+		assert_int_equal(rw_mad_decode(mad, sizeof(mad), &m), RW_OK);
+		assert_true(m.hdr.tid == tid);
+		const struct rw_cm_rep *p = &m.u.cm.u.rep;
+		uint32_t rid = p->local_comm_id;
+		assert_int_not_equal(rid, lid);
+		assert_int_equal(p->remote_comm_id, lid);
+		assert_int_equal(p->local_qpn, 0x200 + qp);
+		assert_int_equal(p->starting_psn, 1000 + qp * 0x1000);
+		assert_int_equal(gen_cm_mad(&w->sc, rtu, mad), 0);
+		assert_int_equal(rw_mad_decode(mad, sizeof(mad), &m), RW_OK);
+		assert_true(m.hdr.tid == tid);
+		assert_int_equal(m.u.cm.u.rtu.local_comm_id, lid);
+		assert_int_equal(m.u.cm.u.rtu.remote_comm_id, rid);
+		assert_int_equal(gen_cm_mad(&w->sc, dreq, mad), 0);
+		assert_int_equal(rw_mad_decode(mad, sizeof(mad), &m), RW_OK);
+		uint64_t tid2 = m.hdr.tid;
+		assert_true(tid2 != tid);
+		assert_int_equal(m.u.cm.u.dreq.local_comm_id, lid);
+		assert_int_equal(m.u.cm.u.dreq.remote_comm_id, rid);
+		assert_int_equal(m.u.cm.u.dreq.remote_qpn, 0x200 + qp);
+		assert_int_equal(gen_cm_mad(&w->sc, drep, mad), 0);
+		assert_int_equal(rw_mad_decode(mad, sizeof(mad), &m), RW_OK);
+		assert_true(m.hdr.tid == tid2);
+		assert_int_equal(m.u.cm.u.drep.local_comm_id, rid);
+		assert_int_equal(m.u.cm.u.drep.remote_comm_id, lid);
+		/* the data as announced: requests to the REP's QPN from the REQ's PSN */
+		assert_int_equal(r.p[first_data].f.dqpn, 0x200 + qp);
+		assert_int_equal(r.p[first_data].f.psn, 1000 + qp * 0x1000);
+	}
+	assert_int_equal(r.st[0].messages[GEN_OP_READ], 4);
+	run_free(&r);
+	free(w);
+}
+
+/* A run cut short (the packet limit) still closes every connection it
+ * opened: the QPs the drain left nothing to send too. */
+static void test_cm_drain_closes(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+	f->cm = 1;
+	f->qps = 3;
+	f->messages = 0;
+	w->sc.packets = 2;
+	struct run r;
+	run_model(&w->sc, &r);
+	unsigned n[3] = { 0 }, closed[3] = { 0 };
+	for (size_t i = 0; i < r.n; i++)
+		if (r.p[i].kind == GEN_PK_CM) {
+			n[r.p[i].qp]++;
+			closed[r.p[i].qp] += r.p[i].cm_msg == 0x16; /* DREP */
+		}
+	for (unsigned qp = 0; qp < 3; qp++) {
+		assert_int_equal(n[qp], 5);
+		assert_int_equal(closed[qp], 1);
+	}
+	run_free(&r);
+	free(w);
+}
+
 static void test_ack_coalescing(void **state)
 {
 	(void)state;
@@ -1388,6 +1518,8 @@ int main(void)
 		cmocka_unit_test(test_pause_and_rate),
 		cmocka_unit_test(test_cnp_describe),
 		cmocka_unit_test(test_payload_pattern),
+		cmocka_unit_test(test_cm_handshake),
+		cmocka_unit_test(test_cm_drain_closes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

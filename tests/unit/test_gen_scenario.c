@@ -1217,6 +1217,35 @@ static void test_bad_scenarios(void **state)
 	assert_true(count >= 40);
 }
 
+/* cm: per flow, or from the defaults for the RC flows only. */
+static void test_cm_key(void **state)
+{
+	(void)state;
+	struct gen_scenario s;
+	char err[512];
+	const char *y = "hosts:\n"
+			"  - {name: a, mac: \"02:00:00:00:00:01\", ip: 10.0.0.1}\n"
+			"  - {name: b, mac: \"02:00:00:00:00:02\", ip: 10.0.0.2}\n"
+			"defaults: {cm: true}\n"
+			"flows:\n"
+			"  - {from: a, to: b}\n"
+			"  - {from: a, to: b, transport: ud}\n"
+			"  - {from: a, to: b, transport: uc}\n"
+			"  - {from: a, to: b, cm: false}\n";
+	if (parse(y, &s, err, sizeof(err)))
+		fail_msg("unexpected error: %s", err);
+	assert_int_equal(s.n_flows, 4);
+	assert_int_equal(s.flows[0].cm, 1);
+	assert_int_equal(s.flows[1].cm, 0);
+	assert_int_equal(s.flows[2].cm, 0);
+	assert_int_equal(s.flows[3].cm, 0);
+	gen_scenario_free(&s);
+	assert_int_equal(one_flow("hosts:\n"
+				  "  - {name: a, mac: \"02:00:00:00:00:01\", ip: 10.0.0.1}\n"
+				  "  - {name: b, mac: \"02:00:00:00:00:02\", ip: 10.0.0.2}\n"
+				  "flows: [{from: a, to: b}]\n").cm, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1242,6 +1271,7 @@ int main(void)
 		cmocka_unit_test(test_cc_presets),
 		cmocka_unit_test(test_cc_errors),
 		cmocka_unit_test(test_bad_scenarios),
+		cmocka_unit_test(test_cm_key),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A connection's Communication Management messages (IBA 12.6, 12.9): an
+ * RC QP of a flow with `cm: true` is set up by REQ (requester), REP
+ * (responder), RTU (requester) before its first data packet and torn down
+ * by DREQ (requester), DREP (responder) once it has nothing left, as
+ * rdma_cm over rxe or a NIC does. Each is a MAD (proto's rw_cm_*_encode) in
+ * a UD SEND Only from QP 1 to QP 1 with the GSI Q_Key (IBA 13.5.2), on the
+ * flow's addresses, VLAN and DSCP. The messages do not pass the faults or
+ * the simulated switch, and are counted apart from the flow's packets. */
+#include <string.h>
+
+#include "flow_int.h"
+#include "rocewire/mad.h"
+#include "rocewire/wire.h"
+
+/* rdma_cm's service ID of the TCP port space (RDMA_PS_TCP, 0x0106) and
+ * port 18515 (perftest's default): IBA A3.2.2 "IP addressing CM". */
+#define GEN_CM_SERVICE_ID 0x0000000001064853ull
+#define GEN_CM_RESPONSE_TIMEOUT 20 /* rdma_cm's CMA_CM_RESPONSE_TIMEOUT: 4.096 us * 2^20 */
+#define GEN_CM_MAX_RETRIES 15      /* rdma_cm's CMA_MAX_CM_RETRIES */
+#define GEN_CM_TID_HI 0x5257434Dull /* "RWCM": the high half of every TID, as ib_cm's agent keeps one */
+
+static const uint8_t UD_SEND_ONLY = 0x64; /* IBA 9.2, table 38 */
+
+void gen_cm_init(struct gen_model *m, struct gen_qp *q)
+{
+	const struct gen_flow *f = gen_qlf(m, q)->f;
+	q->cm_ns = GEN_NEVER;
+	if (f->transport != GEN_RC || !f->cm || f->external_responder)
+		return;
+	q->cm_state = CM_REQ;
+	q->cm_ns = f->start_ns;
+	q->flags |= QF_CM_WAIT;
+}
+
+uint32_t gen_cm_comm_id(uint32_t flow, uint32_t qp, int responder)
+{
+	/* flows < 1024, QPs < 65536: 26 bits, one ID per (flow, QP, end) */
+	return (responder ? 0x20000000u : 0x10000000u) | flow << 16 | (qp & 0xFFFFu);
+}
+
+/* IBA 12.7.2: one TID per transaction; REQ, REP and RTU are one, DREQ and
+ * DREP another. */
+static uint64_t cm_tid(const struct gen_pkt *pk)
+{
+	int close = pk->cm_msg == RW_CM_DREQ || pk->cm_msg == RW_CM_DREP;
+	return GEN_CM_TID_HI << 32 | (uint64_t)(pk->flow << 16 | (pk->qp & 0xFFFFu)) << 1 | (unsigned)close;
+}
+
+/* The node GUID rxe gives a port: the EUI-64 of its netdev's MAC. */
+static uint64_t mac_guid(const uint8_t mac[6])
+{
+	return (uint64_t)(mac[0] ^ 2) << 56 | (uint64_t)mac[1] << 48 | (uint64_t)mac[2] << 40 | 0xFFFEull << 24 |
+	       (uint64_t)mac[3] << 16 | (uint64_t)mac[4] << 8 | mac[5];
+}
+
+/* IBA 9.7.6.1.3: the local ACK timeout is 4.096 us * 2^code; 0 none. */
+static uint8_t ack_timeout_code(uint64_t ns)
+{
+	uint8_t c = 1;
+	if (ns == 0)
+		return 0;
+	while (c < 31 && (4096ull << c) < ns)
+		c++;
+	return c;
+}
+
+/* IBA 12.6.5 table 99: path MTU 1 (256) .. 5 (4096). */
+static uint8_t mtu_code(uint32_t mtu)
+{
+	uint8_t c = 1;
+	while (c < 5 && (256u << (c - 1)) < mtu)
+		c++;
+	return c;
+}
+
+static uint32_t qp_psn(const struct gen_flow *f, uint32_t qp)
+{
+	return (f->initial_psn + qp * f->psn_stride) & RW_PSN_MASK;
+}
+
+const char *gen_cm_name(const struct gen_pkt *pk)
+{
+	const char *n = rw_cm_msg_name(pk->cm_msg);
+	return n ? n : "?";
+}
+
+int gen_cm_mad(const struct gen_scenario *sc, const struct gen_pkt *pk, uint8_t mad[256])
+{
+	if (pk->kind != GEN_PK_CM || pk->flow >= sc->n_flows)
+		return -1;
+	const struct gen_flow *f = &sc->flows[pk->flow];
+	const struct gen_host *a = &sc->hosts[f->src], *b = &sc->hosts[f->dst];
+	uint32_t lid = gen_cm_comm_id(pk->flow, pk->qp, 0), rid = gen_cm_comm_id(pk->flow, pk->qp, 1);
+	uint32_t lqpn = (f->src_qpn + pk->qp) & RW_QPN_MASK, rqpn = (f->dst_qpn + pk->qp) & RW_QPN_MASK;
+	uint64_t tid = cm_tid(pk);
+	size_t n;
+	struct rw_cm cm;
+	memset(&cm, 0, sizeof(cm));
+	cm.msg = (enum rw_cm_msg)pk->cm_msg;
+	switch (pk->cm_msg) {
+	case RW_CM_REQ: {
+		struct rw_cm_req *r = &cm.u.req;
+		r->local_comm_id = lid;
+		r->service_id = GEN_CM_SERVICE_ID;
+		r->local_ca_guid = mac_guid(a->mac);
+		r->local_qpn = lqpn;
+		r->responder_resources = f->max_rd_atomic;
+		r->initiator_depth = f->max_rd_atomic;
+		r->remote_cm_response_timeout = GEN_CM_RESPONSE_TIMEOUT;
+		r->transport_service_type = 0; /* RC */
+		r->e2e_flow_control = 1;
+		r->starting_psn = qp_psn(f, pk->qp);
+		r->local_cm_response_timeout = GEN_CM_RESPONSE_TIMEOUT;
+		r->retry_count = f->retry_count;
+		r->pkey = f->pkey;
+		r->path_mtu = mtu_code(gen_flow_mtu(f));
+		r->rnr_retry_count = f->rnr_retry;
+		r->max_cm_retries = GEN_CM_MAX_RETRIES;
+		/* ib_cm over RoCE: permissive LIDs, the GIDs carry the path */
+		r->primary.local_lid = 0xFFFF;
+		r->primary.remote_lid = 0xFFFF;
+		memcpy(r->primary.local_gid, a->gid, 16);
+		memcpy(r->primary.remote_gid, b->gid, 16);
+		r->primary.traffic_class = (uint8_t)(f->dscp << 2 | (f->ecn & 3));
+		r->primary.hop_limit = 64; /* the IP TTL / hop limit the frames carry */
+		r->primary.sl = a->pcp & 7;
+		r->primary.local_ack_timeout = ack_timeout_code(f->retransmission_timeout_ns);
+		/* IBA A11.6 (IP addressing CM): rdma_cm's private data header,
+		 * version 0, IP version, source port, source and destination
+		 * IP (IPv4 in the last four bytes of each 16) */
+		r->private_data[1] = (uint8_t)((a->af == 6 ? 6 : 4) << 4);
+		rw_put_be16(r->private_data + 2, gen_qp_sport(f, pk->qp));
+		if (a->af == 6) {
+			memcpy(r->private_data + 4, a->ip, 16);
+			memcpy(r->private_data + 20, b->ip, 16);
+		} else {
+			memcpy(r->private_data + 16, a->ip, 4);
+			memcpy(r->private_data + 32, b->ip, 4);
+		}
+		break;
+	}
+	case RW_CM_REP: {
+		struct rw_cm_rep *r = &cm.u.rep;
+		r->local_comm_id = rid;
+		r->remote_comm_id = lid;
+		r->local_qpn = rqpn;
+		/* The responder's own send queue starts where the requester's
+		 * does: its answers (ACKs, READ responses) take the PSNs of the
+		 * requests (IBA 9.7.5.1), and it sends no request of its own. */
+		r->starting_psn = qp_psn(f, pk->qp);
+		r->responder_resources = f->max_rd_atomic;
+		r->initiator_depth = f->max_rd_atomic;
+		r->e2e_flow_control = 1;
+		r->rnr_retry_count = f->rnr_retry;
+		r->local_ca_guid = mac_guid(b->mac);
+		break;
+	}
+	case RW_CM_RTU:
+		cm.u.rtu.local_comm_id = lid;
+		cm.u.rtu.remote_comm_id = rid;
+		break;
+	case RW_CM_DREQ:
+		cm.u.dreq.local_comm_id = lid;
+		cm.u.dreq.remote_comm_id = rid;
+		cm.u.dreq.remote_qpn = rqpn;
+		break;
+	case RW_CM_DREP:
+		cm.u.drep.local_comm_id = rid;
+		cm.u.drep.remote_comm_id = lid;
+		break;
+	default:
+		return -1;
+	}
+	return rw_cm_encode(&cm, tid, mad, RW_MAD_LEN, &n) == RW_OK && n == RW_MAD_LEN ? 0 : -1;
+}
+
+/* The CM packet of q: msg from the requester (dir request) or the
+ * responder. QP 1's PSNs count the connection's messages of each end. */
+static void cm_fill(const struct gen_lflow *lf, const struct gen_qp *q, uint16_t msg, uint64_t t,
+		    struct gen_pkt *pk)
+{
+	int rsp = msg == RW_CM_REP || msg == RW_CM_DREP;
+	memset(pk, 0, sizeof(*pk));
+	pk->t_ns = t;
+	pk->flow = lf->index;
+	pk->qp = q->qp;
+	pk->dir = rsp ? GEN_DIR_RESPONSE : GEN_DIR_REQUEST;
+	pk->kind = GEN_PK_CM;
+	pk->cm_msg = msg;
+	pk->opcode = UD_SEND_ONLY;
+	pk->hdrs = rw_opcode(UD_SEND_ONLY)->hdrs;
+	pk->payload_len = RW_MAD_LEN;
+	pk->frame_len = lf->cm_len[rsp];
+	pk->f.dqpn = RW_QP1;
+	pk->f.psn = msg == RW_CM_REQ || msg == RW_CM_REP ? 0 : msg == RW_CM_DREQ ? 2 : 1;
+	pk->f.deth.qkey = RW_GSI_QKEY;
+	pk->f.deth.sqpn = RW_QP1;
+}
+
+int gen_cm_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out)
+{
+	static const uint16_t msg_of[] = {
+		[CM_REQ] = RW_CM_REQ, [CM_REP] = RW_CM_REP, [CM_RTU] = RW_CM_RTU,
+		[CM_DREQ] = RW_CM_DREQ, [CM_DREP] = RW_CM_DREP,
+	};
+	const struct gen_lflow *lf = gen_qlf(m, q);
+	uint64_t answer = t + m->sc->link_delay_ns + GEN_CM_TURN_NS;
+	if (q->cm_state >= sizeof(msg_of) / sizeof(msg_of[0]) || !msg_of[q->cm_state])
+		return 0;
+	cm_fill(lf, q, msg_of[q->cm_state], t, out);
+	struct gen_flow_stats *st = &m->stats[q->flow];
+	st->cm_msgs[out->dir == GEN_DIR_RESPONSE]++;
+	st->cm_bytes[out->dir == GEN_DIR_RESPONSE] += out->frame_len;
+	if (m->tr)
+		gen_tr_other(m, out, 0);
+	switch (q->cm_state) {
+	case CM_RTU: {
+		/* connected: the first request follows the RTU on the wire */
+		double gap = gen_pace_gap(lf, q, out->frame_len);
+		uint64_t next = t + (uint64_t)gap + 1;
+		if (q->next_tx_ns < next)
+			q->next_tx_ns = next;
+		q->flags &= ~(uint32_t)QF_CM_WAIT;
+		q->cm_state = CM_UP;
+		q->cm_ns = GEN_NEVER;
+		break;
+	}
+	case CM_DREP:
+		q->cm_state = CM_CLOSED;
+		q->cm_ns = GEN_NEVER;
+		break;
+	default:
+		q->cm_state++;
+		q->cm_ns = answer;
+		break;
+	}
+	return 1;
+}
+
+int gen_cm_close(struct gen_model *m, struct gen_qp *q, uint64_t now)
+{
+	(void)m;
+	if (q->cm_state != CM_UP)
+		return 0;
+	q->cm_state = CM_DREQ;
+	q->cm_ns = (now > q->now ? now : q->now) + GEN_CM_TURN_NS;
+	return 1;
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# rocewire-gen's CM handshake (`cm: true`) read back by Wireshark's own CM
+# dissector: samples/scenarios/cm-handshake.yaml goes through DPDK's net_pcap
+# into a file, and gen_cm_check.py asserts, from tshark's fields alone, that
+# every RC connection opens with REQ, REP, RTU before its first request and
+# closes with DREQ, DREP after its last packet, that the QPNs and PSNs the
+# REQ and REP announce are those the data then uses, that the comm IDs echo
+# and the TIDs pair as a CM's do, and that the ground truth and the summary
+# count the same messages.
+# Env: ROCEWIRE_GEN, ROCEWIRE_SOURCE_DIR. Exit 77 when tshark, python3 or the
+# generator is missing.
+set -u
+py=/usr/bin/python3
+gen=${ROCEWIRE_GEN:-}
+src=${ROCEWIRE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+if ! command -v tshark >/dev/null 2>&1; then
+	echo "SKIP: tshark is not installed (apt-get install tshark)"
+	exit 77
+fi
+if [ ! -x "$py" ]; then
+	echo "SKIP: $py is missing"
+	exit 77
+fi
+if [ -z "$gen" ] || [ ! -x "$gen" ]; then
+	echo "SKIP: rocewire-gen is not built (set ROCEWIRE_GEN; got \"$gen\")"
+	exit 77
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/rw-gen-cm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+export HOME="$work" XDG_CONFIG_HOME="$work/.config"
+# shellcheck source=tshark_noheur.sh
+. "$(dirname "$0")/tshark_noheur.sh"
+
+s="$src/samples/scenarios/cm-handshake.yaml"
+if ! "$gen" -w "$work/cm.pcap" --truth-jsonl "$work/cm.jsonl" --summary-json "$work/cm.json" --no-status -Q \
+	"$s" 2>"$work/gen.err"; then
+	echo "FAIL: rocewire-gen exited non-zero:" >&2
+	cat "$work/gen.err" >&2
+	exit 1
+fi
+# shellcheck disable=SC2086
+tshark -n $noheur -r "$work/cm.pcap" -Y _ws.malformed >"$work/malformed" 2>/dev/null
+if [ -s "$work/malformed" ]; then
+	echo "FAIL: tshark finds malformed frames:" >&2
+	head -5 "$work/malformed" >&2
+	exit 1
+fi
+fields="frame.number ip.src ip.dst vlan.id ip.dsfield.dscp infiniband.bth.opcode infiniband.bth.destqp
+infiniband.bth.psn infiniband.deth.srcqp infiniband.deth.q_key infiniband.mad.mgmtclass infiniband.mad.attributeid
+infiniband.mad.transactionid infiniband.cm.req infiniband.cm.req.localqpn infiniband.cm.req.startpsn
+infiniband.cm.req.pppmtu infiniband.cm.req.retrcount infiniband.cm.req.rnrretrcount infiniband.cm.req.transpsvctype
+infiniband.cm.req.pkey infiniband.cm.req.prim_localgid_ipv4 infiniband.cm.req.prim_remotegid_ipv4
+infiniband.cm.req.ip_cm.sip4 infiniband.cm.req.ip_cm.dip4
+infiniband.cm.rep infiniband.cm.rep.remotecommid infiniband.cm.rep.localqpn infiniband.cm.rep.startpsn
+infiniband.cm.rtu.localcommid infiniband.cm.rtu.remotecommid infiniband.cm.dreq.localcommid
+infiniband.cm.dreq.remotecommid infiniband.cm.req.remoteqpneecn infiniband.cm.drsp.localcommid
+infiniband.cm.drsp.remotecommid"
+args=""
+for f in $fields; do
+	args="$args -e $f"
+done
+# shellcheck disable=SC2086
+if ! tshark -n $noheur -r "$work/cm.pcap" -T fields -E header=y -E separator=/t -E occurrence=f $args \
+	>"$work/cm.tsv" 2>"$work/tshark.err"; then
+	echo "FAIL: tshark could not read the capture:" >&2
+	cat "$work/tshark.err" >&2
+	exit 1
+fi
+exec "$py" "$src/tests/e2e/gen_cm_check.py" "$work/cm.tsv" "$work/cm.jsonl" "$work/cm.json"

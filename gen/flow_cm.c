@@ -17,6 +17,9 @@
  * port 18515 (perftest's default): IBA A3.2.2 "IP addressing CM". */
 #define GEN_CM_SERVICE_ID 0x0000000001064853ull
 #define GEN_CM_RESPONSE_TIMEOUT 20 /* rdma_cm's CMA_CM_RESPONSE_TIMEOUT: 4.096 us * 2^20 */
+/* The REQ's starting PSN (the responder's requests: none): half the PSN
+ * space from the requester's. */
+#define GEN_CM_PEER_PSN(psn) (((psn) + 0x800000u) & RW_PSN_MASK)
 #define GEN_CM_MAX_RETRIES 15      /* rdma_cm's CMA_MAX_CM_RETRIES */
 #define GEN_CM_TID_HI 0x5257434Dull /* "RWCM": the high half of every TID, as ib_cm's agent keeps one */
 
@@ -110,7 +113,13 @@ int gen_cm_mad(const struct gen_scenario *sc, const struct gen_pkt *pk, uint8_t 
 		r->remote_cm_response_timeout = GEN_CM_RESPONSE_TIMEOUT;
 		r->transport_service_type = 0; /* RC */
 		r->e2e_flow_control = 1;
-		r->starting_psn = qp_psn(f, pk->qp);
+		/* A starting PSN is the one its sender expects to receive
+		 * (Linux's CM sets the QP's receive PSN from it; rxe's rping
+		 * capture in samples/softroce shows it): the REQ's starts the
+		 * responder's own requests, which it never sends here; half
+		 * the PSN space away from the requester's, as an rdma_cm's
+		 * random one would be. */
+		r->starting_psn = GEN_CM_PEER_PSN(qp_psn(f, pk->qp));
 		r->local_cm_response_timeout = GEN_CM_RESPONSE_TIMEOUT;
 		r->retry_count = f->retry_count;
 		r->pkey = f->pkey;
@@ -145,9 +154,9 @@ int gen_cm_mad(const struct gen_scenario *sc, const struct gen_pkt *pk, uint8_t 
 		r->local_comm_id = rid;
 		r->remote_comm_id = lid;
 		r->local_qpn = rqpn;
-		/* The responder's own send queue starts where the requester's
-		 * does: its answers (ACKs, READ responses) take the PSNs of the
-		 * requests (IBA 9.7.5.1), and it sends no request of its own. */
+		/* What the responder expects to receive: the requester's
+		 * first PSN (its answers, ACKs and READ responses, take the
+		 * requests' PSNs: IBA 9.7.5.1). */
 		r->starting_psn = qp_psn(f, pk->qp);
 		r->responder_resources = f->max_rd_atomic;
 		r->initiator_depth = f->max_rd_atomic;

@@ -13,9 +13,10 @@ SUMMARY.json rocewire-gen --summary-json
 Per RC connection (one per QP of an RC flow): REQ, REP, RTU in that order
 before its first request; DREQ, DREP after its last request and response;
 the QPN the REQ announces is the one the responder's answers go to, the
-QPN the REP announces the one the requests go to; the REQ's starting PSN is
-the first request's PSN, the REP's the first READ response's (the responder
-answers in the requester's PSN space: IBA 9.7.5.1); comm IDs echo, and are
+QPN the REP announces the one the requests go to; the REP's starting PSN is
+the first request's PSN and the first READ response's (a starting PSN is what
+its sender expects to receive, and the responder answers in the requester's
+PSN space: IBA 9.7.5.1), the REQ's another; comm IDs echo, and are
 distinct per connection; REQ, REP, RTU share a TID, DREQ and DREP another.
 Every RC frame belongs to a connection so announced. Every MAD goes from
 QP 1 to QP 1 with the GSI Q_Key, on its flow's addresses, VLAN and DSCP.
@@ -154,16 +155,22 @@ def main():
         if not last < dreq["n"] < drep["n"]:
             fail("%s: last data frame %d, DREQ %d, DREP %d: expected in that order" %
                  (name, last, dreq["n"], drep["n"]))
+        # A starting PSN is what its sender expects to receive (Linux's
+        # CM; samples/softroce/rc_rping_cm.pcap): the REP's is the first
+        # request's PSN; the REQ's the responder's own requests' (none).
         spsn = num(f(q, "infiniband.cm.req.startpsn"))
-        if requests[0]["psn"] != spsn:
-            fail("%s: REQ starting PSN 0x%x, the first request's 0x%x" % (name, spsn, requests[0]["psn"]))
         rpsn = num(f(rep, "infiniband.cm.rep.startpsn"))
+        if requests[0]["psn"] != rpsn:
+            fail("%s: REP starting PSN 0x%x, the first request's 0x%x" % (name, rpsn, requests[0]["psn"]))
+        if spsn == rpsn:
+            fail("%s: REQ starting PSN 0x%x equals the REP's: the responder's PSN space is its own" %
+                 (name, spsn))
         a0 = answers[0]
         if fl["first_op"] == "read":
             if a0["op"] not in READ_RESP_FIRST_ONLY or a0["psn"] != rpsn:
-                fail("%s: REP starting PSN 0x%x, the first READ response (opcode 0x%x) PSN 0x%x" %
-                     (name, rpsn, a0["op"], a0["psn"]))
-        elif a0["op"] != ACK or rpsn != spsn or not 0 <= (a0["psn"] - rpsn) % (1 << 24) < len(requests):
+                fail("%s: the first READ response (opcode 0x%x) PSN 0x%x, not the REP's starting PSN 0x%x" %
+                     (name, a0["op"], a0["psn"], rpsn))
+        elif a0["op"] != ACK or not 0 <= (a0["psn"] - rpsn) % (1 << 24) < len(requests):
             fail("%s: REP starting PSN 0x%x, first ACK (opcode 0x%x) PSN 0x%x: expected an ACK in the "
                  "requests' PSNs from there" % (name, rpsn, a0["op"], a0["psn"]))
     stray = [r["n"] for r in rc if r["n"] not in covered]

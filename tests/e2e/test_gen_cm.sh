@@ -67,4 +67,49 @@ if ! tshark -n $noheur -r "$work/cm.pcap" -T fields -E header=y -E separator=/t 
 	cat "$work/tshark.err" >&2
 	exit 1
 fi
-exec "$py" "$src/tests/e2e/gen_cm_check.py" "$work/cm.tsv" "$work/cm.jsonl" "$work/cm.json"
+"$py" "$src/tests/e2e/gen_cm_check.py" "$work/cm.tsv" "$work/cm.jsonl" "$work/cm.json" || exit 1
+# The engine reads the same handshakes: every RC flow paired by CM at its
+# connection's REP (tshark's frame numbers), no packet unsynced.
+cap=${ROCEWIRE_CAP:-}
+if [ -z "$cap" ] || [ ! -x "$cap" ]; then
+	echo "note: rocewire-cap not built (ROCEWIRE_CAP): the engine's CM pairing is not checked"
+	exit 0
+fi
+if ! "$cap" -r "$work/cm.pcap" --report --json >"$work/report.json" 2>"$work/cap.err"; then
+	echo "FAIL: rocewire-cap --report --json exited non-zero:" >&2
+	cat "$work/cap.err" >&2
+	exit 1
+fi
+exec "$py" - "$work/cm.tsv" "$work/report.json" <<'PYEOF'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+rep = json.load(open(sys.argv[2]))
+# tshark: each REP's frame, by the QPN it announces (the requests' QP)
+reps = {int(r["infiniband.cm.rep.localqpn"], 0): int(r["frame.number"])
+        for r in rows if r["infiniband.cm.rep.localqpn"]}
+reqs = {int(r["infiniband.cm.req.localqpn"], 0) for r in rows if r["infiniband.cm.req.localqpn"]}
+fails = []
+rc = [q for q in rep["qps"] if q["transport"] == "RC"]
+for q in rc:
+    how, frame = q["pairing"]["how"], q["pairing"]["frame"]
+    want = reps.get(q["dqpn"])
+    if want is None and q["dqpn"] in reqs:
+        # the responder's flow: paired at the REP of its peer
+        peer = next((p for p in rep["qps"] if p["index"] == q["peer"]), None)
+        want = reps.get(peer["dqpn"]) if peer else None
+    if how != "cm" or frame != want:
+        fails.append("flow %d (QP 0x%06x): pairing %s at frame %s, expected cm at %s" %
+                     (q["index"], q["dqpn"], how, frame, want))
+    if q["unsynced_packets"]:
+        fails.append("flow %d: %d unsynced packets" % (q["index"], q["unsynced_packets"]))
+if len(rep["handshakes"]) != len(reps):
+    fails.append("%d handshakes in the report, %d REPs in the capture" % (len(rep["handshakes"]), len(reps)))
+for h in rep["handshakes"]:
+    if h["state"] != "disconnected":
+        fails.append("handshake %s: state %s" % (h["local_comm_id"], h["state"]))
+for f in fails:
+    print("FAIL: " + f, file=sys.stderr)
+if fails or not rc:
+    sys.exit(1)
+print("ok: %d RC flows paired by CM, %d handshakes, nothing unsynced" % (len(rc), len(rep["handshakes"])))
+PYEOF

@@ -345,7 +345,10 @@ static void test_cm_handshake(void **state)
 		const struct rw_cm_req *q = &m.u.cm.u.req;
 		uint32_t lid = q->local_comm_id;
 		assert_int_equal(q->local_qpn, 0x100 + qp);
-		assert_int_equal(q->starting_psn, 1000 + qp * 0x1000);
+		/* a starting PSN is what its sender expects to receive: the
+		 * REP's is the requester's first, the REQ's the responder's
+		 * (which sends no request) */
+		assert_int_equal(q->starting_psn, (1000 + qp * 0x1000 + 0x800000) & 0xFFFFFF);
 		assert_int_equal(q->path_mtu, 4); /* IBA table 99: 2048 */
 		assert_int_equal(q->retry_count, 5);
 		assert_int_equal(q->rnr_retry_count, 3);

@@ -623,6 +623,67 @@ static const char *vn_cm_msg_ref(uint64_t v, const struct rw_hview *h)
 	return names[v & 3];
 }
 
+/* IBA 14.2.5.3: NodeInfo's NodeType. */
+static const char *vn_node_type(uint64_t v, const struct rw_hview *h)
+{
+	static const char *const names[] = { NULL, "CA", "Switch", "Router" };
+	(void)h;
+	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+}
+
+/* IBA 14.2.5.6: PortInfo's PortState (0: no state change, in a Set). */
+static const char *vn_port_state(uint64_t v, const struct rw_hview *h)
+{
+	static const char *const names[] = { "NoChange", "Down", "Init", "Armed", "Active" };
+	(void)h;
+	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+}
+
+static const char *vn_port_phys_state(uint64_t v, const struct rw_hview *h)
+{
+	static const char *const names[] = { "NoChange", "Sleep", "Polling", "Disabled",
+					     "PortConfigurationTraining", "LinkUp",
+					     "LinkErrorRecovery", "PhyTest" };
+	(void)h;
+	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+}
+
+/* LinkWidthActive: one bit of LinkWidthSupported (2x is IBA 1.3's). */
+static const char *vn_link_width(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	switch (v) {
+	case 1: return "1x";
+	case 2: return "4x";
+	case 4: return "8x";
+	case 8: return "12x";
+	case 16: return "2x";
+	default: return NULL;
+	}
+}
+
+/* LinkSpeedActive, and LinkSpeedExtActive (IBA 1.3), which overrides it
+ * when not 0. */
+static const char *vn_link_speed(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return v == 1 ? "SDR" : v == 2 ? "DDR" : v == 4 ? "QDR" : NULL;
+}
+
+static const char *vn_link_speed_ext(uint64_t v, const struct rw_hview *h)
+{
+	(void)h;
+	return v == 1 ? "FDR" : v == 2 ? "EDR" : v == 4 ? "HDR" : v == 8 ? "NDR" : NULL;
+}
+
+/* IBA 14.2.5.13: SMInfo's SMState. */
+static const char *vn_sm_state(uint64_t v, const struct rw_hview *h)
+{
+	static const char *const names[] = { "NotActive", "Discovering", "Standby", "Master" };
+	(void)h;
+	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+}
+
 static const char *vn_cm_rej_reason(uint64_t v, const struct rw_hview *h)
 {
 	(void)h;
@@ -726,6 +787,56 @@ static const struct rw_field f_port_counters[] = { RW_PORT_COUNTERS_ROWS(FN, FB)
 static const struct rw_field f_path_record[] = { RW_PATH_RECORD_ROWS(FN, FB) };
 #undef S
 #undef HLEN
+#define HLEN RW_NODE_INFO_LEN
+#define S struct rw_node_info
+static const struct rw_field f_node_info[] = { RW_NODE_INFO_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_SWITCH_INFO_LEN
+#define S struct rw_switch_info
+static const struct rw_field f_switch_info[] = { RW_SWITCH_INFO_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_GUID_INFO_LEN
+#define S struct rw_guid_info
+static const struct rw_field f_guid_info[] = { RW_GUID_INFO_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_PORT_INFO_LEN
+#define S struct rw_port_info
+static const struct rw_field f_port_info[] = { RW_PORT_INFO_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_PKEY_TABLE_LEN
+#define S struct rw_pkey_table
+static const struct rw_field f_pkey_table[] = { RW_PKEY_TABLE_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_SM_INFO_LEN
+#define S struct rw_sm_info
+static const struct rw_field f_sm_info[] = { RW_SM_INFO_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_NODE_RECORD_LEN
+#define S struct rw_node_record
+static const struct rw_field f_node_record[] = { RW_NODE_RECORD_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_SERVICE_RECORD_LEN
+#define S struct rw_service_record
+static const struct rw_field f_service_record[] = { RW_SERVICE_RECORD_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_MC_MEMBER_RECORD_LEN
+#define S struct rw_mc_member_record
+static const struct rw_field f_mc_member_record[] = { RW_MC_MEMBER_RECORD_ROWS(FN, FB) };
+#undef S
+#undef HLEN
+#define HLEN RW_PORT_COUNTERS_EXT_LEN
+#define S struct rw_port_counters_ext
+static const struct rw_field f_port_counters_ext[] = { RW_PORT_COUNTERS_EXT_ROWS(FN, FB) };
+#undef S
+#undef HLEN
 
 #define D(hd, nm, l, t) [hd] = { NAME_(nm), .len = l, .n = N(t), .f = t }
 static const struct rw_header_desc descs[] = {
@@ -773,11 +884,25 @@ static const struct rw_header_desc descs[] = {
 	D(RW_HD_CLASS_PORT_INFO, "classportinfo", RW_CPI_LEN, f_cpi),
 	D(RW_HD_PORT_COUNTERS, "portcounters", RW_PORT_COUNTERS_LEN, f_port_counters),
 	D(RW_HD_PATH_RECORD, "pathrecord", RW_PATH_RECORD_LEN, f_path_record),
+	D(RW_HD_NODE_INFO, "nodeinfo", RW_NODE_INFO_LEN, f_node_info),
+	D(RW_HD_SWITCH_INFO, "switchinfo", RW_SWITCH_INFO_LEN, f_switch_info),
+	D(RW_HD_GUID_INFO, "guidinfo", RW_GUID_INFO_LEN, f_guid_info),
+	D(RW_HD_PORT_INFO, "portinfo", RW_PORT_INFO_LEN, f_port_info),
+	D(RW_HD_PKEY_TABLE, "pkeytable", RW_PKEY_TABLE_LEN, f_pkey_table),
+	D(RW_HD_SM_INFO, "sminfo", RW_SM_INFO_LEN, f_sm_info),
+	D(RW_HD_NODE_RECORD, "noderecord", RW_NODE_RECORD_LEN, f_node_record),
+	D(RW_HD_SERVICE_RECORD, "servicerecord", RW_SERVICE_RECORD_LEN, f_service_record),
+	D(RW_HD_MC_MEMBER_RECORD, "mcmemberrecord", RW_MC_MEMBER_RECORD_LEN, f_mc_member_record),
+	D(RW_HD_PORT_COUNTERS_EXT, "portcountersext", RW_PORT_COUNTERS_EXT_LEN, f_port_counters_ext),
 };
 _Static_assert(N(descs) == RW_HD_ALL, "descs: one table per enum rw_hd");
 _Static_assert(RW_HD_COUNT == RW_HD_MAD, "the frame's headers' tables come first");
 _Static_assert(RW_HD_CM_APR - RW_HD_CM_REQ == RW_CM_APR - RW_CM_REQ,
 	       "the CM messages' tables follow their attribute IDs");
+_Static_assert(RW_HD_PORT_COUNTERS_EXT - RW_HD_CLASS_PORT_INFO ==
+		       RW_MAD_ATTR_PORT_COUNTERS_EXT - RW_MAD_ATTR_CLASS_PORT_INFO &&
+	       RW_HD_ALL == RW_HD_PORT_COUNTERS_EXT + 1,
+	       "the attribute payloads' tables follow enum rw_mad_attr_kind");
 _Static_assert(RW_HD_CNP - RW_HD_RDETH + 1 == RW_HDR_COUNT,
 	       "the extension headers' tables follow enum rw_hdr's bit order");
 
@@ -803,17 +928,14 @@ int rw_mad_class_hd(uint8_t mgmt_class)
 	}
 }
 
-/* The same choice as rw_mad_decode()'s (mad.c attr_rows). */
+/* The payload rw_mad_decode() decodes (mad.c's attribute table), whose
+ * tables follow enum rw_mad_attr_kind's order. */
 int rw_mad_attr_hd(uint8_t mgmt_class, uint16_t attr_id)
 {
-	int smp = mgmt_class == RW_MGMT_SUBN_LID || mgmt_class == RW_MGMT_SUBN_DR;
-	if (attr_id == RW_ATTR_CLASS_PORT_INFO && !smp)
-		return RW_HD_CLASS_PORT_INFO;
-	if (mgmt_class == RW_MGMT_PERF && attr_id == RW_ATTR_PORT_COUNTERS)
-		return RW_HD_PORT_COUNTERS;
-	if (mgmt_class == RW_MGMT_SA && attr_id == RW_ATTR_PATH_RECORD)
-		return RW_HD_PATH_RECORD;
-	return -1;
+	enum rw_mad_attr_kind k = rw_mad_attr_kind(mgmt_class, attr_id);
+	if (k == RW_MAD_ATTR_NONE)
+		return -1;
+	return RW_HD_CLASS_PORT_INFO + (int)(k - RW_MAD_ATTR_CLASS_PORT_INFO);
 }
 
 int rw_field_index(enum rw_hd hd, const char *name)

@@ -93,6 +93,69 @@ static const struct row r_pc[] = { RW_PORT_COUNTERS_ROWS(CN, CB) };
 #define S struct rw_path_record
 static const struct row r_pr[] = { RW_PATH_RECORD_ROWS(CN, CB) };
 #undef S
+#define S struct rw_node_info
+static const struct row r_ni[] = { RW_NODE_INFO_ROWS(CN, CB) };
+#undef S
+#define S struct rw_switch_info
+static const struct row r_swi[] = { RW_SWITCH_INFO_ROWS(CN, CB) };
+#undef S
+#define S struct rw_guid_info
+static const struct row r_gi[] = { RW_GUID_INFO_ROWS(CN, CB) };
+#undef S
+#define S struct rw_port_info
+static const struct row r_pi[] = { RW_PORT_INFO_ROWS(CN, CB) };
+#undef S
+#define S struct rw_pkey_table
+static const struct row r_pkt[] = { RW_PKEY_TABLE_ROWS(CN, CB) };
+#undef S
+#define S struct rw_sm_info
+static const struct row r_smi[] = { RW_SM_INFO_ROWS(CN, CB) };
+#undef S
+#define S struct rw_node_record
+static const struct row r_nr[] = { RW_NODE_RECORD_ROWS(CN, CB) };
+#undef S
+#define S struct rw_service_record
+static const struct row r_sr[] = { RW_SERVICE_RECORD_ROWS(CN, CB) };
+#undef S
+#define S struct rw_mc_member_record
+static const struct row r_mcm[] = { RW_MC_MEMBER_RECORD_ROWS(CN, CB) };
+#undef S
+#define S struct rw_port_counters_ext
+static const struct row r_pce[] = { RW_PORT_COUNTERS_EXT_ROWS(CN, CB) };
+#undef S
+
+/* The attribute payloads decoded, by kind: the classes that carry each
+ * (SMP attributes in both SMP classes, IBA 14.2.5; ClassPortInfo in every
+ * class but the SMPs', 13.4.8.1), its attribute ID and its rows, which
+ * must fit the class's data area (64 bytes for an SMP, 200 for SA, 192 for
+ * PerfMgt). */
+enum { C_SMP = 1, C_SA = 2, C_PERF = 4, C_GSI = 8 /* any class but SMP */ };
+struct attr_desc {
+	uint16_t id;
+	uint8_t classes;
+	uint8_t n;
+	const struct row *rows;
+};
+#define ATTR(k, cls, aid, r, len, room)                                                           \
+	[k] = { aid, cls, (uint8_t)(N_(r) + RW_CHECK((len) <= (room))), r }
+static const struct attr_desc attrs[] = {
+	ATTR(RW_MAD_ATTR_CLASS_PORT_INFO, C_GSI, RW_ATTR_CLASS_PORT_INFO, r_cpi, RW_CPI_LEN, 192),
+	ATTR(RW_MAD_ATTR_PORT_COUNTERS, C_PERF, RW_ATTR_PORT_COUNTERS, r_pc, RW_PORT_COUNTERS_LEN, 192),
+	ATTR(RW_MAD_ATTR_PATH_RECORD, C_SA, RW_ATTR_PATH_RECORD, r_pr, RW_PATH_RECORD_LEN, 200),
+	ATTR(RW_MAD_ATTR_NODE_INFO, C_SMP, RW_ATTR_NODE_INFO, r_ni, RW_NODE_INFO_LEN, 64),
+	ATTR(RW_MAD_ATTR_SWITCH_INFO, C_SMP, RW_ATTR_SWITCH_INFO, r_swi, RW_SWITCH_INFO_LEN, 64),
+	ATTR(RW_MAD_ATTR_GUID_INFO, C_SMP, RW_ATTR_GUID_INFO, r_gi, RW_GUID_INFO_LEN, 64),
+	ATTR(RW_MAD_ATTR_PORT_INFO, C_SMP, RW_ATTR_PORT_INFO, r_pi, RW_PORT_INFO_LEN, 64),
+	ATTR(RW_MAD_ATTR_PKEY_TABLE, C_SMP, RW_ATTR_PKEY_TABLE, r_pkt, RW_PKEY_TABLE_LEN, 64),
+	ATTR(RW_MAD_ATTR_SM_INFO, C_SMP, RW_ATTR_SM_INFO, r_smi, RW_SM_INFO_LEN, 64),
+	ATTR(RW_MAD_ATTR_NODE_RECORD, C_SA, RW_ATTR_NODE_RECORD, r_nr, RW_NODE_RECORD_LEN, 200),
+	ATTR(RW_MAD_ATTR_SERVICE_RECORD, C_SA, RW_ATTR_SERVICE_RECORD, r_sr, RW_SERVICE_RECORD_LEN, 200),
+	ATTR(RW_MAD_ATTR_MC_MEMBER_RECORD, C_SA, RW_ATTR_MC_MEMBER_RECORD, r_mcm,
+	     RW_MC_MEMBER_RECORD_LEN, 200),
+	ATTR(RW_MAD_ATTR_PORT_COUNTERS_EXT, C_PERF, RW_ATTR_PORT_COUNTERS_EXT, r_pce,
+	     RW_PORT_COUNTERS_EXT_LEN, 192),
+};
+_Static_assert(N_(attrs) == RW_MAD_ATTR_KINDS, "attrs: one entry per enum rw_mad_attr_kind");
 
 /* The CM messages by attribute ID (IBA 12.6.1): rows, and the message's
  * name as IBA 12.6 writes it. */
@@ -221,27 +284,28 @@ enum rw_err rw_mad_hdr_encode(const struct rw_mad_hdr *h, uint8_t *buf, size_t c
 	RW_DONE(written, RW_MAD_HDR_LEN);
 }
 
-/* The attribute payloads decoded, by class and attribute ID. */
-static const struct row *attr_rows(uint8_t cls, uint16_t attr, size_t *n, enum rw_mad_attr_kind *k)
+static unsigned class_bits(uint8_t cls)
 {
-	if (attr == RW_ATTR_CLASS_PORT_INFO && cls != RW_MGMT_SUBN_LID && cls != RW_MGMT_SUBN_DR) {
-		*n = N_(r_cpi);
-		*k = RW_MAD_ATTR_CLASS_PORT_INFO;
-		return r_cpi;
+	switch (cls) {
+	case RW_MGMT_SUBN_LID:
+	case RW_MGMT_SUBN_DR:
+		return C_SMP;
+	case RW_MGMT_SA:
+		return C_SA | C_GSI;
+	case RW_MGMT_PERF:
+		return C_PERF | C_GSI;
+	default:
+		return C_GSI;
 	}
-	if (cls == RW_MGMT_PERF && attr == RW_ATTR_PORT_COUNTERS) {
-		*n = N_(r_pc);
-		*k = RW_MAD_ATTR_PORT_COUNTERS;
-		return r_pc;
-	}
-	if (cls == RW_MGMT_SA && attr == RW_ATTR_PATH_RECORD) {
-		*n = N_(r_pr);
-		*k = RW_MAD_ATTR_PATH_RECORD;
-		return r_pr;
-	}
-	*k = RW_MAD_ATTR_NONE;
-	*n = 0;
-	return NULL;
+}
+
+enum rw_mad_attr_kind rw_mad_attr_kind(uint8_t mgmt_class, uint16_t attr_id)
+{
+	unsigned c = class_bits(mgmt_class);
+	for (unsigned k = RW_MAD_ATTR_NONE + 1; k < N_(attrs); k++)
+		if (attrs[k].id == attr_id && (attrs[k].classes & c))
+			return (enum rw_mad_attr_kind)k;
+	return RW_MAD_ATTR_NONE;
 }
 
 static int class_known(uint8_t cls)
@@ -299,10 +363,9 @@ enum rw_err rw_mad_decode(const uint8_t *buf, size_t len, struct rw_mad *out)
 		break;
 	}
 
-	size_t n;
-	const struct row *r = attr_rows(h->mgmt_class, h->attr_id, &n, &out->attr_kind);
-	if (r)
-		rows_decode(r, n, out->data, &out->attr);
+	out->attr_kind = rw_mad_attr_kind(h->mgmt_class, h->attr_id);
+	if (out->attr_kind != RW_MAD_ATTR_NONE)
+		rows_decode(attrs[out->attr_kind].rows, attrs[out->attr_kind].n, out->data, &out->attr);
 	return RW_OK;
 }
 
@@ -406,14 +469,12 @@ enum rw_err rw_mad_encode(const struct rw_mad *m, uint8_t *buf, size_t cap, size
 	if (e != RW_OK)
 		return e;
 
-	size_t n;
-	enum rw_mad_attr_kind k;
-	const struct row *r = attr_rows(h->mgmt_class, h->attr_id, &n, &k);
+	enum rw_mad_attr_kind k = rw_mad_attr_kind(h->mgmt_class, h->attr_id);
 	const struct cm_msg_desc *d = h->mgmt_class == RW_MGMT_CM ? cm_msg(h->attr_id) : NULL;
 	if (d && m->u.cm.msg == h->attr_id) {
 		e = rows_encode(d->rows, d->n, &m->u.cm.u, mad + RW_MAD_HDR_LEN);
-	} else if (r && m->attr_kind == k) {
-		e = rows_encode(r, n, &m->attr, mad + doff);
+	} else if (k != RW_MAD_ATTR_NONE && m->attr_kind == k) {
+		e = rows_encode(attrs[k].rows, attrs[k].n, &m->attr, mad + doff);
 	} else if (m->data && m->data_len) {
 		size_t l = m->data_len;
 		if (l > RW_MAD_LEN - doff)

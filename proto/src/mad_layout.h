@@ -275,4 +275,198 @@
 	N("preference", preference, 57, 1, 0, 8)
 #define RW_PATH_RECORD_LEN 64
 
+/* ---- SMP attributes (IBA 14.2.5): offsets from the SMP data (MAD byte 64) */
+
+/* IBA 14.2.5.3 (NodeInfo), at byte o of its container: M(x) names member x
+ * (NodeRecord holds a NodeInfo at its byte 4). */
+#define RW_NODE_INFO_AT(N, B, M, o)                                                                \
+	N("base_version", M(base_version), (o), 1, 0, 8)                                           \
+	N("class_version", M(class_version), (o) + 1, 1, 0, 8)                                     \
+	N("node_type", M(node_type), (o) + 2, 1, 0, 8, .vname = vn_node_type)                      \
+	N("num_ports", M(num_ports), (o) + 3, 1, 0, 8)                                             \
+	N("system_image_guid", M(system_image_guid), (o) + 4, 8, 0, 64, HEX(16))                   \
+	N("node_guid", M(node_guid), (o) + 12, 8, 0, 64, HEX(16))                                  \
+	N("port_guid", M(port_guid), (o) + 20, 8, 0, 64, HEX(16))                                  \
+	N("partition_cap", M(partition_cap), (o) + 28, 2, 0, 16)                                   \
+	N("device_id", M(device_id), (o) + 30, 2, 0, 16, HEX(4))                                   \
+	N("revision", M(revision), (o) + 32, 4, 0, 32, HEX(8))                                     \
+	N("local_port_num", M(local_port_num), (o) + 36, 1, 0, 8)                                  \
+	N("vendor_id", M(vendor_id), (o) + 37, 3, 0, 24, HEX(6))
+#define RW_MEMBER_(x) x
+#define RW_NODE_INFO_ROWS(N, B) RW_NODE_INFO_AT(N, B, RW_MEMBER_, 0)
+#define RW_NODE_INFO_LEN 40
+
+/* IBA 14.2.5.4 (SwitchInfo); MulticastFDBTop is IBA 1.2.1's. */
+#define RW_SWITCH_INFO_ROWS(N, B)                                                                  \
+	N("linear_fdb_cap", linear_fdb_cap, 0, 2, 0, 16)                                           \
+	N("random_fdb_cap", random_fdb_cap, 2, 2, 0, 16)                                           \
+	N("multicast_fdb_cap", multicast_fdb_cap, 4, 2, 0, 16)                                     \
+	N("linear_fdb_top", linear_fdb_top, 6, 2, 0, 16, HEX(4))                                   \
+	N("default_port", default_port, 8, 1, 0, 8)                                                \
+	N("default_multicast_primary_port", default_multicast_primary_port, 9, 1, 0, 8)            \
+	N("default_multicast_not_primary_port", default_multicast_not_primary_port, 10, 1, 0, 8)   \
+	N("life_time_value", life_time_value, 11, 1, 3, 5)                                         \
+	N("port_state_change", port_state_change, 11, 1, 2, 1, .type = RW_FT_FLAG)                 \
+	N("optimized_sl_to_vl_mapping_programming", optimized_sl_to_vl_mapping_programming, 11, 1, \
+	  0, 2)                                                                                    \
+	N("lids_per_port", lids_per_port, 12, 2, 0, 16)                                            \
+	N("partition_enforcement_cap", partition_enforcement_cap, 14, 2, 0, 16)                    \
+	N("inbound_enforcement_cap", inbound_enforcement_cap, 16, 1, 7, 1, .type = RW_FT_FLAG)     \
+	N("outbound_enforcement_cap", outbound_enforcement_cap, 16, 1, 6, 1, .type = RW_FT_FLAG)   \
+	N("filter_raw_inbound_cap", filter_raw_inbound_cap, 16, 1, 5, 1, .type = RW_FT_FLAG)       \
+	N("filter_raw_outbound_cap", filter_raw_outbound_cap, 16, 1, 4, 1, .type = RW_FT_FLAG)     \
+	N("enhanced_port_zero", enhanced_port_zero, 16, 1, 3, 1, .type = RW_FT_FLAG)               \
+	N("multicast_fdb_top", multicast_fdb_top, 18, 2, 0, 16, HEX(4))
+#define RW_SWITCH_INFO_LEN 20
+
+/* IBA 14.2.5.5 (GUIDInfo): a block of 8 GUIDs (the modifier picks it). */
+#define RW_GUID_ROW_(N, i) N("guid_" #i, guid[i], 8 * (i), 8, 0, 64, HEX(16))
+#define RW_GUID_INFO_ROWS(N, B)                                                                    \
+	RW_GUID_ROW_(N, 0) RW_GUID_ROW_(N, 1) RW_GUID_ROW_(N, 2) RW_GUID_ROW_(N, 3)               \
+	RW_GUID_ROW_(N, 4) RW_GUID_ROW_(N, 5) RW_GUID_ROW_(N, 6) RW_GUID_ROW_(N, 7)
+#define RW_GUID_INFO_LEN 64
+
+/* IBA 14.2.5.6 (PortInfo): CapabilityMask2 and the LinkSpeedExt fields
+ * are IBA 1.3's (bytes 60-63, reserved before). */
+#define RW_PORT_INFO_ROWS(N, B)                                                                    \
+	N("m_key", m_key, 0, 8, 0, 64, HEX(16))                                                    \
+	N("gid_prefix", gid_prefix, 8, 8, 0, 64, HEX(16))                                          \
+	N("lid", lid, 16, 2, 0, 16, HEX(4))                                                        \
+	N("master_sm_lid", master_sm_lid, 18, 2, 0, 16, HEX(4))                                    \
+	N("capability_mask", capability_mask, 20, 4, 0, 32, HEX(8))                                \
+	N("diag_code", diag_code, 24, 2, 0, 16, HEX(4))                                            \
+	N("m_key_lease_period", m_key_lease_period, 26, 2, 0, 16)                                  \
+	N("local_port_num", local_port_num, 28, 1, 0, 8)                                           \
+	N("link_width_enabled", link_width_enabled, 29, 1, 0, 8, HEX(2))                           \
+	N("link_width_supported", link_width_supported, 30, 1, 0, 8, HEX(2))                       \
+	N("link_width_active", link_width_active, 31, 1, 0, 8, .vname = vn_link_width)             \
+	N("link_speed_supported", link_speed_supported, 32, 1, 4, 4, HEX(1))                       \
+	N("port_state", port_state, 32, 1, 0, 4, .vname = vn_port_state)                           \
+	N("port_phys_state", port_phys_state, 33, 1, 4, 4, .vname = vn_port_phys_state)            \
+	N("link_down_default_state", link_down_default_state, 33, 1, 0, 4)                         \
+	N("m_key_protect_bits", m_key_protect_bits, 34, 1, 6, 2)                                   \
+	N("lmc", lmc, 34, 1, 0, 3)                                                                 \
+	N("link_speed_active", link_speed_active, 35, 1, 4, 4, .vname = vn_link_speed)             \
+	N("link_speed_enabled", link_speed_enabled, 35, 1, 0, 4, HEX(1))                           \
+	N("neighbor_mtu", neighbor_mtu, 36, 1, 4, 4, .vname = vn_mtu)                              \
+	N("master_sm_sl", master_sm_sl, 36, 1, 0, 4)                                               \
+	N("vl_cap", vl_cap, 37, 1, 4, 4)                                                           \
+	N("init_type", init_type, 37, 1, 0, 4, HEX(1))                                             \
+	N("vl_high_limit", vl_high_limit, 38, 1, 0, 8)                                             \
+	N("vl_arbitration_high_cap", vl_arbitration_high_cap, 39, 1, 0, 8)                         \
+	N("vl_arbitration_low_cap", vl_arbitration_low_cap, 40, 1, 0, 8)                           \
+	N("init_type_reply", init_type_reply, 41, 1, 4, 4, HEX(1))                                 \
+	N("mtu_cap", mtu_cap, 41, 1, 0, 4, .vname = vn_mtu)                                        \
+	N("vl_stall_count", vl_stall_count, 42, 1, 5, 3)                                           \
+	N("hoq_life", hoq_life, 42, 1, 0, 5)                                                       \
+	N("operational_vls", operational_vls, 43, 1, 4, 4)                                         \
+	N("partition_enforcement_inbound", partition_enforcement_inbound, 43, 1, 3, 1,             \
+	  .type = RW_FT_FLAG)                                                                      \
+	N("partition_enforcement_outbound", partition_enforcement_outbound, 43, 1, 2, 1,           \
+	  .type = RW_FT_FLAG)                                                                      \
+	N("filter_raw_inbound", filter_raw_inbound, 43, 1, 1, 1, .type = RW_FT_FLAG)               \
+	N("filter_raw_outbound", filter_raw_outbound, 43, 1, 0, 1, .type = RW_FT_FLAG)             \
+	N("m_key_violations", m_key_violations, 44, 2, 0, 16)                                      \
+	N("pkey_violations", pkey_violations, 46, 2, 0, 16)                                        \
+	N("qkey_violations", qkey_violations, 48, 2, 0, 16)                                        \
+	N("guid_cap", guid_cap, 50, 1, 0, 8)                                                       \
+	N("client_reregister", client_reregister, 51, 1, 7, 1, .type = RW_FT_FLAG)                 \
+	N("multicast_pkey_trap_suppression", multicast_pkey_trap_suppression, 51, 1, 5, 2)         \
+	N("subnet_timeout", subnet_timeout, 51, 1, 0, 5)                                           \
+	N("resp_time_value", resp_time_value, 52, 1, 0, 5)                                         \
+	N("local_phy_errors", local_phy_errors, 53, 1, 4, 4)                                       \
+	N("overrun_errors", overrun_errors, 53, 1, 0, 4)                                           \
+	N("max_credit_hint", max_credit_hint, 54, 2, 0, 16)                                        \
+	N("link_round_trip_latency", link_round_trip_latency, 57, 3, 0, 24)                        \
+	N("capability_mask2", capability_mask2, 60, 2, 0, 16, HEX(4))                              \
+	N("link_speed_ext_active", link_speed_ext_active, 62, 1, 4, 4, .vname = vn_link_speed_ext) \
+	N("link_speed_ext_supported", link_speed_ext_supported, 62, 1, 0, 4, HEX(1))               \
+	N("link_speed_ext_enabled", link_speed_ext_enabled, 63, 1, 0, 5, HEX(2))
+#define RW_PORT_INFO_LEN 64
+
+/* IBA 14.2.5.7 (P_KeyTable): a block of 32 P_Keys, membership in bit 15. */
+#define RW_PKEY_ROW_(N, i) N("pkey_" #i, pkey[i], 2 * (i), 2, 0, 16, HEX(4))
+#define RW_PKEY_TABLE_ROWS(N, B)                                                                   \
+	RW_PKEY_ROW_(N, 0) RW_PKEY_ROW_(N, 1) RW_PKEY_ROW_(N, 2) RW_PKEY_ROW_(N, 3)               \
+	RW_PKEY_ROW_(N, 4) RW_PKEY_ROW_(N, 5) RW_PKEY_ROW_(N, 6) RW_PKEY_ROW_(N, 7)               \
+	RW_PKEY_ROW_(N, 8) RW_PKEY_ROW_(N, 9) RW_PKEY_ROW_(N, 10) RW_PKEY_ROW_(N, 11)             \
+	RW_PKEY_ROW_(N, 12) RW_PKEY_ROW_(N, 13) RW_PKEY_ROW_(N, 14) RW_PKEY_ROW_(N, 15)           \
+	RW_PKEY_ROW_(N, 16) RW_PKEY_ROW_(N, 17) RW_PKEY_ROW_(N, 18) RW_PKEY_ROW_(N, 19)           \
+	RW_PKEY_ROW_(N, 20) RW_PKEY_ROW_(N, 21) RW_PKEY_ROW_(N, 22) RW_PKEY_ROW_(N, 23)           \
+	RW_PKEY_ROW_(N, 24) RW_PKEY_ROW_(N, 25) RW_PKEY_ROW_(N, 26) RW_PKEY_ROW_(N, 27)           \
+	RW_PKEY_ROW_(N, 28) RW_PKEY_ROW_(N, 29) RW_PKEY_ROW_(N, 30) RW_PKEY_ROW_(N, 31)
+#define RW_PKEY_TABLE_LEN 64
+
+/* IBA 14.2.5.13 (SMInfo). */
+#define RW_SM_INFO_ROWS(N, B)                                                                      \
+	N("guid", guid, 0, 8, 0, 64, HEX(16))                                                      \
+	N("sm_key", sm_key, 8, 8, 0, 64, HEX(16))                                                  \
+	N("act_count", act_count, 16, 4, 0, 32)                                                    \
+	N("priority", priority, 20, 1, 4, 4)                                                       \
+	N("sm_state", sm_state, 20, 1, 0, 4, .vname = vn_sm_state)
+#define RW_SM_INFO_LEN 21
+
+/* ---- SA records (IBA 15.2.5): offsets from the SA data (MAD byte 56) ---- */
+
+/* IBA 15.2.5.2 (NodeRecord): the record ID, then a NodeInfo and a
+ * NodeDescription (14.2.5.2: 64 bytes of UTF-8). */
+#define RW_NR_NODE_INFO_(x) node_info.x
+#define RW_NODE_RECORD_ROWS(N, B)                                                                  \
+	N("lid", lid, 0, 2, 0, 16, HEX(4))                                                         \
+	RW_NODE_INFO_AT(N, B, RW_NR_NODE_INFO_, 4)                                                 \
+	B("node_description", node_description, 44, 64, BYTES)
+#define RW_NODE_RECORD_LEN 108
+
+/* IBA 15.2.5.14 (ServiceRecord). */
+#define RW_SERVICE_RECORD_ROWS(N, B)                                                               \
+	N("service_id", service_id, 0, 8, 0, 64, HEX(16))                                          \
+	B("service_gid", service_gid, 8, 16, IPV6)                                                 \
+	N("service_pkey", service_pkey, 24, 2, 0, 16, HEX(4))                                      \
+	N("service_lease", service_lease, 28, 4, 0, 32)                                            \
+	B("service_key", service_key, 32, 16, BYTES)                                               \
+	B("service_name", service_name, 48, 64, BYTES)                                             \
+	B("service_data8", service_data8, 112, 16, BYTES)                                          \
+	B("service_data16", service_data16, 128, 16, BYTES)                                        \
+	B("service_data32", service_data32, 144, 16, BYTES)                                        \
+	B("service_data64", service_data64, 160, 16, BYTES)
+#define RW_SERVICE_RECORD_LEN 176
+
+/* IBA 15.2.5.17 (MCMemberRecord). */
+#define RW_MC_MEMBER_RECORD_ROWS(N, B)                                                             \
+	B("mgid", mgid, 0, 16, IPV6)                                                               \
+	B("port_gid", port_gid, 16, 16, IPV6)                                                      \
+	N("qkey", qkey, 32, 4, 0, 32, HEX(8))                                                      \
+	N("mlid", mlid, 36, 2, 0, 16, HEX(4))                                                      \
+	N("mtu_selector", mtu_selector, 38, 1, 6, 2)                                               \
+	N("mtu", mtu, 38, 1, 0, 6, .vname = vn_mtu)                                                \
+	N("tclass", tclass, 39, 1, 0, 8)                                                           \
+	N("pkey", pkey, 40, 2, 0, 16, HEX(4))                                                      \
+	N("rate_selector", rate_selector, 42, 1, 6, 2)                                             \
+	N("rate", rate, 42, 1, 0, 6)                                                               \
+	N("packet_life_time_selector", packet_life_time_selector, 43, 1, 6, 2)                     \
+	N("packet_life_time", packet_life_time, 43, 1, 0, 6)                                       \
+	N("sl", sl, 44, 1, 4, 4)                                                                   \
+	N("flow_label", flow_label, 44, 4, 8, 20, HEX(5))                                          \
+	N("hop_limit", hop_limit, 47, 1, 0, 8)                                                     \
+	N("scope", scope, 48, 1, 4, 4)                                                             \
+	N("join_state", join_state, 48, 1, 0, 4, HEX(1))                                           \
+	N("proxy_join", proxy_join, 49, 1, 7, 1, .type = RW_FT_FLAG)
+#define RW_MC_MEMBER_RECORD_LEN 52
+
+/* ---- PerfMgt (IBA 16.1): offsets from the PerfMgt data (MAD byte 64) ---- */
+
+/* IBA 16.1.4.11 (PortCountersExtended): the 64-bit counters. */
+#define RW_PORT_COUNTERS_EXT_ROWS(N, B)                                                            \
+	N("port_select", port_select, 1, 1, 0, 8)                                                  \
+	N("counter_select", counter_select, 2, 2, 0, 16, HEX(4))                                   \
+	N("port_xmit_data", port_xmit_data, 8, 8, 0, 64)                                           \
+	N("port_rcv_data", port_rcv_data, 16, 8, 0, 64)                                            \
+	N("port_xmit_pkts", port_xmit_pkts, 24, 8, 0, 64)                                          \
+	N("port_rcv_pkts", port_rcv_pkts, 32, 8, 0, 64)                                            \
+	N("port_unicast_xmit_pkts", port_unicast_xmit_pkts, 40, 8, 0, 64)                          \
+	N("port_unicast_rcv_pkts", port_unicast_rcv_pkts, 48, 8, 0, 64)                            \
+	N("port_multicast_xmit_pkts", port_multicast_xmit_pkts, 56, 8, 0, 64)                      \
+	N("port_multicast_rcv_pkts", port_multicast_rcv_pkts, 64, 8, 0, 64)
+#define RW_PORT_COUNTERS_EXT_LEN 72
+
 #endif

@@ -8,6 +8,19 @@
 # madcap decodes the bare 247 frames itself), and lists the values put in;
 # tshark must show each one (class, method, attribute, TID, the CM fields,
 # ...) and find nothing malformed.
+# The decoded attribute payloads, one MAD each: SubnGetResp of NodeInfo,
+# SwitchInfo, GUIDInfo, PortInfo, P_KeyTable and SMInfo (IB only: QP 0),
+# SubnAdm NodeRecord, ServiceRecord and MCMemberRecord, PerfMgt
+# PortCountersExtended. For these madcap also reads each value through our
+# field table (rw_mad_attr_hd: what -v and --json print) and stops if it
+# differs from what was put in, so tshark's value, ours and the input agree.
+# tshark 4.0 has no field for SwitchInfo's MulticastFDBTop, PortInfo's
+# MulticastPKeyTrapSuppressionEnabled, CapabilityMask2 and LinkSpeedExt*
+# (IBA 1.2.1, 1.3) or ServiceRecord's ServiceData as numbers (one bytes
+# field for all four arrays); it splits a P_Key into membership and base and
+# calls GUIDInfo's GUID "switchinfo.guid", PortInfo's GidPrefix
+# "portinfo.guid" and the ServiceRecord fields "linkrecord.service*".
+# unit_mad checks those fields against the IBA's bit positions instead.
 # Env: ROCEWIRE_MADCAP. Exit 77 when tshark or python3 is missing.
 set -u
 py=/usr/bin/python3

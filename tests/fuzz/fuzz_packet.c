@@ -12,7 +12,7 @@
  * Low 3 bits 7: the rest describes a packet field by field (build_fuzzed),
  * which is built into a buffer of a fuzzed capacity and decoded back.
  * The frame and its payload are also read as management datagrams
- * (mad_check). */
+ * (mad_check), and a decoded attribute payload through its field table. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +102,28 @@ static void mad_check(const uint8_t *b, size_t n)
 		sink += strlen(s);
 	if (m.hdr.mgmt_class == RW_MGMT_SA && (s = rw_rmpp_type_name(m.u.sa.rmpp_type)))
 		sink += strlen(s);
+	/* The decoded payload's field table (what -v and --json print): every
+	 * value and its name. */
+	int hd = rw_mad_attr_hd(m.hdr.mgmt_class, m.hdr.attr_id);
+	CHECK((hd >= 0) == (m.attr_kind != RW_MAD_ATTR_NONE));
+	if (hd >= 0) {
+		struct rw_hview v = { .d = rw_header_desc((enum rw_hd)hd), .b = b + m.data_off,
+				      .hd = (uint8_t)hd };
+		CHECK(m.data_off + v.d->len <= RW_MAD_LEN);
+		for (unsigned k = 0; k < v.d->n; k++) {
+			const struct rw_field *f = &v.d->f[k];
+			uint64_t x;
+			size_t len;
+			if (f->type == RW_FT_UINT || f->type == RW_FT_FLAG) {
+				if (rw_field_value(f, &v, 0, &x))
+					sink += (size_t)x;
+			} else {
+				sink += rw_field_bytes(f, &v, &len)[0] + len;
+			}
+			if ((s = rw_field_name_of(f, &v)))
+				sink += strlen(s);
+		}
+	}
 	CHECK(rw_mad_encode(&m, out, sizeof out, NULL) == RW_OK);
 	CHECK(rw_mad_decode(out, sizeof out, &back) == RW_OK);
 	m.hdr.resv = 0;

@@ -428,6 +428,443 @@ static void test_class_port_info(void **state)
 	assert_memory_equal(o, m, RW_MAD_LEN);
 }
 
+/* ---- SMP attributes (IBA 14.2.5), from SMP byte 64 ----------------------- */
+
+/* NodeInfo (14.2.5.3): BaseVersion 0, ClassVersion 1, NodeType 2,
+ * NumPorts 3, SystemImageGUID 4, NodeGUID 12, PortGUID 20, PartitionCap
+ * 28, DeviceID 30, Revision 32, LocalPortNum 36, VendorID 37-39. */
+#define NODE_INFO_HEX                                                                               \
+	"01 01 02 24 0002c90300001234 0002c90300001235 0002c90300001236 0080 c738 000000a0 07 0002c9"
+
+static void check_node_info(const struct rw_node_info *n)
+{
+	assert_int_equal(n->base_version, 1);
+	assert_int_equal(n->class_version, 1);
+	assert_int_equal(n->node_type, 2);
+	assert_int_equal(n->num_ports, 36);
+	assert_true(n->system_image_guid == UINT64_C(0x0002c90300001234));
+	assert_true(n->node_guid == UINT64_C(0x0002c90300001235));
+	assert_true(n->port_guid == UINT64_C(0x0002c90300001236));
+	assert_int_equal(n->partition_cap, 128);
+	assert_int_equal(n->device_id, 0xc738);
+	assert_int_equal(n->revision, 0xa0);
+	assert_int_equal(n->local_port_num, 7);
+	assert_int_equal(n->vendor_id, 0x0002c9);
+}
+
+/* Decodes m, checks the kind, and encodes the decode back to m's bytes
+ * (every bit set in the vectors is a field's). */
+static void decode_back(const uint8_t *m, struct rw_mad *d, enum rw_mad_attr_kind k)
+{
+	uint8_t o[RW_MAD_LEN];
+	assert_int_equal(rw_mad_decode(m, RW_MAD_LEN, d), RW_OK);
+	assert_int_equal(d->attr_kind, k);
+	assert_int_equal(rw_mad_attr_kind(d->hdr.mgmt_class, d->hdr.attr_id), k);
+	memset(o, 0x5a, sizeof(o));
+	assert_int_equal(rw_mad_encode(d, o, sizeof(o), NULL), RW_OK);
+	assert_memory_equal(o, m, RW_MAD_LEN);
+}
+
+static void test_smp_node_info(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	/* LID-routed SubnGetResp(NodeInfo) */
+	mad_hdr(m, "01 01 01 81 0000 0000 0000000000000011 0011 0000 00000000");
+	at(m, 64, NODE_INFO_HEX);
+	decode_back(m, &d, RW_MAD_ATTR_NODE_INFO);
+	check_node_info(&d.attr.ni);
+	/* The same in a directed-route SMP. */
+	mad_hdr(m, "01 81 01 81 8000 0101 0000000000000011 0011 0000 00000000");
+	at(m, 24, "0000000000000000 ffff ffff");
+	at(m, 64, NODE_INFO_HEX);
+	at(m, 128, "0001");
+	decode_back(m, &d, RW_MAD_ATTR_NODE_INFO);
+	check_node_info(&d.attr.ni);
+	assert_int_equal(d.u.smp.hop_count, 1);
+}
+
+static void test_smp_switch_info(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	mad_hdr(m, "01 01 01 81 0000 0000 0000000000000012 0012 0000 00000000");
+	/* byte 11: 10101 0 11 (LifeTimeValue 21, PortStateChange 0,
+	 * OptimizedSLtoVL 3); byte 16: 1 0 1 0 1 000 (in, out, raw in, raw
+	 * out, EnhancedPort0); MulticastFDBTop at 18. */
+	at(m, 64, "c000 0000 0400 00ff 01 02 03 ab 0001 0020 a8 00 c01f");
+	decode_back(m, &d, RW_MAD_ATTR_SWITCH_INFO);
+	const struct rw_switch_info *w = &d.attr.swi;
+	assert_int_equal(w->linear_fdb_cap, 0xc000);
+	assert_int_equal(w->random_fdb_cap, 0);
+	assert_int_equal(w->multicast_fdb_cap, 0x400);
+	assert_int_equal(w->linear_fdb_top, 0xff);
+	assert_int_equal(w->default_port, 1);
+	assert_int_equal(w->default_multicast_primary_port, 2);
+	assert_int_equal(w->default_multicast_not_primary_port, 3);
+	assert_int_equal(w->life_time_value, 21);
+	assert_int_equal(w->port_state_change, 0);
+	assert_int_equal(w->optimized_sl_to_vl_mapping_programming, 3);
+	assert_int_equal(w->lids_per_port, 1);
+	assert_int_equal(w->partition_enforcement_cap, 32);
+	assert_int_equal(w->inbound_enforcement_cap, 1);
+	assert_int_equal(w->outbound_enforcement_cap, 0);
+	assert_int_equal(w->filter_raw_inbound_cap, 1);
+	assert_int_equal(w->filter_raw_outbound_cap, 0);
+	assert_int_equal(w->enhanced_port_zero, 1);
+	assert_int_equal(w->multicast_fdb_top, 0xc01f);
+	/* PerfMgt's attribute 0x0012 is PortCounters, not SwitchInfo. */
+	assert_int_equal(rw_mad_attr_kind(RW_MGMT_PERF, 0x0012), RW_MAD_ATTR_PORT_COUNTERS);
+}
+
+static void test_smp_guid_info(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	mad_hdr(m, "01 01 01 81 0000 0000 0000000000000014 0014 0000 00000000");
+	for (unsigned i = 0; i < 8; i++) {
+		rw_put_be64(m + 64 + 8 * i, UINT64_C(0x0002c90300000000) | (i + 1));
+	}
+	decode_back(m, &d, RW_MAD_ATTR_GUID_INFO);
+	for (unsigned i = 0; i < 8; i++)
+		assert_true(d.attr.gi.guid[i] == (UINT64_C(0x0002c90300000000) | (i + 1)));
+}
+
+/* PortInfo (14.2.5.6), byte by byte. */
+static void port_info_vector(uint8_t *m)
+{
+	mad_hdr(m, "01 01 01 81 0000 0000 0000000000000015 0015 0000 00000001");
+	at(m, 64 + 0, "1122334455667788 fe80000000000000 0005 0001 0251086a 0001 000f");
+	at(m, 64 + 28, "01 03 03 02");
+	at(m, 64 + 32, "34");  /* LinkSpeedSupported 3, PortState 4 (Active) */
+	at(m, 64 + 33, "52");  /* PortPhysicalState 5 (LinkUp), LinkDownDefault 2 */
+	at(m, 64 + 34, "42");  /* 01 000 010: M_KeyProtectBits 1, resv, LMC 2 */
+	at(m, 64 + 35, "47");  /* LinkSpeedActive 4 (QDR), Enabled 7 */
+	at(m, 64 + 36, "51");  /* NeighborMTU 5 (4096), MasterSMSL 1 */
+	at(m, 64 + 37, "32 04 08 10"); /* VLCap 3, InitType 2; VLHighLimit; arbitration caps */
+	at(m, 64 + 41, "15");  /* InitTypeReply 1, MTUCap 5 */
+	at(m, 64 + 42, "f2");  /* 111 10010: VLStallCount 7, HOQLife 18 */
+	at(m, 64 + 43, "3a");  /* OperationalVLs 3; 1 0 1 0: P_Key in/out, raw in/out */
+	at(m, 64 + 44, "0001 0002 0003 20");
+	at(m, 64 + 51, "b2");  /* 1 01 10010: ClientReregister, MKey trap supp 1, timeout 18 */
+	at(m, 64 + 52, "10 8f 0100"); /* RespTimeValue 16; LocalPhyErrors 8, Overrun 15; MaxCreditHint */
+	at(m, 64 + 56, "00 012345 0012 23 1e"); /* RTT latency; CapMask2; SpeedExt 2/3; enabled 30 */
+}
+
+static void test_smp_port_info(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	port_info_vector(m);
+	decode_back(m, &d, RW_MAD_ATTR_PORT_INFO);
+	const struct rw_port_info *p = &d.attr.pi;
+	assert_true(p->m_key == UINT64_C(0x1122334455667788));
+	assert_true(p->gid_prefix == UINT64_C(0xfe80000000000000));
+	assert_int_equal(p->lid, 5);
+	assert_int_equal(p->master_sm_lid, 1);
+	assert_int_equal(p->capability_mask, 0x0251086a);
+	assert_int_equal(p->diag_code, 1);
+	assert_int_equal(p->m_key_lease_period, 15);
+	assert_int_equal(p->local_port_num, 1);
+	assert_int_equal(p->link_width_enabled, 3);
+	assert_int_equal(p->link_width_supported, 3);
+	assert_int_equal(p->link_width_active, 2);
+	assert_int_equal(p->link_speed_supported, 3);
+	assert_int_equal(p->port_state, 4);
+	assert_int_equal(p->port_phys_state, 5);
+	assert_int_equal(p->link_down_default_state, 2);
+	assert_int_equal(p->m_key_protect_bits, 1);
+	assert_int_equal(p->lmc, 2);
+	assert_int_equal(p->link_speed_active, 4);
+	assert_int_equal(p->link_speed_enabled, 7);
+	assert_int_equal(p->neighbor_mtu, 5);
+	assert_int_equal(p->master_sm_sl, 1);
+	assert_int_equal(p->vl_cap, 3);
+	assert_int_equal(p->init_type, 2);
+	assert_int_equal(p->vl_high_limit, 4);
+	assert_int_equal(p->vl_arbitration_high_cap, 8);
+	assert_int_equal(p->vl_arbitration_low_cap, 16);
+	assert_int_equal(p->init_type_reply, 1);
+	assert_int_equal(p->mtu_cap, 5);
+	assert_int_equal(p->vl_stall_count, 7);
+	assert_int_equal(p->hoq_life, 18);
+	assert_int_equal(p->operational_vls, 3);
+	assert_int_equal(p->partition_enforcement_inbound, 1);
+	assert_int_equal(p->partition_enforcement_outbound, 0);
+	assert_int_equal(p->filter_raw_inbound, 1);
+	assert_int_equal(p->filter_raw_outbound, 0);
+	assert_int_equal(p->m_key_violations, 1);
+	assert_int_equal(p->pkey_violations, 2);
+	assert_int_equal(p->qkey_violations, 3);
+	assert_int_equal(p->guid_cap, 32);
+	assert_int_equal(p->client_reregister, 1);
+	assert_int_equal(p->multicast_pkey_trap_suppression, 1);
+	assert_int_equal(p->subnet_timeout, 18);
+	assert_int_equal(p->resp_time_value, 16);
+	assert_int_equal(p->local_phy_errors, 8);
+	assert_int_equal(p->overrun_errors, 15);
+	assert_int_equal(p->max_credit_hint, 256);
+	assert_int_equal(p->link_round_trip_latency, 0x012345);
+	assert_int_equal(p->capability_mask2, 0x12);
+	assert_int_equal(p->link_speed_ext_active, 2);
+	assert_int_equal(p->link_speed_ext_supported, 3);
+	assert_int_equal(p->link_speed_ext_enabled, 30);
+	/* The reserved bits (byte 34's 5:3, 52's 7:5, 56, 63's 7:5) come out
+	 * zero. */
+	uint8_t o[RW_MAD_LEN];
+	m[64 + 34] |= 0x38;
+	m[64 + 52] |= 0xe0;
+	m[64 + 56] = 0xff;
+	m[64 + 63] |= 0xe0;
+	assert_int_equal(rw_mad_decode(m, sizeof(m), &d), RW_OK);
+	assert_int_equal(rw_mad_encode(&d, o, sizeof(o), NULL), RW_OK);
+	assert_int_equal(o[64 + 34], 0x42);
+	assert_int_equal(o[64 + 52], 0x10);
+	assert_int_equal(o[64 + 56], 0);
+	assert_int_equal(o[64 + 63], 0x1e);
+}
+
+static void test_smp_pkey_table(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	mad_hdr(m, "01 01 01 81 0000 0000 0000000000000016 0016 0000 00000000");
+	at(m, 64, "ffff 7fff 8001");
+	at(m, 64 + 62, "1234");
+	decode_back(m, &d, RW_MAD_ATTR_PKEY_TABLE);
+	assert_int_equal(d.attr.pkt.pkey[0], 0xffff);
+	assert_int_equal(d.attr.pkt.pkey[1], 0x7fff);
+	assert_int_equal(d.attr.pkt.pkey[2], 0x8001);
+	assert_int_equal(d.attr.pkt.pkey[3], 0);
+	assert_int_equal(d.attr.pkt.pkey[31], 0x1234);
+}
+
+static void test_smp_sm_info(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	mad_hdr(m, "01 81 01 81 8000 0000 0000000000000020 0020 0000 00000000");
+	at(m, 24, "0000000000000000 ffff ffff");
+	/* GUID 0, SM_Key 8, ActCount 16, Priority (7:4) and SMState (3:0) 20 */
+	at(m, 64, "0002c90300000042 00000000000000aa 00001234 e3");
+	decode_back(m, &d, RW_MAD_ATTR_SM_INFO);
+	assert_true(d.attr.smi.guid == UINT64_C(0x0002c90300000042));
+	assert_true(d.attr.smi.sm_key == 0xaa);
+	assert_int_equal(d.attr.smi.act_count, 0x1234);
+	assert_int_equal(d.attr.smi.priority, 14);
+	assert_int_equal(d.attr.smi.sm_state, 3);
+}
+
+/* ---- SA records (IBA 15.2.5), from SA byte 56 ---------------------------- */
+
+static void test_sa_node_record(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	mad_hdr(m, "01 03 02 81 0000 0000 0000000000000111 0011 0000 00000000");
+	at(m, 48, "0000000000000001"); /* component mask: LID */
+	/* LID 0, reserved 2, NodeInfo 4-43, NodeDescription 44-107 */
+	at(m, 56, "0005 0000");
+	at(m, 56 + 4, NODE_INFO_HEX);
+	at(m, 56 + 44, "737741"); /* "swA" */
+	at(m, 56 + 107, "7a");
+	decode_back(m, &d, RW_MAD_ATTR_NODE_RECORD);
+	assert_int_equal(d.attr.nr.lid, 5);
+	check_node_info(&d.attr.nr.node_info);
+	assert_memory_equal(d.attr.nr.node_description, "swA", 4);
+	assert_int_equal(d.attr.nr.node_description[63], 'z');
+	/* SMP attribute 0x0011 is NodeInfo; SA's is NodeRecord. */
+	assert_int_equal(rw_mad_attr_kind(RW_MGMT_SUBN_LID, 0x0011), RW_MAD_ATTR_NODE_INFO);
+	assert_int_equal(rw_mad_attr_kind(RW_MGMT_SA, 0x0011), RW_MAD_ATTR_NODE_RECORD);
+	assert_int_equal(rw_mad_attr_kind(RW_MGMT_PERF, 0x0011), RW_MAD_ATTR_NONE);
+}
+
+static void test_sa_service_record(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	mad_hdr(m, "01 03 02 81 0000 0000 0000000000000131 0031 0000 00000000");
+	/* ServiceID 0, ServiceGID 8, ServiceP_Key 24, reserved 26,
+	 * ServiceLease 28, ServiceKey 32, ServiceName 48, ServiceData8 112,
+	 * ServiceData16 128, ServiceData32 144, ServiceData64 160. */
+	at(m, 56, "1000000000000001 fe800000000000000002c90300000001 ffff 0000 0000003c");
+	at(m, 56 + 32, "00112233445566778899aabbccddeeff");
+	at(m, 56 + 48, "72646d61"); /* "rdma" */
+	at(m, 56 + 112, "01");
+	at(m, 56 + 128, "0203");
+	at(m, 56 + 144, "04050607");
+	at(m, 56 + 160, "08090a0b0c0d0e0f");
+	at(m, 56 + 175, "ff");
+	decode_back(m, &d, RW_MAD_ATTR_SERVICE_RECORD);
+	const struct rw_service_record *r = &d.attr.sr;
+	assert_true(r->service_id == UINT64_C(0x1000000000000001));
+	assert_int_equal(r->service_gid[0], 0xfe);
+	assert_int_equal(r->service_gid[15], 1);
+	assert_int_equal(r->service_pkey, 0xffff);
+	assert_int_equal(r->service_lease, 60);
+	assert_int_equal(r->service_key[0], 0);
+	assert_int_equal(r->service_key[15], 0xff);
+	assert_memory_equal(r->service_name, "rdma", 5);
+	assert_int_equal(r->service_data8[0], 1);
+	assert_int_equal(r->service_data16[1], 3);
+	assert_int_equal(r->service_data32[3], 7);
+	assert_int_equal(r->service_data64[7], 0x0f);
+	assert_int_equal(r->service_data64[15], 0xff);
+}
+
+static void test_sa_mc_member_record(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	mad_hdr(m, "01 03 02 02 0000 0000 0000000000000138 0038 0000 00000000"); /* Set: a join */
+	at(m, 56, "ff12401bffff00000000000000000001 fe800000000000000002c90300000001");
+	/* Q_Key 32, MLID 36, MTUSelector(2) MTU(6) 38, TClass 39, P_Key 40,
+	 * RateSelector(2) Rate(6) 42, PLTSelector(2) PLT(6) 43, SL(4)
+	 * FlowLabel(20) HopLimit(8) 44, Scope(4) JoinState(4) 48, ProxyJoin 49 */
+	at(m, 56 + 32, "80010000 c001 84 00 ffff 83 92 3abcde40 21 80");
+	decode_back(m, &d, RW_MAD_ATTR_MC_MEMBER_RECORD);
+	const struct rw_mc_member_record *r = &d.attr.mcm;
+	assert_int_equal(r->mgid[0], 0xff);
+	assert_int_equal(r->mgid[1], 0x12);
+	assert_int_equal(r->mgid[15], 1);
+	assert_int_equal(r->port_gid[8], 0x00);
+	assert_int_equal(r->port_gid[10], 0xc9);
+	assert_int_equal(r->qkey, 0x80010000);
+	assert_int_equal(r->mlid, 0xc001);
+	assert_int_equal(r->mtu_selector, 2);
+	assert_int_equal(r->mtu, 4);
+	assert_int_equal(r->tclass, 0);
+	assert_int_equal(r->pkey, 0xffff);
+	assert_int_equal(r->rate_selector, 2);
+	assert_int_equal(r->rate, 3);
+	assert_int_equal(r->packet_life_time_selector, 2);
+	assert_int_equal(r->packet_life_time, 0x12);
+	assert_int_equal(r->sl, 3);
+	assert_int_equal(r->flow_label, 0xabcde);
+	assert_int_equal(r->hop_limit, 0x40);
+	assert_int_equal(r->scope, 2);
+	assert_int_equal(r->join_state, 1);
+	assert_int_equal(r->proxy_join, 1);
+}
+
+/* ---- PerfMgt PortCountersExtended (IBA 16.1.4.11) ------------------------ */
+
+static void test_perf_port_counters_ext(void **state)
+{
+	(void)state;
+	uint8_t m[RW_MAD_LEN];
+	struct rw_mad d;
+	mad_hdr(m, "01 04 01 81 0000 0000 000000000000001d 001d 0000 00000000");
+	/* reserved 0, PortSelect 1, CounterSelect 2, reserved 4-7, then eight
+	 * 64-bit counters from byte 8. */
+	at(m, 64, "00 01 00ff 00000000");
+	for (unsigned i = 0; i < 8; i++)
+		rw_put_be64(m + 64 + 8 + 8 * i, (UINT64_C(1) << 40) + i);
+	decode_back(m, &d, RW_MAD_ATTR_PORT_COUNTERS_EXT);
+	const struct rw_port_counters_ext *c = &d.attr.pce;
+	assert_int_equal(c->port_select, 1);
+	assert_int_equal(c->counter_select, 0xff);
+	assert_true(c->port_xmit_data == (UINT64_C(1) << 40) + 0);
+	assert_true(c->port_rcv_data == (UINT64_C(1) << 40) + 1);
+	assert_true(c->port_xmit_pkts == (UINT64_C(1) << 40) + 2);
+	assert_true(c->port_rcv_pkts == (UINT64_C(1) << 40) + 3);
+	assert_true(c->port_unicast_xmit_pkts == (UINT64_C(1) << 40) + 4);
+	assert_true(c->port_unicast_rcv_pkts == (UINT64_C(1) << 40) + 5);
+	assert_true(c->port_multicast_xmit_pkts == (UINT64_C(1) << 40) + 6);
+	assert_true(c->port_multicast_rcv_pkts == (UINT64_C(1) << 40) + 7);
+}
+
+/* Every decoded payload, from random bytes: encoded and decoded again it
+ * is the same payload, and the encoder sets no bit the input did not have.
+ * A payload set by hand encodes and decodes back to itself. */
+static void test_attr_round_trip(void **state)
+{
+	(void)state;
+	static const struct {
+		uint8_t cls;
+		uint16_t id;
+	} a[] = {
+		{ RW_MGMT_CM, RW_ATTR_CLASS_PORT_INFO }, { RW_MGMT_PERF, RW_ATTR_PORT_COUNTERS },
+		{ RW_MGMT_SA, RW_ATTR_PATH_RECORD },    { RW_MGMT_SUBN_LID, RW_ATTR_NODE_INFO },
+		{ RW_MGMT_SUBN_DR, RW_ATTR_SWITCH_INFO }, { RW_MGMT_SUBN_LID, RW_ATTR_GUID_INFO },
+		{ RW_MGMT_SUBN_DR, RW_ATTR_PORT_INFO }, { RW_MGMT_SUBN_LID, RW_ATTR_PKEY_TABLE },
+		{ RW_MGMT_SUBN_LID, RW_ATTR_SM_INFO },  { RW_MGMT_SA, RW_ATTR_NODE_RECORD },
+		{ RW_MGMT_SA, RW_ATTR_SERVICE_RECORD }, { RW_MGMT_SA, RW_ATTR_MC_MEMBER_RECORD },
+		{ RW_MGMT_PERF, RW_ATTR_PORT_COUNTERS_EXT },
+	};
+	_Static_assert(RW_ARRAY_LEN(a) == RW_MAD_ATTR_KINDS - 1, "a: one row per payload kind");
+	uint64_t s = 0x2545f4914f6cdd1du;
+	for (unsigned i = 0; i < RW_ARRAY_LEN(a); i++) {
+		assert_int_equal(rw_mad_attr_kind(a[i].cls, a[i].id), RW_MAD_ATTR_NONE + 1 + i);
+		for (int k = 0; k < 100; k++) {
+			uint8_t m[RW_MAD_LEN], o[RW_MAD_LEN];
+			struct rw_mad x, y;
+			for (size_t j = 0; j < sizeof(m); j++) {
+				s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+				m[j] = (uint8_t)s;
+			}
+			mad_hdr(m, "01 00 01 81 0000 0000 0000000000000000 0000 0000 00000000");
+			for (size_t j = RW_MAD_HDR_LEN; j < sizeof(m); j++) {
+				s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+				m[j] = (uint8_t)s;
+			}
+			m[1] = a[i].cls;
+			rw_put_be16(m + 16, a[i].id);
+			assert_int_equal(rw_mad_decode(m, sizeof(m), &x), RW_OK);
+			assert_int_equal(x.attr_kind, RW_MAD_ATTR_NONE + 1 + i);
+			assert_int_equal(rw_mad_encode(&x, o, sizeof(o), NULL), RW_OK);
+			for (size_t j = x.data_off; j < RW_MAD_LEN; j++)
+				if (o[j] & ~m[j])
+					fail_msg("%s: byte %zu: bits 0x%02x not in the input",
+						 rw_mad_attr_name(a[i].cls, a[i].id), j, o[j] & ~m[j]);
+			assert_int_equal(rw_mad_decode(o, sizeof(o), &y), RW_OK);
+			x.data = y.data = NULL;
+			assert_memory_equal(&x.attr, &y.attr, sizeof(x.attr));
+		}
+	}
+
+	/* By hand: a PortInfo and an MCMemberRecord, encoded, then decoded. */
+	struct rw_mad x, y;
+	uint8_t o[RW_MAD_LEN];
+	memset(&x, 0, sizeof(x));
+	x.hdr = (struct rw_mad_hdr){ .base_version = 1, .mgmt_class = RW_MGMT_SUBN_LID,
+				     .class_version = 1, .method = RW_METHOD_GET_RESP,
+				     .attr_id = RW_ATTR_PORT_INFO, .attr_mod = 1 };
+	x.attr_kind = RW_MAD_ATTR_PORT_INFO;
+	x.attr.pi = (struct rw_port_info){ .lid = 7, .port_state = 4, .port_phys_state = 5,
+					   .link_width_active = 2, .link_speed_active = 4,
+					   .neighbor_mtu = 5, .lmc = 7, .hoq_life = 31,
+					   .link_round_trip_latency = 0xffffff };
+	assert_int_equal(rw_mad_encode(&x, o, sizeof(o), NULL), RW_OK);
+	assert_int_equal(o[64 + 32] & 0x0f, 4); /* PortState: byte 32, bits 3:0 */
+	assert_int_equal(o[64 + 36] >> 4, 5);   /* NeighborMTU: byte 36, bits 7:4 */
+	assert_int_equal(rw_mad_decode(o, sizeof(o), &y), RW_OK);
+	assert_memory_equal(&x.attr.pi, &y.attr.pi, sizeof(x.attr.pi));
+	x.attr.pi.port_state = 16; /* 4 bits */
+	assert_int_equal(rw_mad_encode(&x, o, sizeof(o), NULL), RW_ERR_INVALID);
+
+	memset(&x, 0, sizeof(x));
+	x.hdr = (struct rw_mad_hdr){ .base_version = 1, .mgmt_class = RW_MGMT_SA, .class_version = 2,
+				     .method = RW_METHOD_SET, .attr_id = RW_ATTR_MC_MEMBER_RECORD };
+	x.attr_kind = RW_MAD_ATTR_MC_MEMBER_RECORD;
+	x.attr.mcm = (struct rw_mc_member_record){ .qkey = RW_GSI_QKEY, .mlid = 0xc000, .sl = 15,
+						   .flow_label = 0xfffff, .hop_limit = 1,
+						   .join_state = 1, .proxy_join = 1 };
+	assert_int_equal(rw_mad_encode(&x, o, sizeof(o), NULL), RW_OK);
+	assert_int_equal(rw_get_be32(o + 56 + 44), 0xffffff01u); /* SL 15, FlowLabel, HopLimit 1 */
+	assert_int_equal(rw_mad_decode(o, sizeof(o), &y), RW_OK);
+	assert_memory_equal(&x.attr.mcm, &y.attr.mcm, sizeof(x.attr.mcm));
+}
+
 /* ---- names ---------------------------------------------------------------- */
 
 static void test_names(void **state)
@@ -551,6 +988,65 @@ static void test_field_tables(void **state)
 	assert_int_equal(rw_mad_attr_hd(RW_MGMT_CM, RW_ATTR_CLASS_PORT_INFO), RW_HD_CLASS_PORT_INFO);
 	assert_int_equal(rw_mad_attr_hd(RW_MGMT_SUBN_LID, RW_ATTR_CLASS_PORT_INFO), -1);
 
+	/* The attribute payloads' tables, by class and attribute ID. */
+	static const struct {
+		uint8_t cls;
+		uint16_t id;
+		enum rw_hd hd;
+		const char *name;
+	} t[] = {
+		{ RW_MGMT_SUBN_DR, RW_ATTR_NODE_INFO, RW_HD_NODE_INFO, "nodeinfo" },
+		{ RW_MGMT_SUBN_LID, RW_ATTR_SWITCH_INFO, RW_HD_SWITCH_INFO, "switchinfo" },
+		{ RW_MGMT_SUBN_LID, RW_ATTR_GUID_INFO, RW_HD_GUID_INFO, "guidinfo" },
+		{ RW_MGMT_SUBN_LID, RW_ATTR_PORT_INFO, RW_HD_PORT_INFO, "portinfo" },
+		{ RW_MGMT_SUBN_DR, RW_ATTR_PKEY_TABLE, RW_HD_PKEY_TABLE, "pkeytable" },
+		{ RW_MGMT_SUBN_LID, RW_ATTR_SM_INFO, RW_HD_SM_INFO, "sminfo" },
+		{ RW_MGMT_SA, RW_ATTR_NODE_RECORD, RW_HD_NODE_RECORD, "noderecord" },
+		{ RW_MGMT_SA, RW_ATTR_SERVICE_RECORD, RW_HD_SERVICE_RECORD, "servicerecord" },
+		{ RW_MGMT_SA, RW_ATTR_MC_MEMBER_RECORD, RW_HD_MC_MEMBER_RECORD, "mcmemberrecord" },
+		{ RW_MGMT_PERF, RW_ATTR_PORT_COUNTERS_EXT, RW_HD_PORT_COUNTERS_EXT, "portcountersext" },
+	};
+	for (unsigned i = 0; i < RW_ARRAY_LEN(t); i++) {
+		assert_int_equal(rw_mad_attr_hd(t[i].cls, t[i].id), t[i].hd);
+		assert_string_equal(rw_header_desc(t[i].hd)->name, t[i].name);
+	}
+	assert_int_equal(rw_mad_attr_hd(RW_MGMT_PERF, RW_ATTR_NODE_INFO), -1);
+	assert_int_equal(rw_mad_attr_hd(RW_MGMT_SA, RW_ATTR_PORT_INFO), -1);
+	assert_int_equal(rw_mad_attr_hd(RW_MGMT_CM, RW_ATTR_SM_INFO), -1);
+	assert_int_equal(rw_mad_attr_hd(RW_MGMT_SUBN_LID, RW_ATTR_PATH_RECORD), -1);
+
+	/* The tables read the same bits as the codec, with the values' names. */
+	port_info_vector(m);
+	const uint8_t *pi = m + 64;
+	assert_int_equal(field(RW_HD_PORT_INFO, pi, "lid"), 5);
+	assert_int_equal(field(RW_HD_PORT_INFO, pi, "port_state"), 4);
+	assert_string_equal(field_name(RW_HD_PORT_INFO, pi, "port_state"), "Active");
+	assert_string_equal(field_name(RW_HD_PORT_INFO, pi, "port_phys_state"), "LinkUp");
+	assert_string_equal(field_name(RW_HD_PORT_INFO, pi, "link_width_active"), "4x");
+	assert_string_equal(field_name(RW_HD_PORT_INFO, pi, "link_speed_active"), "QDR");
+	assert_string_equal(field_name(RW_HD_PORT_INFO, pi, "link_speed_ext_active"), "EDR");
+	assert_string_equal(field_name(RW_HD_PORT_INFO, pi, "neighbor_mtu"), "4096");
+	assert_int_equal(field(RW_HD_PORT_INFO, pi, "hoq_life"), 18);
+	assert_int_equal(field(RW_HD_PORT_INFO, pi, "link_round_trip_latency"), 0x012345);
+	rw_hex(NODE_INFO_HEX, m, sizeof(m));
+	assert_string_equal(field_name(RW_HD_NODE_INFO, m, "node_type"), "Switch");
+	assert_int_equal(field(RW_HD_NODE_INFO, m, "vendor_id"), 0x0002c9);
+	memset(m, 0, sizeof(m));
+	rw_hex("0007 0000", m, sizeof(m));
+	rw_hex(NODE_INFO_HEX, m + 4, sizeof(m) - 4);
+	assert_int_equal(field(RW_HD_NODE_RECORD, m, "lid"), 7);
+	assert_true(field(RW_HD_NODE_RECORD, m, "node_guid") == UINT64_C(0x0002c90300001235));
+	assert_int_equal(field(RW_HD_NODE_RECORD, m, "local_port_num"), 7);
+	rw_hex("0002c90300000042 00000000000000aa 00001234 e3", m, sizeof(m));
+	assert_string_equal(field_name(RW_HD_SM_INFO, m, "sm_state"), "Master");
+	assert_int_equal(field(RW_HD_SM_INFO, m, "priority"), 14);
+	memset(m, 0, sizeof(m));
+	rw_hex("ffff 7fff", m, sizeof(m));
+	assert_int_equal(field(RW_HD_PKEY_TABLE, m, "pkey_1"), 0x7fff);
+	assert_int_equal(field(RW_HD_PKEY_TABLE, m, "pkey_31"), 0);
+	assert_int_equal(rw_field_index(RW_HD_PKEY_TABLE, "pkey_32"), -1);
+	assert_int_equal(rw_field_index(RW_HD_GUID_INFO, "guid_7"), 7);
+
 	/* REJ's reason by name through the table. */
 	mad_hdr(m, "01 07 02 03 0000 0000 0000000000000003 0012 0000 00000000");
 	at(m, 24, "00000001 00000000 40 00 0001");
@@ -634,6 +1130,17 @@ int main(void)
 		cmocka_unit_test(test_sa_path_record),
 		cmocka_unit_test(test_perf_port_counters),
 		cmocka_unit_test(test_class_port_info),
+		cmocka_unit_test(test_smp_node_info),
+		cmocka_unit_test(test_smp_switch_info),
+		cmocka_unit_test(test_smp_guid_info),
+		cmocka_unit_test(test_smp_port_info),
+		cmocka_unit_test(test_smp_pkey_table),
+		cmocka_unit_test(test_smp_sm_info),
+		cmocka_unit_test(test_sa_node_record),
+		cmocka_unit_test(test_sa_service_record),
+		cmocka_unit_test(test_sa_mc_member_record),
+		cmocka_unit_test(test_perf_port_counters_ext),
+		cmocka_unit_test(test_attr_round_trip),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_field_tables),
 		cmocka_unit_test(test_bad_input),

@@ -94,16 +94,28 @@ enum rw_hd {
 	RW_HD_CM_SIDR_REP,
 	RW_HD_CM_LAP,
 	RW_HD_CM_APR,
-	RW_HD_CLASS_PORT_INFO, /* from the class's data (rw_mad_data_offset) */
+	/* The attribute payloads, from the class's data (rw_mad_data_offset),
+	 * in enum rw_mad_attr_kind's order. */
+	RW_HD_CLASS_PORT_INFO,
 	RW_HD_PORT_COUNTERS,
 	RW_HD_PATH_RECORD,
+	RW_HD_NODE_INFO,   /* SMP attributes */
+	RW_HD_SWITCH_INFO,
+	RW_HD_GUID_INFO,
+	RW_HD_PORT_INFO,
+	RW_HD_PKEY_TABLE,
+	RW_HD_SM_INFO,
+	RW_HD_NODE_RECORD, /* SA records */
+	RW_HD_SERVICE_RECORD,
+	RW_HD_MC_MEMBER_RECORD,
+	RW_HD_PORT_COUNTERS_EXT, /* PerfMgt */
 };
 /* The tables of a frame's carriers and transport headers: the MAD tables
  * follow them. rw_packet_hviews() yields both; printers and the plugin
  * register every table below RW_HD_ALL. */
 #define RW_HD_COUNT 26
 /* Every table, the MADs' too. */
-#define RW_HD_ALL (RW_HD_PATH_RECORD + 1)
+#define RW_HD_ALL (RW_HD_PORT_COUNTERS_EXT + 1)
 
 struct rw_hview;
 

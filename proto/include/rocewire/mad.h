@@ -6,8 +6,12 @@
  * rw_mad_decode() reads the common header (IBA 13.4.3), the class's own
  * header (SMP 14.2.1, SA/RMPP 13.6.2 and 15.2.1, PerfMgt 16.1.1), every
  * Communication Management message (IBA 12.6) and the attribute payloads
- * ClassPortInfo (13.4.8.1), PortCounters (16.1.3.5) and PathRecord
- * (15.2.5.16). Nothing is allocated: attribute data that is not decoded is
+ * ClassPortInfo (13.4.8.1); the SMP attributes NodeInfo (14.2.5.3),
+ * SwitchInfo (14.2.5.4), GUIDInfo (14.2.5.5), PortInfo (14.2.5.6),
+ * P_KeyTable (14.2.5.7) and SMInfo (14.2.5.13); the SA records NodeRecord
+ * (15.2.5.2), ServiceRecord (15.2.5.14), PathRecord (15.2.5.16) and
+ * MCMemberRecord (15.2.5.17); PerfMgt's PortCounters (16.1.3.5) and
+ * PortCountersExtended (16.1.4.11). Nothing is allocated: attribute data that is not decoded is
  * pointed at in the caller's buffer.
  *
  * The encoders write a whole MAD into the caller's buffer, reserved bits
@@ -74,9 +78,18 @@ enum rw_mad_method {
 #define RW_ATTR_CLASS_PORT_INFO 0x0001
 #define RW_ATTR_NOTICE 0x0002
 #define RW_ATTR_INFORM_INFO 0x0003
-#define RW_ATTR_PORT_COUNTERS 0x0012 /* PerfMgt */
+#define RW_ATTR_PORT_COUNTERS 0x0012 /* PerfMgt (IBA 16.1.2) */
 #define RW_ATTR_PORT_COUNTERS_EXT 0x001D
-#define RW_ATTR_PATH_RECORD 0x0035   /* SA */
+#define RW_ATTR_NODE_INFO 0x0011     /* SMP (IBA 14.2.5) */
+#define RW_ATTR_SWITCH_INFO 0x0012
+#define RW_ATTR_GUID_INFO 0x0014
+#define RW_ATTR_PORT_INFO 0x0015
+#define RW_ATTR_PKEY_TABLE 0x0016
+#define RW_ATTR_SM_INFO 0x0020
+#define RW_ATTR_NODE_RECORD 0x0011   /* SA (IBA 15.2.5) */
+#define RW_ATTR_SERVICE_RECORD 0x0031
+#define RW_ATTR_PATH_RECORD 0x0035
+#define RW_ATTR_MC_MEMBER_RECORD 0x0038
 
 enum rw_cm_msg {
 	RW_CM_NONE = 0, /* not a CM message (ClassPortInfo, other classes) */
@@ -357,13 +370,190 @@ struct rw_path_record { /* IBA 15.2.5.16, SA attribute 0x0035, 64 bytes */
 	uint8_t preference;
 };
 
-/* Which attribute payload rw_mad_decode() filled in struct rw_mad.attr. */
+/* ---- SMP attributes (IBA 14.2.5): the SMP's 64 data bytes --------------- */
+
+struct rw_node_info { /* IBA 14.2.5.3, 40 bytes */
+	uint8_t base_version;
+	uint8_t class_version;
+	uint8_t node_type;         /* 1 CA, 2 switch, 3 router */
+	uint8_t num_ports;
+	uint64_t system_image_guid;
+	uint64_t node_guid;
+	uint64_t port_guid;
+	uint16_t partition_cap;
+	uint16_t device_id;
+	uint32_t revision;
+	uint8_t local_port_num;
+	uint32_t vendor_id;        /* 24 bits */
+};
+
+struct rw_switch_info { /* IBA 14.2.5.4 */
+	uint16_t linear_fdb_cap;
+	uint16_t random_fdb_cap;
+	uint16_t multicast_fdb_cap;
+	uint16_t linear_fdb_top;
+	uint8_t default_port;
+	uint8_t default_multicast_primary_port;
+	uint8_t default_multicast_not_primary_port;
+	uint8_t life_time_value;   /* 5 bits */
+	uint8_t port_state_change; /* 1 bit */
+	uint8_t optimized_sl_to_vl_mapping_programming; /* 2 bits */
+	uint16_t lids_per_port;
+	uint16_t partition_enforcement_cap;
+	uint8_t inbound_enforcement_cap;  /* 1 bit each, down to enhanced_port_zero */
+	uint8_t outbound_enforcement_cap;
+	uint8_t filter_raw_inbound_cap;
+	uint8_t filter_raw_outbound_cap;
+	uint8_t enhanced_port_zero;
+	uint16_t multicast_fdb_top;
+};
+
+struct rw_guid_info { /* IBA 14.2.5.5: the block the attribute modifier names */
+	uint64_t guid[8];
+};
+
+struct rw_port_info { /* IBA 14.2.5.6, 64 bytes */
+	uint64_t m_key;
+	uint64_t gid_prefix;
+	uint16_t lid;
+	uint16_t master_sm_lid;
+	uint32_t capability_mask;
+	uint16_t diag_code;
+	uint16_t m_key_lease_period;
+	uint8_t local_port_num;
+	uint8_t link_width_enabled;
+	uint8_t link_width_supported;
+	uint8_t link_width_active;       /* 1 1x, 2 4x, 4 8x, 8 12x, 16 2x */
+	uint8_t link_speed_supported;    /* 4 bits */
+	uint8_t port_state;              /* 4 bits: 1 Down, 2 Init, 3 Armed, 4 Active */
+	uint8_t port_phys_state;         /* 4 bits: 2 Polling, 3 Disabled, 5 LinkUp, ... */
+	uint8_t link_down_default_state; /* 4 bits */
+	uint8_t m_key_protect_bits;      /* 2 bits */
+	uint8_t lmc;                     /* 3 bits */
+	uint8_t link_speed_active;       /* 4 bits: 1 SDR, 2 DDR, 4 QDR */
+	uint8_t link_speed_enabled;      /* 4 bits */
+	uint8_t neighbor_mtu;            /* 4 bits: 1 256 .. 5 4096 */
+	uint8_t master_sm_sl;            /* 4 bits */
+	uint8_t vl_cap;                  /* 4 bits */
+	uint8_t init_type;               /* 4 bits */
+	uint8_t vl_high_limit;
+	uint8_t vl_arbitration_high_cap;
+	uint8_t vl_arbitration_low_cap;
+	uint8_t init_type_reply;         /* 4 bits */
+	uint8_t mtu_cap;                 /* 4 bits */
+	uint8_t vl_stall_count;          /* 3 bits */
+	uint8_t hoq_life;                /* 5 bits */
+	uint8_t operational_vls;         /* 4 bits */
+	uint8_t partition_enforcement_inbound;  /* 1 bit each, to filter_raw_outbound */
+	uint8_t partition_enforcement_outbound;
+	uint8_t filter_raw_inbound;
+	uint8_t filter_raw_outbound;
+	uint16_t m_key_violations;
+	uint16_t pkey_violations;
+	uint16_t qkey_violations;
+	uint8_t guid_cap;
+	uint8_t client_reregister;       /* 1 bit */
+	uint8_t multicast_pkey_trap_suppression; /* 2 bits */
+	uint8_t subnet_timeout;          /* 5 bits */
+	uint8_t resp_time_value;         /* 5 bits */
+	uint8_t local_phy_errors;        /* 4 bits */
+	uint8_t overrun_errors;          /* 4 bits */
+	uint16_t max_credit_hint;
+	uint32_t link_round_trip_latency; /* 24 bits */
+	uint16_t capability_mask2;       /* IBA 1.3 */
+	uint8_t link_speed_ext_active;   /* 4 bits: 1 FDR, 2 EDR */
+	uint8_t link_speed_ext_supported; /* 4 bits */
+	uint8_t link_speed_ext_enabled;  /* 5 bits */
+};
+
+struct rw_pkey_table { /* IBA 14.2.5.7: the block the attribute modifier names */
+	uint16_t pkey[32]; /* bit 15: full member */
+};
+
+struct rw_sm_info { /* IBA 14.2.5.13 */
+	uint64_t guid;
+	uint64_t sm_key;
+	uint32_t act_count;
+	uint8_t priority; /* 4 bits */
+	uint8_t sm_state; /* 4 bits: 0 NotActive, 1 Discovering, 2 Standby, 3 Master */
+};
+
+/* ---- SA records (IBA 15.2.5): at the SA data (byte 56) ------------------ */
+
+struct rw_node_record { /* IBA 15.2.5.2, 108 bytes */
+	uint16_t lid;
+	struct rw_node_info node_info;
+	uint8_t node_description[64]; /* UTF-8, NUL-padded (IBA 14.2.5.2) */
+};
+
+struct rw_service_record { /* IBA 15.2.5.14, 176 bytes */
+	uint64_t service_id;
+	uint8_t service_gid[16];
+	uint16_t service_pkey;
+	uint32_t service_lease;
+	uint8_t service_key[16];
+	uint8_t service_name[64];   /* UTF-8, NUL-padded */
+	uint8_t service_data8[16];  /* 16 8-bit values */
+	uint8_t service_data16[16]; /* 8 16-bit values, big-endian */
+	uint8_t service_data32[16]; /* 4 32-bit values */
+	uint8_t service_data64[16]; /* 2 64-bit values */
+};
+
+struct rw_mc_member_record { /* IBA 15.2.5.17, 52 bytes */
+	uint8_t mgid[16];
+	uint8_t port_gid[16];
+	uint32_t qkey;
+	uint16_t mlid;
+	uint8_t mtu_selector;  /* 2 bits */
+	uint8_t mtu;           /* 6 bits */
+	uint8_t tclass;
+	uint16_t pkey;
+	uint8_t rate_selector; /* 2 bits */
+	uint8_t rate;          /* 6 bits */
+	uint8_t packet_life_time_selector; /* 2 bits */
+	uint8_t packet_life_time;          /* 6 bits */
+	uint8_t sl;            /* 4 bits */
+	uint32_t flow_label;   /* 20 bits */
+	uint8_t hop_limit;
+	uint8_t scope;         /* 4 bits */
+	uint8_t join_state;    /* 4 bits: full, non-, send-only non-member */
+	uint8_t proxy_join;    /* 1 bit */
+};
+
+/* ---- PerfMgt (IBA 16.1): at the PerfMgt data (byte 64) ------------------ */
+
+struct rw_port_counters_ext { /* IBA 16.1.4.11, PerfMgt attribute 0x001D */
+	uint8_t port_select;
+	uint16_t counter_select;
+	uint64_t port_xmit_data; /* in 4-byte words */
+	uint64_t port_rcv_data;
+	uint64_t port_xmit_pkts;
+	uint64_t port_rcv_pkts;
+	uint64_t port_unicast_xmit_pkts;
+	uint64_t port_unicast_rcv_pkts;
+	uint64_t port_multicast_xmit_pkts;
+	uint64_t port_multicast_rcv_pkts;
+};
+
+/* Which attribute payload rw_mad_decode() filled in struct rw_mad.attr.
+ * The field tables (fields.h) follow this order from RW_HD_CLASS_PORT_INFO. */
 enum rw_mad_attr_kind {
 	RW_MAD_ATTR_NONE = 0,
-	RW_MAD_ATTR_CLASS_PORT_INFO,
-	RW_MAD_ATTR_PORT_COUNTERS,
-	RW_MAD_ATTR_PATH_RECORD,
+	RW_MAD_ATTR_CLASS_PORT_INFO, /* attr.cpi: any class but SMP */
+	RW_MAD_ATTR_PORT_COUNTERS,   /* attr.pc: PerfMgt */
+	RW_MAD_ATTR_PATH_RECORD,     /* attr.pr: SA */
+	RW_MAD_ATTR_NODE_INFO,       /* attr.ni: SMP, LID routed or directed route */
+	RW_MAD_ATTR_SWITCH_INFO,     /* attr.swi: SMP */
+	RW_MAD_ATTR_GUID_INFO,       /* attr.gi: SMP */
+	RW_MAD_ATTR_PORT_INFO,       /* attr.pi: SMP */
+	RW_MAD_ATTR_PKEY_TABLE,      /* attr.pkt: SMP */
+	RW_MAD_ATTR_SM_INFO,         /* attr.smi: SMP */
+	RW_MAD_ATTR_NODE_RECORD,     /* attr.nr: SA */
+	RW_MAD_ATTR_SERVICE_RECORD,  /* attr.sr: SA */
+	RW_MAD_ATTR_MC_MEMBER_RECORD, /* attr.mcm: SA */
+	RW_MAD_ATTR_PORT_COUNTERS_EXT, /* attr.pce: PerfMgt */
 };
+#define RW_MAD_ATTR_KINDS (RW_MAD_ATTR_PORT_COUNTERS_EXT + 1)
 
 struct rw_mad {
 	struct rw_mad_hdr hdr;
@@ -377,6 +567,16 @@ struct rw_mad {
 		struct rw_class_port_info cpi;
 		struct rw_port_counters pc;
 		struct rw_path_record pr;
+		struct rw_node_info ni;
+		struct rw_switch_info swi;
+		struct rw_guid_info gi;
+		struct rw_port_info pi;
+		struct rw_pkey_table pkt;
+		struct rw_sm_info smi;
+		struct rw_node_record nr;
+		struct rw_service_record sr;
+		struct rw_mc_member_record mcm;
+		struct rw_port_counters_ext pce;
 	} attr;
 	/* The class's data area in the decoded buffer (SMP data, SA data,
 	 * PerfMgt data, CM message): rw_mad_encode() copies it when no
@@ -442,6 +642,10 @@ enum rw_err rw_cm_sidr_req_encode(const struct rw_cm_sidr_req *m, uint64_t tid, 
 enum rw_err rw_cm_sidr_rep_encode(const struct rw_cm_sidr_rep *m, uint64_t tid, uint8_t *buf, size_t cap, size_t *written);
 enum rw_err rw_cm_lap_encode(const struct rw_cm_lap *m, uint64_t tid, uint8_t *buf, size_t cap, size_t *written);
 enum rw_err rw_cm_apr_encode(const struct rw_cm_apr *m, uint64_t tid, uint8_t *buf, size_t cap, size_t *written);
+
+/* The attribute payload rw_mad_decode() decodes for attribute attr_id of
+ * class mgmt_class (RW_MAD_ATTR_NONE: the data is left as bytes). */
+enum rw_mad_attr_kind rw_mad_attr_kind(uint8_t mgmt_class, uint16_t attr_id);
 
 /* Where the class's data area starts in a MAD (24 for CM and unknown
  * classes, 56 for SA, 64 for SMP and PerfMgt). */

@@ -40,7 +40,11 @@ static size_t header_room(const struct rw_header_desc *d)
 
 	for (unsigned k = 0; k < d->n; k++) {
 		const struct rw_field *f = &d->f[k];
-		n += (size_t)f->nlen + 4 + (f->count > 1 ? (size_t)f->count * 22 : VALUE_MAX);
+		size_t v = f->count > 1 ? (size_t)f->count * 22 : VALUE_MAX;
+		/* bytes: "hh:" each (a MAD's private data is up to 224) */
+		if (f->type == RW_FT_BYTES && (size_t)f->size * 3 + 4 > v)
+			v = (size_t)f->size * 3 + 4;
+		n += (size_t)f->nlen + 4 + v;
 	}
 	return n;
 }
@@ -159,7 +163,7 @@ static char *field_value(char *o, const struct rw_field *f, const struct rw_hvie
 	case RW_FT_BYTES: {
 		const uint8_t *b = rw_field_bytes(f, h, &n);
 		*o++ = '"';
-		o = fmt_hexbytes(o, b, n < 20 ? n : 20);
+		o = fmt_hexbytes(o, b, n < f->size ? n : f->size);
 		*o++ = '"';
 		return o;
 	}

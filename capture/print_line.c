@@ -52,7 +52,7 @@ enum line_word {
 	W_ATOMICACKETH_ORIG,
 	W_CM_LOCAL_COMM_ID, W_CM_REMOTE_COMM_ID, W_CM_LOCAL_QPN, W_CM_STARTING_PSN, W_CM_PATH_MTU,
 	W_CM_REMOTE_QPN, W_CM_REASON, W_CM_MESSAGE_MRAED, W_CM_SERVICE_TIMEOUT, W_CM_REQUEST_ID,
-	W_CM_QPN,
+	W_CM_QPN, W_CM_MESSAGE,
 	W_COUNT
 };
 
@@ -125,6 +125,7 @@ static const struct word_spec word_specs[W_COUNT] = {
 	[W_IPOIB_TYPE] = HEAD(IPOIB, "type"),
 	[W_MAD_TID] = MORE(MAD, "tid"),
 	[W_MAD_STATUS] = MORE(MAD, "status"),
+	[W_CM_MESSAGE] = HEAD(CM_REQ, "message"),
 	[W_CM_LOCAL_COMM_ID] = MORE(CM_REQ, "local_comm_id"),
 	[W_CM_REMOTE_COMM_ID] = MORE(CM_REP, "remote_comm_id"),
 	[W_CM_LOCAL_QPN] = MORE(CM_REQ, "local_qpn"),
@@ -358,13 +359,14 @@ static char *mad(char *o, const struct rw_mad_brief *m)
 	return o;
 }
 
-/* A CM message by its short name ("cm REQ"), then what ties it to its
- * connection: the communication IDs, the QPN and starting PSN it states. */
+/* A CM message by its short name ("cm message REQ"), then what ties it to
+ * its connection: the communication IDs, the QPN and starting PSN it
+ * states. */
 static char *cm(char *o, const struct rw_mad_brief *m)
 {
 	static const char *const msg_ref[] = { "REQ", "REP", "LAP", "other" };
-	o = FMT_LIT(o, " cm ");
-	o = fmt_str(o, rw_cm_msg_name(m->cm_msg));
+	static const char *const mtu[8] = { NULL, "256", "512", "1024", "2048", "4096" };
+	o = fmt_str(word(o, W_CM_MESSAGE), rw_cm_msg_name(m->cm_msg));
 	if (m->cm_msg == RW_CM_SIDR_REQ || m->cm_msg == RW_CM_SIDR_REP) {
 		o = fmt_hex(word(o, W_CM_REQUEST_ID), m->local_comm_id, 8);
 		if (m->cm_msg == RW_CM_SIDR_REP)
@@ -379,8 +381,10 @@ static char *cm(char *o, const struct rw_mad_brief *m)
 	case RW_CM_REP:
 		o = fmt_hex(word(o, W_CM_LOCAL_QPN), m->qpn, 6);
 		o = fmt_u32(word(o, W_CM_STARTING_PSN), m->starting_psn);
-		if (m->cm_msg == RW_CM_REQ)
-			o = fmt_u32(word(o, W_CM_PATH_MTU), 128u << (m->path_mtu & 7));
+		if (m->cm_msg == RW_CM_REQ) {
+			o = fmt_u32(word(o, W_CM_PATH_MTU), m->path_mtu);
+			o = named(o, mtu[m->path_mtu & 7]);
+		}
 		break;
 	case RW_CM_DREQ:
 	case RW_CM_LAP:

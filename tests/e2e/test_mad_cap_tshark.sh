@@ -9,7 +9,7 @@
 # object whose class, method, attribute, modifier, status and TID are
 # tshark's, and for a CM message a `cm` object whose message and fields
 # (comm IDs, QPNs, starting PSNs, path MTU, retry counts, REJ reason) are
-# tshark's; its default line must name the message ("cm REQ") or the
+# tshark's; its default line must name the message ("cm message REQ") or the
 # method and attribute. No frame may be a MAD for one and not the other.
 # Env: ROCEWIRE_MADCAP, ROCEWIRE_CAP, SOURCE_DIR. Exit 77 when tshark or
 # python3 is missing.
@@ -156,8 +156,8 @@ for i in range(1, n + 1):
             if c is None or c.get("message") != msg:
                 fails.append("%s frame %d: no cm object for %s" % (name, fr, msg))
                 continue
-            if (" cm %s " % msg) not in line:
-                fails.append("%s frame %d: the line does not say cm %s: %s" % (name, fr, msg, line))
+            if (" cm message %s " % msg) not in line:
+                fails.append("%s frame %d: the line does not say cm message %s: %s" % (name, fr, msg, line))
             for tf, key in pairs:
                 if row.get(tf, "") == "":
                     fails.append("%s frame %d: tshark shows no %s" % (name, fr, tf))

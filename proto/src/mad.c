@@ -385,56 +385,41 @@ enum rw_err rw_mad_brief_decode(const uint8_t *buf, size_t len, struct rw_mad_br
 	struct rw_cm cm;
 	rows_decode(d->rows, d->n, buf + RW_MAD_HDR_LEN, &cm.u);
 	out->cm_msg = out->hdr.attr_id;
+	/* Every message starts with the sender's comm ID (SIDR: the request
+	 * ID), and all but REQ and the SIDRs with the receiver's next (IBA
+	 * 12.6): the structs share that initial sequence (RTU's layout). */
+	out->local_comm_id = cm.u.rtu.local_comm_id;
+	if (out->cm_msg != RW_CM_REQ && out->cm_msg != RW_CM_SIDR_REQ && out->cm_msg != RW_CM_SIDR_REP)
+		out->remote_comm_id = cm.u.rtu.remote_comm_id;
 	switch (out->cm_msg) {
 	case RW_CM_REQ:
-		out->local_comm_id = cm.u.req.local_comm_id;
 		out->qpn = cm.u.req.local_qpn;
 		out->starting_psn = cm.u.req.starting_psn;
 		out->path_mtu = cm.u.req.path_mtu;
 		out->transport = cm.u.req.transport_service_type;
 		break;
 	case RW_CM_REP:
-		out->local_comm_id = cm.u.rep.local_comm_id;
-		out->remote_comm_id = cm.u.rep.remote_comm_id;
 		out->qpn = cm.u.rep.local_qpn;
 		out->starting_psn = cm.u.rep.starting_psn;
 		break;
 	case RW_CM_MRA:
-		out->local_comm_id = cm.u.mra.local_comm_id;
-		out->remote_comm_id = cm.u.mra.remote_comm_id;
 		out->msg_ref = cm.u.mra.message_mraed;
 		out->service_timeout = cm.u.mra.service_timeout;
 		break;
 	case RW_CM_REJ:
-		out->local_comm_id = cm.u.rej.local_comm_id;
-		out->remote_comm_id = cm.u.rej.remote_comm_id;
 		out->msg_ref = cm.u.rej.message_rejected;
 		out->rej_reason = cm.u.rej.reason;
 		break;
 	case RW_CM_DREQ:
-		out->local_comm_id = cm.u.dreq.local_comm_id;
-		out->remote_comm_id = cm.u.dreq.remote_comm_id;
 		out->qpn = cm.u.dreq.remote_qpn;
 		break;
 	case RW_CM_LAP:
-		out->local_comm_id = cm.u.lap.local_comm_id;
-		out->remote_comm_id = cm.u.lap.remote_comm_id;
 		out->qpn = cm.u.lap.remote_qpn;
 		break;
-	case RW_CM_APR:
-		out->local_comm_id = cm.u.apr.local_comm_id;
-		out->remote_comm_id = cm.u.apr.remote_comm_id;
-		break;
-	case RW_CM_SIDR_REQ:
-		out->local_comm_id = cm.u.sidr_req.request_id;
-		break;
 	case RW_CM_SIDR_REP:
-		out->local_comm_id = cm.u.sidr_rep.request_id;
 		out->qpn = cm.u.sidr_rep.qpn;
 		break;
-	default: /* RTU, DREP */
-		out->local_comm_id = cm.u.rtu.local_comm_id;
-		out->remote_comm_id = cm.u.rtu.remote_comm_id;
+	default: /* RTU, DREP, APR, SIDR_REQ: the IDs alone */
 		break;
 	}
 	return RW_OK;

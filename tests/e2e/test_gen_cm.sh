@@ -14,14 +14,8 @@ set -u
 py=/usr/bin/python3
 gen=${ROCEWIRE_GEN:-}
 src=${ROCEWIRE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-if ! command -v tshark >/dev/null 2>&1; then
-	echo "SKIP: tshark is not installed (apt-get install tshark)"
-	exit 77
-fi
-if [ ! -x "$py" ]; then
-	echo "SKIP: $py is missing"
-	exit 77
-fi
+# shellcheck source=tshark_env.sh
+. "$(dirname "$0")/tshark_env.sh"
 if [ -z "$gen" ] || [ ! -x "$gen" ]; then
 	echo "SKIP: rocewire-gen is not built (set ROCEWIRE_GEN; got \"$gen\")"
 	exit 77

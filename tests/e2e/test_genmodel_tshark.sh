@@ -11,14 +11,8 @@
 # missing.
 set -u
 py=/usr/bin/python3
-if ! command -v tshark >/dev/null 2>&1; then
-	echo "SKIP: tshark is not installed (apt-get install tshark)"
-	exit 77
-fi
-if [ ! -x "$py" ]; then
-	echo "SKIP: $py is missing"
-	exit 77
-fi
+# shellcheck source=tshark_env.sh
+. "$(dirname "$0")/tshark_env.sh"
 gm=${ROCEWIRE_GENMODEL:-}
 cap=${ROCEWIRE_CAP:-}
 for t in "$gm" "$cap"; do

@@ -15,14 +15,8 @@
 # python3 is missing.
 set -u
 py=/usr/bin/python3
-if ! command -v tshark >/dev/null 2>&1; then
-	echo "SKIP: tshark is not installed (apt-get install tshark)"
-	exit 77
-fi
-if [ ! -x "$py" ]; then
-	echo "SKIP: $py is missing"
-	exit 77
-fi
+# shellcheck source=tshark_env.sh
+. "$(dirname "$0")/tshark_env.sh"
 for v in ROCEWIRE_MADCAP ROCEWIRE_CAP SOURCE_DIR; do
 	eval "x=\${$v:-}"
 	if [ -z "$x" ]; then

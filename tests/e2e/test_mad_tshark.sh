@@ -24,14 +24,8 @@
 # Env: ROCEWIRE_MADCAP. Exit 77 when tshark or python3 is missing.
 set -u
 py=/usr/bin/python3
-if ! command -v tshark >/dev/null 2>&1; then
-	echo "SKIP: tshark is not installed (apt-get install tshark)"
-	exit 77
-fi
-if [ ! -x "$py" ]; then
-	echo "SKIP: $py is missing"
-	exit 77
-fi
+# shellcheck source=tshark_env.sh
+. "$(dirname "$0")/tshark_env.sh"
 madcap=${ROCEWIRE_MADCAP:-}
 if [ -z "$madcap" ] || [ ! -x "$madcap" ]; then
 	echo "FAIL: set ROCEWIRE_MADCAP to the built rocewire-madcap (got \"$madcap\")" >&2

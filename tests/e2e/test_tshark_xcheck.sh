@@ -13,14 +13,8 @@ mkcap=${ROCEWIRE_MKCAP:-}
 cap=${ROCEWIRE_CAP:-}
 py=/usr/bin/python3
 
-if ! command -v tshark >/dev/null 2>&1; then
-	echo "SKIP: tshark is not installed (apt-get install tshark)"
-	exit 77
-fi
-if [ ! -x "$py" ]; then
-	echo "SKIP: $py is missing"
-	exit 77
-fi
+# shellcheck source=tshark_env.sh
+. "$(dirname "$0")/tshark_env.sh"
 for t in "$mkcap" "$cap"; do
 	if [ -z "$t" ] || [ ! -x "$t" ]; then
 		echo "FAIL: set ROCEWIRE_MKCAP and ROCEWIRE_CAP to the built tools (got \"$mkcap\", \"$cap\")" >&2

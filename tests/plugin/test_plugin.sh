@@ -14,14 +14,8 @@ check=$1
 here=$(cd "$(dirname "$0")" && pwd)
 src=${ROCEWIRE_SOURCE_DIR:-$here/../..}
 py=/usr/bin/python3
-if ! command -v tshark >/dev/null 2>&1; then
-	echo "SKIP: tshark is not installed (apt-get install tshark)"
-	exit 77
-fi
-if [ ! -x "$py" ]; then
-	echo "SKIP: $py is missing"
-	exit 77
-fi
+# shellcheck source=../e2e/tshark_env.sh
+. "$here/../e2e/tshark_env.sh"
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-plugin-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

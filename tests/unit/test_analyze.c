@@ -1638,23 +1638,16 @@ static void test_cm_handshake_pairs(void **state)
 {
 	(void)state;
 	struct env *e = env_new(NULL);
-	struct rw_cm req = {.msg = RW_CM_REQ}, rep = {.msg = RW_CM_REP}, rtu = {.msg = RW_CM_RTU};
-	struct rw_cm dreq = {.msg = RW_CM_DREQ}, drep = {.msg = RW_CM_DREP};
-	req.u.req.local_comm_id = 0xA1;
-	req.u.req.local_qpn = QP_A;
-	req.u.req.starting_psn = 1000;
-	req.u.req.path_mtu = 3;
-	rep.u.rep.local_comm_id = 0xB1;
-	rep.u.rep.remote_comm_id = 0xA1;
-	rep.u.rep.local_qpn = QP_B;
-	rep.u.rep.starting_psn = 5000;
-	rtu.u.rtu.local_comm_id = 0xA1;
-	rtu.u.rtu.remote_comm_id = 0xB1;
-	dreq.u.dreq.local_comm_id = 0xA1;
-	dreq.u.dreq.remote_comm_id = 0xB1;
-	dreq.u.dreq.remote_qpn = QP_B;
-	drep.u.drep.local_comm_id = 0xB1;
-	drep.u.drep.remote_comm_id = 0xA1;
+	struct rw_cm req = {.msg = RW_CM_REQ,
+			    .u.req = {.local_comm_id = 0xA1, .local_qpn = QP_A, .starting_psn = 1000,
+				      .path_mtu = 3}};
+	struct rw_cm rep = {.msg = RW_CM_REP,
+			    .u.rep = {.local_comm_id = 0xB1, .remote_comm_id = 0xA1, .local_qpn = QP_B,
+				      .starting_psn = 5000}};
+	struct rw_cm rtu = {.msg = RW_CM_RTU, .u.rtu = {.local_comm_id = 0xA1, .remote_comm_id = 0xB1}};
+	struct rw_cm dreq = {.msg = RW_CM_DREQ,
+			     .u.dreq = {.local_comm_id = 0xA1, .remote_comm_id = 0xB1, .remote_qpn = QP_B}};
+	struct rw_cm drep = {.msg = RW_CM_DREP, .u.drep = {.local_comm_id = 0xB1, .remote_comm_id = 0xA1}};
 
 	uint64_t t = 1000;
 	feed_cm(e, t, A_IP, B_IP, &req, 7);

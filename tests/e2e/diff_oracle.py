@@ -268,6 +268,19 @@ def expect(truth, a, b, link_gbps=100.0):
             streams[key] = Stream(reliable)
         return streams[key]
 
+    # README "pairing by the CM handshake": a QP whose REQ and REP the
+    # window holds starts synced at its first PSN (the REP's starting PSN:
+    # the requester's first), a first PSN captured after it being a gap.
+    cm_seen = {}
+    for r in truth:  # (recs name CM messages by their UD conversation)
+        if r.get("kind") == "cm" and r.get("cm") in ("REQ", "REP") and in_w(r):
+            cm_seen.setdefault((r["flow"], r["qp"]), set()).add(r["cm"])
+    first_psn = {}
+    for r in recs:
+        if r.get("kind") == "roce" and r.get("dir") == "request" and (r["flow"], r["qp"]) not in first_psn:
+            first_psn[(r["flow"], r["qp"])] = r["psn"]
+    cm_synced = {fq for fq, m in cm_seen.items() if m == {"REQ", "REP"} and fq in first_psn}
+
     def classify(f, s, r, v, psn, cover, is_resend, episode, cause, slack=0):
         """README "PSN gap", "retransmission", "go-back-N episode", "out of
         order", "unsynced packets", "pre-capture resends" for one packet."""
@@ -504,6 +517,9 @@ def expect(truth, a, b, link_gbps=100.0):
             if transport == "UD":
                 continue
             s = stream(key, transport == "RC")
+            if not s.valid and (r["flow"], r["qp"]) in cm_synced:
+                s.valid = s.synced = True
+                s.first = s.high = s.unwrap(first_psn[(r["flow"], r["qp"])])
             if r["payload"] and not r.get("corrupt"):
                 floor_note(mtu_floor, key, r["payload"])
             cover, slack = req_span(r, kind, key in mtu_seen, mtu_floor.get(key, 0))

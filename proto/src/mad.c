@@ -371,19 +371,56 @@ enum rw_err rw_mad_decode(const uint8_t *buf, size_t len, struct rw_mad *out)
 
 /* ---- the brief a frame's decode keeps ------------------------------------- */
 
+/* Decodes the rows that lie inside have bytes; returns how many bytes of
+ * the message lie before the first row that does not (have when all do). */
+static size_t rows_decode_upto(const struct row *r, size_t n, const uint8_t *buf, size_t have,
+			       void *out)
+{
+	size_t upto = have;
+	for (size_t i = 0; i < n; i++)
+		if ((size_t)r[i].off + r[i].size > have) {
+			if (r[i].off < upto)
+				upto = r[i].off;
+		} else {
+			rows_decode(&r[i], 1, buf, out);
+		}
+	return upto;
+}
+
+/* The bytes of a CM message the brief reads (rw_mad_brief_decode's switch):
+ * up to the end of its last row before the private data. */
+static size_t brief_need(const struct cm_msg_desc *d)
+{
+	size_t need = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct row *r = &d->rows[i];
+		/* the bytes rows (private data, paths' GIDs, ARI) are not read */
+		if (r->bits && (size_t)r->off + r->size > need && r->off < 64)
+			need = (size_t)r->off + r->size;
+	}
+	return need;
+}
+
 enum rw_err rw_mad_brief_decode(const uint8_t *buf, size_t len, struct rw_mad_brief *out)
 {
 	memset(out, 0, sizeof(*out));
 	RW_NEED(len, RW_MAD_HDR_LEN);
 	rows_decode(r_hdr, N_(r_hdr), buf, &out->hdr);
 	const struct cm_msg_desc *d = cm_msg(out->hdr.attr_id);
-	if (out->hdr.mgmt_class != RW_MGMT_CM || out->hdr.base_version != RW_MAD_BASE_VERSION ||
-	    !d || len < RW_MAD_LEN)
+	if (out->hdr.mgmt_class != RW_MGMT_CM || out->hdr.base_version != RW_MAD_BASE_VERSION || !d)
 		return RW_OK;
-	/* Once per CM message (a handful per connection): the whole decode,
-	 * from the same rows, rather than a second list of offsets. */
+	/* Once per CM message (a handful per connection): the rows the
+	 * capture holds, from the same row list as the whole decode. A
+	 * snapshot length of 256 or so (headers only) still keeps the fields
+	 * a connection is paired by, which lie in the message's first 64
+	 * bytes: the message counts when they were captured. */
 	struct rw_cm cm;
-	rows_decode(d->rows, d->n, buf + RW_MAD_HDR_LEN, &cm.u);
+	memset(&cm, 0, sizeof(cm));
+	size_t have = len - RW_MAD_HDR_LEN;
+	if (have > RW_CM_DATA_LEN)
+		have = RW_CM_DATA_LEN;
+	if (rows_decode_upto(d->rows, d->n, buf + RW_MAD_HDR_LEN, have, &cm.u) < brief_need(d))
+		return RW_OK;
 	out->cm_msg = out->hdr.attr_id;
 	/* Every message starts with the sender's comm ID (SIDR: the request
 	 * ID), and all but REQ and the SIDRs with the receiver's next (IBA

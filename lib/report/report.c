@@ -814,42 +814,70 @@ static void cm_key(const struct rw_cm_conn *c, struct rw_flow_key *k)
 	k->dqpn = c->passive_qpn;
 }
 
-/* The CM handshakes, one row each: the ends, the QPs and starting PSNs
- * they agreed on, the time from REQ to RTU, retries, MRAs and a REJ's
- * reason. */
+/* The CM handshakes, one row each: the two ends and their QPs, where each
+ * side's requests start (the PSN the other side said it expects), the
+ * state, the time from REQ to RTU, REQ resends, MRAs, a REJ's reason and
+ * the two flows it paired. */
+const char *const rp_cm_heads[] = {
+	"#", "active", "qp", "passive", "qp", "first PSN >", "first PSN <", "state", "REQ to RTU",
+	"REQ resent", "MRAs", "REJ", "flows",
+};
+const char rp_cm_align[] = "rllllrrlrrrll";
+const unsigned rp_cm_ncols = sizeof(rp_cm_heads) / sizeof(rp_cm_heads[0]);
+
+void rp_cm_cells(const struct cap_report *r, uint32_t i, char cell[][RP_CELL])
+{
+	const struct rw_cm_conn *c = rw_analyzer_cm(r->a, i);
+	struct rw_flow_key k;
+	cm_key(c, &k);
+	u64s(cell[0], i);
+	cap_report_addr(cell[1], RP_CELL, &k, 1);
+	cell_end(fmt_hex(cell[2], c->active_qpn, 6));
+	cap_report_addr(cell[3], RP_CELL, &k, 0);
+	strcell(cell[4], "-");
+	strcell(cell[5], "-");
+	strcell(cell[6], "-");
+	if (c->reps) {
+		cell_end(fmt_hex(cell[4], c->passive_qpn, 6));
+		u64s(cell[5], c->passive_psn);
+		u64s(cell[6], c->active_psn);
+	}
+	strcell(cell[7], rw_cm_state_key((enum rw_cm_state)c->state));
+	if (c->rtus)
+		rp_dur(cell[8], RP_CELL, c->rtu_ns - c->req_ns);
+	else
+		strcell(cell[8], "-");
+	u64z(cell[9], c->reqs ? c->reqs - 1 : 0);
+	u64z(cell[10], c->mras);
+	if (c->rejs) {
+		const char *why = rw_cm_rej_reason_name(c->rej_reason);
+		snprintf(cell[11], RP_CELL, "%u %s", c->rej_reason, why ? why : "unknown");
+	} else {
+		strcell(cell[11], "-");
+	}
+	if (c->flow_active >= 0)
+		snprintf(cell[12], RP_CELL, "%" PRId32 ", %" PRId32, c->flow_active, c->flow_passive);
+	else
+		strcell(cell[12], "-");
+}
+
 static void cm_table(const struct cap_report *r, FILE *out)
 {
+	char cell[T_COLS][T_CELL];
+	struct cols cl;
 	uint32_t n = rw_analyzer_cm_count(r->a);
-	char a[T_CELL], p[T_CELL], b[64];
 	if (!n)
 		return;
-	fprintf(out, "CM handshakes\n");
+	cols_init(&cl, rp_cm_ncols, rp_cm_heads, rp_cm_align);
 	for (uint32_t i = 0; i < n; i++) {
-		const struct rw_cm_conn *c = rw_analyzer_cm(r->a, i);
-		struct rw_flow_key k;
-		cm_key(c, &k);
-		cap_report_addr(a, sizeof(a), &k, 1);
-		cap_report_addr(p, sizeof(p), &k, 0);
-		fprintf(out, "  %s qp 0x%06" PRIx32 " > %s", a, c->active_qpn, p);
-		if (c->reps)
-			/* each side's requests start at the PSN the other said it
-			 * expects (analyze_cm.c) */
-			fprintf(out, " qp 0x%06" PRIx32 ", first PSNs %" PRIu32 " > and %" PRIu32 " <",
-				c->passive_qpn, c->passive_psn, c->active_psn);
-		fprintf(out, ": %s", rw_cm_state_key((enum rw_cm_state)c->state));
-		if (c->rtus)
-			fprintf(out, ", REQ to RTU %s", rp_dur(b, sizeof(b), c->rtu_ns - c->req_ns));
-		if (c->reqs > 1)
-			fprintf(out, ", REQ resent %" PRIu32 "x", c->reqs - 1);
-		if (c->mras)
-			fprintf(out, ", %" PRIu32 " MRA (timeout %u)", c->mras, c->mra_timeout);
-		if (c->rejs) {
-			const char *why = rw_cm_rej_reason_name(c->rej_reason);
-			fprintf(out, ", REJ %u (%s)", c->rej_reason, why ? why : "unknown");
-		}
-		if (c->flow_active >= 0)
-			fprintf(out, "; flows %" PRId32 " and %" PRId32, c->flow_active, c->flow_passive);
-		fputc('\n', out);
+		rp_cm_cells(r, i, cell);
+		cols_measure(&cl, cell);
+	}
+	fprintf(out, "CM handshakes (first PSN >: the active side's requests, <: the passive side's)\n");
+	cols_print(&cl, out, NULL);
+	for (uint32_t i = 0; i < n; i++) {
+		rp_cm_cells(r, i, cell);
+		cols_print(&cl, out, cell);
 	}
 	fputc('\n', out);
 }

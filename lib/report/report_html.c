@@ -1036,6 +1036,38 @@ static void tables_pfc(struct html *h)
 	fputs("</section>\n", f);
 }
 
+/* The CM handshakes, when the capture holds any (the text report's table). */
+static void tables_cm(struct html *h)
+{
+	FILE *f = h->f;
+	uint32_t n = rw_analyzer_cm_count(h->r->a);
+	char cell[16][RP_CELL]; /* rp_cm_ncols (13) of them */
+	if (!n || rp_cm_ncols > 16)
+		return;
+	fputs("<section class=\"card\"><h2>CM handshakes</h2>\n<div class=\"scroll\"><table "
+	      "id=\"handshakes\"><thead><tr>", f);
+	for (unsigned c = 0; c < rp_cm_ncols; c++) {
+		fprintf(f, "<th%s>", rp_cm_align[c] == 'r' ? " class=\"r\"" : "");
+		esc(f, rp_cm_heads[c]);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead><tbody>\n", f);
+	for (uint32_t i = 0; i < n; i++) {
+		rp_cm_cells(h->r, i, cell);
+		fputs("<tr>", f);
+		for (unsigned c = 0; c < rp_cm_ncols; c++) {
+			fprintf(f, "<td%s>", rp_cm_align[c] == 'r' ? " class=\"r\"" : "");
+			esc(f, cell[c]);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n<p class=\"note\">Connections set up by Communication "
+	      "Management (IBA 12.6): the REP pairs the two flows from their first packet. First PSN "
+	      "&gt;: where the active side's requests start (the REP's starting PSN), &lt;: the "
+	      "passive side's (the REQ's).</p></section>\n", f);
+}
+
 /* Capture-wide counters, one per row. */
 static void tables_totals(struct html *h)
 {
@@ -1118,6 +1150,7 @@ static void tables(struct html *h)
 		   rp_conf_shown, rp_conf_heads, rp_conf_align, rp_conf_ncols, rp_conf_cells, 4);
 
 	tables_pfc(h);
+	tables_cm(h);
 	tables_totals(h);
 }
 

@@ -178,6 +178,11 @@ extern const char *const rp_conf_heads[];
 extern const char rp_conf_align[];
 extern const unsigned rp_conf_ncols;
 void rp_conf_cells(const struct cap_report *r, uint32_t i, char cell[][RP_CELL]);
+/* The CM handshakes' table (rw_analyzer_cm(r->a, i)). */
+extern const char *const rp_cm_heads[];
+extern const char rp_cm_align[];
+extern const unsigned rp_cm_ncols;
+void rp_cm_cells(const struct cap_report *r, uint32_t i, char cell[][RP_CELL]);
 /* "#0 11, #3 2, +4 more": flows a pause class holds back (sorted idx of n),
  * each with its packets sent while paused. */
 void rp_prio_flows(const struct cap_report *r, const uint32_t *idx, uint32_t n, unsigned prio,

@@ -69,15 +69,17 @@ if [ -z "$cap" ] || [ ! -x "$cap" ]; then
 	echo "note: rocewire-cap not built (ROCEWIRE_CAP): the engine's CM pairing is not checked"
 	exit 0
 fi
-if ! "$cap" -r "$work/cm.pcap" --report --json >"$work/report.json" 2>"$work/cap.err"; then
+if ! "$cap" -r "$work/cm.pcap" --report --json --html "$work/report.html" >"$work/report.json" \
+	2>"$work/cap.err"; then
 	echo "FAIL: rocewire-cap --report --json exited non-zero:" >&2
 	cat "$work/cap.err" >&2
 	exit 1
 fi
-exec "$py" - "$work/cm.tsv" "$work/report.json" <<'PYEOF'
-import csv, json, sys
+exec "$py" - "$work/cm.tsv" "$work/report.json" "$work/report.html" <<'PYEOF'
+import csv, json, re, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 rep = json.load(open(sys.argv[2]))
+html = open(sys.argv[3]).read()
 # tshark: each REP's frame, by the QPN it announces (the requests' QP)
 reps = {int(r["infiniband.cm.rep.localqpn"], 0): int(r["frame.number"])
         for r in rows if r["infiniband.cm.rep.localqpn"]}
@@ -101,6 +103,10 @@ if len(rep["handshakes"]) != len(reps):
 for h in rep["handshakes"]:
     if h["state"] != "disconnected":
         fails.append("handshake %s: state %s" % (h["local_comm_id"], h["state"]))
+# the HTML page's table: one row per handshake, each "disconnected"
+m = re.search(r'<table id="handshakes">.*?<tbody>(.*?)</tbody>', html, re.S)
+if not m or m.group(1).count("<tr>") != len(reps) or m.group(1).count("disconnected") != len(reps):
+    fails.append("the HTML page's handshakes table does not list the %d connections" % len(reps))
 for f in fails:
     print("FAIL: " + f, file=sys.stderr)
 if fails or not rc:

@@ -781,9 +781,18 @@ int sc_flows(struct sc_ctx *c, const yaml_node_t *defaults, const yaml_node_t *f
 		return sc_fail(c, flows->start_mark, "out of memory");
 	}
 	int rc = 0;
+	uint64_t total_qps = 0;
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		rc = read_flow(c, sc_node(c, flows->data.sequence.items.start[i]), &tmpl, &tsrc, s, i, &srcs[i]);
 		s->n_flows = i + 1;
+		/* The model holds every QP's state and its ring of messages in
+		 * flight (up to 512 with the simulated switch, ~58 kB a QP):
+		 * the per-flow bound times 1024 flows would be gigabytes. */
+		total_qps += s->flows[i].qps;
+		if (rc == 0 && total_qps > SC_MAX_TOTAL_QPS)
+			rc = sc_fail(c, where(&srcs[i], FK_QPS),
+				     "qps: expected at most %u QPs in all flows, got %llu by flow '%s'", SC_MAX_TOTAL_QPS,
+				     (unsigned long long)total_qps, s->flows[i].name);
 	}
 	struct qpn_range *r = rc ? NULL : calloc(2 * n, sizeof(*r));
 	uint32_t nr = 0;

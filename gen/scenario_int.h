@@ -25,6 +25,7 @@
 #define SC_MAX_FLOWS 1024u
 #define SC_MAX_FAULTS 1024u
 #define SC_MAX_QPS 65536u
+#define SC_MAX_TOTAL_QPS 65536u /* all flows together */
 #define SC_MAX_MSG (1ull << 31) /* IBA 9.4: a message is at most 2^31 bytes */
 
 struct sc_ctx {

@@ -141,10 +141,13 @@ static int perr(struct ps *ps, const char *fmt, ...)
 		return -1;
 	va_list ap;
 	int n = snprintf(ps->err, ps->errlen, "--filter: column %d: ", (int)(ps->at - ps->s) + 1);
+	ps->failed = 1;
+	/* A buffer too small for the column keeps what fitted. */
+	if (n < 0 || (size_t)n >= ps->errlen)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
 	va_end(ap);
-	ps->failed = 1;
 	return -1;
 }
 

@@ -30,6 +30,9 @@ static int fail(struct ctx *c, const char *fmt, ...)
 {
 	va_list ap;
 	int n = snprintf(c->err, c->errlen, "--%s: ", c->name);
+	/* A buffer too small for the option's name keeps what fitted. */
+	if (n < 0 || (size_t)n >= c->errlen)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
 	va_end(ap);

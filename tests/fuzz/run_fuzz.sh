@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Builds a libFuzzer target with clang (compiling proto/src/*.c directly, so
-# the library is instrumented too) in a scratch folder and runs it for a
-# bounded time, seeded from samples/, tests/fuzz/regressions/,
-# tests/fuzz/seeds/ (fuzz_packet's build mode) and, when ROCEWIRE_MKCAP
-# names rocewire-mkcap, a few fresh captures.
+# the library is instrumented too, and the gen/ or replay/ sources the
+# target parses with: the scenario parser with -lyaml, replay's option
+# parser and filters) in a scratch folder and runs it for a bounded time,
+# seeded from samples/, tests/fuzz/regressions/, tests/fuzz/seeds/
+# (fuzz_packet's build mode), tests/fuzz/seeds-<target>/, the sample and bad
+# scenarios (fuzz_scenario) and, when ROCEWIRE_MKCAP names rocewire-mkcap, a
+# few fresh captures.
 #
-# usage: run_fuzz.sh [packet|pcap|mad]...    (default: all three)
+# usage: run_fuzz.sh [packet|pcap|mad|scenario|replay_rules]...  (default: all five)
 # env:   FUZZ_SECONDS   run time per target (default 30)
 #        FUZZ_ARTIFACTS folder that keeps crash inputs (default: the scratch
 #                       folder, removed at the end unless a crash was found)
@@ -17,7 +20,7 @@
 set -u
 src=${ROCEWIRE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 secs=${FUZZ_SECONDS:-30}
-targets=${*:-packet pcap mad}
+targets=${*:-packet pcap mad scenario replay_rules}
 
 cc=${CLANG:-}
 if [ -z "$cc" ]; then
@@ -72,15 +75,28 @@ fi
 
 status=0
 for t in $targets; do
+	# What each target compiles beside proto/src/*.c: the same files as
+	# gen/CMakeLists.txt's rocewire_scenario and replay/CMakeLists.txt's
+	# rwreplay_opts.
+	more=""
+	extra=""
 	case $t in
-	packet) libs="" ;;
+	packet) libs=""; extra=$src/tests/fuzz/seeds ;;
 	pcap) libs="-lpcap" ;;
-	mad) libs="" ;;
-	*) echo "run_fuzz.sh: unknown target \"$t\" (expected packet, pcap or mad)" >&2; exit 2 ;;
+	mad) libs=""; extra=$src/tests/fuzz/seeds-mad ;;
+	scenario)
+		more="-I$src/gen $src/gen/scenario*.c $src/gen/cc_dcqcn.c $src/gen/cc_np.c $src/gen/cc_switch.c"
+		libs="-lyaml -lm"
+		extra="$src/tests/fuzz/seeds-scenario $src/samples/scenarios $src/tests/e2e/bad-scenarios" ;;
+	replay_rules)
+		more="-I$src/replay $src/replay/opts.c $src/replay/filter.c $src/replay/pace.c"
+		libs="-lm"
+		extra=$src/tests/fuzz/seeds-replay_rules ;;
+	*) echo "run_fuzz.sh: unknown target \"$t\" (expected packet, pcap, mad, scenario or replay_rules)" >&2; exit 2 ;;
 	esac
 	echo "== fuzz_$t: building with $cc"
 	# shellcheck disable=SC2086
-	if ! "$cc" $cflags "$src/tests/fuzz/fuzz_$t.c" "$src"/proto/src/*.c $libs -o "$work/fuzz_$t"; then
+	if ! "$cc" $cflags "$src/tests/fuzz/fuzz_$t.c" "$src"/proto/src/*.c $more $libs -o "$work/fuzz_$t"; then
 		echo "FAIL: fuzz_$t did not build" >&2
 		exit 1
 	fi
@@ -88,9 +104,6 @@ for t in $targets; do
 	mkdir -p "$art" "$work/corpus-$t"
 	echo "== fuzz_$t: running ${secs}s"
 	# New inputs go to the first folder (scratch); the seeds are only read.
-	extra=
-	[ "$t" = packet ] && extra=$src/tests/fuzz/seeds
-	[ "$t" = mad ] && extra=$src/tests/fuzz/seeds-mad
 	mkdir -p "$work/seeds-$t"
 	# shellcheck disable=SC2086
 	"$work/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=70000 \

@@ -448,7 +448,12 @@ static int drop_privileges(struct live_session *s, const char *file, FILE *fp)
 
 	if (file && strcmp(file, "-") != 0) {
 		cap_drop_dir_of(file, dir, sizeof(dir));
-		if (cap_drop_probe_dir(u, dir, err, sizeof(err)) != 0) {
+		int rc = cap_drop_probe_dir(u, dir, err, sizeof(err));
+		if (rc == -2) {
+			fprintf(stderr, "%s: -Z: %s\n", CAP_PROG, cap_esc(line, sizeof(line), err));
+			return CAP_EXIT_USAGE;
+		}
+		if (rc != 0) {
 			fprintf(stderr,
 				"%s: -Z %s: user %s cannot create files in %s (%s), where %s: make it "
 				"writable by %s, or write elsewhere\n",

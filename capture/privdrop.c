@@ -53,21 +53,18 @@ int cap_drop_lookup(const char *user, struct cap_drop_user *u, char *err, size_t
 	return 0;
 }
 
-/* The drop's steps; step names the one that failed. */
-static int drop_steps(const struct cap_drop_user *u, const char **step)
+/* The drop's steps: 0, or the number of the one that failed (errno says
+ * why), an index of step_names. */
+static const char *const step_names[] = {"", "setgroups", "setgid", "setuid"};
+
+static int drop_steps(const struct cap_drop_user *u)
 {
-	if (setgroups((size_t)u->ngroups, u->groups) != 0) {
-		*step = "setgroups";
-		return -1;
-	}
-	if (setgid(u->gid) != 0) {
-		*step = "setgid";
-		return -1;
-	}
-	if (setuid(u->uid) != 0) {
-		*step = "setuid";
-		return -1;
-	}
+	if (setgroups((size_t)u->ngroups, u->groups) != 0)
+		return 1;
+	if (setgid(u->gid) != 0)
+		return 2;
+	if (setuid(u->uid) != 0)
+		return 3;
 	return 0;
 }
 
@@ -99,11 +96,10 @@ int cap_drop_probe_dir(const struct cap_drop_user *u, const char *dir, char *err
 	}
 	if (pid == 0) {
 		/* the child: system calls only, then _exit */
-		const char *step = "";
-		int e = 0;
+		int e = 0, step;
 		char probe[4200];
 		close(fds[0]);
-		if (drop_steps(u, &step) != 0) {
+		if ((step = drop_steps(u)) != 0) {
 			e = errno;
 		} else {
 			snprintf(probe, sizeof(probe), "%s/.rocewire-cap-Z.%ld", dir, (long)getpid());
@@ -116,25 +112,32 @@ int cap_drop_probe_dir(const struct cap_drop_user *u, const char *dir, char *err
 					e = errno;
 			}
 		}
-		ssize_t wr = write(fds[1], &e, sizeof(e));
+		/* which step failed: 0 the probe file, else the drop's */
+		int msg[2] = {step, e};
+		ssize_t wr = write(fds[1], msg, sizeof(msg));
 		(void)wr;
 		_exit(0);
 	}
 	close(fds[1]);
-	int e = -1, st;
+	int msg[2] = {0, 0}, st;
 	ssize_t n;
 	do
-		n = read(fds[0], &e, sizeof(e));
+		n = read(fds[0], msg, sizeof(msg));
 	while (n < 0 && errno == EINTR);
 	close(fds[0]);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	if (n != (ssize_t)sizeof(e)) {
+	if (n != (ssize_t)sizeof(msg)) {
 		snprintf(err, cap, "the probe process failed");
 		return -1;
 	}
-	if (e != 0) {
-		snprintf(err, cap, "%s", strerror(e));
+	if (msg[0] > 0 && msg[0] <= 3) {
+		snprintf(err, cap, "cannot change to user %s (uid %ld, gid %ld): %s: %s", u->name, (long)u->uid,
+			 (long)u->gid, step_names[msg[0]], strerror(msg[1]));
+		return -2;
+	}
+	if (msg[1] != 0) {
+		snprintf(err, cap, "%s", strerror(msg[1]));
 		return -1;
 	}
 	return 0;
@@ -142,13 +145,13 @@ int cap_drop_probe_dir(const struct cap_drop_user *u, const char *dir, char *err
 
 int cap_drop_to(const struct cap_drop_user *u, char *err, size_t cap)
 {
-	const char *step = "";
 	uid_t r, e, s;
 	gid_t rg, eg, sg;
+	int step = drop_steps(u);
 
-	if (drop_steps(u, &step) != 0) {
+	if (step != 0) {
 		snprintf(err, cap, "cannot change to user %s (uid %ld, gid %ld): %s: %s", u->name, (long)u->uid,
-			 (long)u->gid, step, strerror(errno));
+			 (long)u->gid, step_names[step], strerror(errno));
 		return -1;
 	}
 	if (getresuid(&r, &e, &s) != 0 || getresgid(&rg, &eg, &sg) != 0 || r != u->uid || e != u->uid ||

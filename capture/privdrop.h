@@ -35,7 +35,8 @@ int cap_drop_lookup(const char *user, struct cap_drop_user *u, char *err, size_t
 
 /* Whether u may create (and so rename) files in dir: a child process drops
  * to u and creates and removes a probe file there; the caller keeps its
- * privileges. 0, or -1 with the reason in err (strerror's words). */
+ * privileges. 0; -1 when u cannot, with the reason in err (strerror's
+ * words); -2 when the child could not change to u (one line in err). */
 int cap_drop_probe_dir(const struct cap_drop_user *u, const char *dir, char *err, size_t cap);
 
 /* Changes this process to u for good: setgroups, setgid, setuid, each

@@ -10,7 +10,8 @@
 #  3. a folder nobody cannot write in: one line naming the folder and the
 #     user, exit 2, before any capture, nothing left in the folder;
 #  4. an unknown user: one line, exit 2; run as nobody, -Z another user: one
-#     line, exit 2;
+#     line, exit 2; root of a user namespace where setgroups is refused: one
+#     line naming the step, exit 2, no file;
 #  5. rocewire-cap-dpdk (when built) on net_af_packet: one queue, and
 #     --rx-queues 2 (the queues' files created after the drop): nobody's ids
 #     while capturing, the frames in the files.
@@ -143,6 +144,21 @@ if command -v setpriv >/dev/null 2>&1; then
 		ok "as nobody, -Z root: exit 2, one line: $(cat e5)"
 	else
 		fail "as nobody, -Z root: exit $rc: $(cat e5)"
+	fi
+fi
+
+# root in a user namespace of its own (no other id mapped): the change
+# itself fails, one line naming the step, and no file is left
+if command -v unshare >/dev/null 2>&1 && unshare -U -r -n true 2>/dev/null; then
+	mkdir -m 1777 userns
+	unshare -U -r -n sh -c 'ip link set lo up; exec "$1" -Z nobody -i lo -w userns/u.pcap -q --duration 5' \
+		sh "$CAP" >o8 2>e8
+	rc=$?
+	if [ "$rc" = 2 ] && [ "$(wc -l <e8)" = 1 ] && grep -q "cannot change to user nobody.*: setgroups: " e8 &&
+		[ -z "$(ls -A userns)" ]; then
+		ok "-Z where setgroups is refused: exit 2, one line, no file: $(cat e8)"
+	else
+		fail "-Z where setgroups is refused: exit $rc, files: $(ls -A userns): $(cat e8)"
 	fi
 fi
 

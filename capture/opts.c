@@ -486,14 +486,14 @@ static const struct opt_row table[] = {
 	 "time when each file is opened; when a name would\n"
 	 "repeat, a number is appended: FILE, FILE1, FILE2, ..."},
 	{"relinquish-privileges", 'Z', "USER", h_user,
-	 "once the capture (interface, rdma: sniffer, dpdk:\n"
-	 "port) and -w's file are open, and before any packet is\n"
-	 "decoded, change to USER for good: its uid, gid and\n"
-	 "groups. Root only (nothing to do when already USER).\n"
-	 "USER must be able to write in -w's folder: the file\n"
-	 "is renamed there, and -C/-G create new files there\n"
-	 "(checked at start). No default: without -Z the\n"
-	 "capture keeps the user it was started as"},
+	 "change to USER for good (its uid,\n"
+	 "gid and groups) once the capture (interface, rdma:\n"
+	 "sniffer, dpdk: port) and -w's file are open, before\n"
+	 "any packet is decoded. Root only (nothing to do when\n"
+	 "already USER). USER must be able to write in -w's\n"
+	 "folder: the file is renamed there, and -C/-G create\n"
+	 "new files there (checked at start). No default:\n"
+	 "without -Z the capture keeps the user it started as"},
 	{"status", 0, "SEC", h_status,
 	 "seconds between status lines (default 5; 0: none)"},
 	{"rx-queues", 0, "N", h_rx_queues,

@@ -86,6 +86,7 @@ struct cap_opts {
 	int view;               /* the refreshing per-QP table on stdout (resolved) */
 	int list_ifaces;        /* -D */
 	int dump_filter;        /* -d */
+	const char *drop_user;  /* -Z: the user to change to once the capture is open */
 
 	/* per-QP report */
 	int report;             /* --report: table (or JSON with --json) on stdout */

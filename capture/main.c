@@ -17,6 +17,7 @@
 #include "cap.h"
 #include "opts.h"
 #include "pipeline.h"
+#include "privdrop.h"
 #include "fmt.h"
 #include "report.h"
 
@@ -398,7 +399,83 @@ struct live_session {
 	struct live_run lr;
 	int have_writer, multi, failed;
 	char *shown;
+	const struct cap_drop_user *drop; /* -Z, when there is a user to change to */
 };
+
+/* -Z USER: who to become, looked up before anything is opened. NULL with
+ * *status 0 when there is nothing to change (no -Z, or already USER). */
+static const struct cap_drop_user *drop_lookup(const struct cap_opts *o, int *status)
+{
+	static struct cap_drop_user u;
+	char err[600], shown[NAME_SHOWN];
+
+	*status = 0;
+	if (!o->drop_user)
+		return NULL;
+	cap_esc(shown, sizeof(shown), o->drop_user);
+	if (cap_drop_lookup(o->drop_user, &u, err, sizeof(err)) != 0) {
+		char line[CAP_ESC_SIZE(sizeof(err))];
+		fprintf(stderr, "%s: -Z: %s\n", CAP_PROG, cap_esc(line, sizeof(line), err));
+		*status = CAP_EXIT_USAGE;
+		return NULL;
+	}
+	switch (cap_drop_plan(getuid(), geteuid(), u.uid)) {
+	case CAP_DROP_NOTHING:
+		return NULL;
+	case CAP_DROP_NOT_ROOT:
+		fprintf(stderr,
+			"%s: -Z %s: only root can change to another user (this process runs as uid %ld)\n",
+			CAP_PROG, shown, (long)geteuid());
+		*status = CAP_EXIT_USAGE;
+		return NULL;
+	case CAP_DROP_SWITCH:
+		break;
+	}
+	return &u;
+}
+
+/* -Z: the capture and the file (fp, or NULL) are open; checks that the
+ * user can go on creating and renaming files in file's folder (tcpdump's -Z
+ * creates the -C/-G files as the user, and this writer renames
+ * FILE.XXXXXX.part to FILE even without them), gives the open file to the
+ * user (in a sticky folder such as /tmp only its owner may rename it; the
+ * later files are the user's too), then changes to the user. 0, or the
+ * exit status after one line. */
+static int drop_privileges(struct live_session *s, const char *file, FILE *fp)
+{
+	const struct cap_drop_user *u = s->drop;
+	char err[600], dir[4096], line[CAP_ESC_SIZE(sizeof(err))], shown[NAME_SHOWN];
+
+	if (file && strcmp(file, "-") != 0) {
+		cap_drop_dir_of(file, dir, sizeof(dir));
+		int rc = cap_drop_probe_dir(u, dir, err, sizeof(err));
+		if (rc == -2) {
+			fprintf(stderr, "%s: -Z: %s\n", CAP_PROG, cap_esc(line, sizeof(line), err));
+			return CAP_EXIT_USAGE;
+		}
+		if (rc != 0) {
+			fprintf(stderr,
+				"%s: -Z %s: user %s cannot create files in %s (%s), where %s: make it "
+				"writable by %s, or write elsewhere\n",
+				CAP_PROG, u->name, u->name, cap_esc(shown, sizeof(shown), dir), err,
+				s->o->rotate_bytes || s->o->rotate_secs
+					? "-C/-G create each new file and -w's files are renamed when complete"
+					: "-w's file is renamed when complete",
+				u->name);
+			return CAP_EXIT_USAGE;
+		}
+	}
+	if (fp && fchown(fileno(fp), u->uid, u->gid) != 0) {
+		fprintf(stderr, "%s: -Z %s: cannot give %s to user %s: %s\n", CAP_PROG, u->name,
+			cap_esc(shown, sizeof(shown), file), u->name, strerror(errno));
+		return CAP_EXIT_USAGE;
+	}
+	if (cap_drop_to(u, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: -Z: %s\n", CAP_PROG, cap_esc(line, sizeof(line), err));
+		return CAP_EXIT_USAGE;
+	}
+	return 0;
+}
 
 /* Opens the source, the writer (-w) and the table or status lines, and
  * says what it listens on. 0, or the exit status of a failure. */
@@ -418,6 +495,15 @@ static int live_start(struct live_session *s)
 	if (got_signal)
 		cap_live_breakloop(l);
 	s->multi = cap_live_multi(l);
+	/* --rx-queues: the workers decode as soon as they start, so the user
+	 * changes first, and creates the queues' files itself */
+	if (s->multi && s->drop) {
+		int st = drop_privileges(s, o->write_file, NULL);
+		if (st != 0) {
+			cap_live_close(l);
+			return st;
+		}
+	}
 	if (s->multi && cap_live_queues_start(l, o, s->c) != 0) {
 		error_line(l->err);
 		cap_live_close(l);
@@ -431,6 +517,15 @@ static int live_start(struct live_session *s)
 			cap_live_close(l);
 			return CAP_EXIT_USAGE;
 		}
+		if (s->drop) {
+			int st = drop_privileges(s, s->w->to_stdout ? "-" : s->w->name,
+						 s->w->to_stdout ? NULL : s->w->fp);
+			if (st != 0) {
+				cap_writer_discard(s->w);
+				cap_live_close(l);
+				return st;
+			}
+		}
 		s->w->drops = &l->drops;
 		s->lr.w = s->w;
 		s->have_writer = 1;
@@ -438,6 +533,12 @@ static int live_start(struct live_session *s)
 		s->lr.shed = o->quiet && !o->keep_report && !o->view && l->pcap && l->ring_bytes &&
 			     !getenv("ROCEWIRE_CAP_NO_SHED");
 		s->lr.slow_ns = slow ? strtoull(slow, NULL, 10) : 0;
+	} else if (s->drop && !s->multi) {
+		int st = drop_privileges(s, NULL, NULL);
+		if (st != 0) {
+			cap_live_close(l);
+			return st;
+		}
 	}
 	if (o->view || o->status_secs) {
 		/* the table's and the status line's previous counts */
@@ -599,7 +700,11 @@ static int run_live(struct cap_ctx *c, const struct cap_opts *o)
 	struct live_session s = {.o = o, .c = c, .l = &l, .w = &w, .shown = shown};
 
 	s.lr = (struct live_run){.c = c, .l = &l, .count = o->count};
-	int status = live_start(&s);
+	int status;
+	s.drop = drop_lookup(o, &status);
+	if (status != 0)
+		return status;
+	status = live_start(&s);
 	if (status != 0)
 		return status;
 	live_loop(&s);

@@ -277,6 +277,14 @@ static void h_rotate(struct pctx *p, int val, const char *arg)
 	p->o->rotate_secs = (uint32_t)parse_number(val, arg, 1, 31536000, "a number of seconds (1 or more)");
 }
 
+static void h_user(struct pctx *p, int val, const char *arg)
+{
+	(void)val;
+	if (arg[0] == '\0')
+		usage_error("-Z/--relinquish-privileges: empty user name");
+	p->o->drop_user = arg;
+}
+
 static void h_status(struct pctx *p, int val, const char *arg)
 {
 	p->o->status_secs = (unsigned)parse_number(val, arg, 0, 86400, "a number of seconds (0 for none)");
@@ -477,6 +485,15 @@ static const struct opt_row table[] = {
 	 "pattern (trace-%Y%m%d-%H%M%S.pcap), expanded in local\n"
 	 "time when each file is opened; when a name would\n"
 	 "repeat, a number is appended: FILE, FILE1, FILE2, ..."},
+	{"relinquish-privileges", 'Z', "USER", h_user,
+	 "change to USER for good (its uid,\n"
+	 "gid and groups) once the capture (interface, rdma:\n"
+	 "sniffer, dpdk: port) and -w's file are open, before\n"
+	 "any packet is decoded. Root only (nothing to do when\n"
+	 "already USER). USER must be able to write in -w's\n"
+	 "folder: the file is renamed there, and -C/-G create\n"
+	 "new files there (checked at start). No default:\n"
+	 "without -Z the capture keeps the user it started as"},
 	{"status", 0, "SEC", h_status,
 	 "seconds between status lines (default 5; 0: none)"},
 	{"rx-queues", 0, "N", h_rx_queues,
@@ -725,6 +742,7 @@ static void check_inputs(struct pctx *p)
 			{o->duration > 0, "--duration"},
 			{p->given_status, "--status"},
 			{o->write_fmt != CAP_WFMT_AUTO, "--pcap/--pcapng"},
+			{o->drop_user != NULL, "-Z/--relinquish-privileges"},
 		};
 		for (size_t i = 0; i < sizeof(live_only) / sizeof(live_only[0]); i++)
 			if (live_only[i].given)

@@ -543,3 +543,15 @@ int cap_writer_close(struct cap_writer *w)
 	w->iobuf = NULL;
 	return rc == 0 && !w->failed ? 0 : -1;
 }
+
+void cap_writer_discard(struct cap_writer *w)
+{
+	if (w->fp && !w->to_stdout) {
+		fclose(w->fp);
+		remove(w->part);
+	}
+	w->fp = NULL;
+	w->ilen = 0;
+	free(w->iobuf);
+	w->iobuf = NULL;
+}

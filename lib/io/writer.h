@@ -95,6 +95,9 @@ int cap_writer_write_on(struct cap_writer *w, unsigned iface, const struct cap_r
 /* Hands what the writer holds to the file or standard output now. */
 int cap_writer_flush(struct cap_writer *w);
 int cap_writer_tick(struct cap_writer *w);
+/* A capture that never started: closes the current file and removes its
+ * FILE.XXXXXX.part (nothing renamed, nothing left). */
+void cap_writer_discard(struct cap_writer *w);
 /* Closes (statistics block, flush, rename FILE.XXXXXX.part to FILE); 0 or -1. */
 int cap_writer_close(struct cap_writer *w);
 

@@ -298,9 +298,17 @@ expect_rc 2
 expect_only_line "--no-such-option" "--help"
 expect_stdout_lines 0
 
-run "unknown short option" -Z -r good.pcap
+run "unknown short option" -J -r good.pcap
 expect_rc 2
-expect_only_line "'-Z'" "--help"
+expect_only_line "'-J'" "--help"
+
+run "-Z reading a file" -Z nobody -r good.pcap
+expect_rc 2
+expect_only_line "-Z/--relinquish-privileges applies to a live capture" "--help"
+
+run "-Z with an empty user" -i lo -Z ""
+expect_rc 2
+expect_only_line "-Z/--relinquish-privileges: empty user name" "--help"
 
 run "ambiguous option" --ver -r good.pcap
 expect_rc 2

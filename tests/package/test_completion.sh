@@ -47,6 +47,20 @@ for tool in "$@"; do
 		echo "FAIL: $name: '${first:0:4}' does not complete to $first"
 		status=1
 	fi
+	# rocewire-cap -Z and --relinquish-privileges complete user names
+	if [ "$name" = rocewire-cap ]; then
+		for words in "-Z ro" "--relinquish-privileges ro"; do
+			# shellcheck disable=SC2206
+			COMP_WORDS=("$tool" $words)
+			COMP_CWORD=2
+			COMPREPLY=()
+			_rocewire_complete "$tool" ro "${COMP_WORDS[1]}"
+			if ! printf '%s\n' "${COMPREPLY[@]}" | grep -qx root; then
+				echo "FAIL: $name: '$words' does not complete to the user root (got: ${COMPREPLY[*]})"
+				status=1
+			fi
+		done
+	fi
 	echo "$name: $n long options, all in --help and in the completion"
 done
 [ $# -gt 0 ] || echo "no tool built"

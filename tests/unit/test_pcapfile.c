@@ -535,6 +535,26 @@ static void test_writer_interfaces(void **state)
 	rmdir(dir);
 }
 
+/* A capture that never started (rocewire-cap -Z refused the folder):
+ * discarding the writer leaves nothing, neither FILE nor its .part. */
+static void test_writer_discard(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/test_pcapfile_d.XXXXXX", path[128];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/never.pcap", dir);
+	struct cap_writer_cfg o = {.pattern = path, .fmt = CAP_WFMT_AUTO, .appl = "test_pcapfile"};
+	static struct cap_writer w;
+	uint8_t d[64];
+	frame(d, sizeof(d), 0x42);
+	assert_int_equal(cap_writer_open(&w, &o, RW_LINKTYPE_ETHERNET, 9000, 1, "eth2"), 0);
+	struct cap_record rec = {.ts_sec = 1, .caplen = 64, .wirelen = 64, .data = d};
+	assert_int_equal(cap_writer_write(&w, &rec), 0);
+	cap_writer_discard(&w);
+	assert_null(w.fp);
+	assert_int_equal(rmdir(dir), 0); /* empty */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_long_blocks),
 		cmocka_unit_test(test_writer_interfaces),
+		cmocka_unit_test(test_writer_discard),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,7 @@ tshark decodes of the capture taken at the responder, and what the engine
 and both summaries say.
 
 usage: cm_responder_check.py CM.tsv REPORT.json RESP.json REQ.json
-                             STR.json STR.err ALONE.json ALONE.err
+                             STR.json STR.err ALONE.json ALONE.err AGAIN
 
 CM.tsv      tshark -T fields (header line, tab-separated, first occurrence)
 REPORT.json rocewire-cap --report --json of the capture
@@ -13,6 +13,7 @@ RESP.json   the --role responder's summary; REQ.json the requester's of
             cm-responder.yaml; STR.json/.err the requester of
             cm-responder-stranger.yaml while the responder ran (REJ),
             ALONE.json/.err the same with nothing answering
+AGAIN       1 when the first REQ (QPN 0x131) was sent again at the end
 
 Per connection of cm-responder.yaml (REQ local QPN 0x131, 0x132, 0x141):
 REQ, REP, RTU before its first data packet (either way), DREQ, DREP after
@@ -23,7 +24,8 @@ REQ's; RTU and DREQ echo the REP's comm ID; the DREP answers the DREQ
 (TID, IDs echoed). The stranger's REQ (QPN 0x151) gets a REJ per REQ:
 reason 8 (Invalid Service ID), message rejected 0 (REQ), its comm ID as
 the remote one, its TID; no data goes to it. The engine pairs every RC flow
-by CM with nothing unsynced.
+by CM with nothing unsynced (those that carry packets: the REQ sent again
+opens a handshake whose flows carry none).
 """
 import csv
 import json
@@ -47,7 +49,7 @@ def num(v):
 
 
 def main():
-    tsv, report_p, resp_p, req_p, str_p, str_err, alone_p, alone_err = sys.argv[1:9]
+    tsv, report_p, resp_p, req_p, str_p, str_err, alone_p, alone_err, again = sys.argv[1:10]
     rows = list(csv.DictReader(open(tsv), delimiter="\t"))
     cms, data = [], []
     for r in rows:
@@ -81,6 +83,8 @@ def main():
             fail("%s: the REPs to a REQ sent again differ" % name)
         if len(reps) > len(reqs):
             fail("%s: %d REPs to %d REQs" % (name, len(reps), len(reqs)))
+        if again == "1" and lq == 0x131 and (len(reqs) < 2 or len(reps) != len(reqs) or reps[-1]["n"] < reqs[-1]["n"]):
+            fail("%s: the REQ sent again (%d REQs) got %d REPs" % (name, len(reqs), len(reps)))
         rtu = next((r for r in cms if r["cm"] == "RTU" and num(r["infiniband.cm.rtu.localcommid"]) == lid), None)
         dreq = next((r for r in cms if r["cm"] == "DREQ" and num(r["infiniband.cm.dreq.localcommid"]) == lid), None)
         drep = next((r for r in cms if r["cm"] == "DREP" and num(r["infiniband.cm.drsp.remotecommid"]) == lid),
@@ -153,7 +157,8 @@ def main():
                  (what, f["cm_failed"], f["qps_failed"], f["messages_total"], f["cm_request_messages"], line))
     # the engine: every RC flow paired by CM, nothing unsynced
     rep = json.load(open(report_p))
-    rc = [q for q in rep["qps"] if q["transport"] == "RC"]
+    # (the REQ sent again opens a handshake of its own, whose flows carry nothing)
+    rc = [q for q in rep["qps"] if q["transport"] == "RC" and q["packets"]]
     if len(rc) != 2 * len(CONNS):
         fail("report: %d RC flows, expected %d" % (len(rc), 2 * len(CONNS)))
     for q in rc:

@@ -7,11 +7,13 @@
 # captures at the responder. Then a requester with a QP the responder's
 # scenario does not have (cm-responder-stranger.yaml) gets a REJ, and the
 # same with no responder running sends its REQ 16 times and fails the QP.
+# The first REQ, taken by tcpdump, is sent again with tcpreplay once its
+# connection is over: the responder answers it with the same REP.
 # Checked through Wireshark's own CM dissector (cm_responder_check.py):
 # every connection opens with REQ, REP, RTU before its first data packet
 # and closes with DREQ, DREP after its last; the REP announces the QP the
 # requests go to and the first request's PSN, echoes the REQ's comm ID and
-# TID; the REJ answers the stranger's REQ (reason 8, IDs and TID echoed);
+# TID (the REQ sent again: the same REP); the REJ answers the stranger's REQ (reason 8, IDs and TID echoed);
 # both summaries count what the capture holds. Then the engine
 # (rocewire-cap --report --json) pairs every RC flow by CM, nothing unsynced.
 # Env: ROCEWIRE_GEN, ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR. Root (namespaces).
@@ -34,12 +36,26 @@ requester() {
 s=$src/tests/e2e/cm-responder.yaml
 ip netns exec "$nsb" "$cap" -i vB -w "$work/cap.pcap" -q 2>"$work/cap.err" &
 BG_PIDS="$BG_PIDS $!"
+# the first REQ as it came, to send again once the connection is over (a REQ
+# sent again gets the same REP again); without tcpdump and tcpreplay not
+if command -v tcpdump >/dev/null 2>&1 && command -v tcpreplay >/dev/null 2>&1; then
+	ip netns exec "$nsb" tcpdump -i vB -Q in -c 1 -w "$work/req1.pcap" udp port 4791 >/dev/null 2>&1 &
+	dpid=$!
+	BG_PIDS="$BG_PIDS $dpid"
+else
+	echo "note: tcpdump or tcpreplay missing: no REQ is sent again"
+	dpid=""
+fi
 # shellcheck disable=SC2086
 ip netns exec "$nsb" "$gen" $eal -l 0 --file-prefix "$nsb" --vdev=net_af_packet0,iface=vB,qdisc_bypass=0 -- \
 	--role responder -d 4s -Q -j "$work/resp.json" "$s" 2>"$work/resp.err" &
 rpid=$!
 sleep 1.5
 requester req "$s"
+again=0
+if [ -n "$dpid" ] && [ -s "$work/req1.pcap" ]; then
+	ip netns exec "$nsa" tcpreplay -q -i vA "$work/req1.pcap" >"$work/tcpreplay.err" 2>&1 && again=1
+fi
 requester str "$src/tests/e2e/cm-responder-stranger.yaml"
 if ! wait "$rpid"; then
 	echo "FAIL: the responder exited non-zero:" >&2
@@ -81,4 +97,4 @@ fi
 "$cap" -r "$work/cap.pcap" --report --json >"$work/report.json" 2>"$work/report.err"
 [ $? -le 1 ] || { echo "FAIL: rocewire-cap cannot read the capture:" >&2; cat "$work/report.err" >&2; exit 1; }
 "$py" "$src/tests/e2e/cm_responder_check.py" "$work/cm.tsv" "$work/report.json" "$work/resp.json" \
-	"$work/req.json" "$work/str.json" "$work/str.err" "$work/alone.json" "$work/alone.err"
+	"$work/req.json" "$work/str.json" "$work/str.err" "$work/alone.json" "$work/alone.err" "$again"

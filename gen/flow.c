@@ -561,3 +561,17 @@ void gen_model_pause(struct gen_model *m, uint8_t prio, uint64_t until_ns)
 			m->tree[m->tsize + i].key = qp_key(m, &m->qps[i]);
 	clock_build(m);
 }
+
+int gen_model_rx_cm(struct gen_model *m, uint16_t cm_msg, uint32_t local_comm_id, uint32_t remote_comm_id,
+		    uint32_t qpn, uint32_t starting_psn, uint64_t now)
+{
+	uint32_t flow, qp;
+	/* the answer names our REQ's or DREQ's comm ID as its remote one */
+	if (gen_cm_match_id(m->sc, remote_comm_id, 0, &flow, &qp) != 0)
+		return 0;
+	struct gen_qp *q = find_qp(m, flow, qp);
+	if (!q || !gen_qlf(m, q)->wire_acks)
+		return 0;
+	gen_cm_rx(m, q, cm_msg, local_comm_id, qpn, starting_psn, now);
+	return 1;
+}

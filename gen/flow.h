@@ -44,8 +44,19 @@ struct gen_pkt {
 				  * simulated switch (dir GEN_DIR_REQUEST: the switch to the
 				  * senders; GEN_DIR_RESPONSE: the receiver behind it, a storm) */
 	uint16_t cm_msg;         /* GEN_PK_CM: enum rw_cm_msg (RW_CM_REQ, ...) */
-	uint16_t pfc_cev;        /* PFC: class-enable vector and time per class */
-	uint16_t pfc_quanta[8];
+	union {
+		struct {
+			uint16_t pfc_cev;        /* PFC: class-enable vector and time per class */
+			uint16_t pfc_quanta[8];
+		};
+		struct {
+			/* GEN_PK_CM with a real peer (gen_cm_mad): what the other
+			 * end announced; 0 for the scenario's own values */
+			uint32_t cm_peer_id;     /* its comm ID (REP, DREP, RTU, DREQ, REJ: remote ID) */
+			uint32_t cm_peer_qpn;    /* its QPN (DREQ: remote QPN) */
+			uint16_t cm_rej_reason;  /* REJ: IBA 12.6.7 table 103 */
+		};
+	};
 	uint32_t payload_len;    /* bytes of payload, without pad */
 	uint32_t frame_len;      /* the whole frame, as the model counted it for pacing */
 	uint32_t hdrs;           /* which extension headers of f the opcode carries (1 << enum rw_hdr) */
@@ -74,6 +85,9 @@ struct gen_flow_stats {
 	uint64_t cm_msgs[2];            /* CM messages (not in packets or bytes): [0] by the
 					 * requester (REQ, RTU, DREQ), [1] by the responder (REP, DREP) */
 	uint64_t cm_bytes[2];
+	uint64_t cm_resent;             /* REQs and DREQs sent again: no answer within the CM
+					 * response timeout (a real responder, closed loop) */
+	uint64_t cm_failed;             /* QPs whose REQ got no REP after every retry, or a REJ */
 };
 
 struct gen_model;
@@ -170,6 +184,13 @@ void gen_model_rx_pause(struct gen_model *m, uint16_t cev, const uint16_t quanta
  * number. */
 int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uint32_t psn, uint8_t syndrome,
 			  uint64_t now);
+/* Closed loop, RC flows with `cm: true` and a real responder: a CM message
+ * the port brought for the requester (rw_mad_brief's cm_msg, comm IDs, QPN
+ * and starting PSN) at now. A REP to a REQ of ours (its remote comm ID
+ * names the QP) lets the QP send its RTU and data; a DREP to its DREQ
+ * closes it; a REJ fails it. Returns 0 when it is for no QP of this model. */
+int gen_model_rx_cm(struct gen_model *m, uint16_t cm_msg, uint32_t local_comm_id, uint32_t remote_comm_id,
+		    uint32_t qpn, uint32_t starting_psn, uint64_t now);
 /* NULL when the model has no simulated congestion. */
 const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m);
 /* Ends the simulated run's outputs (fct, pfc, qlen files): commit 1 renames
@@ -260,8 +281,35 @@ struct rw_packet;
 void gen_pkt_describe(const struct gen_scenario *sc, const struct gen_pkt *pk, const uint8_t *payload,
 		      struct rw_packet *out);
 /* The 256-byte MAD of CM packet pk (kind GEN_PK_CM), the payload to give
- * gen_pkt_describe(); 0, or -1 when pk is not a CM packet of sc. */
+ * gen_pkt_describe(); 0, or -1 when pk is not a CM packet of sc. The
+ * scenario's comm IDs and QPNs, or the peer's where pk carries them
+ * (cm_peer_id, cm_peer_qpn). A REJ (reason cm_rej_reason, to the REQ whose
+ * local comm ID is cm_peer_id) needs no flow. */
 int gen_cm_mad(const struct gen_scenario *sc, const struct gen_pkt *pk, uint8_t mad[256]);
+/* The same with the transaction ID tid (an answer carries its request's:
+ * IBA 13.4.6.4); 0 for the generator's own. */
+int gen_cm_mad_tid(const struct gen_scenario *sc, const struct gen_pkt *pk, uint64_t tid, uint8_t mad[256]);
+/* The flow and QP a CM REQ stands for (--role responder): an RC flow with
+ * `cm` whose requester host has IP address sip and responder host dip (af
+ * 4: four bytes each, or 6), and whose requester QPN range src_qpn ..
+ * src_qpn + qps - 1 holds the REQ's local QPN. 0, or -1 when none. */
+int gen_cm_match_req(const struct gen_scenario *sc, int af, const uint8_t *sip, const uint8_t *dip, uint32_t qpn,
+		     uint32_t *flow, uint32_t *qp);
+/* The flow and QP whose responder comm ID (gen_cm_comm_id) is id: 0, or -1. */
+int gen_cm_match_id(const struct gen_scenario *sc, uint32_t id, int responder, uint32_t *flow, uint32_t *qp);
+/* The REJ reason --role responder gives a REQ no flow of its scenario
+ * stands for: IBA 12.6.7 table 103 "Invalid Service ID", what Linux's
+ * ib_cm answers a REQ no listener takes (cm_req_handler). */
+#define GEN_CM_REJ_NO_LISTENER 8
+/* The time a requester waits for the answer to its REQ or DREQ from a real
+ * responder before sending it again (IBA 12.7.27: the remote CM response
+ * timeout its REQ announces). */
+uint64_t gen_cm_timeout_ns(const struct gen_flow *f);
+#define GEN_CM_MAX_RETRIES 15      /* rdma_cm's CMA_MAX_CM_RETRIES: the REQ's Max CM Retries */
+/* A CM packet of a flow's QP (kind GEN_PK_CM, msg RW_CM_*): a UD SEND Only
+ * of a whole MAD from QP 1 to QP 1 with the GSI Q_Key; a REP, DREP or REJ
+ * goes from the responder. Time and frame length are left 0. */
+void gen_cm_pkt(uint32_t flow, uint32_t qp, uint16_t msg, struct gen_pkt *pk);
 /* "REQ", "REP", "RTU", "DREQ", "DREP". */
 const char *gen_cm_name(const struct gen_pkt *pk);
 /* The communication IDs (IBA 12.6.5) of a flow's QP: the requester's and

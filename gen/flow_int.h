@@ -140,6 +140,9 @@ struct gen_qp {
 	/* the connection's CM messages (flow_cm.c) */
 	uint64_t cm_ns;           /* when the next one leaves (GEN_NEVER: none due) */
 	uint8_t cm_state;         /* enum gen_cm_state */
+	uint8_t cm_sends;         /* a real responder: sends of the REQ or DREQ awaiting its answer */
+	uint32_t cm_peer_id;      /* a real responder: its comm ID and QPN from its REP (0: none) */
+	uint32_t cm_peer_qpn;
 };
 
 struct gen_lflow {
@@ -318,6 +321,9 @@ static inline uint64_t gen_atomic_apply(int cmp_swap, uint64_t *word, uint64_t c
 
 /* flow_req.c */
 void gen_req_init(struct gen_model *m, struct gen_qp *q);
+/* Retries exhausted, a remote access error, a connection CM could not
+ * make: the QP goes to the error state and sends nothing more. */
+void gen_req_fail(struct gen_model *m, struct gen_qp *q);
 /* The remote address of q's next message of op and len bytes (advances
  * its place in the remote buffer, or its atomic slot). */
 uint64_t gen_next_va(struct gen_lflow *lf, struct gen_qp *q, uint8_t op, uint32_t len);
@@ -400,6 +406,9 @@ void gen_cm_init(struct gen_model *m, struct gen_qp *q);
 int gen_cm_send(struct gen_model *m, struct gen_qp *q, uint64_t t, struct gen_pkt *out);
 /* The QP has nothing left to send or receive (found at now on the clock):
  * schedules the DREQ (1), or 0 when its connection has none to send. */
+/* A real responder's CM message for q (gen_model_rx_cm). */
+void gen_cm_rx(struct gen_model *m, struct gen_qp *q, uint16_t msg, uint32_t peer_id, uint32_t qpn, uint32_t psn,
+	       uint64_t now);
 int gen_cm_close(struct gen_model *m, struct gen_qp *q, uint64_t now);
 
 /* flow_lockstep.c */

@@ -120,7 +120,7 @@ static uint32_t npsn_of(const struct gen_lflow *lf, uint8_t op, uint32_t len)
 
 /* ---- completion and go-back-N ---- */
 
-static void fail_qp(struct gen_model *m, struct gen_qp *q)
+void gen_req_fail(struct gen_model *m, struct gen_qp *q)
 {
 	if (q->flags & QF_FAILED)
 		return;
@@ -345,7 +345,7 @@ static void nak_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *j
 	/* RNR NAK: wait the responder's timer (IBA Table 45), then resend. */
 	if (f->rnr_retry != 7) {
 		if (q->rnr_left == 0) {
-			fail_qp(m, q);
+			gen_req_fail(m, q);
 			return;
 		}
 		q->rnr_left--;
@@ -476,7 +476,7 @@ void gen_req_arrival(struct gen_model *m, struct gen_qp *q, uint64_t t)
 		nak_arrived(m, q, &jc, t);
 		break;
 	case JOB_NAK_ACCESS:
-		fail_qp(m, q);
+		gen_req_fail(m, q);
 		break;
 	case JOB_READ:
 		read_arrived(m, q, &jc, t);
@@ -509,7 +509,7 @@ void gen_req_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)
 	/* Local ACK timeout (IBA 9.7.6.1.3): resend from the oldest
 	 * unacknowledged PSN, until the retry count runs out. */
 	if (q->retries_left == 0) {
-		fail_qp(m, q);
+		gen_req_fail(m, q);
 		return;
 	}
 	q->retries_left--;

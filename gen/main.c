@@ -533,6 +533,15 @@ static void run_collect(struct app *a)
 	}
 	if (a->w[0].responder)
 		r->np = &a->w[0].npc;
+	/* a connection a real responder did not make (flow_cm.c): the QP
+	 * failed before its first request */
+	for (uint32_t i = 0; i < a->sc.n_flows; i++)
+		if (a->cur[i].cm_failed)
+			fprintf(stderr, "rocewire-gen: flow %s: %llu QP%s failed: no REP to %u REQs (%.3f ms apart), "
+					"a REJ, or a REP for another QP than dst_qpn\n",
+				a->sc.flows[i].name, (unsigned long long)a->cur[i].cm_failed,
+				a->cur[i].cm_failed == 1 ? "" : "s", GEN_CM_MAX_RETRIES + 1,
+				(double)gen_cm_timeout_ns(&a->sc.flows[i]) / 1e6);
 }
 
 static void failed(struct app *a, const char *what)

@@ -13,6 +13,10 @@
  * these answers in the closed loop for its `responder: external` RC flows
  * (gen_model_rx_response).
  *
+ * The connections of RC flows with `cm: true` are answered as a CM's
+ * passive side does (answer_cm below): a REQ for one of them gets a REP
+ * built by flow_cm.c, a DREQ a DREP, an unknown REQ a REJ.
+ *
  * Time is the wall clock from the start (ns), the notification point's
  * clock. The loop ends at the run's duration (when one is set) or on
  * SIGINT/SIGTERM. */
@@ -30,7 +34,9 @@
 #include "rocewire/bth.h"
 #include "rocewire/build.h"
 #include "rocewire/link.h"
+#include "rocewire/mad.h"
 #include "rocewire/packet.h"
+#include "rocewire/wire.h"
 #include "tx.h"
 
 struct owed {
@@ -55,26 +61,19 @@ static int find_rsp(const struct gen_scenario *sc, uint32_t dqpn, uint32_t *flow
 	return -1;
 }
 
-/* A response of (flow, qp) to its requester (a CNP, an ACK or NAK, a READ
- * response with payload bytes, an atomic ACK), built by proto's builder:
- * 0, or -1 when no mbuf or the port refused. */
-static int send_rsp(struct gen_worker *w, struct gen_pkt *pk, const uint8_t *payload, uint64_t *counter)
+/* Sends the frame p describes, built by proto's builder: 0, or -1 when
+ * no mbuf or the port refused. */
+static int send_frame(struct gen_worker *w, const struct rw_packet *p, uint64_t *counter)
 {
-	const struct gen_flow *f = &w->sc->flows[pk->flow];
 	struct rte_mbuf *m = rte_pktmbuf_alloc(w->pools[0]);
-	struct rw_packet p;
 	size_t n;
 
 	if (!m)
 		return -1;
-	pk->dir = GEN_DIR_RESPONSE;
-	pk->f.dqpn = (f->src_qpn + pk->qp) & RW_QPN_MASK;
-	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
-	gen_pkt_describe(w->sc, pk, payload, &p);
 	/* from the header room on: the responder role sends nothing from
 	 * templates, so the pool's payload pattern may be written over */
 	uint8_t *at = (uint8_t *)m->buf_addr + GEN_PAYLOAD_AT - 192;
-	if (rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, at, 192 + GEN_PAYLOAD_MAX + GEN_TAIL_MAX, &n) != RW_OK) {
+	if (rw_packet_build(p, RW_LINKTYPE_ETHERNET, 0, at, 192 + GEN_PAYLOAD_MAX + GEN_TAIL_MAX, &n) != RW_OK) {
 		rte_pktmbuf_free(m);
 		return -1;
 	}
@@ -89,6 +88,20 @@ static int send_rsp(struct gen_worker *w, struct gen_pkt *pk, const uint8_t *pay
 	__atomic_store_n(&w->ctr.packets, w->ctr.packets + 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->ctr.bytes, w->ctr.bytes + n, __ATOMIC_RELAXED);
 	return 0;
+}
+
+/* A response of (flow, qp) to its requester (a CNP, an ACK or NAK, a READ
+ * response with payload bytes, an atomic ACK). */
+static int send_rsp(struct gen_worker *w, struct gen_pkt *pk, const uint8_t *payload, uint64_t *counter)
+{
+	const struct gen_flow *f = &w->sc->flows[pk->flow];
+	struct rw_packet p;
+
+	pk->dir = GEN_DIR_RESPONSE;
+	pk->f.dqpn = (f->src_qpn + pk->qp) & RW_QPN_MASK;
+	pk->hdrs = rw_opcode(pk->opcode)->hdrs;
+	gen_pkt_describe(w->sc, pk, payload, &p);
+	return send_frame(w, &p, counter);
 }
 
 static int send_cnp(struct gen_worker *w, uint32_t flow, uint32_t qp)
@@ -124,6 +137,7 @@ struct rsp_qp {
 	uint8_t synced, nak_sent;
 	uint8_t mem_n, mem_next;
 	uint32_t atomic_n;                       /* atomics executed; the last ones kept below */
+	uint32_t cm_peer_id;                     /* the requester's comm ID from its REQ (0: none) */
 	uint32_t atomic_psn[RSP_ATOMIC_KEPT];
 	uint64_t atomic_orig[RSP_ATOMIC_KEPT];
 	uint64_t mem_va[RSP_MEM_WORDS], mem[RSP_MEM_WORDS];
@@ -267,6 +281,106 @@ static void answer_rc(struct gen_worker *w, const struct rsp_ops *ops, struct rs
 	send_rsp(w, &pk, NULL, &w->npc.acks);
 }
 
+/* The passive side of a CM (IBA 12.9.5, 12.9.6) for the scenario's RC
+ * flows with `cm`: a REQ whose addresses and local QPN are a flow's
+ * requester QP i (gen_cm_match_req) gets the REP flow_cm.c builds (the
+ * responder's QPN dst_qpn + i, the requester's first PSN as the scenario
+ * has it, the REQ's comm ID echoed, the responder's own, the REQ's TID);
+ * a REQ sent again gets the same REP again. The QP's expected PSN is set
+ * from the REP's, as a CM sets the receive PSN, and a REQ with a new comm
+ * ID (a new connection on the QP) starts its state again. A DREQ naming
+ * one of these connections gets a DREP with the IDs echoed and its TID (as
+ * ib_cm, also when the connection is not known here: a lost DREP's DREQ
+ * comes again). A REQ no flow stands for gets a REJ (reason
+ * GEN_CM_REJ_NO_LISTENER) to where it came from. Every other CM message
+ * (RTU, ...) needs no answer. */
+static void answer_cm(struct gen_worker *w, struct rsp_qp *rq, const uint32_t *qp0, const struct rw_packet *p)
+{
+	const struct gen_scenario *sc = w->sc;
+	const struct rw_mad_brief *b = &p->mad;
+	uint32_t flow, qp;
+	struct gen_pkt pk;
+	uint8_t mad[RW_MAD_LEN];
+	struct rw_packet out;
+
+	__atomic_store_n(&w->npc.cm_received, w->npc.cm_received + 1, __ATOMIC_RELAXED);
+	if (b->cm_msg == RW_CM_REQ) {
+		uint8_t sip[16], dip[16];
+		int af = (p->present & RW_P_IPV6) ? 6 : 4;
+		if (af == 6) {
+			memcpy(sip, p->ipv6.src, 16);
+			memcpy(dip, p->ipv6.dst, 16);
+		} else {
+			rw_put_be32(sip, p->ipv4.src);
+			rw_put_be32(dip, p->ipv4.dst);
+		}
+		if (gen_cm_match_req(sc, af, sip, dip, b->qpn, &flow, &qp) == 0) {
+			const struct gen_flow *f = &sc->flows[flow];
+			struct rsp_qp *r = &rq[qp0[flow] + qp];
+			if (r->cm_peer_id != b->local_comm_id) {
+				memset(r, 0, sizeof(*r));
+				r->cm_peer_id = b->local_comm_id;
+				/* the REP's starting PSN (flow_cm.c) */
+				r->epsn = (f->initial_psn + qp * f->psn_stride) & RW_PSN_MASK;
+				r->synced = 1;
+			}
+			gen_cm_pkt(flow, qp, RW_CM_REP, &pk);
+			pk.cm_peer_id = b->local_comm_id;
+			if (gen_cm_mad_tid(sc, &pk, b->hdr.tid, mad) == 0) {
+				gen_pkt_describe(sc, &pk, mad, &out);
+				send_frame(w, &out, &w->npc.cm_reps);
+			}
+			return;
+		}
+		/* no flow: a REJ, on the REQ's addresses reversed */
+		gen_cm_pkt(UINT32_MAX, 0, RW_CM_REJ, &pk);
+		pk.cm_peer_id = b->local_comm_id;
+		pk.cm_rej_reason = GEN_CM_REJ_NO_LISTENER;
+		if (gen_cm_mad_tid(sc, &pk, b->hdr.tid, mad) != 0)
+			return;
+		memset(&out, 0, sizeof(out));
+		out.carrier = RW_CARRIER_ROCEV2;
+		out.present = RW_P_ETH | RW_P_UDP | RW_P_BTH | (p->present & (RW_P_IPV4 | RW_P_IPV6));
+		memcpy(out.eth.src, p->eth.dst, 6);
+		memcpy(out.eth.dst, p->eth.src, 6);
+		out.n_vlan = p->n_vlan;
+		memcpy(out.vlan, p->vlan, sizeof(out.vlan));
+		if (af == 6) {
+			out.ipv6.dscp = p->ipv6.dscp;
+			out.ipv6.hop_limit = 64;
+			memcpy(out.ipv6.src, p->ipv6.dst, 16);
+			memcpy(out.ipv6.dst, p->ipv6.src, 16);
+		} else {
+			out.ipv4.ihl = 5;
+			out.ipv4.dscp = p->ipv4.dscp;
+			out.ipv4.flags = RW_IPV4_DF;
+			out.ipv4.ttl = 64;
+			out.ipv4.src = p->ipv4.dst;
+			out.ipv4.dst = p->ipv4.src;
+		}
+		out.udp.sport = p->udp.sport;
+		out.udp.dport = RW_ROCEV2_PORT;
+		out.bth.opcode = pk.opcode;
+		out.bth.pkey = p->bth.pkey;
+		out.bth.dqpn = RW_QP1;
+		out.hdrs = pk.hdrs;
+		out.deth.qkey = RW_GSI_QKEY;
+		out.deth.sqpn = RW_QP1;
+		out.payload = mad;
+		out.payload_len = RW_MAD_LEN;
+		send_frame(w, &out, &w->npc.cm_rejects);
+		return;
+	}
+	if (b->cm_msg == RW_CM_DREQ && gen_cm_match_id(sc, b->remote_comm_id, 1, &flow, &qp) == 0) {
+		gen_cm_pkt(flow, qp, RW_CM_DREP, &pk);
+		pk.cm_peer_id = b->local_comm_id;
+		if (gen_cm_mad_tid(sc, &pk, b->hdr.tid, mad) == 0) {
+			gen_pkt_describe(sc, &pk, mad, &out);
+			send_frame(w, &out, &w->npc.cm_dreps);
+		}
+	}
+}
+
 int gen_responder_run(void *arg)
 {
 	struct gen_worker *w = arg;
@@ -327,6 +441,14 @@ int gen_responder_run(void *arg)
 
 			rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, d, rte_pktmbuf_data_len(rb[i]), rb[i]->pkt_len,
 					 &p);
+			if (p.carrier == RW_CARRIER_ROCEV2 && (p.present & RW_P_MAD) && p.mad.cm_msg != RW_CM_NONE &&
+			    p.bth.dqpn == RW_QP1) {
+				if (p.icrc_status != RW_CRC_OK)
+					w->npc.bad_icrc++;
+				else
+					answer_cm(w, rq, qp0, &p);
+				continue;
+			}
 			if (p.carrier != RW_CARRIER_ROCEV2 || !p.op || (p.op->flags & RW_OPF_RESPONSE) ||
 			    p.op->op == RW_OP_CNP || find_rsp(sc, p.bth.dqpn, &flow, &qp) != 0)
 				continue;

@@ -459,6 +459,11 @@ static int read_root(struct sc_ctx *c, const yaml_node_t *root, struct gen_scena
 		return -1;
 	if (!(v = sc_get(c, root, "flows")))
 		return sc_fail(c, root->start_mark, "scenario: expected flows (a sequence of at least one flow)");
+	/* the flows' checks need the loop's mode (cm with a real responder),
+	 * which sc_congestion() reads (and checks) after them */
+	const yaml_node_t *cc = sc_get(c, root, "congestion"), *mode;
+	if (cc && cc->type == YAML_MAPPING_NODE && (mode = sc_get(c, cc, "mode")) && mode->type == YAML_SCALAR_NODE)
+		c->closed_loop = strcmp((const char *)mode->data.scalar.value, "closed_loop") == 0;
 	if (sc_flows(c, sc_get(c, root, "defaults"), v, s))
 		return -1;
 	if ((v = sc_get(c, root, "faults")) && read_faults(c, v, s))

@@ -684,11 +684,13 @@ static int check_ranges(struct sc_ctx *c, struct gen_flow *f, struct flow_src *s
 			       "udp_sport: %u + %u QPs passes port 65535", f->udp_sport, f->qps);
 	if (f->transport == GEN_RC && !src->set[FK_INV_RKEY])
 		f->invalidate_rkey = f->rkey;
-	/* The REP and DREP come from the modelled responder: a real one
-	 * (rxe, a NIC, --role responder) runs no CM of the scenario's. */
-	if (f->transport == GEN_RC && f->cm && f->external_responder)
+	/* A real responder's REP and DREP (rocewire-gen --role responder,
+	 * rxe, a NIC) are read from the port in the closed loop only; open
+	 * loop nothing would answer the REQ the data waits for. */
+	if (f->transport == GEN_RC && f->cm && f->external_responder && !c->closed_loop)
 		return sc_fail(c, where(src, src->set[FK_CM] >= src->set[FK_RESPONDER] ? FK_CM : FK_RESPONDER),
-			       "cm: a CM handshake needs the generated responder (this flow has responder: external)");
+			       "cm: with responder: external the requester reads the REP from its port, which needs "
+			       "congestion mode closed_loop (or the generated responder)");
 	if (f->transport != GEN_RC)
 		f->cm = 0; /* from the defaults: RC only */
 	return 0;

@@ -34,6 +34,7 @@ struct sc_ctx {
 	size_t errcap;
 	int failed;
 	yaml_document_t *doc;
+	int closed_loop; /* congestion: {mode: closed_loop}, known before the flows are read */
 };
 
 #if defined(__GNUC__)

@@ -116,6 +116,10 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 			fprintf(f, ", %llu QPs failed", (unsigned long long)s->qps_failed);
 		if (s->cm_msgs[0] + s->cm_msgs[1])
 			fprintf(f, ", %llu CM messages", (unsigned long long)(s->cm_msgs[0] + s->cm_msgs[1]));
+		if (s->cm_resent)
+			fprintf(f, " (%llu REQ/DREQ resent)", (unsigned long long)s->cm_resent);
+		if (s->cm_failed)
+			fprintf(f, ", %llu connections not made", (unsigned long long)s->cm_failed);
 		fputc('\n', f);
 	}
 	if (r->np) {
@@ -127,6 +131,11 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 			(unsigned long long)n->bad_icrc, (unsigned long long)n->ce, (unsigned long long)n->cnps,
 			(unsigned long long)n->suppressed, (unsigned long long)n->acks,
 			(unsigned long long)n->read_responses, (unsigned long long)n->atomic_acks);
+		if (n->cm_received)
+			fprintf(f, "  responder CM: %llu messages received; %llu REPs, %llu DREPs, %llu REJs (unknown "
+				   "REQs) sent\n",
+				(unsigned long long)n->cm_received, (unsigned long long)n->cm_reps,
+				(unsigned long long)n->cm_dreps, (unsigned long long)n->cm_rejects);
 	}
 	if (r->cc && r->cc->closed_loop) {
 		const struct gen_cc_stats *c = r->cc;
@@ -209,6 +218,8 @@ static json_t *flow_json(const struct gen_flow *fl, const struct gen_flow_stats 
 	SET(o, "cm_request_messages", u64(s->cm_msgs[0]));
 	SET(o, "cm_response_messages", u64(s->cm_msgs[1]));
 	SET(o, "cm_bytes", u64(s->cm_bytes[0] + s->cm_bytes[1]));
+	SET(o, "cm_resent", u64(s->cm_resent));
+	SET(o, "cm_failed", u64(s->cm_failed));
 	SET(o, "first_ns", u64(s->first_ns));
 	SET(o, "last_ns", u64(s->last_ns));
 	SET(o, "duration_s", json_real(dur));
@@ -275,6 +286,10 @@ static json_t *responder_json(const struct gen_np_counters *n)
 	SET(o, "acks", u64(n->acks));
 	SET(o, "read_responses", u64(n->read_responses));
 	SET(o, "atomic_acks", u64(n->atomic_acks));
+	SET(o, "cm_received", u64(n->cm_received));
+	SET(o, "cm_reps", u64(n->cm_reps));
+	SET(o, "cm_dreps", u64(n->cm_dreps));
+	SET(o, "cm_rejects", u64(n->cm_rejects));
 	return o;
 }
 

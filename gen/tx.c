@@ -18,6 +18,7 @@
 
 #include "rocewire/build.h"
 #include "rocewire/link.h"
+#include "rocewire/mad.h"
 #include "rocewire/packet.h"
 #include "rocewire/tmpl.h"
 #include "truth.h"
@@ -134,7 +135,8 @@ static inline int put_frame(struct gen_worker *w, const struct gen_pkt *pk, stru
 }
 
 /* Closed loop: CNPs for our QPs, the answers of real RC responders (ACKs,
- * NAKs, READ responses, atomic ACKs) and PFC/PAUSE frames from the port,
+ * NAKs, READ responses, atomic ACKs, and their CM's REP, REJ and DREP) and
+ * PFC/PAUSE frames from the port,
  * at now on the model's (wall-paced) clock. A packet whose ICRC is bad is
  * dropped, as a NIC drops it. */
 static void rx_poll(struct gen_worker *w, uint64_t now)
@@ -145,7 +147,11 @@ static void rx_poll(struct gen_worker *w, uint64_t now)
 		struct rw_packet p;
 		const uint8_t *d = rte_pktmbuf_mtod(rb[i], const uint8_t *);
 		rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, d, rte_pktmbuf_data_len(rb[i]), rb[i]->pkt_len, &p);
-		if (p.carrier == RW_CARRIER_ROCEV2 && p.op && p.op->op == RW_OP_CNP && p.icrc_status == RW_CRC_OK)
+		if (p.carrier == RW_CARRIER_ROCEV2 && (p.present & RW_P_MAD) && p.mad.cm_msg != RW_CM_NONE &&
+		    p.bth.dqpn == RW_QP1 && p.icrc_status == RW_CRC_OK)
+			gen_model_rx_cm(w->model, p.mad.cm_msg, p.mad.local_comm_id, p.mad.remote_comm_id, p.mad.qpn,
+					p.mad.starting_psn, now);
+		else if (p.carrier == RW_CARRIER_ROCEV2 && p.op && p.op->op == RW_OP_CNP && p.icrc_status == RW_CRC_OK)
 			gen_model_rx_cnp(w->model, p.bth.dqpn, now);
 		else if (p.carrier == RW_CARRIER_ROCEV2 && p.op && (p.op->flags & RW_OPF_RESPONSE) &&
 			 p.op->transport == RW_TRANSPORT_RC && p.icrc_status == RW_CRC_OK)

@@ -40,6 +40,10 @@ struct gen_np_counters {
 	uint64_t read_responses;   /* RDMA READ response packets sent */
 	uint64_t atomic_acks;      /* atomic ACKs sent */
 	uint64_t suppressed;       /* CE marks the pacing gave no CNP */
+	uint64_t cm_received;      /* CM MADs to QP 1 read from the port */
+	uint64_t cm_reps;          /* REPs sent (a REQ sent again gets its REP again) */
+	uint64_t cm_dreps;         /* DREPs sent */
+	uint64_t cm_rejects;       /* REJs sent: REQs no RC flow with `cm` of the scenario stands for */
 };
 
 struct gen_worker {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The flow model's closed-loop hooks (gen_model_rx_cnp, gen_model_rx_pause,
- * gen_model_rx_response)
+ * gen_model_rx_response, gen_model_rx_cm; --role responder's CM matching)
  * against plain arithmetic: a UC flow at a fixed rate, its packet times
  * before and after a CNP or a PFC frame reaches it.
  *
@@ -20,6 +20,7 @@
 
 #include "flow.h"
 #include "scenario.h"
+#include "rocewire/mad.h"
 
 static const char yaml[] =
 	"name: loop\n"
@@ -304,6 +305,188 @@ static void test_many_flows(void **state)
 	free(y);
 }
 
+/* CM with a real responder (closed loop, responder: external, cm: true):
+ * the REQ a flow_cm.c REQ, sent again after the CM response timeout it
+ * announces (IBA 12.7.27: the flow's 1 ms retransmission timeout rounded up
+ * to 4.096 us * 2^8) with the same comm ID and TID, at most 1 + 15 times
+ * (Max CM Retries), then the QP fails; a REP read from the port lets the
+ * RTU (echoing the REP's comm ID, as a NIC's differs from the scenario's)
+ * and the data go; the DREQ waits for its DREP the same way; a REJ fails
+ * the QP at once. */
+static const char yaml_cm[] =
+	"name: loop-cm\n"
+	"line_rate: 10Gbps\n"
+	"hosts:\n"
+	"  - {name: s, mac: \"02:00:00:00:00:01\", ip: 10.0.0.1}\n"
+	"  - {name: r, mac: \"02:00:00:00:00:02\", ip: 10.0.0.2}\n"
+	"flows:\n"
+	"  - {name: f, from: s, to: r, transport: rc, responder: external, cm: true, ops: write, size: 1000,\n"
+	"     mtu: 1024, rate: 1Gbps, qps: 3, src_qpn: 0x100, dst_qpn: 0x200, initial_psn: 100,\n"
+	"     psn_stride: 0x1000, messages: 1, retransmission_timeout: 1ms}\n"
+	"congestion:\n"
+	"  mode: closed_loop\n";
+
+static void cm_decode(const struct gen_scenario *sc, const struct gen_pkt *pk, struct rw_mad *m)
+{
+	uint8_t mad[256];
+	assert_int_equal(gen_cm_mad(sc, pk, mad), 0);
+	assert_int_equal(rw_mad_decode(mad, sizeof(mad), m), RW_OK);
+}
+
+static void test_wire_cm(void **state)
+{
+	(void)state;
+	struct gen_scenario sc;
+	char err[512];
+	if (gen_scenario_parse(yaml_cm, sizeof(yaml_cm) - 1, "loop-cm.yaml", &sc, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	struct gen_model *m = gen_model_new(&sc, 0, 1);
+	assert_non_null(m);
+	const uint32_t nic_id = 0xABCD1234; /* the responder's comm ID, not the scenario's scheme */
+	const uint64_t timeout = 4096ull << 8;
+	assert_true(gen_cm_timeout_ns(&sc.flows[0]) == timeout);
+	/* a REP naming no REQ of ours */
+	assert_int_equal(gen_model_rx_cm(m, RW_CM_REP, nic_id, 0x12345678, 0x200, 100, 0), 0);
+	struct gen_pkt pk;
+	struct rw_mad mad;
+	unsigned reqs[3] = { 0 }, rtus = 0, dreqs = 0, data = 0;
+	uint64_t req_t[3] = { 0 }, req_tid = 0, dreq_t = 0;
+	uint32_t lid = 0;
+	while (gen_model_next(m, &pk, 1, UINT64_MAX) == 1) {
+		uint64_t t = pk.t_ns;
+		if (pk.kind != GEN_PK_CM) {
+			/* data only on the connection made, after its RTU, as the REP said */
+			assert_int_equal(pk.qp, 0);
+			assert_int_equal(rtus, 1);
+			assert_int_equal(pk.f.dqpn, 0x200);
+			assert_int_equal(pk.f.psn, 100 + data);
+			data++;
+			assert_int_equal(gen_model_rx_response(m, 0x100, 0x11, pk.f.psn, 0x1F, t), 1);
+			continue;
+		}
+		cm_decode(&sc, &pk, &mad);
+		switch (pk.cm_msg) {
+		case RW_CM_REQ:
+			assert_int_equal(mad.u.cm.u.req.local_qpn, 0x100 + pk.qp);
+			assert_int_equal(mad.u.cm.u.req.max_cm_retries, 15);
+			assert_int_equal(mad.u.cm.u.req.remote_cm_response_timeout, 8);
+			if (reqs[pk.qp]) /* sent again: a timeout later, same IDs */
+				assert_true(t - req_t[pk.qp] == timeout);
+			req_t[pk.qp] = t;
+			reqs[pk.qp]++;
+			if (pk.qp == 0) {
+				if (reqs[0] == 1) {
+					lid = mad.u.cm.u.req.local_comm_id;
+					req_tid = mad.hdr.tid;
+				} else {
+					assert_int_equal(mad.u.cm.u.req.local_comm_id, lid);
+					assert_true(mad.hdr.tid == req_tid);
+					/* the second REQ is answered */
+					assert_int_equal(gen_model_rx_cm(m, RW_CM_REP, nic_id, lid, 0x200, 100, t + 5000), 1);
+				}
+			} else if (pk.qp == 2) {
+				assert_int_equal(gen_model_rx_cm(m, RW_CM_REJ, 0, mad.u.cm.u.req.local_comm_id, 0, 0, t), 1);
+			}
+			break;
+		case RW_CM_RTU:
+			assert_int_equal(pk.qp, 0);
+			assert_int_equal(mad.u.cm.u.rtu.local_comm_id, lid);
+			assert_int_equal(mad.u.cm.u.rtu.remote_comm_id, nic_id);
+			rtus++;
+			/* a REP again (the first REQ's, late): nothing changes */
+			gen_model_rx_cm(m, RW_CM_REP, nic_id, lid, 0x200, 100, t);
+			break;
+		case RW_CM_DREQ:
+			assert_int_equal(pk.qp, 0);
+			assert_int_equal(data, 1);
+			assert_int_equal(mad.u.cm.u.dreq.local_comm_id, lid);
+			assert_int_equal(mad.u.cm.u.dreq.remote_comm_id, nic_id);
+			assert_int_equal(mad.u.cm.u.dreq.remote_qpn, 0x200);
+			if (dreqs++)
+				assert_true(t - dreq_t == timeout);
+			dreq_t = t;
+			if (dreqs == 2)
+				assert_int_equal(gen_model_rx_cm(m, RW_CM_DREP, nic_id, lid, 0, 0, t + 5000), 1);
+			break;
+		default:
+			fail_msg("CM message 0x%x from the requester", pk.cm_msg);
+		}
+	}
+	assert_true(gen_model_done(m));
+	const struct gen_flow_stats *st = gen_model_stats(m, 0);
+	assert_int_equal(reqs[0], 2);
+	assert_int_equal(reqs[1], 16); /* 1 + Max CM Retries, unanswered */
+	assert_int_equal(reqs[2], 1);  /* REJ */
+	assert_int_equal(rtus, 1);
+	assert_int_equal(dreqs, 2);
+	assert_int_equal(data, 1);
+	assert_int_equal(st->messages[GEN_OP_WRITE], 1);
+	assert_int_equal(st->cm_failed, 2);
+	assert_int_equal(st->qps_failed, 2);
+	assert_int_equal(st->cm_resent, 1 + 15 + 1);
+	assert_int_equal(st->cm_msgs[0], 2 + 16 + 1 + 1 + 2);
+	assert_int_equal(st->cm_msgs[1], 0); /* the REPs and DREP are the responder's, on the wire */
+	gen_model_free(m);
+	gen_scenario_free(&sc);
+}
+
+/* --role responder's matching (gen_cm_match_req, gen_cm_match_id): a REQ
+ * is a flow's by both addresses and the requester QPN range; comm IDs by
+ * the end they name. */
+static void test_cm_match(void **state)
+{
+	(void)state;
+	struct gen_scenario sc;
+	char err[512];
+	static const char y[] =
+		"hosts:\n"
+		"  - {name: a, mac: \"02:00:00:00:00:01\", ip: 10.0.0.1}\n"
+		"  - {name: b, mac: \"02:00:00:00:00:02\", ip: 10.0.0.2}\n"
+		"  - {name: c, mac: \"02:00:00:00:00:03\", ip: \"fd00::3\"}\n"
+		"  - {name: d, mac: \"02:00:00:00:00:04\", ip: \"fd00::4\"}\n"
+		"flows:\n"
+		"  - {name: nocm, from: a, to: b, transport: rc, src_qpn: 0x110, dst_qpn: 0x200, qps: 4}\n"
+		"  - {name: x, from: a, to: b, transport: rc, cm: true, src_qpn: 0x100, dst_qpn: 0x300, qps: 2}\n"
+		"  - {name: y, from: b, to: a, transport: rc, cm: true, src_qpn: 0x102, dst_qpn: 0x400, qps: 2}\n"
+		"  - {name: z, from: c, to: d, transport: rc, cm: true, src_qpn: 0xFFFFFE, dst_qpn: 0x500, qps: 2}\n";
+	if (gen_scenario_parse(y, sizeof(y) - 1, "match.yaml", &sc, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	const uint8_t a[4] = { 10, 0, 0, 1 }, b[4] = { 10, 0, 0, 2 };
+	uint8_t c[16] = { 0xfd }, d[16] = { 0xfd };
+	c[15] = 3;
+	d[15] = 4;
+	uint32_t flow = 99, qp = 99;
+	/* the flow without cm: not one */
+	assert_int_equal(gen_cm_match_req(&sc, 4, a, b, 0x111, &flow, &qp), -1);
+	assert_int_equal(gen_cm_match_req(&sc, 4, a, b, 0x101, &flow, &qp), 0);
+	assert_int_equal(flow, 1);
+	assert_int_equal(qp, 1);
+	assert_int_equal(gen_cm_match_req(&sc, 4, a, b, 0x102, &flow, &qp), -1); /* past its QPs */
+	assert_int_equal(gen_cm_match_req(&sc, 4, a, b, 0xFF, &flow, &qp), -1);
+	assert_int_equal(gen_cm_match_req(&sc, 4, b, a, 0x103, &flow, &qp), 0);  /* the other way: y */
+	assert_int_equal(flow, 2);
+	assert_int_equal(qp, 1);
+	assert_int_equal(gen_cm_match_req(&sc, 4, b, a, 0x101, &flow, &qp), -1);
+	assert_int_equal(gen_cm_match_req(&sc, 4, a, a, 0x100, &flow, &qp), -1);
+	/* IPv6, the top of the QPN space */
+	assert_int_equal(gen_cm_match_req(&sc, 6, c, d, 0x000000, &flow, &qp), -1);
+	assert_int_equal(gen_cm_match_req(&sc, 6, c, d, 0xFFFFFF, &flow, &qp), 0);
+	assert_int_equal(flow, 3);
+	assert_int_equal(qp, 1);
+	assert_int_equal(gen_cm_match_req(&sc, 6, d, c, 0xFFFFFF, &flow, &qp), -1);
+	assert_int_equal(gen_cm_match_req(&sc, 4, c, d, 0xFFFFFF, &flow, &qp), -1);
+	/* comm IDs: the end they name, a flow with cm, a QP it has */
+	assert_int_equal(gen_cm_match_id(&sc, gen_cm_comm_id(2, 1, 1), 1, &flow, &qp), 0);
+	assert_int_equal(flow, 2);
+	assert_int_equal(qp, 1);
+	assert_int_equal(gen_cm_match_id(&sc, gen_cm_comm_id(2, 1, 1), 0, &flow, &qp), -1);
+	assert_int_equal(gen_cm_match_id(&sc, gen_cm_comm_id(2, 2, 1), 1, &flow, &qp), -1);
+	assert_int_equal(gen_cm_match_id(&sc, gen_cm_comm_id(0, 0, 1), 1, &flow, &qp), -1); /* no cm */
+	assert_int_equal(gen_cm_match_id(&sc, gen_cm_comm_id(9, 0, 1), 1, &flow, &qp), -1);
+	assert_int_equal(gen_cm_match_id(&sc, 0xABCD1234, 1, &flow, &qp), -1);
+	gen_scenario_free(&sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +495,8 @@ int main(void)
 		cmocka_unit_test(test_wire_acks),
 		cmocka_unit_test(test_wire_garbage),
 		cmocka_unit_test(test_many_flows),
+		cmocka_unit_test(test_wire_cm),
+		cmocka_unit_test(test_cm_match),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

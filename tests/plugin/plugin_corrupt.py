@@ -21,7 +21,7 @@ is one tshark run per mode: tshark's start-up (about 0.3 s of CPU with the
 ASan runtime) would otherwise cost more than the packets. The plugin then
 also sees one capture's flows continue in the next, time going backwards.
 
-Pass: no tshark run ends on a signal, and its standard error holds no
+Pass: no tshark run ends on a signal or hangs (RUN_TIMEOUT), and its standard error holds no
 sanitizer report ("ERROR: AddressSanitizer", "runtime error:", ...).
 tshark's own complaints (malformed packets, exit status 2) are fine. A
 failing batch is replayed file by file to find the file(s) that fail
@@ -73,6 +73,9 @@ for _h in ("rpcrdma_infiniband eth_over_ib fc_infiniband sdp_infiniband iser_inf
            "lnet_ib smb_direct_infiniband smcr_infiniband nvme_rdma").split():
     NOHEUR += ["--disable-heuristic", _h]
 MODES = {"one-pass": ["-V"], "two-pass": ["-2", "-V"]}
+# One tshark run over a batch takes about a second; a run still going after
+# this long is a hang, and fails like a crash.
+RUN_TIMEOUT = 180
 TAPS = ["-z", "rocewire,qp", "-z", "rocewire_qp,tree"]
 
 
@@ -115,16 +118,21 @@ class Tshark:
         return self.prefix + self.san_env + ["tshark"] + args
 
     def run(self, args):
-        r = subprocess.run(self.command(args), env=self.env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, cwd=self.work)
-        err = r.stderr.decode("utf-8", "replace")
-        return r.returncode, err
+        """(exit status, or None past RUN_TIMEOUT; standard error)"""
+        try:
+            r = subprocess.run(self.command(args), env=self.env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, cwd=self.work, timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired as e:
+            return None, (e.stderr or b"").decode("utf-8", "replace")
+        return r.returncode, r.stderr.decode("utf-8", "replace")
 
     def read(self, path, mode, taps):
         args = ["-r", path, "-n"] + NOHEUR + MODES[mode] + (TAPS if taps else [])
         rc, err = self.run(args)
         bad = []
-        if rc < 0:
+        if rc is None:
+            bad.append("tshark did not finish in %d s (a loop?)" % RUN_TIMEOUT)
+        elif rc < 0:
             bad.append("tshark ended on signal %d" % -rc)
         marks = [m for m in SAN_MARKS if m in err]
         if marks:

@@ -7,8 +7,10 @@
  * A message is matched to its handshake by the communication IDs the two
  * CMs chose (IBA 12.6.3: the sender's own in local_comm_id, the other
  * side's in remote_comm_id) and the two addresses, in either direction.
- * Handshakes are few (one per connection), so they are kept in one array,
- * searched from the newest: a QP's CM traffic comes in a burst. */
+ * Handshakes are kept in one array, in the order they began, and found by
+ * a hash of the two addresses and the active side's comm ID, which every
+ * message names (its own from the active side, the peer's from the passive
+ * side): a capture of tens of thousands of connections stays linear. */
 #include <string.h>
 
 #include "analyze_int.h"
@@ -35,12 +37,87 @@ void cm_release(struct rw_analyzer *a)
 {
 	if (a->cms)
 		an_free(a, a->cms, (size_t)a->cms_cap * sizeof(*a->cms));
+	if (a->cm_slots)
+		an_free(a, a->cm_slots, (size_t)(a->cm_slots_mask + 1) * sizeof(*a->cm_slots));
 	a->cms = NULL;
-	a->ncms = a->cms_cap = 0;
+	a->cm_slots = NULL;
+	a->ncms = a->cms_cap = a->cm_slots_mask = 0;
+}
+
+/* ---- the index: (family, active, passive, active comm ID) -> handshake ---- */
+
+static uint32_t cm_hash(uint8_t family, const uint8_t *act, const uint8_t *pas, uint32_t id)
+{
+	uint32_t h = 2166136261u ^ family; /* FNV-1a */
+	for (unsigned i = 0; i < 16; i++)
+		h = (h ^ act[i]) * 16777619u;
+	for (unsigned i = 0; i < 16; i++)
+		h = (h ^ pas[i]) * 16777619u;
+	for (unsigned i = 0; i < 4; i++)
+		h = (h ^ (id >> (8 * i) & 0xFF)) * 16777619u;
+	return h;
+}
+
+static int cm_same(const struct rw_cm_conn *c, uint8_t family, const uint8_t *act, const uint8_t *pas,
+		   uint32_t id)
+{
+	return c->family == family && c->active_comm_id == id && !memcmp(c->active, act, 16) &&
+	       !memcmp(c->passive, pas, 16);
+}
+
+/* The newest handshake of that key, or NULL. */
+static struct rw_cm_conn *cm_get(const struct rw_analyzer *a, uint8_t family, const uint8_t *act,
+				 const uint8_t *pas, uint32_t id)
+{
+	if (!a->cm_slots)
+		return NULL;
+	for (uint32_t i = cm_hash(family, act, pas, id) & a->cm_slots_mask; a->cm_slots[i];
+	     i = (i + 1) & a->cm_slots_mask) {
+		struct rw_cm_conn *c = &a->cms[a->cm_slots[i] - 1];
+		if (cm_same(c, family, act, pas, id))
+			return c;
+	}
+	return NULL;
+}
+
+/* Points the key of handshake k at it (a newer one of the same key takes
+ * the slot). */
+static void cm_put(struct rw_analyzer *a, uint32_t k)
+{
+	const struct rw_cm_conn *c = &a->cms[k];
+	uint32_t i = cm_hash(c->family, c->active, c->passive, c->active_comm_id) & a->cm_slots_mask;
+	while (a->cm_slots[i] && !cm_same(&a->cms[a->cm_slots[i] - 1], c->family, c->active,
+					  c->passive, c->active_comm_id))
+		i = (i + 1) & a->cm_slots_mask;
+	a->cm_slots[i] = k + 1;
+}
+
+/* Room for n handshakes in the index, at most half full; 0 when out of
+ * memory. */
+static int cm_index_room(struct rw_analyzer *a, uint32_t n)
+{
+	if (a->cm_slots && (uint64_t)n * 2 <= (uint64_t)a->cm_slots_mask + 1)
+		return 1;
+	uint32_t size = a->cm_slots ? (a->cm_slots_mask + 1) * 2 : 64;
+	uint32_t *s = an_alloc(a, (size_t)size * sizeof(*s), 0);
+	if (!s)
+		return 0;
+	memset(s, 0, (size_t)size * sizeof(*s));
+	if (a->cm_slots)
+		an_free(a, a->cm_slots, (size_t)(a->cm_slots_mask + 1) * sizeof(*a->cm_slots));
+	a->cm_slots = s;
+	a->cm_slots_mask = size - 1;
+	for (uint32_t k = 0; k < a->ncms; k++)
+		cm_put(a, k);
+	return 1;
 }
 
 static struct rw_cm_conn *cm_new(struct rw_analyzer *a)
 {
+	if (!cm_index_room(a, a->ncms + 1)) {
+		a->totals.cm_dropped++;
+		return NULL;
+	}
 	if (a->ncms == a->cms_cap) {
 		uint32_t n = a->cms_cap ? a->cms_cap * 2 : 16;
 		struct rw_cm_conn *c = an_alloc(a, (size_t)n * sizeof(*c), 0);
@@ -62,24 +139,21 @@ static struct rw_cm_conn *cm_new(struct rw_analyzer *a)
 }
 
 /* The handshake a message from src to dst belongs to: its sender's comm ID
- * is `own` (0: not yet known to the sender's peer), the receiver's `peer`. */
+ * is `own`, the receiver's `peer` (0: not yet known to the sender). From
+ * the active side the key is (src, dst, own), from the passive side (dst,
+ * src, peer); the other ID must agree with the one the handshake knows. */
 static struct rw_cm_conn *cm_find(struct rw_analyzer *a, const struct rw_flow_key *k, uint32_t own,
 				  uint32_t peer, int *from_active)
 {
-	for (uint32_t i = a->ncms; i-- > 0;) {
-		struct rw_cm_conn *c = &a->cms[i];
-		if (c->family != k->family)
-			continue;
-		if (!memcmp(c->active, k->src, 16) && !memcmp(c->passive, k->dst, 16) &&
-		    c->active_comm_id == own && (!peer || !c->passive_comm_id || c->passive_comm_id == peer)) {
-			*from_active = 1;
-			return c;
-		}
-		if (!memcmp(c->passive, k->src, 16) && !memcmp(c->active, k->dst, 16) &&
-		    c->active_comm_id == peer && (!own || !c->passive_comm_id || c->passive_comm_id == own)) {
-			*from_active = 0;
-			return c;
-		}
+	struct rw_cm_conn *c = cm_get(a, k->family, k->src, k->dst, own);
+	if (c && (!peer || !c->passive_comm_id || c->passive_comm_id == peer)) {
+		*from_active = 1;
+		return c;
+	}
+	c = cm_get(a, k->family, k->dst, k->src, peer);
+	if (c && (!own || !c->passive_comm_id || c->passive_comm_id == own)) {
+		*from_active = 0;
+		return c;
 	}
 	return NULL;
 }
@@ -156,6 +230,7 @@ void cm_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64_t ts, ui
 			c->active_comm_id = m->local_comm_id;
 			c->req_frame = frame;
 			c->req_ns = ts;
+			cm_put(a, (uint32_t)(c - a->cms));
 		}
 		c->reqs++;
 		c->active_qpn = m->qpn;

@@ -216,6 +216,8 @@ struct rw_analyzer {
 	/* CM handshakes (analyze_cm.c) */
 	struct rw_cm_conn *cms;
 	uint32_t ncms, cms_cap;
+	uint32_t *cm_slots;  /* handshake index + 1 by (addresses, active comm ID); 0 = empty */
+	uint32_t cm_slots_mask;
 };
 
 static inline struct rw_flow *flow_at(const struct rw_analyzer *a, uint32_t i)

@@ -1709,6 +1709,59 @@ static void test_cm_handshake_pairs(void **state)
 	env_free(e);
 }
 
+/* Thousands of connections between one host pair, their handshakes
+ * interleaved (every REQ, then every REP, RTU) and torn down in the reverse
+ * order: each REP pairs its own two flows, each DREP closes them. */
+static void test_cm_many_connections(void **state)
+{
+	(void)state;
+	enum { N = 3000 };
+	struct env *e = env_new(NULL);
+	uint64_t t = 1000;
+	for (uint32_t k = 0; k < N; k++) {
+		struct rw_cm req = {.msg = RW_CM_REQ,
+				    .u.req = {.local_comm_id = 0x1000 + k, .local_qpn = 0x10000 + k,
+					      .starting_psn = k}};
+		feed_cm(e, t++, A_IP, B_IP, &req, k);
+	}
+	for (uint32_t k = 0; k < N; k++) {
+		struct rw_cm rep = {.msg = RW_CM_REP,
+				    .u.rep = {.local_comm_id = 0x9000 + k, .remote_comm_id = 0x1000 + k,
+					      .local_qpn = 0x20000 + k, .starting_psn = 7 * k}};
+		struct rw_cm rtu = {.msg = RW_CM_RTU,
+				    .u.rtu = {.local_comm_id = 0x1000 + k, .remote_comm_id = 0x9000 + k}};
+		feed_cm(e, t++, B_IP, A_IP, &rep, k);
+		feed_cm(e, t++, A_IP, B_IP, &rtu, k);
+	}
+	for (uint32_t k = N; k-- > 0;) {
+		struct rw_cm dreq = {.msg = RW_CM_DREQ,
+				     .u.dreq = {.local_comm_id = 0x9000 + k, .remote_comm_id = 0x1000 + k,
+						.remote_qpn = 0x10000 + k}};
+		struct rw_cm drep = {.msg = RW_CM_DREP,
+				     .u.drep = {.local_comm_id = 0x1000 + k, .remote_comm_id = 0x9000 + k}};
+		feed_cm(e, t++, B_IP, A_IP, &dreq, N + k); /* the passive side disconnects */
+		feed_cm(e, t++, A_IP, B_IP, &drep, N + k);
+	}
+	assert_int_equal(rw_analyzer_cm_count(e->a), N);
+	for (uint32_t k = 0; k < N; k++) {
+		const struct rw_cm_conn *c = rw_analyzer_cm(e->a, k);
+		assert_int_equal(c->active_comm_id, 0x1000 + k);
+		assert_int_equal(c->passive_comm_id, 0x9000 + k);
+		assert_int_equal(c->state, RW_CMS_DREP);
+		assert_int_equal(c->reqs, 1);
+		assert_int_equal(c->dreqs, 1);
+		const struct rw_flow *fa = rw_analyzer_flow(e->a, (uint32_t)c->flow_active);
+		const struct rw_flow *fp = rw_analyzer_flow(e->a, (uint32_t)c->flow_passive);
+		assert_int_equal(fa->key.dqpn, 0x20000 + k);
+		assert_int_equal(fp->key.dqpn, 0x10000 + k);
+		assert_int_equal(fa->cm_psn, 7 * k);
+		assert_int_equal(fp->cm_psn, k);
+		assert_true(fa->closed && fp->closed);
+	}
+	assert_int_equal(rw_analyzer_totals(e->a)->cm_unmatched, 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1759,6 +1812,7 @@ int main(void)
 		cmocka_unit_test(test_read_answered_again_below_first),
 		cmocka_unit_test(test_rc_first_packet_bad),
 		cmocka_unit_test(test_cm_handshake_pairs),
+		cmocka_unit_test(test_cm_many_connections),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -165,6 +165,13 @@ struct gen_cc_stats {
 	double min_rate_bps;            /* the lowest rate any QP was cut to (0: none) */
 	uint64_t cnps_received;         /* closed loop: CNPs the port received for our QPs */
 	uint64_t pfc_received;          /* closed loop: PFC/PAUSE frames received */
+	/* closed loop, gen_model_rx_frame: frames read from the port, and
+	 * those ignored, by reason */
+	uint64_t rx_frames;
+	uint64_t rx_bad_icrc;           /* RoCEv2 with a bad ICRC (CNPs, answers, CM) */
+	uint64_t rx_unknown_qp;         /* a CNP, RC answer or CM message for no QP of ours */
+	uint64_t rx_stale;              /* RC answers a QP ignored (gen_model_rx_response: 2) */
+	uint64_t rx_other;              /* neither: malformed, truncated, not RoCEv2, a request */
 	int closed_loop;
 };
 /* Closed loop (congestion mode closed_loop): what the port received, at
@@ -181,7 +188,9 @@ void gen_model_rx_pause(struct gen_model *m, uint16_t cev, const uint16_t quanta
  * as the modelled responder's would (go-back-N on a sequence NAK, the RNR
  * timer, completion); a READ response out of order is left to the
  * retransmission timer. Returns 0 when no such QP of this model has that
- * number. */
+ * number, 2 when the QP ignored it (stale or out of its window, a READ
+ * response out of order, more answers held than requests in flight, a
+ * failed QP), 1 when it took it. */
 int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uint32_t psn, uint8_t syndrome,
 			  uint64_t now);
 /* Closed loop, RC flows with `cm: true` and a real responder: a CM message
@@ -191,6 +200,16 @@ int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uin
  * closes it; a REJ fails it. Returns 0 when it is for no QP of this model. */
 int gen_model_rx_cm(struct gen_model *m, uint16_t cm_msg, uint32_t local_comm_id, uint32_t remote_comm_id,
 		    uint32_t qpn, uint32_t starting_psn, uint64_t now);
+/* Closed loop: one frame the port brought (caplen bytes of a frame of
+ * wirelen), decoded by proto and handed to the functions above: a CM
+ * message to QP 1, a CNP, an RC response, a PFC or PAUSE frame. A frame
+ * with a bad ICRC is dropped, as a NIC drops it; what no QP of this model
+ * takes is counted by reason in gen_cc_stats (rx_*). No DPDK: the TX
+ * layer (tx.c) and the fuzzer (tests/fuzz/fuzz_gen_rx.c) both call it. */
+void gen_model_rx_frame(struct gen_model *m, const uint8_t *frame, size_t caplen, size_t wirelen, uint64_t now);
+/* What the closed loop holds: answers the port brought waiting for their
+ * QPs (held), and the most they may be (cap: the QPs' job queues). */
+void gen_model_rx_bounds(const struct gen_model *m, uint64_t *held, uint64_t *cap);
 /* NULL when the model has no simulated congestion. */
 const struct gen_cc_stats *gen_model_cc_stats(struct gen_model *m);
 /* Ends the simulated run's outputs (fct, pfc, qlen files): commit 1 renames

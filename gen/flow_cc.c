@@ -33,6 +33,9 @@
 #include "flow_int.h"
 #include "rocewire/ext.h"
 #include "rocewire/ipv4.h"
+#include "rocewire/link.h"
+#include "rocewire/mad.h"
+#include "rocewire/packet.h"
 
 enum ccev_kind { CCEV_NP_FIRE = 0, CCEV_CNP_SEND, CCEV_CNP_ARRIVE };
 
@@ -510,6 +513,47 @@ void gen_model_rx_pause(struct gen_model *m, uint16_t cev, const uint16_t quanta
 		uint64_t until = now + (qv ? (cc_pfc_quanta_ps(qv, bps) + 999) / 1000 : 0);
 		gen_model_pause(m, p, until);
 	}
+}
+
+void gen_model_rx_frame(struct gen_model *m, const uint8_t *d, size_t caplen, size_t wirelen, uint64_t now)
+{
+	struct gen_cc_stats dummy, *st = m->cc ? &m->cc->st : &dummy;
+	struct rw_packet p;
+	int r = -1;
+
+	st->rx_frames++;
+	rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, d, caplen, wirelen, &p);
+	if ((p.carrier == RW_CARRIER_PFC || p.carrier == RW_CARRIER_PAUSE) && p.err == RW_OK) {
+		gen_model_rx_pause(m, p.carrier == RW_CARRIER_PFC ? p.macctrl.cev : 0, p.macctrl.quanta, now);
+		return;
+	}
+	if (p.carrier != RW_CARRIER_ROCEV2) {
+		st->rx_other++;
+		return;
+	}
+	int cm = (p.present & RW_P_MAD) && p.mad.cm_msg != RW_CM_NONE && p.bth.dqpn == RW_QP1;
+	int cnp = p.op && p.op->op == RW_OP_CNP;
+	int rsp = p.op && (p.op->flags & RW_OPF_RESPONSE) && p.op->transport == RW_TRANSPORT_RC;
+	if (!cm && !cnp && !rsp) {
+		st->rx_other++;
+		return;
+	}
+	if (p.icrc_status != RW_CRC_OK) {
+		st->rx_bad_icrc++;
+		return;
+	}
+	if (cm)
+		r = gen_model_rx_cm(m, p.mad.cm_msg, p.mad.local_comm_id, p.mad.remote_comm_id, p.mad.qpn,
+				    p.mad.starting_psn, now);
+	else if (cnp)
+		r = gen_model_rx_cnp(m, p.bth.dqpn, now);
+	else
+		r = gen_model_rx_response(m, p.bth.dqpn, p.bth.opcode, p.bth.psn,
+					  (p.op->hdrs & RW_HDR_AETH) ? p.aeth.syndrome : 0, now);
+	if (r == 0)
+		st->rx_unknown_qp++;
+	else if (r == 2)
+		st->rx_stale++;
 }
 
 void gen_cc_timer(struct gen_model *m, struct gen_qp *q, uint64_t t)

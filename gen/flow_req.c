@@ -362,7 +362,7 @@ int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uin
 		return 0;
 	struct gen_qp *q = &m->qps[qi];
 	if (q->flags & QF_FAILED)
-		return 1;
+		return 2;
 	const struct rw_opcode_info *oi = rw_opcode(opcode);
 	enum job_kind kind;
 	uint32_t npkts = 0;
@@ -389,11 +389,11 @@ int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uin
 			q->rd_next = psn;
 		if (q->rd_next != psn) {
 			q->rd_next = 1u << 31; /* a hole: the timer resends from it */
-			return 1;
+			return 2;
 		}
 		q->rd_next = (psn + 1) & RW_PSN_MASK;
 		if (!(oi->flags & RW_OPF_LAST))
-			return 1;
+			return 2;
 		struct gen_wqe *w = NULL;
 		for (uint32_t i = 0; i < q->wq_n && !w; i++) {
 			struct gen_wqe *c = gen_wq(m, q, i);
@@ -401,14 +401,14 @@ int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uin
 				w = c;
 		}
 		if (!w)
-			return 1; /* the answer to a READ sent again since, or none of ours */
+			return 2; /* the answer to a READ sent again since, or none of ours */
 		kind = JOB_READ;
 		psn = w->psn;
 		npkts = w->npsn;
 		break;
 	}
 	default:
-		return 1;
+		return 2;
 	}
 	/* An ACK or NAK names a PSN the requester has sent and not seen
 	 * acknowledged (a NAK: the one the responder expects, at most
@@ -417,11 +417,11 @@ int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uin
 	if (kind != JOB_READ && kind != JOB_ATOMIC) {
 		int32_t lo = rw_psn_diff(psn, q->una), hi = rw_psn_diff(psn, q->snd_max);
 		if (kind == JOB_ACK ? (lo < -1 || hi >= 0) : (lo < 0 || hi > 0))
-			return 1;
+			return 2;
 	}
 	const struct gen_lflow *lf = gen_qlf(m, q);
 	if (q->jq_n >= lf->cap)
-		return 1; /* more answers waiting than requests in flight: not ours to keep */
+		return 2; /* more answers waiting than requests in flight: not ours to keep */
 	struct gen_job *j = gen_jq(m, q, q->jq_n++);
 	memset(j, 0, sizeof(*j));
 	j->kind = (uint8_t)kind;
@@ -432,6 +432,15 @@ int gen_model_rx_response(struct gen_model *m, uint32_t qpn, uint8_t opcode, uin
 	q->jq_emit++;
 	gen_clock_rekey(m, q);
 	return 1;
+}
+
+void gen_model_rx_bounds(const struct gen_model *m, uint64_t *held, uint64_t *cap)
+{
+	*held = *cap = 0;
+	for (uint32_t i = 0; i < m->nqp; i++) {
+		*held += m->qps[i].jq_n;
+		*cap += gen_qlf((struct gen_model *)m, &m->qps[i])->cap;
+	}
 }
 
 uint64_t gen_req_arrival_time(struct gen_model *m, struct gen_qp *q)

@@ -131,6 +131,14 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 			(unsigned long long)n->bad_icrc, (unsigned long long)n->ce, (unsigned long long)n->cnps,
 			(unsigned long long)n->suppressed, (unsigned long long)n->acks,
 			(unsigned long long)n->read_responses, (unsigned long long)n->atomic_acks);
+		fprintf(f, "  responder ignored: %llu not RoCEv2 or malformed, %llu responses/ACKs/CNPs, %llu to unknown "
+			   "QPs, %llu past a NAKed hole, %llu READs too long, %llu stale atomics, %llu CM messages needing no answer; %llu "
+			   "answers unsent\n",
+			(unsigned long long)n->ign_not_roce, (unsigned long long)n->ign_not_request,
+			(unsigned long long)n->ign_unknown_qp, (unsigned long long)n->ign_past_nak,
+			(unsigned long long)n->ign_read_length,
+			(unsigned long long)n->ign_stale_atomic, (unsigned long long)n->ign_cm,
+			(unsigned long long)n->unsent);
 		if (n->cm_received)
 			fprintf(f, "  responder CM: %llu messages received; %llu REPs, %llu DREPs, %llu REJs (unknown "
 				   "REQs) sent\n",
@@ -143,6 +151,11 @@ void gen_summary_text(FILE *f, const struct gen_run *r)
 			   "frames received\n",
 			(unsigned long long)c->cnps_received, (unsigned long long)c->rate_cuts, c->min_rate_bps / 1e9,
 			(unsigned long long)c->pfc_received);
+		fprintf(f, "  closed loop ignored: of %llu frames received, %llu with a bad ICRC, %llu for unknown QPs, "
+			   "%llu stale answers, %llu neither CNP, answer, CM nor PFC\n",
+			(unsigned long long)c->rx_frames, (unsigned long long)c->rx_bad_icrc,
+			(unsigned long long)c->rx_unknown_qp, (unsigned long long)c->rx_stale,
+			(unsigned long long)c->rx_other);
 	} else if (r->cc) {
 		const struct gen_cc_stats *c = r->cc;
 		uint64_t paused = 0;
@@ -275,7 +288,7 @@ static json_t *totals_json(const struct gen_run *r)
 /* --role responder: what the notification points and the responder did. */
 static json_t *responder_json(const struct gen_np_counters *n)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *ign;
 
 	SET(o, "received", u64(n->received));
 	SET(o, "requests", u64(n->requests));
@@ -290,6 +303,16 @@ static json_t *responder_json(const struct gen_np_counters *n)
 	SET(o, "cm_reps", u64(n->cm_reps));
 	SET(o, "cm_dreps", u64(n->cm_dreps));
 	SET(o, "cm_rejects", u64(n->cm_rejects));
+	SET(o, "unsent", u64(n->unsent));
+	ign = json_object();
+	SET(ign, "not_roce", u64(n->ign_not_roce));
+	SET(ign, "not_request", u64(n->ign_not_request));
+	SET(ign, "unknown_qp", u64(n->ign_unknown_qp));
+	SET(ign, "past_nak", u64(n->ign_past_nak));
+	SET(ign, "read_length", u64(n->ign_read_length));
+	SET(ign, "stale_atomic", u64(n->ign_stale_atomic));
+	SET(ign, "cm", u64(n->ign_cm));
+	SET(o, "ignored", ign);
 	return o;
 }
 
@@ -297,7 +320,7 @@ static json_t *responder_json(const struct gen_np_counters *n)
  * switch and DCQCN. */
 static json_t *congestion_json(const struct gen_cc_stats *c)
 {
-	json_t *cc = json_object(), *paused;
+	json_t *cc = json_object(), *paused, *ign;
 
 	if (c->closed_loop) {
 		SET(cc, "mode", json_string("closed_loop"));
@@ -305,6 +328,13 @@ static json_t *congestion_json(const struct gen_cc_stats *c)
 		SET(cc, "rate_cuts", u64(c->rate_cuts));
 		SET(cc, "lowest_rate_gbps", json_real(c->min_rate_bps / 1e9));
 		SET(cc, "pfc_received", u64(c->pfc_received));
+		SET(cc, "frames_received", u64(c->rx_frames));
+		ign = json_object();
+		SET(ign, "bad_icrc", u64(c->rx_bad_icrc));
+		SET(ign, "unknown_qp", u64(c->rx_unknown_qp));
+		SET(ign, "stale", u64(c->rx_stale));
+		SET(ign, "other", u64(c->rx_other));
+		SET(cc, "ignored", ign);
 		return cc;
 	}
 	paused = json_array();

@@ -143,24 +143,9 @@ static void rx_poll(struct gen_worker *w, uint64_t now)
 {
 	struct rte_mbuf *rb[32];
 	uint16_t k = rte_eth_rx_burst(w->port, w->queue, rb, 32);
-	for (uint16_t i = 0; i < k; i++) {
-		struct rw_packet p;
-		const uint8_t *d = rte_pktmbuf_mtod(rb[i], const uint8_t *);
-		rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, d, rte_pktmbuf_data_len(rb[i]), rb[i]->pkt_len, &p);
-		if (p.carrier == RW_CARRIER_ROCEV2 && (p.present & RW_P_MAD) && p.mad.cm_msg != RW_CM_NONE &&
-		    p.bth.dqpn == RW_QP1 && p.icrc_status == RW_CRC_OK)
-			gen_model_rx_cm(w->model, p.mad.cm_msg, p.mad.local_comm_id, p.mad.remote_comm_id, p.mad.qpn,
-					p.mad.starting_psn, now);
-		else if (p.carrier == RW_CARRIER_ROCEV2 && p.op && p.op->op == RW_OP_CNP && p.icrc_status == RW_CRC_OK)
-			gen_model_rx_cnp(w->model, p.bth.dqpn, now);
-		else if (p.carrier == RW_CARRIER_ROCEV2 && p.op && (p.op->flags & RW_OPF_RESPONSE) &&
-			 p.op->transport == RW_TRANSPORT_RC && p.icrc_status == RW_CRC_OK)
-			gen_model_rx_response(w->model, p.bth.dqpn, p.bth.opcode, p.bth.psn,
-					      (p.op->hdrs & RW_HDR_AETH) ? p.aeth.syndrome : 0, now);
-		else if ((p.carrier == RW_CARRIER_PFC || p.carrier == RW_CARRIER_PAUSE) && p.err == RW_OK)
-			gen_model_rx_pause(w->model, p.carrier == RW_CARRIER_PFC ? p.macctrl.cev : 0,
-					   p.macctrl.quanta, now);
-	}
+	for (uint16_t i = 0; i < k; i++)
+		gen_model_rx_frame(w->model, rte_pktmbuf_mtod(rb[i], const uint8_t *), rte_pktmbuf_data_len(rb[i]),
+				   rb[i]->pkt_len, now);
 	if (k)
 		rte_pktmbuf_free_bulk(rb, k);
 }

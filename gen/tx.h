@@ -13,6 +13,7 @@
 #define RWGEN_TX_H
 
 #include <stdint.h>
+#include "answer.h"
 #include "flow.h"
 
 struct rte_mempool;
@@ -26,24 +27,6 @@ struct gen_tx_counters {
 	uint64_t packets, bytes;
 	uint64_t bursts, tx_full;  /* tx_full: bursts the port took only in part */
 	uint64_t unsent;           /* made but freed at a stop the port did not drain */
-};
-
-/* The closed loop's receiving side (rx_np.c, --role responder): what the
- * port brought and what the notification points did. */
-struct gen_np_counters {
-	uint64_t received;         /* frames read from the port */
-	uint64_t requests;         /* RoCEv2 requests to a QP of the scenario's receivers */
-	uint64_t ce;               /* of them, marked CE */
-	uint64_t bad_icrc;         /* dropped: a NIC drops them */
-	uint64_t cnps;             /* CNPs sent */
-	uint64_t acks;             /* RC ACKs and NAKs sent */
-	uint64_t read_responses;   /* RDMA READ response packets sent */
-	uint64_t atomic_acks;      /* atomic ACKs sent */
-	uint64_t suppressed;       /* CE marks the pacing gave no CNP */
-	uint64_t cm_received;      /* CM MADs to QP 1 read from the port */
-	uint64_t cm_reps;          /* REPs sent (a REQ sent again gets its REP again) */
-	uint64_t cm_dreps;         /* DREPs sent */
-	uint64_t cm_rejects;       /* REJs sent: REQs no RC flow with `cm` of the scenario stands for */
 };
 
 struct gen_worker {

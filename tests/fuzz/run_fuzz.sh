@@ -3,13 +3,14 @@
 # Builds a libFuzzer target with clang (compiling proto/src/*.c directly, so
 # the library is instrumented too, and the gen/ or replay/ sources the
 # target parses with: the scenario parser with -lyaml, replay's option
-# parser and filters) in a scratch folder and runs it for a bounded time,
+# parser and filters, the generator's model and responder for gen_rx) in a scratch folder and runs it for a bounded time,
 # seeded from samples/, tests/fuzz/regressions/, tests/fuzz/seeds/
-# (fuzz_packet's build mode), tests/fuzz/seeds-<target>/, the sample and bad
+# (fuzz_packet's build mode), tests/fuzz/seeds-<target>/ (for gen_rx: runs of
+# frames from a real run, tests/fuzz/pcap2records.py), the sample and bad
 # scenarios (fuzz_scenario) and, when ROCEWIRE_MKCAP names rocewire-mkcap, a
 # few fresh captures.
 #
-# usage: run_fuzz.sh [packet|pcap|mad|scenario|replay_rules]...  (default: all five)
+# usage: run_fuzz.sh [packet|pcap|mad|scenario|replay_rules|gen_rx]...  (default: all six)
 # env:   FUZZ_SECONDS   run time per target (default 30)
 #        FUZZ_ARTIFACTS folder that keeps crash inputs (default: the scratch
 #                       folder, removed at the end unless a crash was found)
@@ -20,7 +21,7 @@
 set -u
 src=${ROCEWIRE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 secs=${FUZZ_SECONDS:-30}
-targets=${*:-packet pcap mad scenario replay_rules}
+targets=${*:-packet pcap mad scenario replay_rules gen_rx}
 
 cc=${CLANG:-}
 if [ -z "$cc" ]; then
@@ -88,11 +89,19 @@ for t in $targets; do
 		more="-I$src/gen $src/gen/scenario*.c $src/gen/cc_dcqcn.c $src/gen/cc_np.c $src/gen/cc_switch.c"
 		libs="-lyaml -lm"
 		extra="$src/tests/fuzz/seeds-scenario $src/samples/scenarios $src/tests/e2e/bad-scenarios" ;;
+	gen_rx)
+		# gen/CMakeLists.txt's rwgen_model over rocewire_scenario, and
+		# rocewire_io's temporary files (cc_out.c)
+		more="-I$src/gen -I$src/lib/io $src/gen/scenario*.c $src/gen/cc_dcqcn.c $src/gen/cc_np.c
+			$src/gen/cc_switch.c $src/gen/flow*.c $src/gen/answer.c $src/gen/cc_out.c $src/gen/tx_frame.c
+			$src/lib/io/tmpfile.c"
+		libs="-lyaml -lm"
+		extra=$src/tests/fuzz/seeds-gen_rx ;;
 	replay_rules)
 		more="-I$src/replay $src/replay/opts.c $src/replay/filter.c $src/replay/pace.c"
 		libs="-lm"
 		extra=$src/tests/fuzz/seeds-replay_rules ;;
-	*) echo "run_fuzz.sh: unknown target \"$t\" (expected packet, pcap, mad, scenario or replay_rules)" >&2; exit 2 ;;
+	*) echo "run_fuzz.sh: unknown target \"$t\" (expected packet, pcap, mad, scenario, replay_rules or gen_rx)" >&2; exit 2 ;;
 	esac
 	echo "== fuzz_$t: building with $cc"
 	# shellcheck disable=SC2086

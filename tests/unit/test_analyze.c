@@ -53,23 +53,31 @@ static struct rw_note feed_packet(struct env *e, uint64_t ts, const struct rw_pa
 	return note;
 }
 
+/* A RoCEv2 packet from src to dst with the BTH's opcode, QP and PSN, the
+ * rest zero (the builder fills lengths and the ICRC). */
+static void roce_init(struct rw_packet *p, uint32_t src, uint32_t dst, uint8_t opcode, uint32_t dqpn,
+		      uint32_t psn)
+{
+	memset(p, 0, sizeof(*p));
+	p->carrier = RW_CARRIER_ROCEV2;
+	p->present = RW_P_IPV4;
+	p->ipv4.src = src;
+	p->ipv4.dst = dst;
+	p->ipv4.flags = RW_IPV4_DF;
+	p->udp.sport = 49152;
+	p->bth.opcode = opcode;
+	p->bth.pkey = 0xFFFF;
+	p->bth.dqpn = dqpn;
+	p->bth.psn = psn;
+}
+
 /* Builds, decodes and feeds one RoCEv2 packet. */
 static struct rw_note feed(struct env *e, uint64_t ts, uint32_t src, uint32_t dst, uint8_t opcode,
 			   uint32_t dqpn, uint32_t psn, uint32_t payload, uint8_t ecn)
 {
 	struct rw_packet p;
-	memset(&p, 0, sizeof(p));
-	p.carrier = RW_CARRIER_ROCEV2;
-	p.present = RW_P_IPV4;
-	p.ipv4.src = src;
-	p.ipv4.dst = dst;
+	roce_init(&p, src, dst, opcode, dqpn, psn);
 	p.ipv4.ecn = ecn;
-	p.ipv4.flags = RW_IPV4_DF;
-	p.udp.sport = 49152;
-	p.bth.opcode = opcode;
-	p.bth.pkey = 0xFFFF;
-	p.bth.dqpn = dqpn;
-	p.bth.psn = psn;
 	/* For opcodes without payload (READ request) `payload` is the RETH
 	 * DMA length. */
 	p.payload_len = rw_opcode(opcode)->flags & RW_OPF_PAYLOAD ? payload : 0;
@@ -1610,16 +1618,7 @@ static struct rw_note feed_cm(struct env *e, uint64_t ts, uint32_t src, uint32_t
 	size_t n;
 	assert_int_equal(rw_cm_encode(cm, tid, mad, sizeof(mad), &n), RW_OK);
 	struct rw_packet p;
-	memset(&p, 0, sizeof(p));
-	p.carrier = RW_CARRIER_ROCEV2;
-	p.present = RW_P_IPV4;
-	p.ipv4.src = src;
-	p.ipv4.dst = dst;
-	p.ipv4.flags = RW_IPV4_DF;
-	p.udp.sport = 49152;
-	p.bth.opcode = 0x64; /* UD SEND Only */
-	p.bth.pkey = 0xFFFF;
-	p.bth.dqpn = RW_QP1;
+	roce_init(&p, src, dst, 0x64 /* UD SEND Only */, RW_QP1, 0);
 	p.deth.qkey = RW_GSI_QKEY;
 	p.deth.sqpn = RW_QP1;
 	p.payload = mad;

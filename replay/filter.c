@@ -132,7 +132,13 @@ struct ps {
 	char *err;
 	size_t errlen;
 	int failed;
+	int depth; /* '(' and '!' the descent is inside */
 };
+
+/* Parentheses and '!' nest the descent: a bound keeps a hostile argument
+ * ("((((..." of a megabyte) from running the stack out (fuzz_replay_rules
+ * found it). No filter a person writes comes near it. */
+#define FILTER_MAX_DEPTH 64
 
 static int perr(struct ps *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int perr(struct ps *ps, const char *fmt, ...)
@@ -227,7 +233,10 @@ static int primary(struct ps *ps)
 {
 	char w[64];
 	if (take(ps, "(")) {
+		if (++ps->depth > FILTER_MAX_DEPTH)
+			return perr(ps, "parentheses and '!' nested deeper than %d", FILTER_MAX_DEPTH);
 		int e = expr(ps);
+		ps->depth--;
 		if (e < 0)
 			return -1;
 		if (!take(ps, ")"))
@@ -264,7 +273,10 @@ static int primary(struct ps *ps)
 static int unary(struct ps *ps)
 {
 	if (take(ps, "!") || take(ps, "not")) {
+		if (++ps->depth > FILTER_MAX_DEPTH)
+			return perr(ps, "parentheses and '!' nested deeper than %d", FILTER_MAX_DEPTH);
 		int a = unary(ps);
+		ps->depth--;
 		return a < 0 ? -1 : node(ps, K_NOT, a, -1);
 	}
 	return primary(ps);
@@ -292,7 +304,7 @@ static int expr(struct ps *ps)
 
 int rp_filter_compile(const char *s, struct rp_filter *f, char *err, size_t errlen)
 {
-	struct ps ps = {s, s, f, err, errlen, 0};
+	struct ps ps = {s, s, f, err, errlen, 0, 0};
 	memset(f, 0, sizeof(*f));
 	f->root = expr(&ps);
 	if (f->root < 0)

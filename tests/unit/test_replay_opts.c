@@ -166,6 +166,25 @@ static void test_filter(void **state)
 	assert_string_equal(err, "--filter: column 14: expected a value (a number, an IPv4 address or an opcode name)");
 	assert_int_equal(rp_filter_compile("(bth.psn > 1", &f, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "expected ')'"));
+	/* nesting is bounded (a hostile "((((..." ran the stack out): 64
+	 * levels compile, 65 and a megabyte of '(' or '!' are one error */
+	{
+		static char deep[1 << 20];
+		for (int depth = 64; depth <= 65; depth++) {
+			memset(deep, 0, sizeof(deep));
+			memset(deep, '(', (size_t)depth);
+			strcat(deep, "bth.psn");
+			memset(deep + strlen(deep), ')', (size_t)depth);
+			assert_int_equal(rp_filter_compile(deep, &f, err, sizeof(err)), depth == 64 ? 0 : -1);
+		}
+		assert_non_null(strstr(err, "nested deeper than 64"));
+		memset(deep, '(', sizeof(deep) - 1);
+		deep[sizeof(deep) - 1] = 0;
+		assert_int_equal(rp_filter_compile(deep, &f, err, sizeof(err)), -1);
+		memset(deep, '!', sizeof(deep) - 1);
+		assert_int_equal(rp_filter_compile(deep, &f, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "nested deeper than 64"));
+	}
 	assert_int_equal(rp_filter_compile("bth.psn > 1 )", &f, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unexpected ')'"));
 	assert_int_equal(rp_filter_compile("bth.qp == 1", &f, err, sizeof(err)), -1);

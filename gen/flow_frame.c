@@ -25,9 +25,13 @@ static enum rw_transport rw_transport_of(enum gen_transport t)
 	return t == GEN_UD ? RW_TRANSPORT_UD : t == GEN_UC ? RW_TRANSPORT_UC : RW_TRANSPORT_RC;
 }
 
+/* Only the transport's own block is searched: the opcode's top three bits
+ * are its transport (IBA 9.2.1), which the table's transport field
+ * repeats. A model searches about forty times per flow when it is made. */
 uint8_t gen_find_opcode(enum rw_transport tr, enum rw_op op, unsigned pos, int imm, int inv)
 {
-	for (unsigned c = 0; c < 256; c++) {
+	unsigned first = (unsigned)tr << 5;
+	for (unsigned c = first; c < first + 32 && c < 256; c++) {
 		const struct rw_opcode_info *i = rw_opcode((uint8_t)c);
 		if (!(i->flags & RW_OPF_VALID) || i->transport != tr || i->op != op)
 			continue;
@@ -42,7 +46,7 @@ uint8_t gen_find_opcode(enum rw_transport tr, enum rw_op op, unsigned pos, int i
 
 uint8_t gen_cnp_opcode(void)
 {
-	for (unsigned c = 0; c < 256; c++)
+	for (unsigned c = (unsigned)RW_TRANSPORT_CNP << 5; c < 256; c++)
 		if (rw_opcode((uint8_t)c)->op == RW_OP_CNP && (rw_opcode((uint8_t)c)->flags & RW_OPF_VALID))
 			return (uint8_t)c;
 	return 0xFF; /* not reached: the table has the CNP */

@@ -13,6 +13,7 @@
  * table rw_packet_hviews yields, and fed to one analyzer for the whole
  * input, so that any order of REQ, REP, RTU, REJ, MRA, DREQ and DREP with
  * any IDs and QPNs runs the engine's CM tracking (analyze_cm.c). */
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,10 +91,60 @@ static void walk_fields(const struct rw_packet *p, const uint8_t *frame)
 	}
 }
 
+/* The analyzer's big blocks (a chunk of 1024 flows, the hash slots) kept
+ * from one input to the next: a fresh megabyte-sized calloc per input is
+ * ASan's mmap, page faults and munmap, which held this target to a few
+ * thousand inputs a second. Blocks under 64 KiB come from ASan's heap as
+ * before; a kept block is zeroed again when handed out, and its redzones
+ * (it is one malloc) still catch an overflow. */
+#define KEEP_MIN (64u * 1024u)
+#define KEEP_MAX 16
+static struct kept {
+	void *p;
+	size_t size;
+} kept[KEEP_MAX];
+
+static void *keep_alloc(void *ctx, size_t size)
+{
+	(void)ctx;
+	if (size >= KEEP_MIN) {
+		for (unsigned i = 0; i < KEEP_MAX; i++) {
+			if (kept[i].p && kept[i].size == size) {
+				void *p = kept[i].p;
+				kept[i].p = NULL;
+				memset(p, 0, size);
+				return p;
+			}
+		}
+	}
+	return calloc(1, size);
+}
+
+/* The free hook gets no size: ASan's malloc_usable_size gives the size
+ * asked for, which is what keep_alloc matches on. */
+static void keep_free(void *ctx, void *p)
+{
+	(void)ctx;
+	if (!p)
+		return;
+	size_t size = malloc_usable_size(p);
+	if (size >= KEEP_MIN) {
+		for (unsigned i = 0; i < KEEP_MAX; i++) {
+			if (!kept[i].p) {
+				kept[i].p = p;
+				kept[i].size = size;
+				return;
+			}
+		}
+	}
+	free(p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t frame[2048];
-	struct rw_analyzer *a = rw_analyzer_new(NULL);
+	const struct rw_analyze_cfg cfg = {.alloc = keep_alloc, .free = keep_free};
+	struct rw_analyzer *a = rw_analyzer_new(&cfg);
 	uint64_t ts = 1000, fno = 0;
 	if (!a)
 		return 0;

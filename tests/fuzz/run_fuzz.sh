@@ -12,6 +12,8 @@
 #
 # usage: run_fuzz.sh [packet|pcap|mad|scenario|replay_rules|gen_rx]...  (default: all six)
 # env:   FUZZ_SECONDS   run time per target (default 30)
+#        FUZZ_RUNS      stop a target after this many inputs, if sooner
+#                       (long runs: FUZZ_RUNS=10000000 FUZZ_SECONDS=7200)
 #        FUZZ_ARTIFACTS folder that keeps crash inputs (default: the scratch
 #                       folder, removed at the end unless a crash was found)
 #        CLANG          the compiler (default clang, then clang-14)
@@ -21,6 +23,7 @@
 set -u
 src=${ROCEWIRE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 secs=${FUZZ_SECONDS:-30}
+runs=${FUZZ_RUNS:--1}
 targets=${*:-packet pcap mad scenario replay_rules gen_rx}
 
 cc=${CLANG:-}
@@ -81,10 +84,14 @@ for t in $targets; do
 	# rwreplay_opts.
 	more=""
 	extra=""
+	# The longest input: a frame or a capture can be 64 KiB; a run of
+	# MADs or of frames to the generator needs no more than 8 KiB (32 MADs,
+	# a few dozen frames) to reach any state, and shorter inputs run faster.
+	maxlen=70000
 	case $t in
 	packet) libs=""; extra=$src/tests/fuzz/seeds ;;
 	pcap) libs="-lpcap" ;;
-	mad) libs=""; extra=$src/tests/fuzz/seeds-mad ;;
+	mad) libs=""; maxlen=8192; extra=$src/tests/fuzz/seeds-mad ;;
 	scenario)
 		more="-I$src/gen $src/gen/scenario*.c $src/gen/cc_dcqcn.c $src/gen/cc_np.c $src/gen/cc_switch.c"
 		libs="-lyaml -lm"
@@ -96,6 +103,7 @@ for t in $targets; do
 			$src/gen/cc_switch.c $src/gen/flow*.c $src/gen/answer.c $src/gen/cc_out.c $src/gen/tx_frame.c
 			$src/lib/io/tmpfile.c"
 		libs="-lyaml -lm"
+		maxlen=8192
 		extra=$src/tests/fuzz/seeds-gen_rx ;;
 	replay_rules)
 		more="-I$src/replay $src/replay/opts.c $src/replay/filter.c $src/replay/pace.c"
@@ -111,11 +119,15 @@ for t in $targets; do
 	fi
 	art=${FUZZ_ARTIFACTS:-$work/artifacts}
 	mkdir -p "$art" "$work/corpus-$t"
-	echo "== fuzz_$t: running ${secs}s"
+	if [ "$runs" -ge 0 ]; then
+		echo "== fuzz_$t: running ${secs}s or $runs inputs"
+	else
+		echo "== fuzz_$t: running ${secs}s"
+	fi
 	# New inputs go to the first folder (scratch); the seeds are only read.
 	mkdir -p "$work/seeds-$t"
 	# shellcheck disable=SC2086
-	"$work/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=70000 \
+	"$work/fuzz_$t" -max_total_time="$secs" -runs="$runs" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
 		-print_final_stats=1 -artifact_prefix="$art/$t-" "$work/corpus-$t" "$work/seeds-$t" \
 		"$src/tests/fuzz/regressions" $extra >"$work/fuzz_$t.log" 2>&1
 	rc=$?
@@ -133,7 +145,7 @@ for t in $targets; do
 			echo "keep it: cp $f $src/tests/fuzz/regressions/$t-<what-it-hits>"
 		done
 	else
-		echo "ok: fuzz_$t ran ${secs}s without a crash"
+		echo "ok: fuzz_$t ran without a crash"
 	fi
 done
 exit $status

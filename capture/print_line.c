@@ -364,8 +364,6 @@ static char *mad(char *o, const struct rw_mad_brief *m)
  * states. */
 static char *cm(char *o, const struct rw_mad_brief *m)
 {
-	static const char *const msg_ref[] = { "REQ", "REP", "LAP", "other" };
-	static const char *const mtu[8] = { NULL, "256", "512", "1024", "2048", "4096" };
 	o = fmt_str(word(o, W_CM_MESSAGE), rw_cm_msg_name(m->cm_msg));
 	if (m->cm_msg == RW_CM_SIDR_REQ || m->cm_msg == RW_CM_SIDR_REP) {
 		o = fmt_hex(word(o, W_CM_REQUEST_ID), m->local_comm_id, 8);
@@ -383,7 +381,7 @@ static char *cm(char *o, const struct rw_mad_brief *m)
 		o = fmt_u32(word(o, W_CM_STARTING_PSN), m->starting_psn);
 		if (m->cm_msg == RW_CM_REQ) {
 			o = fmt_u32(word(o, W_CM_PATH_MTU), m->path_mtu);
-			o = named(o, mtu[m->path_mtu & 7]);
+			o = named(o, rw_mtu_name(m->path_mtu));
 		}
 		break;
 	case RW_CM_DREQ:
@@ -394,10 +392,13 @@ static char *cm(char *o, const struct rw_mad_brief *m)
 		o = fmt_u32(word(o, W_CM_REASON), m->rej_reason);
 		o = named(o, rw_cm_rej_reason_name(m->rej_reason));
 		break;
-	case RW_CM_MRA:
-		o = fmt_str(word(o, W_CM_MESSAGE_MRAED), msg_ref[m->msg_ref & 3]);
+	case RW_CM_MRA: {
+		/* 3 is reserved (12.6.6): no name */
+		const char *what = rw_cm_msg_ref_name(m->msg_ref & 3, 1);
+		o = fmt_str(word(o, W_CM_MESSAGE_MRAED), what ? what : "reserved");
 		o = fmt_u32(word(o, W_CM_SERVICE_TIMEOUT), m->service_timeout);
 		break;
+	}
 	default:
 		break;
 	}

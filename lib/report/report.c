@@ -1204,7 +1204,7 @@ static void json_handshakes(struct jw *w, const struct cap_report *r)
 			jw_null(w, "remote_qpn");
 			jw_null(w, "rep_starting_psn");
 		}
-		jw_uint(w, "path_mtu", c->path_mtu >= 1 && c->path_mtu <= 5 ? 128u << c->path_mtu : 0);
+		jw_uint(w, "path_mtu", rw_mtu_bytes(c->path_mtu));
 		j_frame(w, "req_frame", c->req_frame, c->reqs);
 		j_frame(w, "rep_frame", c->rep_frame, c->reps);
 		j_frame(w, "rtu_frame", c->rtu_frame, c->rtus);

@@ -566,8 +566,8 @@ static const struct rw_field f_cnp[] = {
  * reserved bytes, before the IP or ARP packet a SEND carries. */
 #define HLEN RW_IPOIB_HLEN
 static const struct rw_field f_ipoib[] = {
-	NUMX("type", 0, 2, 0, 16, HEX(4), .vname = vn_ethertype),
-	NUMX("reserved", 2, 2, 0, 16, HEX(4), .flags = RW_FF_RESV),
+	NUMXP("type", RW_FP_IPOIB_TYPE, HEX(4), .vname = vn_ethertype),
+	NUMXP("reserved", RW_FP_IPOIB_RESV, HEX(4), .flags = RW_FF_RESV),
 };
 #undef HLEN
 
@@ -609,18 +609,14 @@ static const char *vn_cm_tst(uint64_t v, const struct rw_hview *h)
 /* IBA 9.6.1 (and PathRecord's MTU, 15.2.5.16): the MTU codes. */
 static const char *vn_mtu(uint64_t v, const struct rw_hview *h)
 {
-	static const char *const names[] = { NULL, "256", "512", "1024", "2048", "4096" };
 	(void)h;
-	return v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+	return v <= 5 ? rw_mtu_name((unsigned)v) : NULL;
 }
 
 /* MRA's "Message MRAed" (12.6.6) and REJ's "Message REJected" (12.6.7). */
 static const char *vn_cm_msg_ref(uint64_t v, const struct rw_hview *h)
 {
-	static const char *const names[] = { "REQ", "REP", NULL, NULL };
-	if (v == 2)
-		return h->hd == RW_HD_CM_MRA ? "LAP" : "other";
-	return names[v & 3];
+	return rw_cm_msg_ref_name((unsigned)(v & 3), h->hd == RW_HD_CM_MRA);
 }
 
 /* IBA 14.2.5.3: NodeInfo's NodeType. */

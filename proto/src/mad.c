@@ -783,6 +783,25 @@ const char *rw_cm_rej_reason_name(uint16_t reason)
 	return TOK(rej_reasons, reason);
 }
 
+uint32_t rw_mtu_bytes(unsigned code)
+{
+	return code >= 1 && code <= 5 ? 128u << code : 0;
+}
+
+const char *rw_mtu_name(unsigned code)
+{
+	static const char *const names[] = { NULL, "256", "512", "1024", "2048", "4096" };
+	return code < N_(names) ? names[code] : NULL;
+}
+
+const char *rw_cm_msg_ref_name(unsigned v, int mra)
+{
+	static const char *const names[] = { "REQ", "REP" };
+	if (v < N_(names))
+		return names[v];
+	return v == 2 ? (mra ? "LAP" : "other") : NULL;
+}
+
 const char *rw_rmpp_type_name(uint8_t type)
 {
 	/* IBA 13.6.2.1: 0 means no RMPP. */

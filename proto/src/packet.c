@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rocewire/crc.h"
+#include "rocewire/fields.h"
 #include "rocewire/icrc.h"
 #include "rocewire/packet.h"
 #include "rocewire/wire.h"
@@ -87,16 +88,17 @@ static void check_icrc(struct walk *w, size_t start, size_t ib_end)
  * little-endian 8) is not taken for IPv4. */
 static int ipoib_type(const uint8_t *b, size_t n)
 {
-	if (n < RW_IPOIB_HLEN + 2 || b[2] || b[3])
+	if (n < RW_IPOIB_HLEN + 2 || rw_field_peek(RW_FIELD(IPOIB_RESV), b))
 		return -1;
-	unsigned t = rw_get_be16(b), v = b[4];
+	unsigned t = (unsigned)rw_field_peek(RW_FIELD(IPOIB_TYPE), b), v = b[RW_IPOIB_HLEN];
 	switch (t) {
 	case RW_ETHERTYPE_IPV4:
 		return v >= 0x45 && v <= 0x4F ? (int)t : -1;
 	case RW_ETHERTYPE_IPV6:
 		return (v >> 4) == 6 ? (int)t : -1;
 	case RW_ETHERTYPE_ARP:
-		return rw_get_be16(b + 4) == RW_ARPHRD_INFINIBAND ? (int)t : -1;
+		/* ARP's hardware type, its first field (RFC 826) */
+		return rw_get_be16(b + RW_IPOIB_HLEN) == RW_ARPHRD_INFINIBAND ? (int)t : -1;
 	default:
 		return -1;
 	}

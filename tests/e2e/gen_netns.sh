@@ -17,34 +17,63 @@ nsb=$NS_B
 work=$WORK
 eal="--no-huge -m 256 --no-pci --no-shconf --log-level=*:error"
 
-# gen_pair SCENARIO RESPONDER-SECONDS: rocewire-cap on vB writing
-# $work/cap.pcap, `--role responder` on vB, then the requester on vA; both
-# summaries in $work/resp.json and $work/req.json. Fails the test when either
-# exits non-zero.
-gen_pair() {
+# gen_capture_start: rocewire-cap on vB writing $work/cap.pcap, in the
+# background (stopped by gen_stop_bg).
+gen_capture_start() {
 	ip netns exec "$nsb" "$cap" -i vB -w "$work/cap.pcap" -q 2>"$work/cap.err" &
 	BG_PIDS="$BG_PIDS $!"
-	# each process on its own core: a responder starved of the CPU answers
-	# late, and the capture would show it
+}
+
+# gen_responder_start SCENARIO SECONDS: `--role responder` on vB in the
+# background ($rpid), summary in $work/resp.json. Each side runs on its own
+# core: a responder starved of the CPU answers late, and the capture would
+# show it.
+gen_responder_start() {
 	# shellcheck disable=SC2086
 	ip netns exec "$nsb" "$gen" $eal -l 0 --file-prefix "$nsb" --vdev=net_af_packet0,iface=vB,qdisc_bypass=0 -- \
 		--role responder -d "$2" -Q -j "$work/resp.json" "$1" 2>"$work/resp.err" &
 	rpid=$!
-	sleep 1.5
-	# shellcheck disable=SC2086
-	if ! ip netns exec "$nsa" "$gen" $eal -l 1 --file-prefix "$nsa" --vdev=net_af_packet0,iface=vA,qdisc_bypass=0 -- \
-		-Q -j "$work/req.json" "$1" 2>"$work/req.err"; then
-		echo "FAIL: the requester exited non-zero:" >&2
-		cat "$work/req.err" >&2
-		exit 1
-	fi
+}
+
+# gen_responder_wait: fails the test when the responder exited non-zero.
+gen_responder_wait() {
 	if ! wait "$rpid"; then
 		echo "FAIL: the responder exited non-zero:" >&2
 		cat "$work/resp.err" >&2
 		exit 1
 	fi
+}
+
+# gen_requester NAME SCENARIO: rocewire-gen on vA, summary in
+# $work/NAME.json, stderr in $work/NAME.err; fails the test when it exits
+# non-zero.
+gen_requester() {
+	# shellcheck disable=SC2086
+	if ! ip netns exec "$nsa" "$gen" $eal -l 1 --file-prefix "$nsa" --vdev=net_af_packet0,iface=vA,qdisc_bypass=0 \
+		-- -Q -j "$work/$1.json" "$2" 2>"$work/$1.err"; then
+		echo "FAIL: the requester of $2 exited non-zero:" >&2
+		cat "$work/$1.err" >&2
+		exit 1
+	fi
+}
+
+# gen_stop_bg: the background processes ($BG_PIDS) stopped with SIGINT (the
+# capture closes its file) and waited for.
+gen_stop_bg() {
 	sleep 0.5
 	for p in $BG_PIDS; do kill -INT "$p" 2>/dev/null; done
 	for p in $BG_PIDS; do wait "$p" 2>/dev/null; done
 	BG_PIDS=""
+}
+
+# gen_pair SCENARIO RESPONDER-SECONDS: the capture, the responder, then the
+# requester (summary $work/req.json); fails the test when either exits
+# non-zero.
+gen_pair() {
+	gen_capture_start
+	gen_responder_start "$1" "$2"
+	sleep 1.5
+	gen_requester req "$1"
+	gen_responder_wait
+	gen_stop_bg
 }

@@ -21,21 +21,8 @@
 command -v tshark >/dev/null 2>&1 || skip "tshark is not installed"
 [ -n "${ROCEWIRE_KEEP:-}" ] && trap 'cp "$work"/*.pcap "$work"/*.json "$work"/*.err "$ROCEWIRE_KEEP"; cleanup' EXIT
 
-# requester NAME SCENARIO: rocewire-gen on vA, summary in $work/NAME.json,
-# stderr in $work/NAME.err; fails the test when it exits non-zero.
-requester() {
-	# shellcheck disable=SC2086
-	if ! ip netns exec "$nsa" "$gen" $eal -l 1 --file-prefix "$nsa" --vdev=net_af_packet0,iface=vA,qdisc_bypass=0 \
-		-- -Q -j "$work/$1.json" "$2" 2>"$work/$1.err"; then
-		echo "FAIL: the requester of $2 exited non-zero:" >&2
-		cat "$work/$1.err" >&2
-		exit 1
-	fi
-}
-
 s=$src/tests/e2e/cm-responder.yaml
-ip netns exec "$nsb" "$cap" -i vB -w "$work/cap.pcap" -q 2>"$work/cap.err" &
-BG_PIDS="$BG_PIDS $!"
+gen_capture_start
 # the first REQ as it came, to send again once the connection is over (a REQ
 # sent again gets the same REP again); without tcpdump and tcpreplay not
 if command -v tcpdump >/dev/null 2>&1 && command -v tcpreplay >/dev/null 2>&1; then
@@ -46,28 +33,18 @@ else
 	echo "note: tcpdump or tcpreplay missing: no REQ is sent again"
 	dpid=""
 fi
-# shellcheck disable=SC2086
-ip netns exec "$nsb" "$gen" $eal -l 0 --file-prefix "$nsb" --vdev=net_af_packet0,iface=vB,qdisc_bypass=0 -- \
-	--role responder -d 4s -Q -j "$work/resp.json" "$s" 2>"$work/resp.err" &
-rpid=$!
+gen_responder_start "$s" 4s
 sleep 1.5
-requester req "$s"
+gen_requester req "$s"
 again=0
 if [ -n "$dpid" ] && [ -s "$work/req1.pcap" ]; then
 	ip netns exec "$nsa" tcpreplay -q -i vA "$work/req1.pcap" >"$work/tcpreplay.err" 2>&1 && again=1
 fi
-requester str "$src/tests/e2e/cm-responder-stranger.yaml"
-if ! wait "$rpid"; then
-	echo "FAIL: the responder exited non-zero:" >&2
-	cat "$work/resp.err" >&2
-	exit 1
-fi
-sleep 0.5
-for p in $BG_PIDS; do kill -INT "$p" 2>/dev/null; done
-for p in $BG_PIDS; do wait "$p" 2>/dev/null; done
-BG_PIDS=""
+gen_requester str "$src/tests/e2e/cm-responder-stranger.yaml"
+gen_responder_wait
+gen_stop_bg
 # nobody answers now: the REQ goes out 16 times, then the QP fails
-requester alone "$src/tests/e2e/cm-responder-stranger.yaml"
+gen_requester alone "$src/tests/e2e/cm-responder-stranger.yaml"
 
 . "$src/tests/e2e/tshark_noheur.sh"
 # shellcheck disable=SC2086

@@ -245,6 +245,8 @@ int rw_field_index(enum rw_hd hd, const char *name);
 #define RW_FP_VLAN_DEI 0, 2, 12, 1
 #define RW_FP_VLAN_ID 0, 2, 0, 12
 #define RW_FP_VLAN_TYPE 2, 2, 0, 16
+#define RW_FP_IPOIB_TYPE 0, 2, 0, 16 /* RFC 4391 6 */
+#define RW_FP_IPOIB_RESV 2, 2, 0, 16
 
 /* The row of field NAME (RW_FP_NAME), as a pointer to a constant. */
 #define RW_FIELD(name) RW_FIELD_X_(RW_FP_##name)

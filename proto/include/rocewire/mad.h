@@ -658,6 +658,13 @@ const char *rw_mad_attr_name(uint8_t mgmt_class, uint16_t attr_id); /* "PathReco
 const char *rw_cm_msg_name(uint16_t attr_id);       /* "REQ", "REP", ...: CM only */
 const char *rw_cm_rej_reason_name(uint16_t reason); /* "Consumer Reject", ... */
 const char *rw_rmpp_type_name(uint8_t type);        /* "DATA", "ACK", "STOP", "ABORT" */
+/* IBA 9.6.1's MTU codes (a REQ's path MTU, PathRecord's, PortInfo's):
+ * 1 256 .. 5 4096; 0 bytes and NULL for the others. */
+uint32_t rw_mtu_bytes(unsigned code);
+const char *rw_mtu_name(unsigned code);             /* "256" .. "4096" */
+/* MRA's "Message MRAed" (12.6.6) and REJ's "Message REJected" (12.6.7):
+ * 0 REQ, 1 REP, 2 LAP for an MRA and "other" for a REJ. */
+const char *rw_cm_msg_ref_name(unsigned v, int mra);
 
 static inline int rw_mad_is_response(uint8_t method)
 {

@@ -43,6 +43,7 @@ struct opt_row {
 static const char usage_head[] =
 	"Usage: " CAP_PROG " -r FILE [-r FILE]... [OPTION]... [FILE]...\n"
 	"       " CAP_PROG " -i IFACE [-w FILE] [OPTION]...\n"
+	"       " CAP_PROG " --between A.pcap B.pcap [--json] [--offset NS] [--estimate-offset]\n"
 	"       " CAP_PROG " -D\n"
 	"\n"
 	"Decode RoCEv2, RoCEv1, native InfiniBand and PFC/PAUSE frames from pcap or\n"
@@ -73,6 +74,7 @@ static const char usage_tail[] =
 	"  " CAP_PROG " -q -r day1.pcap -r day2.pcap\n"
 	"  " CAP_PROG " --json -r trace.pcap | jq 'select(.icrc.status == \"bad\")'\n"
 	"  " CAP_PROG " -r trace.pcap --report --html report.html\n"
+	"  " CAP_PROG " --between sender.pcap receiver.pcap --estimate-offset\n"
 	"  " CAP_PROG " -i eth0 -w trace.pcapng\n"
 	"  " CAP_PROG " -i eth0 -w 'roce-%H%M%S.pcap' -G 60 -C 1000 -q\n"
 	"  " CAP_PROG " -i eth0 --lines | grep NAK\n"

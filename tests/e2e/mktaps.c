@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* rocewire-mktaps: two taps of the traffic of one capture, and what
  * happened between them. Every RoCE/IB packet of IN travels between tap A
- * (upstream) and tap B (downstream): packets of the pair that answers the
- * first packet's destination (its ACKs, READ responses) go B -> A, the
- * others A -> B. At the first tap of its way a packet keeps IN's time; at
+ * (upstream) and tap B (downstream): the first direction seen between two
+ * addresses goes A -> B, the answers (ACKs, READ responses) B -> A. At the first tap of its way a packet keeps IN's time; at
  * the second it arrives DELAY + jitter later, or never (dropped), maybe
  * twice (duplicated), maybe late enough to be overtaken (reordered), with
  * its TTL decremented, CE marked, its MACs rewritten (Ethernet frames, by
@@ -215,13 +214,12 @@ int main(int argc, char **argv)
 			if (j != i && ip[j].id_ok && !memcmp(ip[i].key, ip[j].key, 47))
 				ip[i].unique = 0;
 	}
-	/* the responder: the first packet's destination */
-	uint8_t resp[17] = {0};
-	for (size_t i = 0; i < n; i++)
-		if (ip[i].id_ok) {
-			memcpy(resp, ip[i].dst, 17);
-			break;
-		}
+	/* each conversation's first direction goes A -> B, its answers B -> A */
+	struct {
+		uint8_t s[17], d[17];
+		int dir;
+	} pairs[4096];
+	size_t npairs = 0;
 
 	size_t on = 0, ocap = 3 * n + (size_t)inject + 16;
 	struct out_pkt *op = calloc(ocap, sizeof(*op));
@@ -237,7 +235,21 @@ int main(int argc, char **argv)
 						    .data = q->data, .rec = -1, .seq = on};
 			continue;
 		}
-		int dir = memcmp(q->src, resp, 17) == 0; /* 1: B -> A */
+		int dir = -1; /* 1: B -> A */
+		for (size_t j = 0; j < npairs && dir < 0; j++) {
+			if (!memcmp(pairs[j].s, q->src, 17) && !memcmp(pairs[j].d, q->dst, 17))
+				dir = pairs[j].dir;
+			else if (!memcmp(pairs[j].s, q->dst, 17) && !memcmp(pairs[j].d, q->src, 17))
+				dir = !pairs[j].dir;
+		}
+		if (dir < 0) {
+			dir = 0;
+			if (npairs < sizeof(pairs) / sizeof(pairs[0])) {
+				memcpy(pairs[npairs].s, q->src, 17);
+				memcpy(pairs[npairs].d, q->dst, 17);
+				pairs[npairs++].dir = 0;
+			}
+		}
 		int first = dir ? 1 : 0, second = !first;
 		struct truth *t = &tr[tn];
 		memset(t, 0, sizeof(*t));

@@ -46,4 +46,33 @@ if o["matched"] != 0 or o["unmatched_unknown_direction"] != o["tap_a"]["compared
     sys.exit("FAIL: --window 1000 with 50 us delays: %d matched, %d unknown" % (o["matched"], o["unmatched_unknown_direction"]))
 print("ok: --window 1000: nothing matched, %d packets of unknown direction" % o["unmatched_unknown_direction"])
 PY
+# bad input: one line on standard error, a non-zero status, nothing on
+# standard output
+a=$ROCEWIRE_SOURCE_DIR/samples/softroce/rc_read.pcap
+head -c 1000 "$a" >"$dir/cut.pcap"
+printf 'not a capture\n' >"$dir/text.pcap"
+bad() { # WANT_STATUS WHAT ARGS...
+	want=$1 what=$2
+	shift 2
+	"$ROCEWIRE_CAP" "$@" >"$dir/out" 2>"$dir/err"
+	st=$?
+	if [ $st -ne "$want" ] || [ -s "$dir/out" ] || [ "$(wc -l <"$dir/err")" -ne 1 ] ||
+		! grep -q "$what" "$dir/err"; then
+		echo "FAIL: rocewire-cap $*: status $st (want $want), stdout $(wc -c <"$dir/out") bytes, stderr:"
+		cat "$dir/err"
+		status=1
+	else
+		echo "ok: $* -> $st: $(cat "$dir/err")"
+	fi
+}
+bad 2 "cannot open" --between "$a" "$dir/missing.pcap"
+bad 2 "not a pcap" --between "$dir/text.pcap" "$a"
+bad 1 "file ends inside" --between "$a" "$dir/cut.pcap"
+bad 2 "needs two capture files" --between "$a"
+bad 2 "needs two capture files" --between "$a" "$a" "$a"
+bad 2 "give --between" -r "$a" --offset 5
+bad 2 "is not a time" --between "$a" "$a" --window 0
+bad 2 "is not a time" --between "$a" "$a" --offset 12x
+bad 2 "cannot be added" --between "$a" "$a" --report
+bad 2 "standard input" --between - "$a" --estimate-offset
 exit $status

@@ -564,9 +564,10 @@ int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, i
 
 	/* the oldest pending twin from the other tap */
 	uint32_t h = key_hash(ne.flow, ne.psn, ne.opcode, ne.icrc) & (b->cap * 2 - 1);
-	uint32_t best = NIL;
+	uint32_t best = NIL, *best_link = NULL;
 	uint64_t best_age = UINT64_MAX;
-	for (uint32_t sl = b->bucket[h]; sl != NIL; sl = b->ring[sl].next) {
+	for (uint32_t *link = &b->bucket[h]; *link != NIL; link = &b->ring[*link].next) {
+		uint32_t sl = *link;
 		const struct entry *e = &b->ring[sl];
 		if (e->side == ne.side || e->flow != ne.flow || e->psn != ne.psn || e->opcode != ne.opcode ||
 		    e->icrc != ne.icrc)
@@ -575,10 +576,13 @@ int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, i
 		if (age < best_age) {
 			best_age = age;
 			best = sl;
+			best_link = link;
 		}
 	}
 	if (best != NIL) {
-		chain_remove(b, best);
+		/* unlinked through the link found on the way: no second walk */
+		*best_link = b->ring[best].next;
+		b->ring[best].alive = 0;
 		return matched(b, &b->ring[best], &ne) == 0 ? 1 : -1;
 	}
 	if (b->tail - b->head == b->cap) {

@@ -103,7 +103,17 @@ struct cap_opts {
 	size_t mem_limit;       /* --max-memory, bytes */
 
 	int progress;           /* a progress line on stderr while reading files */
+
+	/* --between A B: two taps of the same traffic compared (between.c) */
+	int between;
+	int64_t between_offset_ns;   /* --offset: B's clock minus A's */
+	int between_estimate;        /* --estimate-offset */
+	uint64_t between_window_ns;  /* --window; 0: proto's default */
 };
+
+/* --between: reads both files merged by time and prints the comparison;
+ * returns the exit status. */
+int cap_between_run(const struct cap_opts *o);
 
 /* The writer's settings from the options (pattern: -w, or a queue's own name). */
 static inline struct cap_writer_cfg cap_writer_cfg_of(const struct cap_opts *o, const char *pattern)

@@ -765,6 +765,11 @@ int main(int argc, char **argv)
 		free(opts.files);
 		return status;
 	}
+	if (opts.between) {
+		status = cap_between_run(&opts);
+		free(opts.files);
+		return status;
+	}
 	if (opts.qlen_file) {
 		char err[512], shown[NAME_SHOWN];
 		cap_esc(shown, sizeof(shown), opts.qlen_file);

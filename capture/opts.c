@@ -25,6 +25,7 @@ struct pctx {
 	struct cap_opts *o;
 	int verbose, json, lines, quiet;
 	int given_s, given_B, given_p, given_status, given_f, given_y;
+	int given_offset, given_window;
 };
 
 struct opt_row {
@@ -42,6 +43,7 @@ struct opt_row {
 static const char usage_head[] =
 	"Usage: " CAP_PROG " -r FILE [-r FILE]... [OPTION]... [FILE]...\n"
 	"       " CAP_PROG " -i IFACE [-w FILE] [OPTION]...\n"
+	"       " CAP_PROG " --between A.pcap B.pcap [--json] [--offset NS] [--estimate-offset]\n"
 	"       " CAP_PROG " -D\n"
 	"\n"
 	"Decode RoCEv2, RoCEv1, native InfiniBand and PFC/PAUSE frames from pcap or\n"
@@ -72,6 +74,7 @@ static const char usage_tail[] =
 	"  " CAP_PROG " -q -r day1.pcap -r day2.pcap\n"
 	"  " CAP_PROG " --json -r trace.pcap | jq 'select(.icrc.status == \"bad\")'\n"
 	"  " CAP_PROG " -r trace.pcap --report --html report.html\n"
+	"  " CAP_PROG " --between sender.pcap receiver.pcap --estimate-offset\n"
 	"  " CAP_PROG " -i eth0 -w trace.pcapng\n"
 	"  " CAP_PROG " -i eth0 -w 'roce-%H%M%S.pcap' -G 60 -C 1000 -q\n"
 	"  " CAP_PROG " -i eth0 --lines | grep NAK\n"
@@ -418,6 +421,35 @@ static void h_cnp_mode(struct pctx *p, int val, const char *arg)
 	usage_error("--cnp-mode: '%s' is not a pacing mode (qp, ip-pair or dest-ip)", cap_esc(shown, sizeof(shown), arg));
 }
 
+static void h_between(struct pctx *p, int val, const char *arg)
+{
+	(void)val, (void)arg;
+	p->o->between = 1;
+}
+
+static void h_offset(struct pctx *p, int val, const char *arg)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(arg, &end, 10);
+	if (arg[0] == '\0' || *end != '\0' || errno != 0 || v < -INT64_MAX / 2 || v > INT64_MAX / 2)
+		bad_value(val, arg, "a time in nanoseconds (an integer, negative allowed)");
+	p->o->between_offset_ns = v;
+	p->given_offset = 1;
+}
+
+static void h_estimate_offset(struct pctx *p, int val, const char *arg)
+{
+	(void)val, (void)arg;
+	p->o->between_estimate = 1;
+}
+
+static void h_window(struct pctx *p, int val, const char *arg)
+{
+	p->o->between_window_ns = parse_number(val, arg, 1, UINT64_MAX / 4, "a time in nanoseconds above 0");
+	p->given_window = 1;
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 static const struct opt_row table[] = {
@@ -571,6 +603,26 @@ static const struct opt_row table[] = {
 	{"max-memory", 0, "MB", h_max_memory,
 	 "memory the analysis may use (default 1024): enough for\n"
 	 "about 800,000 flows"},
+	SECTION("Two taps of the same traffic (--between A B)"),
+	{"between", 0, NULL, h_between,
+	 "compare two captures of the same traffic, A upstream\n"
+	 "and B downstream (the two files: operands or -r):\n"
+	 "packets matched by addresses, QP, PSN, opcode and\n"
+	 "ICRC; lost between the taps, only in B (duplicated,\n"
+	 "injected), one-way delay both ways, CE marks, TTL,\n"
+	 "DSCP, ECN, VLAN and MAC rewrites, reordering, per\n"
+	 "flow; a summary and tables, or JSON with --json"},
+	{"offset", 0, "NS", h_offset,
+	 "B's clock minus A's in nanoseconds (default 0: the\n"
+	 "taps' clocks are synchronised, e.g. by PTP)"},
+	{"estimate-offset", 0, NULL, h_estimate_offset,
+	 "estimate B's clock offset NTP-style from both\n"
+	 "directions' minimum delays (a first pass, then the\n"
+	 "comparison corrected by it; --offset is its start)"},
+	{"window", 0, "NS", h_window,
+	 "how long a packet waits for its twin in the other tap\n"
+	 "(default 1000000000, one second; more than the delay\n"
+	 "plus the clocks' offset)"},
 };
 #define N_ROWS (sizeof(table) / sizeof(table[0]))
 
@@ -720,6 +772,24 @@ static void check_inputs(struct pctx *p)
 
 	if (p->verbose && p->json)
 		usage_error("-v and --json cannot be combined");
+	if (!o->between && (p->given_offset || p->given_window || o->between_estimate))
+		usage_error("%s compares two taps: give --between A B",
+			    p->given_offset ? "--offset" : p->given_window ? "--window" : "--estimate-offset");
+	if (o->between) {
+		if (o->iface)
+			usage_error("--between compares two capture files, not a live interface (-i)");
+		if (o->n_files != 2)
+			usage_error("--between needs two capture files, tap A (upstream) then tap B (downstream); %zu given",
+				    o->n_files);
+		if (o->report || o->html || p->lines || p->verbose || o->count || o->qlen_file)
+			usage_error("--between prints its own comparison: %s cannot be added to it",
+				    o->report ? "--report" : o->html ? "--html (no HTML form yet)"
+				    : p->lines ? "-l/--lines" : p->verbose ? "-v/--verbose"
+				    : o->count ? "-c/--count" : "--qlen");
+		o->format = p->json ? CAP_FMT_JSON : CAP_FMT_LINE;
+		o->quiet = 1;
+		return;
+	}
 	if (o->iface && o->n_files)
 		usage_error("give either files to read (-r) or an interface to capture on (-i), not both");
 	if (!o->iface && o->n_files == 0)
@@ -845,5 +915,7 @@ void cap_opts_parse(int argc, char **argv, struct cap_opts *o)
 		return;
 	}
 	check_inputs(&p);
+	if (o->between)
+		return;
 	choose_outputs(&p);
 }

@@ -25,6 +25,7 @@
 #include "rocewire/tmpl.h"
 #include "rocewire/rewrite.h"
 #include "rocewire/analyze.h"
+#include "rocewire/between.h"
 
 #define ROCEWIRE_VERSION "0.1.0"
 

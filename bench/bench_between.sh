@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Two-tap benchmark: `rocewire-cap --between A B` (every packet of both taps
+# decoded, matched by identity, the comparison printed) against
+# `rocewire-cap -r A --report` on tap A, in the same run, alternating.
+# Tap A is rocewire-mkcap --mix N; tap B is made from it by rocewire-mktaps
+# (drops, CE marks, TTL and MAC rewrites, delay and jitter, reordering,
+# duplicates: the e2e test's model).
+#
+# usage: bench/bench_between.sh [BUILD_DIR]
+# env:   ROCEWIRE_BUILD_DIR  the build folder (if no argument; default ./build)
+#        BENCH_PACKETS       packets of tap A (default 2000000)
+#        BENCH_MAX_PAYLOAD   --max-payload of the mix (default 256)
+#        BENCH_RUNS          alternating runs (default 5; the median counts)
+#        TMPDIR              where the taps are written (about 0.9 GB by default)
+#
+# Prints matched packets per second of --between (median wall time, with the
+# smallest and largest of the runs' ratios to --report), and packets per
+# second of each tap read. Target: 2 M matched packets/s on one core
+# (--between reads both files on one thread).
+set -eu
+bench=bench_between.sh
+build=${1:-${ROCEWIRE_BUILD_DIR:-build}}
+n=${BENCH_PACKETS:-2000000}
+maxp=${BENCH_MAX_PAYLOAD:-256}
+runs=${BENCH_RUNS:-5}
+mkcap=$build/tests/e2e/rocewire-mkcap
+mktaps=$build/tests/e2e/rocewire-mktaps
+cap=$build/capture/rocewire-cap
+for t in "$mkcap" "$mktaps" "$cap"; do
+	if [ ! -x "$t" ]; then
+		echo "$bench: $t not found: build first, or pass the build folder" >&2
+		exit 2
+	fi
+done
+here=$(dirname "$0")
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+wall_tool=
+[ -x "$build/bench/bench-stages" ] && wall_tool=$build/bench/bench-stages
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rw-bench-between.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+"$mkcap" --mix "$n" --max-payload "$maxp" -o "$work/mix.pcap" >/dev/null
+"$mktaps" "$work/mix.pcap" "$work/a.pcap" "$work/b.pcap" "$work/truth.json" >/dev/null
+rm -f "$work/mix.pcap"
+describe "$work/a.pcap"
+json=$("$cap" --between "$work/a.pcap" "$work/b.pcap" --json)
+matched=$(printf '%s' "$json" | awk -F'[:,]' '/^  "matched"/ { gsub(/ /, "", $2); print $2; exit }')
+fa=$(printf '%s' "$json" | awk -F'[:,]' '/"frames"/ { gsub(/ /, "", $2); print $2; exit }')
+fb=$(printf '%s' "$json" | awk -F'[:,]' '/"frames"/ { gsub(/ /, "", $2); v = $2 } END { print v }')
+echo "taps: A $fa frames, B $fb frames, $matched matched"
+mps() { awk -v m="$1" -v ns="$2" 'BEGIN { printf "%.2f", m / (ns / 1e9) / 1e6 }'; }
+secs() { awk -v ns="$1" 'BEGIN { printf "%.3f", ns / 1e9 }'; }
+# The default window (1 s) keeps every packet of a capture shorter than a
+# second waiting, so the hash table is as large as the file; a 1 ms window
+# (far above a fabric's one-way delays) keeps it in the cache.
+for win in "" 1000000; do
+	opt=${win:+--window $win}
+	# shellcheck disable=SC2086
+	set -- $(paired "$runs" "$cap --between $work/a.pcap $work/b.pcap $opt" "$cap -r $work/a.pcap --report")
+	med_btw=$1 med_rep=$2 ratio=$3 lo=$4 hi=$5
+	echo "--between A B ${opt:-(window 1 s)}: median $(secs "$med_btw") s wall, $(mps "$matched" "$med_btw") M matched/s, $(mps $((fa + fb)) "$med_btw") M packets read/s"
+	echo "  -r A --report: median $(secs "$med_rep") s wall, $(mps "$fa" "$med_rep") M packets/s"
+	echo "  --between / --report wall time: median ${ratio}x (runs $lo-$hi, $runs alternating pairs)"
+	if [ -n "$wall_tool" ]; then
+		# CPU time moves less than wall time on a shared machine
+		# shellcheck disable=SC2086
+		cb=$("$wall_tool" --cpu "$cap" --between "$work/a.pcap" "$work/b.pcap" $opt)
+		cr=$("$wall_tool" --cpu "$cap" -r "$work/a.pcap" --report)
+		echo "  CPU time: --between $(secs "$cb") s ($(mps "$matched" "$cb") M matched/s), --report $(secs "$cr") s ($(mps "$fa" "$cr") M packets/s)"
+	fi
+done

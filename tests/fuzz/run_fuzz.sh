@@ -14,6 +14,10 @@
 # env:   FUZZ_SECONDS   run time per target (default 30)
 #        FUZZ_RUNS      stop a target after this many inputs, if sooner
 #                       (long runs: FUZZ_RUNS=10000000 FUZZ_SECONDS=7200)
+#        FUZZ_CORPUS    folder that keeps each target's grown corpus
+#                       (FUZZ_CORPUS/<target>), so that a long campaign
+#                       goes on where the last run stopped (default: the
+#                       scratch folder)
 #        FUZZ_ARTIFACTS folder that keeps crash inputs (default: the scratch
 #                       folder, removed at the end unless a crash was found)
 #        CLANG          the compiler (default clang, then clang-14)
@@ -118,7 +122,9 @@ for t in $targets; do
 		exit 1
 	fi
 	art=${FUZZ_ARTIFACTS:-$work/artifacts}
-	mkdir -p "$art" "$work/corpus-$t"
+	corpus=$work/corpus-$t
+	[ -n "${FUZZ_CORPUS:-}" ] && corpus=$FUZZ_CORPUS/$t
+	mkdir -p "$art" "$corpus"
 	if [ "$runs" -ge 0 ]; then
 		echo "== fuzz_$t: running ${secs}s or $runs inputs"
 	else
@@ -128,7 +134,7 @@ for t in $targets; do
 	mkdir -p "$work/seeds-$t"
 	# shellcheck disable=SC2086
 	"$work/fuzz_$t" -max_total_time="$secs" -runs="$runs" -timeout=10 -rss_limit_mb=2048 -max_len="$maxlen" \
-		-print_final_stats=1 -artifact_prefix="$art/$t-" "$work/corpus-$t" "$work/seeds-$t" \
+		-print_final_stats=1 -artifact_prefix="$art/$t-" "$corpus" "$work/seeds-$t" \
 		"$src/tests/fuzz/regressions" $extra >"$work/fuzz_$t.log" 2>&1
 	rc=$?
 	grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' "$work/fuzz_$t.log"

@@ -231,8 +231,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		struct in_pkt *q = &ip[i];
 		if (!q->id_ok) { /* not compared: in A only */
-			op[on++] = (struct out_pkt){.t = q->t, .side = 0, .caplen = q->caplen, .wirelen = q->wirelen,
+			op[on] = (struct out_pkt){.t = q->t, .side = 0, .caplen = q->caplen, .wirelen = q->wirelen,
 						    .data = q->data, .rec = -1, .seq = on};
+			on++;
 			continue;
 		}
 		int dir = -1; /* 1: B -> A */
@@ -262,8 +263,9 @@ int main(int argc, char **argv)
 		int ce = !drop && ce_every && k % (uint64_t)ce_every == 1;
 		int64_t t1 = q->t;
 		int64_t t2 = t1 + delay + (q->unique ? (int64_t)(rnd() % (uint64_t)jitter) : 0) + (ro ? reorder_ns : 0);
-		op[on++] = (struct out_pkt){.t = t1, .side = first, .caplen = q->caplen, .wirelen = q->wirelen,
+		op[on] = (struct out_pkt){.t = t1, .side = first, .caplen = q->caplen, .wirelen = q->wirelen,
 					    .data = q->data, .rec = (long)tn, .copy = 0, .seq = on};
+			on++;
 		if (dir) {
 			t->t_b = t1;
 			t->t_a = drop ? -1 : t2;
@@ -306,9 +308,10 @@ int main(int argc, char **argv)
 				len2 = q->caplen;
 			}
 		}
-		op[on++] = (struct out_pkt){.t = t2, .side = second, .caplen = (uint32_t)len2,
+		op[on] = (struct out_pkt){.t = t2, .side = second, .caplen = (uint32_t)len2,
 					    .wirelen = q->wirelen + (uint32_t)len2 - q->caplen, .data = d2,
 					    .rec = (long)(tn - 1), .copy = 1, .seq = on};
+			on++;
 		if (dup) {
 			struct truth *u = &tr[tn];
 			memset(u, 0, sizeof(*u));
@@ -317,9 +320,10 @@ int main(int argc, char **argv)
 			u->fate = dir ? "only_in_a" : "only_in_b";
 			u->t_a = dir ? t2 + 500 : -1;
 			u->t_b = dir ? -1 : t2 + 500;
-			op[on++] = (struct out_pkt){.t = t2 + 500, .side = second, .caplen = (uint32_t)len2,
+			op[on] = (struct out_pkt){.t = t2 + 500, .side = second, .caplen = (uint32_t)len2,
 						    .wirelen = q->wirelen + (uint32_t)len2 - q->caplen, .data = d2,
 						    .rec = (long)tn, .copy = 1, .seq = on};
+			on++;
 			tn++;
 		}
 		/* injected: a forward Ethernet packet's copy with another PSN, into B */
@@ -345,9 +349,10 @@ int main(int argc, char **argv)
 				u->t_b = t2 + 700;
 				u->injected = 1;
 				u->psn_override = (q->psn + 0x400000) & 0xFFFFFF;
-				op[on++] = (struct out_pkt){.t = t2 + 700, .side = 1, .caplen = (uint32_t)len3,
+				op[on] = (struct out_pkt){.t = t2 + 700, .side = 1, .caplen = (uint32_t)len3,
 							    .wirelen = q->wirelen, .data = d3, .rec = (long)tn, .copy = 1,
 							    .seq = on};
+			on++;
 				tn++;
 				injected++;
 			}

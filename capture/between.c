@@ -47,12 +47,13 @@ static void taps_close(struct tap *t)
 
 /* One pass over both files into a new matcher (*out); returns an exit
  * status, CAP_EXIT_OK when the files were read whole. */
-static int pass(const struct cap_opts *o, int64_t offset, struct rw_between **out, struct cap_between_info *in)
+static int pass(const struct cap_opts *o, int64_t offset, uint64_t window_ns, struct rw_between **out,
+		struct cap_between_info *in)
 {
 	static struct tap t[2]; /* large: struct rw_packet, the sources' rings */
 	struct rw_decode_cfg cfg = o->cfg;
 	cfg.no_icrc_check = 1; /* the ICRC as captured is the identity; nobody verifies it here */
-	struct rw_between_cfg bc = {.window_ns = o->between_window_ns};
+	struct rw_between_cfg bc = {.window_ns = window_ns};
 	struct rw_between *b = rw_between_new(&bc);
 	*out = NULL;
 	if (!b) {
@@ -122,7 +123,12 @@ int cap_between_run(const struct cap_opts *o)
 			CAP_PROG);
 		return CAP_EXIT_USAGE;
 	}
-	int status = pass(o, in.offset_ns, &b, &in);
+	/* The estimate's pass waits at least RW_BETWEEN_ESTIMATE_WINDOW_NS: the
+	 * offset it is there to find may well exceed the comparison's window. */
+	uint64_t w1 = in.window_ns;
+	if (o->between_estimate && w1 < RW_BETWEEN_ESTIMATE_WINDOW_NS)
+		w1 = RW_BETWEEN_ESTIMATE_WINDOW_NS;
+	int status = pass(o, in.offset_ns, w1, &b, &in);
 	if (status != CAP_EXIT_OK)
 		return status;
 	rw_between_finish(b, &r);
@@ -133,7 +139,7 @@ int cap_between_run(const struct cap_opts *o)
 			rw_between_free(b);
 			in.offset_ns += est;
 			in.offset_estimated = 1;
-			status = pass(o, in.offset_ns, &b, &in);
+			status = pass(o, in.offset_ns, in.window_ns, &b, &in);
 			if (status != CAP_EXIT_OK)
 				return status;
 			rw_between_finish(b, &r);
@@ -153,6 +159,12 @@ int cap_between_run(const struct cap_opts *o)
 			"%s: warning: %" PRIu64 " packets were settled as unmatched before their window ended: "
 			"more than %u packets waited at once; shorten --window\n",
 			CAP_PROG, r.window_overflow, RW_BETWEEN_DEFAULT_MAX_PENDING);
+	if (!r.matched && in.compared[0] && in.compared[1])
+		fprintf(stderr,
+			"%s: warning: no packet of A found its twin in B within the window (%" PRIu64
+			" ns): if the taps' clocks are not synchronised, give --offset or --estimate-offset, "
+			"or a longer --window\n",
+			CAP_PROG, in.window_ns);
 	if (r.untracked)
 		fprintf(stderr, "%s: warning: %" PRIu64 " packets of flows beyond the first %u were not compared\n",
 			CAP_PROG, r.untracked, RW_BETWEEN_DEFAULT_MAX_FLOWS);

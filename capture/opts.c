@@ -621,8 +621,9 @@ static const struct opt_row table[] = {
 	 "comparison corrected by it; --offset is its start)"},
 	{"window", 0, "NS", h_window,
 	 "how long a packet waits for its twin in the other tap\n"
-	 "(default 1000000000, one second; more than the delay\n"
-	 "plus the clocks' offset)"},
+	 "(default 10000000, 10 ms: more than the delay plus the\n"
+	 "clocks' offset, less than the flows' retransmission\n"
+	 "timeout)"},
 };
 #define N_ROWS (sizeof(table) / sizeof(table[0]))
 

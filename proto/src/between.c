@@ -5,8 +5,16 @@
  * time order, the oldest is always at the head, and settling by the window
  * is popping the head. A matched packet's slot is marked dead and stays in
  * the ring until it reaches the head, so the ring holds the packets of one
- * window, matched or not. A hash table over the slots finds a packet's
- * twin; its chains link slot numbers, rebuilt when the ring grows.
+ * window, matched or not. An index over the waiting packets finds a
+ * packet's twin: open addressing with linear probing, 8-byte cells of the
+ * key's 32-bit hash and the packet's ring sequence number, at most half
+ * full. It is sized by the packets still waiting, not by the ring: most of
+ * a window's packets are matched within microseconds, so the index stays
+ * small enough for the cache while the ring, written and read in order,
+ * holds the whole window. A lookup reads the ring only where the hash
+ * agrees (in practice only at the twin); a sequence number stays valid
+ * when the ring grows (slot = seq & (cap - 1), cap a power of two below
+ * 2^32), so growing the ring leaves the index alone.
  *
  * Reordering is counted as RFC 4737 counts it: a matched packet is
  * reordered when it reaches the second tap after a packet of its flow that
@@ -25,12 +33,17 @@ struct entry {
 	uint64_t frame;
 	uint64_t ord;           /* the flow's packet number at this tap, from 1 */
 	uint32_t flow, psn, icrc;
-	uint32_t next;          /* hash chain: a slot, or NIL */
 	uint8_t opcode, side, alive;
 	uint8_t ttl, dscp, ecn;
 	uint8_t vlan_n, vlan_pcp;
 	uint16_t vlan_vid;
 	uint8_t mac[12];        /* destination, source */
+};
+
+/* A cell of the index: hash 0 is an empty cell (a key's hash is never 0). */
+struct cell {
+	uint32_t hash;
+	uint32_t seq;           /* the ring sequence number's low 32 bits */
 };
 
 struct ulist {
@@ -44,7 +57,9 @@ struct rw_between {
 	struct entry *ring;
 	uint32_t cap;           /* power of two */
 	uint64_t head, tail;    /* sequence numbers; slot = seq & (cap - 1) */
-	uint32_t *bucket;       /* cap * 2 heads of chains */
+	struct cell *tab;       /* the index over the waiting packets */
+	uint32_t tcap;          /* cells: a power of two */
+	uint32_t tn;            /* cells in use */
 	/* flows and their index */
 	struct rw_between_flow *flows;
 	size_t n_flows, flows_cap;
@@ -221,14 +236,14 @@ struct rw_between *rw_between_new(const struct rw_between_cfg *cfg)
 		b->cfg.max_flows = RW_BETWEEN_DEFAULT_MAX_FLOWS;
 	b->cap = 1024;
 	b->ring = malloc((size_t)b->cap * sizeof(*b->ring));
-	b->bucket = malloc((size_t)b->cap * 2 * sizeof(*b->bucket));
+	b->tcap = 1024;
+	b->tab = calloc(b->tcap, sizeof(*b->tab));
 	b->fidx_cap = 1024;
 	b->fidx = calloc(b->fidx_cap, sizeof(*b->fidx));
-	if (!b->ring || !b->bucket || !b->fidx) {
+	if (!b->ring || !b->tab || !b->fidx) {
 		rw_between_free(b);
 		return NULL;
 	}
-	memset(b->bucket, 0xff, (size_t)b->cap * 2 * sizeof(*b->bucket));
 	return b;
 }
 
@@ -237,7 +252,7 @@ void rw_between_free(struct rw_between *b)
 	if (!b)
 		return;
 	free(b->ring);
-	free(b->bucket);
+	free(b->tab);
 	for (size_t i = 0; i < b->n_flows; i++)
 		rw_between_hist_free(&b->flows[i].d);
 	free(b->flows);
@@ -266,12 +281,18 @@ static uint64_t mix(uint64_t x)
 	return x;
 }
 
-static uint64_t addr_hash(const struct rw_between_addr *a)
+/* A flow's hash: each 8-byte half of both addresses multiplied by its own
+ * odd constant (so equal halves in different places do not cancel), then
+ * one mix; a packet pays one mix for its flow, not one per address. */
+static uint64_t flow_hash(const struct rw_between_addr *s, const struct rw_between_addr *d, uint32_t dqpn)
 {
-	uint64_t x, y;
-	memcpy(&x, a->a, 8);
-	memcpy(&y, a->a + 8, 8);
-	return mix(x ^ mix(y ^ a->kind));
+	uint64_t w[4];
+	memcpy(&w[0], s->a, 8);
+	memcpy(&w[1], s->a + 8, 8);
+	memcpy(&w[2], d->a, 8);
+	memcpy(&w[3], d->a + 8, 8);
+	return mix(w[0] * 0x9e3779b97f4a7c15ull ^ w[1] * 0xc2b2ae3d27d4eb4full ^ w[2] * 0x165667b19e3779f9ull ^
+		   w[3] * 0xd6e8feb86659fd93ull ^ (uint64_t)s->kind << 56 ^ (uint64_t)d->kind << 48 ^ dqpn);
 }
 
 /* The carrier's addresses (between.h); 0 when there are none. */
@@ -323,7 +344,7 @@ static int grow_flows(struct rw_between *b)
 		return -1;
 	for (size_t i = 0; i < b->n_flows; i++) {
 		const struct rw_between_flow *f = &b->flows[i];
-		size_t h = (size_t)(mix(addr_hash(&f->src) ^ (addr_hash(&f->dst) * 31) ^ f->dqpn)) & (nc - 1);
+		size_t h = (size_t)flow_hash(&f->src, &f->dst, f->dqpn) & (nc - 1);
 		while (n[h])
 			h = (h + 1) & (nc - 1);
 		n[h] = (uint32_t)i + 1;
@@ -339,7 +360,7 @@ static int grow_flows(struct rw_between *b)
 static long flow_of(struct rw_between *b, const struct rw_between_addr *s, const struct rw_between_addr *d,
 		    uint32_t dqpn)
 {
-	size_t h = (size_t)(mix(addr_hash(s) ^ (addr_hash(d) * 31) ^ dqpn)) & (b->fidx_cap - 1);
+	size_t h = (size_t)flow_hash(s, d, dqpn) & (b->fidx_cap - 1);
 	for (;;) {
 		uint32_t v = b->fidx[h];
 		if (!v)
@@ -376,53 +397,93 @@ static long flow_of(struct rw_between *b, const struct rw_between_addr *s, const
 
 static uint32_t key_hash(uint32_t flow, uint32_t psn, uint8_t opcode, uint32_t icrc)
 {
-	return (uint32_t)mix(((uint64_t)flow << 32) ^ ((uint64_t)psn << 8) ^ opcode ^ ((uint64_t)icrc << 20));
+	uint64_t x = ((uint64_t)flow << 32 | psn) ^ ((uint64_t)opcode << 24) ^ icrc * 0x9e3779b97f4a7c15ull;
+	uint32_t h = (uint32_t)(mix(x) >> 32);
+	return h ? h : 1;
 }
 
-static void chain_insert(struct rw_between *b, uint32_t slot)
+static uint32_t entry_hash(const struct entry *e)
 {
-	struct entry *e = &b->ring[slot];
-	uint32_t h = key_hash(e->flow, e->psn, e->opcode, e->icrc) & (b->cap * 2 - 1);
-	e->next = b->bucket[h];
-	b->bucket[h] = slot;
+	return key_hash(e->flow, e->psn, e->opcode, e->icrc);
 }
 
-static void chain_remove(struct rw_between *b, uint32_t slot)
+static struct entry *entry_at(const struct rw_between *b, uint32_t seq)
 {
-	struct entry *e = &b->ring[slot];
-	uint32_t h = key_hash(e->flow, e->psn, e->opcode, e->icrc) & (b->cap * 2 - 1);
-	uint32_t *pp = &b->bucket[h];
-	while (*pp != NIL && *pp != slot)
-		pp = &b->ring[*pp].next;
-	if (*pp == slot)
-		*pp = e->next;
+	return &b->ring[seq & (b->cap - 1)];
+}
+
+static void tab_put(struct cell *tab, uint32_t mask, struct cell c)
+{
+	uint32_t i = c.hash & mask;
+	while (tab[i].hash)
+		i = (i + 1) & mask;
+	tab[i] = c;
+}
+
+/* Doubles the index when one more cell would make it over half full. */
+static int tab_reserve(struct rw_between *b)
+{
+	if ((uint64_t)(b->tn + 1) * 2 <= b->tcap)
+		return 0;
+	uint32_t nc = b->tcap * 2;
+	struct cell *n = calloc(nc, sizeof(*n));
+	if (!n)
+		return -1;
+	for (uint32_t i = 0; i < b->tcap; i++)
+		if (b->tab[i].hash)
+			tab_put(n, nc - 1, b->tab[i]);
+	free(b->tab);
+	b->tab = n;
+	b->tcap = nc;
+	return 0;
+}
+
+/* Empties cell i, moving later cells of its run back (linear probing's
+ * deletion without tombstones: a lookup stops at the first empty cell). */
+static void tab_delete(struct rw_between *b, uint32_t i)
+{
+	uint32_t m = b->tcap - 1, j = i;
+	for (;;) {
+		j = (j + 1) & m;
+		uint32_t h = b->tab[j].hash;
+		if (!h)
+			break;
+		/* j may fill the hole unless its home lies after the hole, up to j */
+		if (((j - (h & m)) & m) >= ((j - i) & m)) {
+			b->tab[i] = b->tab[j];
+			i = j;
+		}
+	}
+	b->tab[i].hash = 0;
+	b->tn--;
+}
+
+/* Takes the waiting packet with ring sequence number seq out of the index. */
+static void tab_remove(struct rw_between *b, uint64_t seq)
+{
+	struct entry *e = entry_at(b, (uint32_t)seq);
+	uint32_t h = entry_hash(e), m = b->tcap - 1;
+	for (uint32_t i = h & m; b->tab[i].hash; i = (i + 1) & m)
+		if (b->tab[i].hash == h && b->tab[i].seq == (uint32_t)seq) {
+			tab_delete(b, i);
+			break;
+		}
 	e->alive = 0;
 }
 
+/* Doubles the ring; each packet moves to its sequence number's slot in the
+ * larger ring, so the index's sequence numbers stay right. */
 static int ring_grow(struct rw_between *b)
 {
 	uint32_t nc = b->cap * 2;
 	struct entry *nr = malloc((size_t)nc * sizeof(*nr));
-	uint32_t *nb = malloc((size_t)nc * 2 * sizeof(*nb));
-	if (!nr || !nb) {
-		free(nr);
-		free(nb);
+	if (!nr)
 		return -1;
-	}
-	uint64_t n = b->tail - b->head;
-	for (uint64_t i = 0; i < n; i++)
-		nr[i] = b->ring[(b->head + i) & (b->cap - 1)];
+	for (uint64_t s = b->head; s != b->tail; s++)
+		nr[s & (nc - 1)] = b->ring[s & (b->cap - 1)];
 	free(b->ring);
-	free(b->bucket);
 	b->ring = nr;
-	b->bucket = nb;
 	b->cap = nc;
-	b->head = 0;
-	b->tail = n;
-	memset(nb, 0xff, (size_t)nc * 2 * sizeof(*nb));
-	for (uint32_t i = 0; i < (uint32_t)n; i++)
-		if (nr[i].alive)
-			chain_insert(b, i);
 	return 0;
 }
 
@@ -454,10 +515,9 @@ static void settle_unmatched(struct rw_between *b, const struct entry *e)
 /* Pops the head: settled unmatched when still waiting. */
 static void pop_head(struct rw_between *b)
 {
-	uint32_t slot = (uint32_t)(b->head & (b->cap - 1));
-	struct entry *e = &b->ring[slot];
+	struct entry *e = entry_at(b, (uint32_t)b->head);
 	if (e->alive) {
-		chain_remove(b, slot);
+		tab_remove(b, b->head);
 		settle_unmatched(b, e);
 	}
 	b->head++;
@@ -563,41 +623,44 @@ int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, i
 	fill_fields(p, &ne);
 
 	/* the oldest pending twin from the other tap */
-	uint32_t h = key_hash(ne.flow, ne.psn, ne.opcode, ne.icrc) & (b->cap * 2 - 1);
-	uint32_t best = NIL, *best_link = NULL;
-	uint64_t best_age = UINT64_MAX;
-	for (uint32_t *link = &b->bucket[h]; *link != NIL; link = &b->ring[*link].next) {
-		uint32_t sl = *link;
-		const struct entry *e = &b->ring[sl];
+	uint32_t h = key_hash(ne.flow, ne.psn, ne.opcode, ne.icrc), m = b->tcap - 1;
+	uint32_t best = NIL, best_age = UINT32_MAX;
+	for (uint32_t i = h & m; b->tab[i].hash; i = (i + 1) & m) {
+		if (b->tab[i].hash != h)
+			continue;
+		const struct entry *e = entry_at(b, b->tab[i].seq);
 		if (e->side == ne.side || e->flow != ne.flow || e->psn != ne.psn || e->opcode != ne.opcode ||
 		    e->icrc != ne.icrc)
 			continue;
-		uint64_t age = (sl - b->head) & (b->cap - 1);
+		uint32_t age = b->tab[i].seq - (uint32_t)b->head;
 		if (age < best_age) {
 			best_age = age;
-			best = sl;
-			best_link = link;
+			best = i;
 		}
 	}
 	if (best != NIL) {
-		/* unlinked through the link found on the way: no second walk */
-		*best_link = b->ring[best].next;
-		b->ring[best].alive = 0;
-		return matched(b, &b->ring[best], &ne) == 0 ? 1 : -1;
+		struct entry *e = entry_at(b, b->tab[best].seq);
+		tab_delete(b, best);
+		e->alive = 0;
+		return matched(b, e, &ne) == 0 ? 1 : -1;
 	}
 	if (b->tail - b->head == b->cap) {
 		if (b->cap < b->cfg.max_pending && ring_grow(b) == 0) {
 			/* grown */
 		} else {
 			/* the cap: the oldest is settled before its window is over */
-			if (b->ring[b->head & (b->cap - 1)].alive)
+			if (entry_at(b, (uint32_t)b->head)->alive)
 				b->window_overflow++;
 			pop_head(b);
 		}
 	}
-	uint32_t slot = (uint32_t)(b->tail & (b->cap - 1));
-	b->ring[slot] = ne;
-	chain_insert(b, slot);
+	if (tab_reserve(b) != 0) {
+		b->err = "out of memory for the waiting packets";
+		return -1;
+	}
+	*entry_at(b, (uint32_t)b->tail) = ne;
+	tab_put(b->tab, b->tcap - 1, (struct cell){.hash = h, .seq = (uint32_t)b->tail});
+	b->tn++;
 	b->tail++;
 	return 1;
 }

@@ -262,6 +262,141 @@ static void test_reorder(void **state)
 	rw_between_free(bt);
 }
 
+/* A packet lost between the taps and sent again after the RC timeout (67
+ * ms at timeout 14), with the same bytes: the default window has settled
+ * the first copy as lost before the resend comes, so the resend in B pairs
+ * with the resend in A (delay 5 us), not with the lost copy (67 ms). */
+static void test_resend_after_timeout(void **state)
+{
+	(void)state;
+	const int64_t rto = 67108864, d = 5000;
+	struct ev evs[] = {
+		evv2(A, 0, IP_S, IP_R, RC_SEND_ONLY, QP_R, 0),
+		evv2(B, d, IP_S, IP_R, RC_SEND_ONLY, QP_R, 0),
+		evv2(A, 1000, IP_S, IP_R, RC_SEND_ONLY, QP_R, 1), /* lost */
+		evv2(A, 2000, IP_S, IP_R, RC_SEND_ONLY, QP_R, 2),
+		evv2(B, 2000 + d, IP_S, IP_R, RC_SEND_ONLY, QP_R, 2),
+		evv2(A, 1000 + rto, IP_S, IP_R, RC_SEND_ONLY, QP_R, 1),
+		evv2(B, 1000 + rto + d, IP_S, IP_R, RC_SEND_ONLY, QP_R, 1),
+	};
+	assert_true(RW_BETWEEN_DEFAULT_WINDOW_NS < (uint64_t)rto);
+	struct rw_between *bt = rw_between_new(NULL);
+	feed_all(bt, evs, RW_ARRAY_LEN(evs));
+	struct rw_between_result r;
+	rw_between_finish(bt, &r);
+	assert_int_equal(r.matched, 3);
+	assert_int_equal(r.lost_count, 1);
+	assert_int_equal(rw_between_list_get(bt, RW_BETWEEN_LOST, 0)->frame, 2);
+	assert_int_equal(r.delay.max, d);
+	rw_between_free(bt);
+}
+
+/* The matcher against a plain reference written here: every packet of A
+ * is looked up in a list of everything still waiting, the oldest twin of
+ * the other tap within the window taken. 4 flows, PSNs drawn from a small
+ * range (many waiting packets share an identity: duplicates and hash
+ * runs), a fifth of A's packets lost, some late beyond the window, some
+ * frames only in B; thousands waiting at once (the index grows and
+ * deletes in the middle of its runs). */
+struct refp {
+	int side;
+	int64_t ts;
+	uint32_t qp, psn;
+	int done;
+	uint64_t frame;
+};
+
+static uint64_t lcg(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ull + 1442695040888963407ull;
+	return *x >> 33;
+}
+
+static void test_against_reference(void **state)
+{
+	(void)state;
+	enum { NA = 6000 };
+	static struct refp ev[2 * NA + 200];
+	size_t n = 0;
+	uint64_t x = 12345;
+	const int64_t window = 40000;
+	for (uint32_t i = 0; i < NA; i++) {
+		struct refp a = {.side = A, .ts = 10 * (int64_t)i, .qp = 0x100 + (uint32_t)lcg(&x) % 4,
+				 .psn = (uint32_t)lcg(&x) % 50};
+		ev[n++] = a;
+		uint64_t fate = lcg(&x) % 10;
+		if (fate < 2)
+			continue; /* lost */
+		struct refp b = a;
+		b.side = B;
+		b.ts = a.ts + 1000 + (int64_t)(lcg(&x) % (fate == 2 ? 100000 : 20000));
+		ev[n++] = b;
+	}
+	for (uint32_t i = 0; i < 200; i++)
+		ev[n++] = (struct refp){.side = B, .ts = (int64_t)(lcg(&x) % (10 * NA)), .qp = 0x100,
+					.psn = 1000 + i};
+	/* time order, A first on a tie, else as made */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && (ev[j - 1].ts > ev[j].ts ||
+					      (ev[j - 1].ts == ev[j].ts && ev[j - 1].side > ev[j].side));
+		     j--) {
+			struct refp t = ev[j];
+			ev[j] = ev[j - 1];
+			ev[j - 1] = t;
+		}
+	/* the reference */
+	uint64_t frame[2] = {0, 0}, matched = 0;
+	int64_t dmin = INT64_MAX, dmax = INT64_MIN;
+	for (size_t i = 0; i < n; i++) {
+		ev[i].frame = ++frame[ev[i].side];
+		for (size_t j = 0; j < i; j++)
+			if (!ev[j].done && ev[j].side != ev[i].side && ev[j].qp == ev[i].qp && ev[j].psn == ev[i].psn &&
+			    ev[i].ts - ev[j].ts <= window) {
+				ev[j].done = ev[i].done = 1;
+				matched++;
+				int64_t dl = ev[i].side == B ? ev[i].ts - ev[j].ts : ev[j].ts - ev[i].ts;
+				dmin = dl < dmin ? dl : dmin;
+				dmax = dl > dmax ? dl : dmax;
+				break;
+			}
+	}
+	uint64_t lost = 0, only_b = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!ev[i].done)
+			*(ev[i].side == A ? &lost : &only_b) += 1;
+	/* the matcher */
+	struct rw_between_cfg cfg = {.window_ns = (uint64_t)window, .list_cap = 1u << 16};
+	struct rw_between *bt = rw_between_new(&cfg);
+	for (size_t i = 0; i < n; i++) {
+		struct rw_packet p;
+		v2(&p, IP_S, IP_R, RC_SEND_ONLY, ev[i].qp, ev[i].psn);
+		uint8_t buf[2048];
+		size_t len;
+		assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &len), RW_OK);
+		struct rw_packet d;
+		assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, len, len, &d), RW_OK);
+		assert_int_equal(rw_between_feed(bt, ev[i].side, &d, ev[i].ts, ev[i].frame), 1);
+	}
+	struct rw_between_result r;
+	rw_between_finish(bt, &r);
+	assert_true(matched > NA / 2);
+	assert_int_equal(r.matched, matched);
+	assert_int_equal(r.lost_count, lost);
+	assert_int_equal(r.only_in_b, only_b);
+	assert_int_equal(r.delay.min, dmin);
+	assert_int_equal(r.delay.max, dmax);
+	/* every lost packet named: the reference's, in A's frame order */
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!ev[i].done && ev[i].side == A) {
+			assert_true(k < rw_between_list_len(bt, RW_BETWEEN_LOST));
+			assert_int_equal(rw_between_list_get(bt, RW_BETWEEN_LOST, k)->frame, ev[i].frame);
+			k++;
+		}
+	assert_int_equal(k, rw_between_list_len(bt, RW_BETWEEN_LOST));
+	rw_between_free(bt);
+}
+
 /* Window 1000 ns: PSN 0 reaches B 5000 ns after A, too late to be matched:
  * its A copy is lost and its B copy only in B, once PSN 1 (matched) gives
  * the pair its direction. A pair with nothing matched stays unknown. */
@@ -452,6 +587,8 @@ int main(void)
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_reorder),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_resend_after_timeout),
+		cmocka_unit_test(test_against_reference),
 		cmocka_unit_test(test_offset),
 		cmocka_unit_test(test_carriers),
 		cmocka_unit_test(test_caps),

@@ -47,7 +47,14 @@ extern "C" {
 #define RW_BETWEEN_A 0
 #define RW_BETWEEN_B 1
 
-#define RW_BETWEEN_DEFAULT_WINDOW_NS 1000000000ull
+/* 10 ms: far above a fabric's one-way delays, PFC pauses included, and
+ * below the retransmission timeouts RC flows use (the IBA's 4.096 us x
+ * 2^timeout, 67 ms at the usual 14): a packet lost between the taps is
+ * settled before its resend, with the same bytes, could arrive and be
+ * taken for its twin. It also bounds memory at line rate. */
+#define RW_BETWEEN_DEFAULT_WINDOW_NS 10000000ull
+/* The --estimate-offset pass's window at least: unsynchronised clocks. */
+#define RW_BETWEEN_ESTIMATE_WINDOW_NS 1000000000ull
 #define RW_BETWEEN_DEFAULT_LIST_CAP 100000u
 #define RW_BETWEEN_DEFAULT_MAX_PENDING (1u << 23)
 #define RW_BETWEEN_DEFAULT_MAX_FLOWS (1u << 20)

@@ -19,6 +19,7 @@ bound for a veth path.
 usage: between_netns_check.py CAP A B TRUTH DROP_MOD DROP_REM MARK_MOD MARK_REM [rocewire-cap options...]"""
 import json
 import math
+import re
 import struct
 import subprocess
 import sys
@@ -247,6 +248,37 @@ if "--estimate-offset" in extra and out["delay_ns"] and out["reverse_delay_ns"]:
     if abs(out["delay_ns"]["min"] - out["reverse_delay_ns"]["min"]) > 1:
         errors.append("with the estimated offset, min delays %d and %d differ"
                       % (out["delay_ns"]["min"], out["reverse_delay_ns"]["min"]))
+
+# the text form names lost packets as the JSON does, each with the frame
+# of the tap it was seen in: the first 20, then "... N more"
+# (README-report.md, "Two taps")
+run = subprocess.run([cap, "--between", fa, fb] + extra, capture_output=True, text=True)
+text_lost = set()
+head = more = None
+for line in run.stdout.splitlines():
+    if line.startswith("Lost between the taps:"):
+        head = int(line.split(":")[1])
+    elif head is not None and more is None:
+        m = re.match(r"^\s+(\S+) -> (\S+)\s+qp 0x([0-9a-f]+)\s+psn (\d+)\s+\S+\s+([AB]) frame (\d+)$", line)
+        if m:
+            text_lost.add((m[1], m[2], int(m[3], 16), int(m[4]), int(m[6]), "a_to_b" if m[5] == "A" else "b_to_a"))
+        m = re.match(r"^\s+\.\.\. (\d+) more$", line)
+        if m:
+            more = int(m[1])
+want_text = {(x[0], x[1], x[2], x[3], x[5], x[6]) for x in lost}
+shown = min(20, len(lost))
+if run.returncode != 0 or head != len(lost) or len(text_lost) != shown or not text_lost <= want_text \
+        or (more or 0) != len(lost) - shown:
+    errors.append("text form (status %d): 'Lost between the taps: %s', %d lines, '... %s more'; want %d, %d, %d; "
+                  "not lost: %s" % (run.returncode, head, len(text_lost), more, len(lost), shown,
+                                    len(lost) - shown, sorted(text_lost - want_text)[:3]))
+# the path kept every ICRC right (TTL and ECN are masked out of it)
+for tap, path in (("a", fa), ("b", fb)):
+    run = subprocess.run([cap, "-r", path, "--json"], capture_output=True, text=True)
+    st = [json.loads(line).get("icrc", {}).get("status") for line in run.stdout.splitlines() if line.strip()]
+    if st.count("ok") != out["tap_" + tap]["compared"]:
+        errors.append("tap %s: %d ICRCs ok of %d RoCE packets (statuses %s)"
+                      % (tap, st.count("ok"), out["tap_" + tap]["compared"], sorted(set(map(str, st)))))
 
 if errors:
     print("FAIL: --between %s on the namespace path's taps:" % " ".join(extra))

@@ -114,8 +114,7 @@ tap() {
 		grep -q "listening on" "$3.err" 2>/dev/null && return 0
 		sleep 0.05
 	done
-	echo "FAIL: tcpdump on $2 did not start: $(cat "$3.err")"
-	exit 1
+	skip "tcpdump cannot capture on $2 here: $(tr '\n' ' ' <"$3.err")"
 }
 tap "$ns_s" vS "$work/a.pcap"
 tap "$ns_d" vD "$work/b.pcap"

@@ -9,7 +9,8 @@ capture files read here with the standard library (frame numbers and
 timestamps). First it checks that the path did what the rule says (each
 packet in its first tap once; in the second once, TTL 63, MACs rewritten,
 CE where marked; or absent where dropped), then every figure of the tool:
-every lost packet named with its frame, matched, CE marks, changes, per
+every lost packet named with its frame (that frame, by tshark's own
+dissector when tshark is installed, is that packet), matched, CE marks, changes, per
 flow, and the delays both ways — min and max equal to the taps' own
 timestamp differences (to the capture clock's resolution: 1 ns for
 nanosecond files), p50/p99 within the stated error, min >= 0 (one host
@@ -20,6 +21,7 @@ usage: between_netns_check.py CAP A B TRUTH DROP_MOD DROP_REM MARK_MOD MARK_REM 
 import json
 import math
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -272,6 +274,24 @@ if run.returncode != 0 or head != len(lost) or len(text_lost) != shown or not te
     errors.append("text form (status %d): 'Lost between the taps: %s', %d lines, '... %s more'; want %d, %d, %d; "
                   "not lost: %s" % (run.returncode, head, len(text_lost), more, len(lost), shown,
                                     len(lost) - shown, sorted(text_lost - want_text)[:3]))
+# frame numbers as Wireshark counts them: each lost packet's frame, in the
+# tap it was seen in, is that packet by tshark's InfiniBand dissector
+if shutil.which("tshark"):
+    by_tshark = {}
+    for tap, path in (("a", fa), ("b", fb)):
+        run = subprocess.run(["tshark", "-r", path, "-Y", "infiniband", "-T", "fields", "-e", "frame.number",
+                              "-e", "infiniband.bth.destqp", "-e", "infiniband.bth.psn", "-e", "infiniband.bth.opcode"],
+                             capture_output=True, text=True)
+        for line in run.stdout.splitlines():
+            n, q, psn, op = line.split("\t")
+            by_tshark[(tap, int(n))] = (int(q, 0), int(psn), int(op))
+    for x in lost:
+        tap = "a" if x[6] == "a_to_b" else "b"
+        if by_tshark.get((tap, x[5])) != (x[2], x[3], x[4]):
+            errors.append("tshark's frame %d of tap %s is %s, not dqpn %d psn %d opcode %d"
+                          % (x[5], tap, by_tshark.get((tap, x[5])), x[2], x[3], x[4]))
+else:
+    print("note: no tshark: lost frames numbered by this script's pcap reader only")
 # the path kept every ICRC right (TTL and ECN are masked out of it)
 for tap, path in (("a", fa), ("b", fb)):
     run = subprocess.run([cap, "-r", path, "--json"], capture_output=True, text=True)

@@ -43,6 +43,7 @@ ns_d=rwbtw-d-$$
 made=""
 bg=""
 work=$(mktemp -d "${TMPDIR:-/tmp}/rw-btwnet.XXXXXX")
+export HOME="$work" XDG_CONFIG_HOME="$work/.config" # a clean tshark profile
 cleanup() {
 	for p in $bg; do
 		kill "$p" 2>/dev/null

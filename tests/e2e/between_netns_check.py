@@ -10,12 +10,15 @@ timestamps). First it checks that the path did what the rule says (each
 packet in its first tap once; in the second once, TTL 63, MACs rewritten,
 CE where marked; or absent where dropped), then every figure of the tool:
 every lost packet named with its frame (that frame, by tshark's own
-dissector when tshark is installed, is that packet), matched, CE marks, changes, per
-flow, and the delays both ways — min and max equal to the taps' own
-timestamp differences (to the capture clock's resolution: 1 ns for
-nanosecond files), p50/p99 within the stated error, min >= 0 (one host
-clock: a packet reaches the second tap after the first), and under a sane
-bound for a veth path.
+dissector when tshark is installed, is that packet), in the JSON and in
+the text form; matched, CE marks, changes, per flow, and the delays both
+ways: min and max equal to the taps' own timestamp differences (to the
+capture clock's resolution: 1 ns for nanosecond files), p50/p99 within the
+stated error, min >= 0 (one host clock: a packet reaches the second tap
+after the first), and under a sane bound for a veth path; with
+--estimate-offset, the offset NTP's estimate of the taps' own times. Last,
+every ICRC in both taps is still right (the path changes only what it
+masks).
 
 usage: between_netns_check.py CAP A B TRUTH DROP_MOD DROP_REM MARK_MOD MARK_REM [rocewire-cap options...]"""
 import json

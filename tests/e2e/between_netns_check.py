@@ -4,14 +4,16 @@
 path (test_between_netns.sh) against truth that does not come from
 rocewire: what the traffic script sent (TRUTH.json), the BPF rule's fate
 of each packet recomputed here (k = PSN + QP: dropped when k % DROP_MOD ==
-DROP_REM, else CE-marked when ECT and k % MARK_MOD == MARK_REM), and both
+DROP_REM, else CE-marked when ECT and k % MARK_MOD == MARK_REM, and sent
+twice when k % DUP_MOD == DUP_REM), and both
 capture files read here with the standard library (frame numbers and
 timestamps). First it checks that the path did what the rule says (each
 packet in its first tap once; in the second once, TTL 63, MACs rewritten,
-CE where marked; or absent where dropped), then every figure of the tool:
-every lost packet named with its frame (that frame, by tshark's own
-dissector when tshark is installed, is that packet), in the JSON and in
-the text form; matched, CE marks, changes, per flow, and the delays both
+CE where marked, twice where duplicated; or absent where dropped), then
+every figure of the tool: every lost packet named with its frame, and
+every second copy (only in the second tap) with its frame (each frame, by
+tshark's own dissector when tshark is installed, is that packet), in the
+JSON and in the text form; matched, CE marks, changes, per flow, and the delays both
 ways: min and max equal to the taps' own timestamp differences (to the
 capture clock's resolution: 1 ns for nanosecond files), p50/p99 within the
 stated error, min >= 0 (one host clock: a packet reaches the second tap
@@ -20,7 +22,8 @@ after the first), and under a sane bound for a veth path; with
 every ICRC in both taps is still right (the path changes only what it
 masks).
 
-usage: between_netns_check.py CAP A B TRUTH DROP_MOD DROP_REM MARK_MOD MARK_REM [rocewire-cap options...]"""
+usage: between_netns_check.py CAP A B TRUTH DROP_MOD DROP_REM MARK_MOD MARK_REM DUP_MOD DUP_REM
+                              [rocewire-cap options...]"""
 import json
 import math
 import re
@@ -30,8 +33,8 @@ import subprocess
 import sys
 
 cap, fa, fb, ftruth = sys.argv[1:5]
-drop_mod, drop_rem, mark_mod, mark_rem = (int(x) for x in sys.argv[5:9])
-extra = sys.argv[9:]
+drop_mod, drop_rem, mark_mod, mark_rem, dup_mod, dup_rem = (int(x) for x in sys.argv[5:11])
+extra = sys.argv[11:]
 # the path is a few microseconds long; these leave room for a loaded machine
 P50_BOUND_NS = 20_000_000
 MAX_BOUND_NS = 500_000_000
@@ -41,6 +44,12 @@ errors = []
 def check(what, got, want):
     if got != want:
         errors.append("%s: got %r, want %r" % (what, got, want))
+
+
+def check_list(what, got, want):
+    if got != want:
+        errors.append("%s: %d listed, want %d; missing %s; unexpected %s"
+                      % (what, len(got), len(want), sorted(set(want) - set(got))[:5], sorted(set(got) - set(want))[:5]))
 
 
 def read_pcap(path):
@@ -94,6 +103,7 @@ for p in pk:
     k = (p["psn"] + p["dqpn"]) & 0xffffffff
     p["dropped"] = k % drop_mod == drop_rem
     p["marked"] = not p["dropped"] and p["tos"] & 3 in (1, 2) and k % mark_mod == mark_rem
+    p["dup"] = not p["dropped"] and k % dup_mod == dup_rem
     first, second = ("a", "b") if p["dir"] == "a_to_b" else ("b", "a")
     key = roce_key(f)
     what = "%s dqpn %#x psn %#x opcode %d" % (p["dir"], p["dqpn"], p["psn"], p["opcode"])
@@ -103,15 +113,21 @@ for p in pk:
         setup.append("%s: %d times in tap %s as sent, want once" % (what, len(seen1), first))
         continue
     p["frame_" + first], p["t_" + first] = seen1[0][:2]
+    p["n_" + first], p["n_" + second] = 1, len(seen2)
     if p["dropped"]:
         if seen2:
             setup.append("%s: the rule drops it, yet tap %s has it (frame %d)" % (what, second, seen2[0][0]))
         continue
-    if len(seen2) != 1:
-        setup.append("%s: %d times in tap %s, want once (the rule forwards it)" % (what, len(seen2), second))
+    if len(seen2) != 1 + p["dup"] or p["dup"] and seen2[0][2] != seen2[1][2]:
+        setup.append("%s: %d times in tap %s, want %s (the rule forwards it%s)"
+                     % (what, len(seen2), second, "twice" if p["dup"] else "once",
+                        " and sends it again" if p["dup"] else ""))
         continue
     n2, t2, b2 = seen2[0]
     p["frame_" + second], p["t_" + second] = n2, t2
+    if p["dup"]:
+        # the later copy is the one without a twin in the first tap
+        p["again_" + second] = seen2[1][0]
     want_tos = p["tos"] | 3 if p["marked"] else p["tos"]
     if b2[15] != want_tos or b2[22] != f[22] - 1 or b2[0:12] == f[0:12] or b2[0:6] == f[0:6] or b2[6:12] == f[6:12]:
         setup.append("%s: in tap %s TOS %#x TTL %d MACs %s, want TOS %#x TTL %d and both MACs rewritten"
@@ -123,8 +139,9 @@ if setup:
     sys.exit(1)
 fwd = [p for p in pk if not p["dropped"]]
 if not any(p["dropped"] for p in pk if p["dir"] == "a_to_b") or not any(p["dropped"] for p in pk if p["dir"] == "b_to_a") \
-        or not any(p["marked"] for p in pk):
-    sys.exit("FAIL: the rule drops or marks nothing in a direction: the test proves nothing")
+        or not any(p["marked"] for p in pk) or not any(p["dup"] for p in pk if p["dir"] == "a_to_b") \
+        or not any(p["dup"] for p in pk if p["dir"] == "b_to_a"):
+    sys.exit("FAIL: the rule drops, marks or repeats nothing in a direction: the test proves less than it says")
 
 run = subprocess.run([cap, "--between", fa, fb, "--json"] + extra, capture_output=True, text=True)
 if run.returncode != 0:
@@ -210,13 +227,15 @@ check("lost_truncated", out["lost_truncated"], False)
 got_lost = sorted((x["src"], x["dst"], x["dqpn"], x["psn"], x["opcode"],
                    x.get("frame_a") if x["direction"] == "a_to_b" else x.get("frame_b"), x["direction"])
                   for x in out["lost"])
-if got_lost != lost:
-    errors.append("lost (src, dst, dqpn, psn, opcode, frame, direction): %d listed, want %d; "
-                  "missing %s; unexpected %s" % (len(got_lost), len(lost),
-                                                 sorted(set(lost) - set(got_lost))[:5],
-                                                 sorted(set(got_lost) - set(lost))[:5]))
-for key in ("only_in_b", "only_in_a"):
-    check(key + ".count", out[key]["count"], 0)
+check_list("lost (src, dst, dqpn, psn, opcode, frame, direction)", got_lost, lost)
+for key, direction, tap in (("only_in_b", "a_to_b", "b"), ("only_in_a", "b_to_a", "a")):
+    fr = "frame_" + tap
+    want = sorted((p["src"], p["dst"], p["dqpn"], p["psn"], p["opcode"], p["again_" + tap])
+                  for p in pk if p["dup"] and p["dir"] == direction)
+    check(key + ".count", out[key]["count"], len(want))
+    check(key + ".truncated", out[key]["truncated"], False)
+    check_list(key + ".list (src, dst, dqpn, psn, opcode, %s)" % fr,
+               sorted((x["src"], x["dst"], x["dqpn"], x["psn"], x["opcode"], x.get(fr)) for x in out[key]["list"]), want)
 for key in ("window_overflow", "untracked"):
     check(key, out[key], 0)
 flows = {}
@@ -231,11 +250,11 @@ for f in out["flows"]:
         continue
     figures(ps, f, where)
     check(where + "direction", f["direction"], ps[0]["dir"])
-    check(where + "packets_a", f["packets_a"], sum(1 for p in ps if "frame_a" in p))
-    check(where + "packets_b", f["packets_b"], sum(1 for p in ps if "frame_b" in p))
+    check(where + "packets_a", f["packets_a"], sum(p.get("n_a", 0) for p in ps))
+    check(where + "packets_b", f["packets_b"], sum(p.get("n_b", 0) for p in ps))
     check(where + "lost_count", f["lost_count"], sum(p["dropped"] for p in ps))
-    check(where + "only_in_b", f["only_in_b"], 0)
-    check(where + "only_in_a", f["only_in_a"], 0)
+    check(where + "only_in_b", f["only_in_b"], sum(p["dup"] for p in ps if p["dir"] == "a_to_b"))
+    check(where + "only_in_a", f["only_in_a"], sum(p["dup"] for p in ps if p["dir"] == "b_to_a"))
 
 # sanity: one host clock, so a packet reaches its second tap after its
 # first; and a veth path is short
@@ -288,11 +307,13 @@ if shutil.which("tshark"):
         for line in run.stdout.splitlines():
             n, q, psn, op = line.split("\t")
             by_tshark[(tap, int(n))] = (int(q, 0), int(psn), int(op))
-    for x in lost:
-        tap = "a" if x[6] == "a_to_b" else "b"
-        if by_tshark.get((tap, x[5])) != (x[2], x[3], x[4]):
+    named = [("a" if x[6] == "a_to_b" else "b", x[5], x[2], x[3], x[4]) for x in lost]
+    named += [("b" if p["dir"] == "a_to_b" else "a", p["again_b"] if p["dir"] == "a_to_b" else p["again_a"],
+               p["dqpn"], p["psn"], p["opcode"]) for p in pk if p["dup"]]
+    for tap, n, q, psn, op in named:
+        if by_tshark.get((tap, n)) != (q, psn, op):
             errors.append("tshark's frame %d of tap %s is %s, not dqpn %d psn %d opcode %d"
-                          % (x[5], tap, by_tshark.get((tap, x[5])), x[2], x[3], x[4]))
+                          % (n, tap, by_tshark.get((tap, n)), q, psn, op))
 else:
     print("note: no tshark: lost frames numbered by this script's pcap reader only")
 # the path kept every ICRC right (TTL and ECN are masked out of it)
@@ -309,10 +330,10 @@ if errors:
         print("  " + e)
     sys.exit(1)
 print("ok: --between %s: %d sent, %d matched, %d lost (%d requests, %d ACKs) each named with its frame, "
-      "%d CE-marked; delay min/p50/max %d/%d/%d ns, reverse %d/%d/%d ns, offset %d ns; "
+      "%d sent twice, %d CE-marked; delay min/p50/max %d/%d/%d ns, reverse %d/%d/%d ns, offset %d ns; "
       "clock resolution %d ns (A) / %d ns (B)"
       % (" ".join(extra) or "(synchronised)", len(pk), out["matched"], out["lost_count"],
          sum(p["dropped"] for p in pk if p["dir"] == "a_to_b"), sum(p["dropped"] for p in pk if p["dir"] == "b_to_a"),
-         out["ce_marked"], out["delay_ns"]["min"], out["delay_ns"]["p50"], out["delay_ns"]["max"],
+         sum(p["dup"] for p in pk), out["ce_marked"], out["delay_ns"]["min"], out["delay_ns"]["p50"], out["delay_ns"]["max"],
          out["reverse_delay_ns"]["min"], out["reverse_delay_ns"]["p50"], out["reverse_delay_ns"]["max"], off,
          res["a"], res["b"]))

@@ -4,15 +4,17 @@
 # network namespaces, sender (vS) - router (rS, rD) - receiver (vD), joined
 # by two veth pairs. The router forwards IPv4 (TTL decremented, MACs
 # rewritten) and runs between_rule.bpf.c on both its egresses (tc clsact):
-# RoCEv2 packets dropped or CE-marked by a pure function of PSN and QP.
-# Tap A is tcpdump on vS, tap B tcpdump on vD, both with nanosecond
+# RoCEv2 packets dropped, CE-marked or sent twice by a pure function of PSN
+# and QP. Tap A is tcpdump on vS, tap B tcpdump on vD, both with nanosecond
 # timestamps from the one host clock. Scapy (between_netns_traffic.py)
 # sends RC requests of four QPs from the sender and ACKs back from the
 # receiver, and writes what it sent; between_netns_check.py recomputes
 # every packet's fate from the rule, reads both taps itself, and checks
-# `rocewire-cap --between A B --json`: every lost packet named with its
-# frame, CE marks, TTL/MAC rewrites, the delays both ways to the
-# nanosecond, per flow; then again with --estimate-offset.
+# `rocewire-cap --between A B --json` (and its text): every lost packet
+# named with its frame, the second copies seen in one tap only, CE marks,
+# TTL/MAC rewrites, the delays both ways to the nanosecond, per flow; then
+# again with --estimate-offset. The path does not reorder (no netem here):
+# `reordered` is checked against the taps' own order, which is 0.
 # Env: ROCEWIRE_CAP, ROCEWIRE_SOURCE_DIR; ROCEWIRE_KEEP=DIR keeps both
 # taps, the truth and the output there. Root (namespaces); exit 77 (skip)
 # with the reason when something it needs is missing.
@@ -22,7 +24,7 @@ cap=$ROCEWIRE_CAP
 src=$ROCEWIRE_SOURCE_DIR
 py=/usr/bin/python3
 # the rule, given to the BPF program and to the checker alike
-DROP_MOD=7 DROP_REM=3 MARK_MOD=5 MARK_REM=1
+DROP_MOD=7 DROP_REM=3 MARK_MOD=5 MARK_REM=1 DUP_MOD=11 DUP_REM=6
 
 skip() {
 	echo "SKIP: $*"
@@ -64,7 +66,7 @@ trap 'exit 1' INT TERM
 
 march=$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)
 clang -O2 -g -target bpf -I"/usr/include/$march" -DDROP_MOD=$DROP_MOD -DDROP_REM=$DROP_REM \
-	-DMARK_MOD=$MARK_MOD -DMARK_REM=$MARK_REM -c "$src/tests/e2e/between_rule.bpf.c" -o "$work/rule.o" \
+	-DMARK_MOD=$MARK_MOD -DMARK_REM=$MARK_REM -DDUP_MOD=$DUP_MOD -DDUP_REM=$DUP_REM -c "$src/tests/e2e/between_rule.bpf.c" -o "$work/rule.o" \
 	2>"$work/clang.err" || skip "cannot build the BPF rule (libbpf-dev headers?): $(head -n 1 "$work/clang.err")"
 
 for ns in "$ns_s" "$ns_r" "$ns_d"; do
@@ -144,7 +146,7 @@ done
 status=0
 check() {
 	"$py" "$src/tests/e2e/between_netns_check.py" "$cap" "$work/a.pcap" "$work/b.pcap" "$work/truth.json" \
-		"$DROP_MOD" "$DROP_REM" "$MARK_MOD" "$MARK_REM" "$@" || status=1
+		"$DROP_MOD" "$DROP_REM" "$MARK_MOD" "$MARK_REM" "$DUP_MOD" "$DUP_REM" "$@" || status=1
 }
 check
 check --estimate-offset

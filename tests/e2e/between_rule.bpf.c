@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause OR GPL-2.0-only */
 /* The path between the two taps of test_between_netns.sh: a tc (clsact,
- * egress, direct action) program on the router's interfaces that drops and
- * CE-marks RoCEv2 packets by a rule that is a pure function of the BTH, so
- * that the checker (between_netns_check.py) knows every packet's fate
- * without asking the kernel or rocewire. With k = (PSN + destination QP):
+ * egress, direct action) program on the router's interfaces that drops,
+ * CE-marks and repeats RoCEv2 packets by a rule that is a pure function of
+ * the BTH, so that the checker (between_netns_check.py) knows every
+ * packet's fate without asking the kernel or rocewire. With k = (PSN + destination QP):
  *   k % DROP_MOD == DROP_REM  -> dropped;
  *   else k % MARK_MOD == MARK_REM and the packet is ECT -> marked CE;
  *   and, when not dropped, k % DUP_MOD == DUP_REM -> sent twice (a clone

@@ -3,7 +3,8 @@
  * egress, direct action) program on the router's interfaces that drops,
  * CE-marks and repeats RoCEv2 packets by a rule that is a pure function of
  * the BTH, so that the checker (between_netns_check.py) knows every
- * packet's fate without asking the kernel or rocewire. With k = (PSN + destination QP):
+ * packet's fate without asking the kernel or rocewire. With
+ * k = PSN + destination QP:
  *   k % DROP_MOD == DROP_REM  -> dropped;
  *   else k % MARK_MOD == MARK_REM and the packet is ECT -> marked CE;
  *   and, when not dropped, k % DUP_MOD == DUP_REM -> sent twice (a clone

@@ -66,7 +66,8 @@ trap 'exit 1' INT TERM
 
 march=$(gcc -dumpmachine 2>/dev/null || echo x86_64-linux-gnu)
 clang -O2 -g -target bpf -I"/usr/include/$march" -DDROP_MOD=$DROP_MOD -DDROP_REM=$DROP_REM \
-	-DMARK_MOD=$MARK_MOD -DMARK_REM=$MARK_REM -DDUP_MOD=$DUP_MOD -DDUP_REM=$DUP_REM -c "$src/tests/e2e/between_rule.bpf.c" -o "$work/rule.o" \
+	-DMARK_MOD=$MARK_MOD -DMARK_REM=$MARK_REM -DDUP_MOD=$DUP_MOD -DDUP_REM=$DUP_REM \
+	-c "$src/tests/e2e/between_rule.bpf.c" -o "$work/rule.o" \
 	2>"$work/clang.err" || skip "cannot build the BPF rule (libbpf-dev headers?): $(head -n 1 "$work/clang.err")"
 
 for ns in "$ns_s" "$ns_r" "$ns_d"; do

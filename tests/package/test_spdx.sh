@@ -30,7 +30,7 @@ want_for() {
 	wireshark-plugin/*) echo GPL-2.0-or-later ;;
 	# loaded into the kernel, which wants a GPL-compatible licence for the
 	# GPL-only helpers it calls
-	tests/e2e/ecn_marker.bpf.c) echo "BSD-3-Clause OR GPL-2.0-only" ;;
+	tests/e2e/ecn_marker.bpf.c | tests/e2e/between_rule.bpf.c) echo "BSD-3-Clause OR GPL-2.0-only" ;;
 	*) echo BSD-3-Clause ;;
 	esac
 }

@@ -24,8 +24,9 @@ struct tap {
 	int have, open;
 };
 
-/* The next record of a tap, decoded; 0 at the end, -1 on a read error. */
-static int tap_next(struct tap *t, const struct rw_decode_cfg *cfg, int64_t offset)
+/* The next record of a tap, decoded and announced to the matcher; 0 at
+ * the end, -1 on a read error. */
+static int tap_next(struct tap *t, const struct rw_decode_cfg *cfg, int64_t offset, struct rw_between *b, int side)
 {
 	int rc = cap_source_next(&t->src, &t->rec);
 	t->have = rc == 1;
@@ -33,6 +34,7 @@ static int tap_next(struct tap *t, const struct rw_decode_cfg *cfg, int64_t offs
 		return rc;
 	rw_packet_decode(cfg, t->rec.linktype, t->rec.data, t->rec.caplen, t->rec.wirelen, &t->pkt);
 	t->ts = t->rec.ts_sec * 1000000000 + (int64_t)t->rec.ts_nsec - offset;
+	rw_between_prepare(b, side, &t->pkt);
 	return 1;
 }
 
@@ -75,7 +77,7 @@ static int pass(const struct cap_opts *o, int64_t offset, uint64_t window_ns, st
 	}
 	int status = CAP_EXIT_OK;
 	for (int s = 0; s < 2 && status == CAP_EXIT_OK; s++)
-		if (tap_next(&t[s], &cfg, s ? offset : 0) < 0)
+		if (tap_next(&t[s], &cfg, s ? offset : 0, b, s) < 0)
 			status = -1 - s;
 	while (status == CAP_EXIT_OK && (t[0].have || t[1].have)) {
 		/* the earlier of the two; A on a tie */
@@ -91,7 +93,7 @@ static int pass(const struct cap_opts *o, int64_t offset, uint64_t window_ns, st
 			in->compared[s]++;
 		else
 			in->ignored[s]++;
-		if (tap_next(&t[s], &cfg, s ? offset : 0) < 0)
+		if (tap_next(&t[s], &cfg, s ? offset : 0, b, s) < 0)
 			status = -1 - s;
 	}
 	if (status < 0) {

@@ -23,22 +23,30 @@
  * direction; a single packet held back behind n others counts once. */
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "rocewire/between.h"
 
 #define NIL UINT32_MAX
 
+/* A waiting packet: 48 bytes, the ring's whole traffic. The frame number
+ * and the flow's packet number keep their low 32 bits: a waiting packet is
+ * fewer than 2^32 packets of its tap behind the newest (the ring holds at
+ * most max_pending), so the full numbers come back from the newest ones
+ * (frame_of(), ord_of()). */
 struct entry {
 	int64_t ts;
-	uint64_t frame;
-	uint64_t ord;           /* the flow's packet number at this tap, from 1 */
+	uint32_t frame;         /* low 32 bits of the frame number */
+	uint32_t ord;           /* low 32 bits of the flow's packet number at this tap, from 1 */
 	uint32_t flow, psn, icrc;
-	uint8_t opcode, side, alive;
-	uint8_t ttl, dscp, ecn;
-	uint8_t vlan_n, vlan_pcp;
+	uint8_t opcode, ttl, dscp, ecn;
+	uint8_t side : 1, alive : 1, vlan_n : 1, vlan_pcp : 3;
 	uint16_t vlan_vid;
 	uint8_t mac[12];        /* destination, source */
 };
+_Static_assert(sizeof(struct entry) <= 48, "a ring entry is 48 bytes");
 
 /* A cell of the index: hash 0 is an empty cell (a key's hash is never 0). */
 struct cell {
@@ -72,6 +80,14 @@ struct rw_between {
 	const struct rw_between_unmatched **list[4];
 	size_t list_n[4];
 	uint64_t list_total[4];
+	/* rw_between_prepare()'s work, per side: the flow (-1: none yet, the
+	 * feed makes it) and the key's hash; valid until that side's feed */
+	struct {
+		long flow;
+		uint32_t hash;
+		int valid;
+	} pre[2];
+	uint64_t last_frame[2]; /* the newest frame number fed, per tap */
 	const char *err;
 	int finished;
 };
@@ -217,6 +233,30 @@ static void hist_delay(const struct rw_between_hist *h, struct rw_between_delay 
 	d->p99 = rw_between_hist_quantile(h, 0.99);
 }
 
+/* ---- memory ---------------------------------------------------------------------- */
+
+/* The ring and the index: large, and touched all over as they fill. From
+ * 2 MiB they are 2 MiB-aligned and offered to transparent huge pages (a
+ * page fault and a TLB entry per 2 MiB rather than per 4 KiB: with a long
+ * window at line rate most of the matcher's time went to faulting in and
+ * missing the TLB on fresh ring pages). */
+#define BIG_ALIGN ((size_t)2 << 20)
+
+static void *big_alloc(size_t size, int zero)
+{
+	if (size < BIG_ALIGN)
+		return zero ? calloc(1, size) : malloc(size);
+	void *p = NULL;
+	if (posix_memalign(&p, BIG_ALIGN, size) != 0)
+		return NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+	(void)madvise(p, size, MADV_HUGEPAGE); /* advice: refused is fine */
+#endif
+	if (zero)
+		memset(p, 0, size);
+	return p;
+}
+
 /* ---- set-up --------------------------------------------------------------------- */
 
 struct rw_between *rw_between_new(const struct rw_between_cfg *cfg)
@@ -235,9 +275,9 @@ struct rw_between *rw_between_new(const struct rw_between_cfg *cfg)
 	if (!b->cfg.max_flows)
 		b->cfg.max_flows = RW_BETWEEN_DEFAULT_MAX_FLOWS;
 	b->cap = 1024;
-	b->ring = malloc((size_t)b->cap * sizeof(*b->ring));
+	b->ring = big_alloc((size_t)b->cap * sizeof(*b->ring), 0);
 	b->tcap = 1024;
-	b->tab = calloc(b->tcap, sizeof(*b->tab));
+	b->tab = big_alloc((size_t)b->tcap * sizeof(*b->tab), 1);
 	b->fidx_cap = 1024;
 	b->fidx = calloc(b->fidx_cap, sizeof(*b->fidx));
 	if (!b->ring || !b->tab || !b->fidx) {
@@ -333,7 +373,10 @@ static int carrier_addrs(const struct rw_packet *p, struct rw_between_addr *s, s
 
 static int addr_eq(const struct rw_between_addr *x, const struct rw_between_addr *y)
 {
-	return x->kind == y->kind && memcmp(x->a, y->a, 16) == 0;
+	uint64_t u[2], v[2];
+	memcpy(u, x->a, 16); /* two words, not a call to memcmp */
+	memcpy(v, y->a, 16);
+	return x->kind == y->kind && u[0] == v[0] && u[1] == v[1];
 }
 
 static int grow_flows(struct rw_between *b)
@@ -353,6 +396,19 @@ static int grow_flows(struct rw_between *b)
 	b->fidx = n;
 	b->fidx_cap = nc;
 	return 0;
+}
+
+/* The flow's index, or -1 when it has none yet. */
+static long flow_find(const struct rw_between *b, const struct rw_between_addr *s, const struct rw_between_addr *d,
+		      uint32_t dqpn)
+{
+	size_t h = (size_t)flow_hash(s, d, dqpn) & (b->fidx_cap - 1);
+	for (uint32_t v; (v = b->fidx[h]) != 0; h = (h + 1) & (b->fidx_cap - 1)) {
+		const struct rw_between_flow *f = &b->flows[v - 1];
+		if (f->dqpn == dqpn && addr_eq(&f->src, s) && addr_eq(&f->dst, d))
+			return (long)(v - 1);
+	}
+	return -1;
 }
 
 /* The flow's index, made on its first packet; -1: over max_flows, -2: out
@@ -426,7 +482,7 @@ static int tab_reserve(struct rw_between *b)
 	if ((uint64_t)(b->tn + 1) * 2 <= b->tcap)
 		return 0;
 	uint32_t nc = b->tcap * 2;
-	struct cell *n = calloc(nc, sizeof(*n));
+	struct cell *n = big_alloc((size_t)nc * sizeof(*n), 1);
 	if (!n)
 		return -1;
 	for (uint32_t i = 0; i < b->tcap; i++)
@@ -476,7 +532,7 @@ static void tab_remove(struct rw_between *b, uint64_t seq)
 static int ring_grow(struct rw_between *b)
 {
 	uint32_t nc = b->cap * 2;
-	struct entry *nr = malloc((size_t)nc * sizeof(*nr));
+	struct entry *nr = big_alloc((size_t)nc * sizeof(*nr), 0);
 	if (!nr)
 		return -1;
 	for (uint64_t s = b->head; s != b->tail; s++)
@@ -485,6 +541,18 @@ static int ring_grow(struct rw_between *b)
 	b->ring = nr;
 	b->cap = nc;
 	return 0;
+}
+
+static uint64_t frame_of(const struct rw_between *b, const struct entry *e)
+{
+	uint64_t last = b->last_frame[e->side];
+	return last - (uint32_t)((uint32_t)last - e->frame);
+}
+
+static uint64_t ord_of(const struct rw_between_flow *f, const struct entry *e)
+{
+	uint64_t last = f->ord[e->side];
+	return last - (uint32_t)((uint32_t)last - e->ord);
 }
 
 static void settle_unmatched(struct rw_between *b, const struct entry *e)
@@ -509,7 +577,7 @@ static void settle_unmatched(struct rw_between *b, const struct entry *e)
 	}
 	l->v[l->n++] = (struct rw_between_unmatched){
 		.flow = e->flow, .psn = e->psn, .opcode = e->opcode, .side = e->side,
-		.frame = e->frame, .ts_ns = e->ts};
+		.frame = frame_of(b, e), .ts_ns = e->ts};
 }
 
 /* Pops the head: settled unmatched when still waiting. */
@@ -552,7 +620,7 @@ static void fill_fields(const struct rw_packet *p, struct entry *e)
 		e->ecn = p->grh.tclass & 3;
 	}
 	e->vlan_n = p->n_vlan ? 1 : 0;
-	e->vlan_pcp = p->n_vlan ? p->vlan[0].pcp : 0;
+	e->vlan_pcp = p->n_vlan ? p->vlan[0].pcp & 7 : 0;
 	e->vlan_vid = p->n_vlan ? p->vlan[0].vid : 0;
 	if (p->present & RW_P_ETH) {
 		memcpy(e->mac, p->eth.dst, 6);
@@ -579,10 +647,11 @@ static int matched(struct rw_between *b, const struct entry *first, const struct
 	f->changed[RW_BC_VLAN] += first->vlan_n != second->vlan_n || first->vlan_pcp != second->vlan_pcp ||
 				  first->vlan_vid != second->vlan_vid;
 	f->changed[RW_BC_MAC] += memcmp(first->mac, second->mac, 12) != 0;
-	if (first->ord < f->max_ord[fs])
+	uint64_t ord = ord_of(f, first);
+	if (ord < f->max_ord[fs])
 		f->reordered++;
 	else
-		f->max_ord[fs] = first->ord;
+		f->max_ord[fs] = ord;
 	if (rw_between_hist_add(&f->d, tb - ta) != 0) {
 		b->err = "out of memory for a delay histogram";
 		return -1;
@@ -590,15 +659,43 @@ static int matched(struct rw_between *b, const struct entry *first, const struct
 	return 0;
 }
 
+void rw_between_prepare(struct rw_between *b, int side, const struct rw_packet *p)
+{
+	side = side ? 1 : 0;
+	b->pre[side].valid = 0;
+	struct rw_between_addr s, d;
+	if (!(p->present & RW_P_BTH) || !(p->present & RW_P_ICRC) || !carrier_addrs(p, &s, &d))
+		return;
+	long fl = flow_find(b, &s, &d, p->bth.dqpn);
+	b->pre[side].flow = fl;
+	b->pre[side].valid = 1;
+	if (fl < 0)
+		return;
+	uint32_t h = key_hash((uint32_t)fl, p->bth.psn, p->bth.opcode, p->icrc_wire);
+	b->pre[side].hash = h;
+#if defined(__GNUC__)
+	__builtin_prefetch(&b->tab[h & (b->tcap - 1)]);
+#endif
+}
+
 int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, int64_t ts_ns, uint64_t frame)
 {
+	int sd = side ? 1 : 0, pre = b->pre[sd].valid;
+	b->pre[sd].valid = 0;
 	if (!(p->present & RW_P_BTH) || !(p->present & RW_P_ICRC))
 		return 0;
-	struct rw_between_addr s, d;
-	if (!carrier_addrs(p, &s, &d))
-		return 0;
-	expire(b, ts_ns);
-	long fl = flow_of(b, &s, &d, p->bth.dqpn);
+	long fl;
+	if (pre && b->pre[sd].flow >= 0) {
+		fl = b->pre[sd].flow; /* prepared: found the flow and hashed the key */
+		expire(b, ts_ns);
+	} else {
+		struct rw_between_addr s, d;
+		if (!carrier_addrs(p, &s, &d))
+			return 0;
+		expire(b, ts_ns);
+		fl = flow_of(b, &s, &d, p->bth.dqpn);
+		pre = 0;
+	}
 	if (fl == -1) {
 		b->untracked++;
 		return 0;
@@ -612,18 +709,19 @@ int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, i
 	f->packets[side]++;
 	struct entry ne;
 	ne.ts = ts_ns;
-	ne.frame = frame;
-	ne.ord = ++f->ord[side];
+	b->last_frame[side] = frame;
+	ne.frame = (uint32_t)frame;
+	ne.ord = (uint32_t)++f->ord[side];
 	ne.flow = (uint32_t)fl;
 	ne.psn = p->bth.psn;
 	ne.icrc = p->icrc_wire;
 	ne.opcode = p->bth.opcode;
-	ne.side = (uint8_t)side;
+	ne.side = side & 1;
 	ne.alive = 1;
 	fill_fields(p, &ne);
 
 	/* the oldest pending twin from the other tap */
-	uint32_t h = key_hash(ne.flow, ne.psn, ne.opcode, ne.icrc), m = b->tcap - 1;
+	uint32_t h = pre ? b->pre[sd].hash : key_hash(ne.flow, ne.psn, ne.opcode, ne.icrc), m = b->tcap - 1;
 	uint32_t best = NIL, best_age = UINT32_MAX;
 	for (uint32_t i = h & m; b->tab[i].hash; i = (i + 1) & m) {
 		if (b->tab[i].hash != h)

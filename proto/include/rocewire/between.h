@@ -167,12 +167,21 @@ struct rw_between *rw_between_new(const struct rw_between_cfg *cfg);
 void rw_between_free(struct rw_between *b);
 
 /* Feeds one decoded packet of tap side (RW_BETWEEN_A or _B) at ts_ns on the
- * merged clock; frame is its number in its file. Returns 1 when the packet
+ * merged clock; frame is its number in its file (increasing per tap: a
+ * waiting packet keeps it relative to its tap's newest). Returns 1 when the packet
  * took part (it has a BTH and a captured ICRC), 0 when it has no identity
  * and was ignored, -1 when memory ran out (the packet is lost to the
  * comparison; rw_between_error() says so). Times must not decrease. */
 int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, int64_t ts_ns,
 		    uint64_t frame);
+
+/* Optional, for speed: announces the packet of tap side that will be fed
+ * next, as soon as it is decoded (a caller merging two taps decodes each
+ * tap's next packet ahead). Its flow and hash are found now and its place
+ * in the index fetched into the cache while the other tap's packet is
+ * matched; rw_between_feed() of that packet then reuses them. Feeding
+ * another packet of that side first is an error of the caller. */
+void rw_between_prepare(struct rw_between *b, int side, const struct rw_packet *p);
 
 /* Settles every packet still waiting, gives each pair its direction and
  * fills *r. Call once, after the last packet. */

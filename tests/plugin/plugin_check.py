@@ -578,7 +578,7 @@ def tap_text(text):
 
 # The plugin's preferences and the rocewire-cap options they stand for.
 PREFS = [("rocewire.link_gbps:25", "--link-gbps=25"), ("rocewire.storm_ms:2", "--storm-ms=2"),
-         ("rocewire.cnp_interval_us:50", "--cnp-min-us=50")]
+         ("rocewire.cnp_interval_us:50", "--cnp-min-us=50"), ("rocewire.rto_us:100000", "--rto=100ms")]
 
 
 def check_tap(ts, path, prefs=False, two_pass=False):

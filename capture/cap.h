@@ -100,6 +100,7 @@ struct cap_opts {
 	uint32_t max_flows;     /* 0: as many as --max-memory allows */
 	uint8_t cnp_mode;       /* enum rw_cnp_mode */
 	uint64_t cnp_min_ns;
+	uint64_t rto_ns;        /* --rto (0: the engine's default) */
 	size_t mem_limit;       /* --max-memory, bytes */
 
 	int progress;           /* a progress line on stderr while reading files */

@@ -49,6 +49,7 @@ static struct cap_report *report_new(const struct cap_opts *o, const char *title
 		.cnp_window_ns = o->cnp_window_ns,
 		.cnp_mode = o->cnp_mode,
 		.cnp_min_ns = o->cnp_min_ns,
+		.rto_ns = o->rto_ns,
 		.mem_limit = o->mem_limit,
 		.title = title,
 		.qlen = o->qlen_file ? &o->qlen : NULL,

@@ -134,16 +134,58 @@ static uint64_t parse_number(int val, const char *arg, uint64_t min, uint64_t ma
 	return v;
 }
 
-/* A decimal number above min (exclusive) and at most max. */
-static double parse_decimal(int val, const char *arg, double min, double max, const char *what)
+/* Whether s is a decimal number above min (exclusive) and at most max. */
+static int decimal_of(const char *s, double min, double max, double *out)
 {
 	char *end;
 	errno = 0;
-	double v = strtod(arg, &end);
-	if (arg[0] == '\0' || arg[0] == '-' || arg[0] == '+' || *end != '\0' || errno != 0 || !isfinite(v) ||
-	    v <= min || v > max || strchr(arg, 'x') || strchr(arg, 'X'))
+	double v = strtod(s, &end);
+	if (s[0] == '\0' || s[0] == '-' || s[0] == '+' || *end != '\0' || errno != 0 || !isfinite(v) ||
+	    v <= min || v > max || strchr(s, 'x') || strchr(s, 'X'))
+		return 0;
+	*out = v;
+	return 1;
+}
+
+/* A decimal number above min (exclusive) and at most max. */
+static double parse_decimal(int val, const char *arg, double min, double max, const char *what)
+{
+	double v;
+	if (!decimal_of(arg, min, max, &v))
 		bad_value(val, arg, what);
 	return v;
+}
+
+/* A time with its unit, as rocewire-gen's scenarios write one: a decimal
+ * number (parse_decimal's rules) and ns, us (or µs), ms or s; in
+ * nanoseconds (at least 1), above 0 and at most max_s seconds. */
+static uint64_t parse_time(int val, const char *arg, double max_s)
+{
+	static const struct {
+		const char *name;
+		double ns;
+	} units[] = {{"ns", 1}, {"us", 1e3}, {"\xc2\xb5s", 1e3}, {"ms", 1e6}, {"s", 1e9}};
+	char num[64], what[96];
+	snprintf(what, sizeof(what), "a time with a unit (ns, us, ms or s), above 0 and at most %gs, e.g. 67ms",
+		 max_s);
+	size_t len = strlen(arg);
+	for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++) {
+		size_t ul = strlen(units[u].name);
+		/* "ms" before "s": the longest unit that ends the argument */
+		if (len <= ul || len - ul >= sizeof(num) || strcmp(arg + len - ul, units[u].name) != 0)
+			continue;
+		if (ul == 1 && strchr("nuµm", arg[len - 2]))
+			continue;
+		memcpy(num, arg, len - ul);
+		num[len - ul] = '\0';
+		double v;
+		if (!strchr("0123456789.", num[len - ul - 1]) ||
+		    !decimal_of(num, 0, max_s * 1e9 / units[u].ns, &v))
+			break;
+		v *= units[u].ns;
+		return v < 1 ? 1 : (uint64_t)(v + 0.5);
+	}
+	bad_value(val, arg, what);
 }
 
 static const char *nonempty(int val, const char *arg)
@@ -402,6 +444,12 @@ static void h_cnp_min(struct pctx *p, int val, const char *arg)
 	p->o->cnp_min_ns = (uint64_t)(parse_decimal(val, arg, 0, 1e9, "a time in microseconds above 0") * 1e3);
 }
 
+static void h_rto(struct pctx *p, int val, const char *arg)
+{
+	/* IBA's longest Local ACK Timeout: 4.096 us x 2^31, about 8796 s */
+	p->o->rto_ns = parse_time(val, arg, 8797);
+}
+
 static void h_cnp_mode(struct pctx *p, int val, const char *arg)
 {
 	(void)val;
@@ -595,6 +643,13 @@ static const struct opt_row table[] = {
 	{"cnp-min-us", 0, "US", h_cnp_min,
 	 "the NIC's minimum time between CNPs (default 4,\n"
 	 "NVIDIA's min_time_between_cnps)"},
+	{"rto", 0, "TIME", h_rto,
+	 "the requesters' retransmission timeout, with a unit\n"
+	 "(500us, 67ms, 1s): a PSN-sequence NAK not answered\n"
+	 "by a resend while new requests of its QP went on\n"
+	 "for longer than TIME after it (or than the QP's own\n"
+	 "slowest resend, when slower) is a violation,\n"
+	 "nak-ignored (default 67.108864ms: 4.096 us x 2^14)"},
 	{"max-flows", 0, "N", h_max_flows,
 	 "flows analysed at most (default: no limit but\n"
 	 "--max-memory; a connection is two); packets of more\n"

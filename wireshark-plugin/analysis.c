@@ -197,6 +197,7 @@ static void state_init(void)
 		.link_gbps = rwp_prefs.link_gbps,
 		.storm_ns = (uint64_t)rwp_prefs.storm_ms * 1000000u,
 		.cnp_min_ns = (uint64_t)rwp_prefs.cnp_min_us * 1000u,
+		.rto_ns = (uint64_t)rwp_prefs.rto_us * 1000u,
 	};
 	report = cap_report_new(&o);
 	dcfg.rocev2_port = (uint16_t)rwp_prefs.rocev2_port;

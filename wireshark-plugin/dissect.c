@@ -23,7 +23,7 @@
 #include "rocewire_ws.h"
 
 struct rwp_prefs rwp_prefs = {
-	.rocev2_port = 4791, .link_gbps = 100, .cnp_min_us = 4, .storm_ms = 10};
+	.rocev2_port = 4791, .link_gbps = 100, .cnp_min_us = 4, .storm_ms = 10, .rto_us = 0};
 
 static int proto_rocewire = -1;
 static int ett_rocewire = -1, ett_crc = -1, ett_flow = -1, ett_pfc = -1;
@@ -39,6 +39,7 @@ static int hf_msg_number = -1, hf_msg_first = -1, hf_msg_bytes = -1, hf_msg_inco
 static int hf_msg_orphan = -1;
 static int hf_msg_cut_start = -1;
 static int hf_ack_req = -1, hf_ack_lat = -1, hf_ack_covers = -1, hf_ack_psn = -1;
+static int hf_nak_ignored = -1, hf_nak_rto = -1;
 static int hf_nak_kind = -1, hf_rnr_timer = -1, hf_read_req = -1, hf_read_lat = -1;
 static int hf_atomic_req = -1, hf_atomic_lat = -1;
 static int hf_cnp_ce_frame = -1, hf_cnp_ce_count = -1, hf_cnp_flow = -1, hf_cnp_interval = -1;
@@ -49,6 +50,7 @@ static expert_field ei_icrc_bad = EI_INIT, ei_vcrc_bad = EI_INIT, ei_decode = EI
 static expert_field ei_gap = EI_INIT, ei_retrans = EI_INIT, ei_gbn = EI_INIT, ei_ooo = EI_INIT;
 static expert_field ei_nak = EI_INIT, ei_rnr = EI_INIT, ei_ce = EI_INIT, ei_cnp = EI_INIT;
 static expert_field ei_cnp_fast = EI_INIT, ei_storm = EI_INIT, ei_paused = EI_INIT;
+static expert_field ei_nak_ignored = EI_INIT;
 
 /* The header fields: one filter field per row of librocewire's field
  * tables (rocewire/fields.h), rocewire.HEADER.FIELD, made at registration
@@ -170,6 +172,27 @@ static void msg_items(proto_tree *t, tvbuff_t *tvb, const struct rwp_frame *fr)
 		gen(proto_tree_add_boolean(t, hf_msg_cut_start, tvb, 0, 0, TRUE));
 }
 
+/* A sequence NAK nobody answered (the engine's nak_ignored): known only
+ * once later frames showed new requests past the timeout and no resend, so
+ * it shows on a later pass over the NAK's frame (tshark -2, the GUI), as
+ * the engine judges it with the frames read so far. */
+static void nak_ignored_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo,
+			      const struct rwp_frame *fr)
+{
+	const struct rw_analyzer *a = rwp_analyzer();
+	uint64_t nak = 0, req = 0;
+	if (!a || fr->peer < 0 || !rw_analyzer_nak_ignored(a, (uint32_t)fr->peer, &nak, &req) ||
+	    nak != pinfo->num)
+		return;
+	uint64_t rto = rw_analyzer_rto(a, (uint32_t)fr->peer);
+	proto_item *it = gen(proto_tree_add_uint(t, hf_nak_ignored, tvb, 0, 0, (uint32_t)req));
+	add_time(t, hf_nak_rto, tvb, rto);
+	expert_add_info_format(pinfo, it, &ei_nak_ignored,
+			       "NAK ignored: PSN %u never resent while new requests went on, from frame "
+			       "%" PRIu64 " more than %.3f ms after this NAK (the retransmission timeout)",
+			       fr->note.ack_psn, req, (double)rto / 1e6);
+}
+
 static void response_items(proto_tree *t, tvbuff_t *tvb, packet_info *pinfo,
 			   const struct rw_packet *p, const struct rw_note *n)
 {
@@ -259,6 +282,8 @@ static void flow_tree(proto_tree *tree, tvbuff_t *tvb, packet_info *pinfo,
 	psn_items(t, tvb, pinfo, n);
 	msg_items(t, tvb, fr);
 	response_items(t, tvb, pinfo, p, n);
+	if ((n->flags & RW_N_NAK) && n->nak_kind == RW_NAKK_PSN_SEQ)
+		nak_ignored_items(t, tvb, pinfo, fr);
 	cong_items(t, tvb, pinfo, p, fr);
 	if (n->flags & RW_N_PAUSED) {
 		ti = gen(proto_tree_add_boolean(t, hf_paused, tvb, 0, 0, TRUE));
@@ -549,6 +574,15 @@ static hf_register_info hf[] = {
 		  NULL, NULL),
 	GEN_FIELD(hf_nak_kind, "NAK", "rocewire.nak.kind", FT_STRING, BASE_NONE, NULL,
 		  "psn_seq, invalid_req, remote_access, remote_op, invalid_rd, rnr"),
+	GEN_FIELD(hf_nak_ignored, "NAK ignored: new requests past the timeout from frame",
+		  "rocewire.nak_ignored", FT_FRAMENUM, BASE_NONE, FRAMENUM_TYPE(FT_FRAMENUM_NONE),
+		  "A PSN-sequence NAK never answered (no resend of its PSN, no go-back, no ACK past "
+		  "it): the first new request of its QP sent later than the retransmission timeout "
+		  "after it. Known from later frames: shown on a second pass (tshark -2)"),
+	GEN_FIELD(hf_nak_rto, "Retransmission timeout", "rocewire.nak_ignored.rto",
+		  FT_RELATIVE_TIME, BASE_NONE, NULL,
+		  "The timeout the NAK was judged by: the rto_us preference, or the QP's own slower "
+		  "resends"),
 	GEN_FIELD(hf_rnr_timer, "RNR timer (us)", "rocewire.rnr.timer_us", FT_UINT32, BASE_DEC, NULL,
 		  NULL),
 	GEN_FIELD(hf_read_req, "READ request frame", "rocewire.read.request_frame", FT_FRAMENUM,
@@ -599,6 +633,8 @@ static ei_register_info ei[] = {
 	{&ei_storm, {"rocewire.pfc.storm.expert", PI_SEQUENCE, PI_WARN, "PFC storm", EXPFILL}},
 	{&ei_paused, {"rocewire.paused.expert", PI_SEQUENCE, PI_WARN,
 		      "Sent while its priority was paused", EXPFILL}},
+	{&ei_nak_ignored, {"rocewire.nak_ignored.expert", PI_SEQUENCE, PI_ERROR,
+			   "NAK ignored: never answered while new requests went on", EXPFILL}},
 };
 
 void proto_register_rocewire(void);
@@ -784,6 +820,12 @@ void proto_register_rocewire(void)
 	prefs_register_uint_preference(m, "storm_ms", "PFC storm threshold (ms)",
 				       "A priority paused continuously longer than this is a storm", 10,
 				       &rwp_prefs.storm_ms);
+	prefs_register_uint_preference(m, "rto_us", "Retransmission timeout (us)",
+				       "A PSN-sequence NAK not answered while new requests of its QP go "
+				       "on longer than this after it is flagged (nak_ignored; the QP's own "
+				       "slower resends raise it); 0: 67108.864 us, 4.096 us x 2^14 "
+				       "(rocewire-cap --rto)",
+				       10, &rwp_prefs.rto_us);
 	prefs_register_bool_preference(m, "expand_tree", "Show the rocewire tree expanded",
 				       "Open the rocewire tree, its CRC and flow subtrees when a frame is shown",
 				       &rwp_prefs.expand_tree);

@@ -41,6 +41,7 @@ struct rwp_prefs {
 	unsigned link_gbps;       /* link speed for pause quanta */
 	unsigned cnp_min_us;      /* CNP pacing interval */
 	unsigned storm_ms;        /* a pause longer than this is a storm */
+	unsigned rto_us;          /* retransmission timeout for nak_ignored (0: the engine's default) */
 	int expand_tree;          /* GUI: show the rocewire tree expanded */
 };
 extern struct rwp_prefs rwp_prefs;

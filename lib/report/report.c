@@ -71,6 +71,8 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 		r->opts.storm_ns = 10000000;
 	if (!r->opts.cnp_window_ns)
 		r->opts.cnp_window_ns = 1000000;
+	if (!r->opts.rto_ns)
+		r->opts.rto_ns = RW_RTO_DEFAULT_NS;
 	r->opts.title = NULL;
 	if (o && o->title && !(r->opts.title = clean_text(o->title)))
 		goto fail;
@@ -82,6 +84,7 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 		.storm_ns = r->opts.storm_ns,
 		.cnp_mode = r->opts.cnp_mode,
 		.cnp_min_ns = r->opts.cnp_min_ns,
+		.rto_ns = r->opts.rto_ns,
 		.mem_limit = r->opts.mem_limit,
 	};
 	r->a = rw_analyzer_new(&cfg);
@@ -573,6 +576,7 @@ const unsigned rp_conf_ncols = sizeof(rp_conf_heads) / sizeof(rp_conf_heads[0]);
 
 static const char *const viol_short[] = {
 	"dup-nak", "nak-psn", "ack-back", "msn-back", "resend-start", "read-resume", "cnp-often", "ce-no-cnp",
+	"nak-ignored",
 };
 _Static_assert(sizeof(viol_short) / sizeof(viol_short[0]) == RW_V_COUNT, "viol_short: one entry per value");
 
@@ -618,6 +622,23 @@ void rp_conf_cells(const struct cap_report *r, uint32_t i, char cell[][T_CELL])
 	lat2(cell[c++], &cf->nak_resp);
 	lat2(cell[c++], &cf->retx);
 	u64z(cell[c++], cf->cnp_with_nak);
+}
+
+/* The NAKs flow i left unanswered, each with the first new request past
+ * the timeout: what the violations cell has no room for. */
+static void nak_ignored_line(const struct cap_report *r, uint32_t i, FILE *out)
+{
+	const struct rw_conform *c = rw_analyzer_flow(r->a, i)->conf;
+	if (!c || !c->count[RW_V_NAK_IGNORED])
+		return;
+	char b[32];
+	fprintf(out, "  #%" PRIu32 " nak-ignored: ", i);
+	uint64_t m = c->count[RW_V_NAK_IGNORED] < RW_V_FRAMES ? c->count[RW_V_NAK_IGNORED] : RW_V_FRAMES;
+	for (uint64_t k = 0; k < m; k++)
+		fprintf(out, "%sNAK frame %" PRIu64 " never answered, new requests from frame %" PRIu64,
+			k ? "; " : "", c->frames[RW_V_NAK_IGNORED][k], c->nak_ignored_req[k]);
+	fprintf(out, " (more than %s after it, the timeout)\n",
+		rp_dur(b, sizeof(b), c->nak_ignored_rto_ns));
 }
 
 /* Flows of idx[0..n) that `shown` keeps, measured and printed. */
@@ -684,6 +705,8 @@ static void edges_tables(const struct cap_report *r, const uint32_t *idx, uint32
 					rp_conf_ncols, rp_conf_cells,
 					"Conformance and recovery (requester flows with a verdict or a "
 					"recovery; latencies in microseconds)");
+	for (uint32_t k = 0; conf_rows && k < n; k++)
+		nak_ignored_line(r, idx[k], out);
 	fprintf(out, "%sCNP pacing (--cnp-mode %s, minimum %s): CNPs sooner than that after "
 		     "the last of their key: per QP %" PRIu64 ", per IP pair %" PRIu64
 		     ", per destination IP %" PRIu64 "\n",
@@ -698,7 +721,11 @@ static void edges_tables(const struct cap_report *r, const uint32_t *idx, uint32
 		     "read-resume: a READ re-issued at the wrong\n"
 		     "   PSN, address or length; cnp-often: CNPs closer than the pacing allows; "
 		     "ce-no-cnp: a CE mark left without CNP;\n"
-		     "   resends: go-back-N episodes by cause; CNP+NAK: CNPs sent with a NAK)\n\n");
+		     "   nak-ignored: a sequence NAK never answered while new requests went on past the "
+		     "retransmission timeout\n"
+		     "   (--rto %s, or the flow's own slower resends); resends: go-back-N episodes by "
+		     "cause; CNP+NAK: CNPs sent with a NAK)\n\n",
+		     rp_dur((char[32]){0}, 32, r->opts.rto_ns));
 	else
 		fputc('\n', out);
 }
@@ -1015,6 +1042,18 @@ static void json_conform(struct jw *w, const struct rw_conform *c)
 		for (uint64_t k = 0; k < n; k++)
 			jw_uint(w, NULL, c->frames[v][k]);
 		jw_arr_end(w);
+		if (v == RW_V_NAK_IGNORED) {
+			/* each NAK's first new request past the timeout, and
+			 * the timeout the flow was judged by */
+			jw_arr(w, "requests");
+			for (uint64_t k = 0; k < n; k++)
+				jw_uint(w, NULL, c->nak_ignored_req[k]);
+			jw_arr_end(w);
+			if (c->count[v])
+				j_us(w, "rto_us", c->nak_ignored_rto_ns);
+			else
+				jw_null(w, "rto_us");
+		}
 		jw_obj_end(w);
 	}
 	jw_obj_end(w);
@@ -1297,6 +1336,7 @@ static void json_doc(struct jw *w, const struct cap_report *r, const uint32_t *i
 		jw_null(w, "incomplete_reason");
 	jw_uint(w, "cnps_unlinked", t->cnps_unlinked);
 	j_us(w, "cnp_window_us", r->opts.cnp_window_ns);
+	j_us(w, "rto_us", r->opts.rto_ns);
 	/* Every pacing mode is judged; the flows' verdicts use `mode`. */
 	jw_obj(w, "cnp_pacing");
 	jw_str(w, "mode", rw_cnp_mode_key((enum rw_cnp_mode)r->opts.cnp_mode));

@@ -20,6 +20,7 @@ struct cap_report_opts {
 	uint64_t cnp_window_ns; /* default 1 ms */
 	uint8_t cnp_mode;       /* enum rw_cnp_mode the flows' CNP pacing verdicts use (default per QP) */
 	uint64_t cnp_min_ns;    /* the pacing's minimum gap (0: the engine's default, 4 us) */
+	uint64_t rto_ns;        /* the requesters' retransmission timeout (0: the engine's default, 67.108864 ms) */
 	size_t mem_limit;       /* bytes of engine state at most (0: the engine's default, 1 GiB) */
 	const char *title;      /* shown in the HTML report (e.g. the file name) */
 	const struct cap_qlen *qlen; /* a queue-length trace for the HTML report, or NULL */

@@ -1123,6 +1123,34 @@ static void tables_totals(struct html *h)
 	fputs("</tbody></table></section>\n", f);
 }
 
+/* The NAKs nobody answered, each with the first new request past the
+ * timeout (the conformance table names the first NAK only). */
+static void nak_ignored_list(struct html *h)
+{
+	FILE *f = h->f;
+	int any = 0;
+	char b[32];
+	for (uint32_t j = 0; j < h->n; j++) {
+		const struct rw_conform *c = rw_analyzer_flow(h->r->a, h->idx[j])->conf;
+		if (!c || !c->count[RW_V_NAK_IGNORED])
+			continue;
+		if (!any++)
+			fputs("<section class=\"card\"><h2>NAKs nobody answered</h2>\n<ul id=\"nak-ignored\">\n", f);
+		uint64_t m = c->count[RW_V_NAK_IGNORED] < RW_V_FRAMES ? c->count[RW_V_NAK_IGNORED]
+									: RW_V_FRAMES;
+		for (uint64_t k = 0; k < m; k++)
+			fprintf(f, "<li class=\"nak-ignored\" data-flow=\"%" PRIu32 "\" data-nak-frame=\"%" PRIu64
+				   "\" data-request-frame=\"%" PRIu64 "\">flow #%" PRIu32 ": NAK frame %" PRIu64
+				   " never answered; new requests went on from frame %" PRIu64
+				   ", more than %s after it (the timeout)</li>\n",
+				h->idx[j], c->frames[RW_V_NAK_IGNORED][k], c->nak_ignored_req[k], h->idx[j],
+				c->frames[RW_V_NAK_IGNORED][k], c->nak_ignored_req[k],
+				rp_dur(b, sizeof(b), c->nak_ignored_rto_ns));
+	}
+	if (any)
+		fputs("</ul></section>\n", f);
+}
+
 /* The report's tables, in page order. */
 static void tables(struct html *h)
 {
@@ -1137,17 +1165,23 @@ static void tables(struct html *h)
 		   "resends of PSNs below the first one seen; cut start/end: messages the capture "
 		   "started or ended inside.",
 		   rp_edges_shown, rp_edges_heads, rp_edges_align, rp_edges_ncols, rp_edges_cells, -1);
-	side_table(h, "conformance", "Conformance and recovery",
-		   "Go-back-N and CNP pacing verdicts per requester flow, with the frame of the first "
-		   "violation: dup-nak (a second NAK for one hole), nak-psn (a NAK of an acknowledged "
-		   "or unsent PSN), ack-back / msn-back (an ACK PSN or MSN going back), resend-start (a "
-		   "resend not starting at the NAKed PSN), read-resume (a READ re-issued at the wrong "
-		   "PSN, address or length), cnp-often (CNPs closer than the pacing allows), ce-no-cnp "
-		   "(a CE mark left without CNP). Resends: go-back-N episodes by cause. Latencies in "
-		   "microseconds: NAK generation (the first out-of-sequence request to its NAK), NAK "
-		   "to the first resent packet, first send of a PSN to its resend. CNP+NAK: CNPs sent "
-		   "with a NAK.",
+	char note[1400], rto[32];
+	snprintf(note, sizeof(note),
+		 "Go-back-N and CNP pacing verdicts per requester flow, with the frame of the first "
+		 "violation: dup-nak (a second NAK for one hole), nak-psn (a NAK of an acknowledged "
+		 "or unsent PSN), ack-back / msn-back (an ACK PSN or MSN going back), resend-start (a "
+		 "resend not starting at the NAKed PSN), read-resume (a READ re-issued at the wrong "
+		 "PSN, address or length), cnp-often (CNPs closer than the pacing allows), ce-no-cnp "
+		 "(a CE mark left without CNP), nak-ignored (the frame of a sequence NAK never "
+		 "answered while new requests went on past the retransmission timeout: %s, or the "
+		 "flow's own slower resends). Resends: go-back-N episodes by cause. Latencies in "
+		 "microseconds: NAK generation (the first out-of-sequence request to its NAK), NAK "
+		 "to the first resent packet, first send of a PSN to its resend. CNP+NAK: CNPs sent "
+		 "with a NAK.",
+		 rp_dur(rto, sizeof(rto), h->r->opts.rto_ns));
+	side_table(h, "conformance", "Conformance and recovery", note,
 		   rp_conf_shown, rp_conf_heads, rp_conf_align, rp_conf_ncols, rp_conf_cells, 4);
+	nak_ignored_list(h);
 
 	tables_pfc(h);
 	tables_cm(h);

@@ -39,6 +39,8 @@ static void cfg_defaults(struct rw_analyze_cfg *c, const struct rw_analyze_cfg *
 		c->cnp_min_ns = 4000;
 	if (!c->cnp_nak_ns)
 		c->cnp_nak_ns = 10000;
+	if (!c->rto_ns)
+		c->rto_ns = RW_RTO_DEFAULT_NS;
 	if (c->cnp_mode >= RW_CNP_MODES)
 		c->cnp_mode = RW_CNP_PER_QP;
 	c->psn_window = PSN_WINDOW;
@@ -638,6 +640,7 @@ void rw_analyzer_packet(struct rw_analyzer *a, const struct rw_packet *p, uint64
 void rw_analyzer_finish(struct rw_analyzer *a, uint64_t ts)
 {
 	for (uint32_t i = 0; i < a->nflows; i++) {
+		conf_finish_naks(a, flow_at(a, i));
 		msg_finish(a, flow_at(a, i), ts);
 		conf_finish(a, flow_at(a, i), ts);
 	}

@@ -16,6 +16,14 @@
  * a PSN -> its resend), and timeout-driven resends (no NAK since the last
  * go-back) told apart from NAK- and RNR-driven ones.
  *
+ * A NAK nobody answered: rxe's responder NAKs a hole once and then discards
+ * every request until the NAKed PSN comes; a requester that goes on with new
+ * requests and never resends it (nor goes back on its timer) leaves the QP
+ * stuck. Judged when the capture ends, by the requester's timeout: the
+ * configured one, or the largest request -> resend time the flow itself
+ * showed (a slower timer), so that a capture ending before the timer could
+ * fire, or a requester whose timer is slow, is not blamed.
+ *
  * CNP pacing (DCQCN notification point): at most one CNP per cnp_min_ns per
  * pacing key (the QP, the IP pair, or the destination IP, as NICs offer);
  * a CE mark the pacing allowed a CNP for must get one within cnp_window_ns;
@@ -36,6 +44,7 @@ const char *rw_violation_key(enum rw_violation v)
 	static const char *const k[] = {
 		"dup_nak", "nak_wrong_psn", "ack_backwards", "msn_backwards",
 		"resend_wrong_start", "read_resume_wrong", "cnp_too_often", "ce_without_cnp",
+		"nak_ignored",
 	};
 	_Static_assert(sizeof(k) / sizeof(k[0]) == RW_V_COUNT, "k: one entry per value");
 	return (unsigned)v < RW_V_COUNT ? k[v] : "?";
@@ -52,6 +61,7 @@ const char *rw_violation_text(enum rw_violation v)
 		"READ re-issued at the wrong PSN, address or length",
 		"CNP sooner than the minimum interval of its pacing key",
 		"CE mark the pacing allowed a CNP for got none",
+		"sequence NAK never answered while new requests went on past the retransmission timeout",
 	};
 	_Static_assert(sizeof(k) / sizeof(k[0]) == RW_V_COUNT, "k: one entry per value");
 	return (unsigned)v < RW_V_COUNT ? k[v] : "?";
@@ -102,6 +112,10 @@ static void conf_lat(struct rw_analyzer *a, struct rw_flow *f, size_t off, uint6
 /* An ACK (not a NAK) for q's requests. */
 void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_t frame)
 {
+	/* The responder took the NAKed PSN: it was resent (where the capture
+	 * did not see it), whatever the requester's ICRC check made of this. */
+	if (q->cs.nign_valid && rw_psn_diff(psn, q->cs.nign_psn) >= 0)
+		q->cs.nign_valid = 0;
 	/* A duplicate request is answered again with its own PSN (IBA
 	 * 9.7.5.1.3): an ACK below an earlier one is only wrong when no resend
 	 * of that PSN is waiting for it. */
@@ -129,6 +143,49 @@ static void hist_push(uint64_t *ts, uint8_t *tag, uint8_t *n, uint64_t t, uint8_
 	tag[(*n)++] = v;
 }
 
+/* A sequence NAK q got, at psn: the requester has to resend from there. */
+static void nign_open(struct rw_flow *q, uint32_t psn, uint64_t ts, uint64_t frame)
+{
+	q->cs.nign_valid = 1;
+	q->cs.nign_judged = 0;
+	q->cs.nign_psn = psn;
+	q->cs.nign_ts = ts;
+	q->cs.nign_frame = frame;
+	q->cs.nign_req_ts = q->cs.nign_req_frame = 0;
+}
+
+static uint64_t flow_rto(const struct rw_analyzer *a, const struct rw_flow *f)
+{
+	uint64_t own = f->conf ? f->conf->retx.max_ns : 0;
+	return own > a->cfg.rto_ns ? own : a->cfg.rto_ns;
+}
+
+/* A request of q while a sequence NAK waits for its answer: a go-back or
+ * the NAKed PSN itself answers it; a new request beyond it later than the
+ * timeout after the NAK is the first evidence the requester let the NAK
+ * go (kept until the end judges it: the timeout may still grow). */
+static void nign_request(const struct rw_analyzer *a, struct rw_flow *f, uint32_t psn,
+			 uint32_t flags, uint64_t ts, uint64_t frame)
+{
+	if (!f->cs.nign_valid)
+		return;
+	if ((flags & RW_N_GBN_START) || psn == f->cs.nign_psn) {
+		f->cs.nign_valid = 0;
+		return;
+	}
+	if (!(flags & RW_N_NEW) || (flags & (RW_N_RETRANS | RW_N_OOO)) ||
+	    rw_psn_diff(psn, f->cs.nign_psn) <= 0)
+		return;
+	uint64_t rto = flow_rto(a, f);
+	/* A slower timer shown since: the one found is not past it. */
+	if (f->cs.nign_req_frame && f->cs.nign_req_ts - f->cs.nign_ts <= rto)
+		f->cs.nign_req_frame = 0;
+	if (!f->cs.nign_req_frame && ts - f->cs.nign_ts > rto) {
+		f->cs.nign_req_ts = ts;
+		f->cs.nign_req_frame = frame;
+	}
+}
+
 /* A NAK on response flow f for q's requests (q may be NULL: unpaired).
  * Called before the NAK acknowledges anything, so that the ring still holds
  * the request that found the hole. heard: its ICRC is good, so the
@@ -151,18 +208,31 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 			f->cs.unp_nak_kind = kind;
 			f->cs.unp_nak_psn = psn;
 			f->cs.unp_nak_ts = ts;
+			f->cs.unp_nak_frame = frame;
 			hist_push(f->cs.unp_hts, f->cs.unp_hkind, &f->cs.unp_hn, ts, kind, NULL);
 		}
 		return;
 	}
+	/* Another kind of NAK asks for something else than a resend (an RNR
+	 * NAK for a later PSN: the responder took the NAKed one). */
+	if (heard && kind != RW_NAKK_PSN_SEQ)
+		q->cs.nign_valid = 0;
 	if (kind == RW_NAKK_PSN_SEQ) {
 		if (q->cs.nak_await && q->cs.nak_cause == RW_NAKK_PSN_SEQ && q->cs.nak_psn == psn) {
 			conf_violation(a, q, RW_V_DUP_NAK, frame);
 			return;
 		}
-		if ((q->cs.ack_valid && rw_psn_diff(psn, q->cs.last_ack_psn) <= 0) ||
-		    (q->req.valid && rw_psn_diff(psn, q->req.high_psn) > 0))
+		int wrong = (q->cs.ack_valid && rw_psn_diff(psn, q->cs.last_ack_psn) <= 0) ||
+			    (q->req.valid && rw_psn_diff(psn, q->req.high_psn) > 0);
+		if (wrong)
 			conf_violation(a, q, RW_V_NAK_WRONG_PSN, frame);
+		/* The resend the requester owes (none for a wrong NAK: an
+		 * acknowledged PSN is not sent again); a second NAK for the
+		 * same hole keeps the first's time: the hole is as old. */
+		if (heard && !wrong && !(q->cs.nign_valid && q->cs.nign_psn == psn))
+			nign_open(q, psn, ts, frame);
+		else if (heard && wrong)
+			q->cs.nign_valid = 0;
 		/* The first request beyond the hole is the one the responder
 		 * found out of sequence: the oldest outstanding after psn. */
 		struct rw_pend_ring *r = q->pend;
@@ -227,6 +297,8 @@ void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
 		q->cs.nak_cause = kind;
 		q->cs.nak_psn = f->cs.unp_nak_psn;
 		q->cs.nak_ts = f->cs.unp_nak_ts;
+		if (kind == RW_NAKK_PSN_SEQ)
+			nign_open(q, f->cs.unp_nak_psn, f->cs.unp_nak_ts, f->cs.unp_nak_frame);
 	}
 }
 
@@ -237,6 +309,8 @@ void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
  * part). */
 void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts, int whole)
 {
+	if (q->cs.nign_valid && rw_psn_diff(end, q->cs.nign_psn) > 0)
+		q->cs.nign_valid = 0; /* the responder took the NAKed PSN */
 	if (whole && !q->cs.ans_hn) {
 		q->cs.ans_first_end = end;
 		q->cs.ans_first_ts = ts;
@@ -371,6 +445,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	uint32_t psn = p->bth.psn;
 	if (reissue)
 		read_reissue_check(a, f, p, frame);
+	nign_request(a, f, psn, flags, ts, frame);
 	if (!(flags & RW_N_RETRANS))
 		return;
 	struct rw_pend_ring *r = f->pend;
@@ -552,6 +627,41 @@ void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner
 		if (c)
 			c->cnp_with_nak++;
 	}
+}
+
+int rw_analyzer_nak_ignored(const struct rw_analyzer *a, uint32_t i, uint64_t *nak_frame,
+			    uint64_t *req_frame)
+{
+	const struct rw_flow *f = rw_analyzer_flow(a, i);
+	if (!f || !f->cs.nign_valid || !f->cs.nign_req_frame ||
+	    f->cs.nign_req_ts - f->cs.nign_ts <= flow_rto(a, f))
+		return 0;
+	if (nak_frame)
+		*nak_frame = f->cs.nign_frame;
+	if (req_frame)
+		*req_frame = f->cs.nign_req_frame;
+	return 1;
+}
+
+uint64_t rw_analyzer_rto(const struct rw_analyzer *a, uint32_t i)
+{
+	const struct rw_flow *f = rw_analyzer_flow(a, i);
+	return f ? flow_rto(a, f) : a->cfg.rto_ns;
+}
+
+void conf_finish_naks(struct rw_analyzer *a, struct rw_flow *f)
+{
+	uint64_t nak, req;
+	if (f->cs.nign_judged || !rw_analyzer_nak_ignored(a, (uint32_t)f->index, &nak, &req))
+		return;
+	f->cs.nign_judged = 1;
+	struct rw_conform *c = conf_get(a, f);
+	if (!c)
+		return;
+	if (c->count[RW_V_NAK_IGNORED] < RW_V_FRAMES)
+		c->nak_ignored_req[c->count[RW_V_NAK_IGNORED]] = req;
+	c->nak_ignored_rto_ns = flow_rto(a, f);
+	conf_violation(a, f, RW_V_NAK_IGNORED, nak);
 }
 
 void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)

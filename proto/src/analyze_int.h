@@ -339,6 +339,9 @@ void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct 
 void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
 void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint64_t ts,
 		 uint64_t frame);
+/* The capture ended: a sequence NAK f never answered is judged (before
+ * the messages are closed). */
+void conf_finish_naks(struct rw_analyzer *a, struct rw_flow *f);
 void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
 void conf_release(struct rw_analyzer *a, struct rw_flow *f);
 

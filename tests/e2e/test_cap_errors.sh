@@ -326,6 +326,21 @@ run "bad port" --port 70000 -r good.pcap
 expect_rc 2
 expect_only_line "'70000'" "--port"
 
+for bad in 67 0ms -5ms 5ks 9000s ms "67 ms"; do
+	run "bad --rto $bad" -q --report --rto "$bad" -r good.pcap
+	expect_rc 2
+	expect_only_line "--rto: '$bad'" "a time with a unit" "--help"
+	expect_stdout_lines 0
+done
+
+for good in 67ms 500us 1s 1.5µs 250000000ns; do
+	run "--rto $good" -q --report --json --rto "$good" -r good.pcap
+	expect_rc 0
+done
+run "--rto reaches the report" -q --report --json --rto 1.5ms -r good.pcap
+expect_rc 0
+expect_stdout_has '"rto_us": 1500'
+
 run "option that takes no argument" --json=yes -r good.pcap
 expect_rc 2
 expect_only_line "--json" "takes no argument"

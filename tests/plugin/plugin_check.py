@@ -15,7 +15,13 @@ folders) and compares its rocewire.* fields with:
   stats    per QP, the stats tree (-z rocewire_qp,tree), the -z rocewire,qp
            table and rocewire-cap --report --json give the same figures, on
            the whole capture and on copies cut at several points;
-  load     the plugin listed by tshark -G plugins from the given folder.
+  load     the plugin listed by tshark -G plugins from the given folder;
+  nak_ignored  on captures derived from the given real loss capture by
+           tests/e2e/nak_ignored_pcap.py (a requester that never resends a
+           NAKed PSN): tshark -2 shows rocewire.nak_ignored and its expert
+           info on exactly the NAK the built-in dissector's fields show
+           unanswered, naming the first request past the timeout (the
+           rto_us preference too); one pass, and the original, show none.
 
 usage: plugin_check.py CHECK FILE...   (env: see test_plugin.sh)
 Exit 0 pass, 1 fail, 77 skip (with the reason on stdout).
@@ -271,7 +277,7 @@ def check_expert(path, fr, row, flags, js):
     # dissectors' own expert infos are in the same field: only rocewire's
     # messages are looked at.
     ours = ("Bad ICRC", "Bad VCRC", "PSN gap", "Retransmission", "Go-back-N", "Out of order",
-            "NAK (", "RNR NAK", "CE mark", "Congestion notification", "Sent while")
+            "NAK (", "RNR NAK", "CE mark", "Congestion notification", "Sent while", "NAK ignored")
     extra = [m for m in msgs if m.startswith(ours) and not any(m.startswith(w) for w in want)]
     if extra:
         fail("%s frame %d: expert infos %r the engine did not ask for" % (path, fr, extra))
@@ -572,7 +578,7 @@ def tap_text(text):
 
 # The plugin's preferences and the rocewire-cap options they stand for.
 PREFS = [("rocewire.link_gbps:25", "--link-gbps=25"), ("rocewire.storm_ms:2", "--storm-ms=2"),
-         ("rocewire.cnp_interval_us:50", "--cnp-min-us=50")]
+         ("rocewire.cnp_interval_us:50", "--cnp-min-us=50"), ("rocewire.rto_us:100000", "--rto=100ms")]
 
 
 def check_tap(ts, path, prefs=False, two_pass=False):
@@ -792,6 +798,47 @@ def check_twopass(ts, path):
     print("twopass %s: %d frames equal" % (os.path.basename(path), len(one)))
 
 
+def check_nak_ignored(ts, sample):
+    """rocewire.nak_ignored against tshark's built-in decode (the truth of
+    tests/e2e/nak_ignored_check.py)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+    import nak_ignored_check as nic
+    derived = os.path.join(ts.work, "nak-ignored.pcap")
+    subprocess.run([sys.executable, os.path.join(os.path.dirname(nic.__file__), "nak_ignored_pcap.py"),
+                    sample, derived, "2"], check=True)
+    names = ["frame.number", "rocewire.nak_ignored", "rocewire.nak_ignored.rto", "_ws.expert.message"]
+    runs = [(derived, None, True), (derived, 100000, True), (derived, 200000, True),
+            (derived, None, False), (sample, None, True)]
+    flagged = 0
+    for path, rto_us, two in runs:
+        label = "%s%s%s" % (os.path.basename(path), " rto_us:%d" % rto_us if rto_us else "",
+                            " -2" if two else " one pass")
+        nak, req, rto = nic.truth(path, (rto_us or 67108.864) * 1000)
+        if not two:
+            nak = None  # the verdict needs the frames after the NAK
+        extra = (["-2"] if two else []) + (["-o", "rocewire.rto_us:%d" % rto_us] if rto_us else [])
+        rows = ts.fields(path, extra=extra, names=names)
+        got = [(int(r["frame.number"]), r["rocewire.nak_ignored"], r["rocewire.nak_ignored.rto"])
+               for r in rows if r["rocewire.nak_ignored"]]
+        experts = [int(r["frame.number"]) for r in rows
+                   if any(m.startswith("NAK ignored") for m in r["_ws.expert.message"].split(";"))]
+        want = [] if nak is None else [(nak, str(req), "%.9f" % (rto / 1e9))]
+        if got != want or experts != [w[0] for w in want]:
+            fail("%s: rocewire.nak_ignored %r (expert infos on %r), tshark's decode says %r" %
+                 (label, got, experts, want))
+            continue
+        if want:
+            flagged += 1
+            msg = [m for r in rows if int(r["frame.number"]) == nak
+                   for m in r["_ws.expert.message"].split(";") if m.startswith("NAK ignored")][0]
+            if "frame %d " % req not in msg:
+                fail("%s: the expert info does not name request frame %d: %r" % (label, req, msg))
+        print("nak_ignored %s: %s" % (label, "NAK frame %d, request frame %d" % (nak, req) if want
+                                      else "none, as tshark's decode shows"))
+    if flagged < 2:
+        fail("nak_ignored: fewer than two runs flagged a NAK: the check shows nothing")
+
+
 def check_load(ts):
     r = ts.run(["-G", "plugins"])
     line = [l for l in r.stdout.splitlines() if l.startswith("rocewire.so")]
@@ -850,6 +897,8 @@ def main():
             elif check == "load":
                 # Decoding through the plugin found there: the ICRCs agree.
                 check_decode(ts, f)
+            elif check == "nak_ignored":
+                check_nak_ignored(ts, f)
         if check == "stats":
             print("stats: %(compared)d flow views compared; messages cut by the capture end %(cut_end)d, "
                   "orphan packets %(orphans)d, incomplete messages %(incomplete)d" % stats_seen)

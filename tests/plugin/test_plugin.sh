@@ -4,7 +4,7 @@
 # tshark can read and, for the analysis checks, every crafted report
 # scenario (rocewire-mkscenario).
 #
-# usage: test_plugin.sh CHECK     (icrc, fields, flows, twopass, tap, stats, load)
+# usage: test_plugin.sh CHECK     (icrc, fields, flows, twopass, tap, stats, load, nak_ignored)
 # env: ROCEWIRE_CAP, ROCEWIRE_NOTES, ROCEWIRE_MKSCENARIO  the built tools
 #      ROCEWIRE_PLUGIN_DIR  the folder holding 4.0/epan/rocewire.so
 #      ROCEWIRE_SOURCE_DIR  the source tree
@@ -40,6 +40,7 @@ fields | flows | twopass | tap)
 	done
 	;;
 load) files="$src/samples/rocev2-all-opcodes.pcap $src/samples/ib-erf.pcap" ;;
+nak_ignored) files="$src/samples/softroce/rc_write_loss.pcap" ;;
 stats)
 	# Every capture under samples/ (ib-native.pcap too: the check says
 	# it skips what tshark cannot open).

@@ -955,6 +955,173 @@ static void test_conform_timeout_resend(void **state)
 	env_free(e);
 }
 
+/* ---- a NAK nobody answered (truth: what each scenario's requester did) ---- */
+
+#define MS 1000000ull
+
+/* rxe's view of a lost request: PSNs 1, 2, 4, 5 at 1..4 us (3 was lost
+ * before the capture point), the sequence NAK for 3 at 6 us (frame 5),
+ * then new requests 6, 7, ... every step_ns after the NAK up to until_ns
+ * after it (frames 6, 7, ...), none of them a resend. */
+#define NAK_TS 6000ull
+static uint32_t nak_then_new(struct env *e, uint64_t step_ns, uint64_t until_ns)
+{
+	req(e, 1000, RC_SEND_ONLY, 1, 8);
+	req(e, 2000, RC_SEND_ONLY, 2, 8);
+	req(e, 3000, RC_SEND_ONLY, 4, 8);
+	req(e, 4000, RC_SEND_ONLY, 5, 8);
+	resp(e, NAK_TS, B_IP, QP_A, 3, NAK_SEQ, 2);
+	uint32_t psn = 6;
+	for (uint64_t t = step_ns; t <= until_ns; t += step_ns)
+		req(e, NAK_TS + t, RC_SEND_ONLY, psn++, 8);
+	return psn;
+}
+
+static uint64_t nak_ignored_count(struct env *e)
+{
+	const struct rw_flow *f = flow_ab(e);
+	return f->conf ? f->conf->count[RW_V_NAK_IGNORED] : 0;
+}
+
+/* The requester never resends 3 and sends new requests every 10 ms for
+ * 200 ms: the first past 67.108864 ms is the 7th (70 ms, frame 12). The
+ * verdict is the capture end's; before it the engine says what it would
+ * judge now. */
+static void test_nak_ignored(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	nak_then_new(e, 10 * MS, 200 * MS);
+	uint32_t i = (uint32_t)flow_ab(e)->index;
+	uint64_t nak = 0, first = 0;
+	assert_int_equal(rw_analyzer_rto(e->a, i), 67108864);
+	assert_int_equal(nak_ignored_count(e), 0);
+	assert_true(rw_analyzer_nak_ignored(e->a, i, &nak, &first));
+	assert_int_equal(nak, 5);
+	assert_int_equal(first, 12);
+	rw_analyzer_finish(e->a, NAK_TS + 200 * MS);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->count[RW_V_NAK_IGNORED], 1);
+	assert_int_equal(c->frames[RW_V_NAK_IGNORED][0], 5);
+	assert_int_equal(c->nak_ignored_req[0], 12);
+	assert_int_equal(c->nak_ignored_rto_ns, 67108864);
+	assert_string_equal(rw_violation_key(RW_V_NAK_IGNORED), "nak_ignored");
+	/* and no other verdict: one NAK, for a hole, never repeated */
+	for (unsigned v = 0; v < RW_V_COUNT; v++)
+		if (v != RW_V_NAK_IGNORED)
+			assert_int_equal(c->count[v], 0);
+	/* judged once, however often the end is asked */
+	rw_analyzer_finish(e->a, NAK_TS + 200 * MS);
+	assert_int_equal(c->count[RW_V_NAK_IGNORED], 1);
+	env_free(e);
+}
+
+/* The NAK answered: by the resend of 3 at 10 ms (go-back-N 3, 4, 5);
+ * by the requester's timer at 100 ms, after new requests past the default
+ * timeout (a slow timer: its own resend shows it, the NAK may have been
+ * lost past the capture point); or by an ACK past 3 (the resend went by
+ * where the capture did not see it). New requests go on to 200 ms after
+ * the NAK each time: none is flagged. */
+static void test_nak_answered(void **state)
+{
+	(void)state;
+	for (int how = 0; how < 3; how++) {
+		struct env *e = env_new(NULL);
+		uint64_t at = how == 1 ? 100 * MS : 10 * MS;
+		uint32_t psn = nak_then_new(e, 10 * MS, at - 10 * MS);
+		if (how == 2) {
+			resp(e, NAK_TS + at, B_IP, QP_A, 5, ACK_SYN, 3);
+		} else {
+			req(e, NAK_TS + at, RC_SEND_ONLY, 3, 8);
+			req(e, NAK_TS + at + 1000, RC_SEND_ONLY, 4, 8);
+			req(e, NAK_TS + at + 2000, RC_SEND_ONLY, 5, 8);
+			for (uint32_t q = 6; q < psn; q++)
+				req(e, NAK_TS + at + 2000 + q * 1000, RC_SEND_ONLY, q, 8);
+		}
+		for (uint64_t t = at + 10 * MS; t <= 200 * MS; t += 10 * MS)
+			req(e, NAK_TS + t, RC_SEND_ONLY, psn++, 8);
+		rw_analyzer_finish(e->a, NAK_TS + 200 * MS);
+		assert_false(rw_analyzer_nak_ignored(e->a, (uint32_t)flow_ab(e)->index, NULL, NULL));
+		assert_int_equal(nak_ignored_count(e), 0);
+		env_free(e);
+	}
+}
+
+/* The capture ends before the timeout could have fired: new requests for
+ * 60 ms after the NAK, the end at 60 ms; or the end 500 ms after it with
+ * no request after 60 ms (a requester waiting for its timer sends nothing
+ * new). Neither is a NAK ignored. */
+static void test_nak_capture_ends_first(void **state)
+{
+	(void)state;
+	for (int late_end = 0; late_end < 2; late_end++) {
+		struct env *e = env_new(NULL);
+		nak_then_new(e, 10 * MS, 60 * MS);
+		rw_analyzer_finish(e->a, NAK_TS + (late_end ? 500 : 60) * MS);
+		assert_int_equal(nak_ignored_count(e), 0);
+		env_free(e);
+	}
+}
+
+/* A requester whose timer is slower than the default: early on it resent
+ * PSN 2 150 ms after sending it (no NAK: its timer). A NAK later left
+ * unanswered while new requests go on for 120 ms is within that; for
+ * 200 ms it is past it, and judged by the flow's own 150 ms. */
+static void test_nak_own_slow_timer(void **state)
+{
+	(void)state;
+	for (int longer = 0; longer < 2; longer++) {
+		struct env *e = env_new(NULL);
+		req(e, 1000, RC_SEND_ONLY, 1, 8);
+		req(e, 2000, RC_SEND_ONLY, 2, 8);
+		resp(e, 3000, B_IP, QP_A, 1, ACK_SYN, 1);
+		req(e, 2000 + 150 * MS, RC_SEND_ONLY, 2, 8);   /* frame 4: the timer's resend */
+		resp(e, 3000 + 150 * MS, B_IP, QP_A, 2, ACK_SYN, 2);
+		const uint64_t t0 = 200 * MS;
+		req(e, t0 + 1000, RC_SEND_ONLY, 3, 8);
+		req(e, t0 + 2000, RC_SEND_ONLY, 5, 8);         /* 4 lost */
+		resp(e, t0 + 3000, B_IP, QP_A, 4, NAK_SEQ, 3); /* frame 8 */
+		uint32_t psn = 6;
+		uint64_t until = longer ? 200 * MS : 120 * MS;
+		for (uint64_t t = 10 * MS; t <= until; t += 10 * MS)
+			req(e, t0 + 3000 + t, RC_SEND_ONLY, psn++, 8);
+		rw_analyzer_finish(e->a, t0 + 3000 + until);
+		const struct rw_flow *f = flow_ab(e);
+		assert_int_equal(rw_analyzer_rto(e->a, (uint32_t)f->index), 150 * MS);
+		if (!longer) {
+			assert_int_equal(nak_ignored_count(e), 0);
+		} else {
+			const struct rw_conform *c = conf_ab(e);
+			assert_int_equal(c->count[RW_V_NAK_IGNORED], 1);
+			assert_int_equal(c->frames[RW_V_NAK_IGNORED][0], 8);
+			/* the 16th request after the NAK (160 ms): frame 8 + 16 */
+			assert_int_equal(c->nak_ignored_req[0], 24);
+			assert_int_equal(c->nak_ignored_rto_ns, 150 * MS);
+		}
+		env_free(e);
+	}
+}
+
+/* The timeout is the configuration's (rocewire-cap --rto): new requests
+ * for 100 ms after the NAK are past 50 ms but within 200 ms. */
+static void test_nak_rto_configured(void **state)
+{
+	(void)state;
+	const uint64_t rto[] = {50 * MS, 200 * MS};
+	for (int k = 0; k < 2; k++) {
+		struct rw_analyze_cfg cfg = {.rto_ns = rto[k]};
+		struct env *e = env_new(&cfg);
+		nak_then_new(e, 10 * MS, 100 * MS);
+		rw_analyzer_finish(e->a, NAK_TS + 100 * MS);
+		assert_int_equal(rw_analyzer_rto(e->a, (uint32_t)flow_ab(e)->index), rto[k]);
+		assert_int_equal(nak_ignored_count(e), k == 0);
+		if (k == 0)
+			/* 50 ms is not past 50 ms: 60 ms, the 6th after the NAK (frame 5) */
+			assert_int_equal(conf_ab(e)->nak_ignored_req[0], 11);
+		env_free(e);
+	}
+}
+
 /* A READ request (or its re-issue) with a remote address. */
 static struct rw_note read_req(struct env *e, uint64_t ts, uint32_t psn, uint64_t va, uint32_t len)
 {
@@ -1793,6 +1960,11 @@ int main(void)
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
 		cmocka_unit_test(test_conform_timeout_resend),
+		cmocka_unit_test(test_nak_ignored),
+		cmocka_unit_test(test_nak_answered),
+		cmocka_unit_test(test_nak_capture_ends_first),
+		cmocka_unit_test(test_nak_own_slow_timer),
+		cmocka_unit_test(test_nak_rto_configured),
 		cmocka_unit_test(test_conform_read_resume),
 		cmocka_unit_test(test_reads_outstanding),
 		cmocka_unit_test(test_read_responses_in_psn_order),

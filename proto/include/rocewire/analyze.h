@@ -33,6 +33,9 @@
 extern "C" {
 #endif
 
+/* 4.096 us x 2^14: the default retransmission timeout (rw_analyze_cfg.rto_ns) */
+#define RW_RTO_DEFAULT_NS 67108864ull
+
 struct rw_analyze_cfg {
 	uint32_t max_flows;        /* flows tracked at most (0: as many as mem_limit allows) */
 	size_t mem_limit;          /* bytes of engine state at most (0: 1 GiB) */
@@ -44,6 +47,13 @@ struct rw_analyze_cfg {
 	uint8_t cnp_mode;          /* enum rw_cnp_mode: how the notification point paces CNPs (default per QP) */
 	uint64_t cnp_min_ns;       /* its minimum time between two CNPs (default 4 us, NVIDIA's min_time_between_cnps) */
 	uint64_t cnp_nak_ns;       /* a CNP this close to a NAK of the same flow is sent "with" it (default 10 us) */
+	/* The requester's retransmission timeout: a sequence NAK not answered
+	 * by a resend while new requests go on longer than this (or than the
+	 * largest request -> resend time the flow itself shows) is ignored
+	 * (RW_V_NAK_IGNORED). Default 67.108864 ms: the IBA's Local ACK
+	 * Timeout, 4.096 us x 2^timeout, at timeout 14 (the rxe requester of
+	 * samples/softroce/rc_write_loss resends after about that long). */
+	uint64_t rto_ns;
 	/* Where memory comes from: alloc returns zeroed memory or NULL. */
 	void *(*alloc)(void *ctx, size_t size);
 	void (*free)(void *ctx, void *p);
@@ -117,6 +127,11 @@ enum rw_violation {
 	RW_V_READ_RESUME_WRONG, /* a READ re-issued at the wrong PSN, address or length */
 	RW_V_CNP_TOO_OFTEN,    /* a CNP sooner than cnp_min_ns after the last one of its pacing key */
 	RW_V_CE_NO_CNP,        /* a CE mark the pacing allowed a CNP for, with none within cnp_window_ns */
+	/* a sequence NAK never answered (no resend of its PSN, no go-back, no
+	 * ACK past it) while the requester sent new requests for longer than
+	 * its retransmission timeout after it (frame: the NAK's; judged when
+	 * the capture ends) */
+	RW_V_NAK_IGNORED,
 	RW_V_COUNT
 };
 const char *rw_violation_key(enum rw_violation v); /* "dup_nak", ... (JSON keys) */
@@ -139,6 +154,11 @@ struct rw_conform {
 	 * response missing */
 	uint64_t resend_by_implied;
 	uint64_t cnp_with_nak;   /* CNPs sent with a NAK (within cnp_nak_ns on the same flow) */
+	/* RW_V_NAK_IGNORED: for each NAK in frames[], the first new request
+	 * sent later than the timeout after it, and the timeout it was judged
+	 * by (cfg.rto_ns, or the flow's own larger request -> resend time) */
+	uint64_t nak_ignored_req[RW_V_FRAMES];
+	uint64_t nak_ignored_rto_ns;
 };
 
 struct rw_flow_key {
@@ -375,6 +395,16 @@ struct rw_flow {
 		uint64_t cnp_ts;      /* the last CNP on this flow */
 		uint8_t rsp_msn_valid;
 		uint32_t rsp_msn;     /* MSN of this flow's last AETH */
+		/* The latest sequence NAK the requester got that nothing has
+		 * answered yet (RW_V_NAK_IGNORED): its PSN, time and frame,
+		 * the first new request after it past the timeout as known
+		 * when it came (frame 0: none yet), and whether the capture's
+		 * end judged it. Unpaired: the latest such NAK's frame. */
+		uint8_t nign_valid, nign_judged;
+		uint32_t nign_psn;
+		uint64_t nign_ts, nign_frame;
+		uint64_t nign_req_ts, nign_req_frame;
+		uint64_t unp_nak_frame;
 	} cs;
 	int32_t addr_pair;      /* internal: its address pair */
 	int32_t next_req_in_pair; /* internal: the pair's next request flow, -1 */
@@ -505,6 +535,17 @@ void rw_analyzer_finish(struct rw_analyzer *a, uint64_t ts_ns);
 uint32_t rw_analyzer_flow_count(const struct rw_analyzer *a);
 const struct rw_flow *rw_analyzer_flow(const struct rw_analyzer *a, uint32_t i);
 const struct rw_totals *rw_analyzer_totals(const struct rw_analyzer *a);
+/* The retransmission timeout flow i is judged by: cfg.rto_ns, or the
+ * largest time from a request's first send to its resend the flow showed
+ * so far when that is larger (a slower timer). */
+uint64_t rw_analyzer_rto(const struct rw_analyzer *a, uint32_t i);
+/* Whether request flow i has a sequence NAK nobody answered (see
+ * RW_V_NAK_IGNORED) as far as the capture went: 1 with the NAK's frame and
+ * the first new request sent later than rw_analyzer_rto() after it; 0 if
+ * none. Before rw_analyzer_finish it says what the end would judge now (a
+ * dissector that shows the verdict on the NAK's frame on a later pass). */
+int rw_analyzer_nak_ignored(const struct rw_analyzer *a, uint32_t i, uint64_t *nak_frame,
+			    uint64_t *req_frame);
 /* The CM handshakes, in the order their REQ (or first message) came. */
 uint32_t rw_analyzer_cm_count(const struct rw_analyzer *a);
 const struct rw_cm_conn *rw_analyzer_cm(const struct rw_analyzer *a, uint32_t i);

@@ -123,6 +123,33 @@ static int64_t arg_num(int argc, char **argv, int *i)
 	return strtoll(argv[++*i], NULL, 0);
 }
 
+static int ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void *const *)a, y = (uintptr_t)*(void *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Frees the records and every frame buffer once: an output frame may share
+ * its input's buffer, or another output's (a duplicate). */
+static void free_all(struct in_pkt *ip, size_t n, struct out_pkt *op, size_t on)
+{
+	void **p = malloc((n + on) * sizeof(*p) + 1);
+	size_t k = 0;
+	for (size_t i = 0; p && i < n; i++)
+		p[k++] = (void *)ip[i].data;
+	for (size_t i = 0; p && i < on; i++)
+		p[k++] = (void *)op[i].data;
+	if (p) {
+		qsort(p, k, sizeof(*p), ptr_cmp);
+		for (size_t i = 0; i < k; i++)
+			if (i == 0 || p[i] != p[i - 1])
+				free(p[i]);
+	}
+	free(p);
+	free(ip);
+	free(op);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
@@ -415,5 +442,7 @@ int main(int argc, char **argv)
 		perror(argv[4]);
 		return 2;
 	}
+	free_all(ip, n, op, on);
+	free(tr);
 	return 0;
 }

@@ -92,6 +92,11 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
+void rp_esc_html(FILE *f, const char *s)
+{
+	esc(f, s);
+}
+
 /* 1, 2 or 5 times a power of ten, near range/target. No libm. */
 static double nice_step(double range, int target)
 {
@@ -1150,6 +1155,7 @@ static void tables(struct html *h)
 		   rp_conf_shown, rp_conf_heads, rp_conf_align, rp_conf_ncols, rp_conf_cells, 4);
 
 	tables_pfc(h);
+	rc_html(h->r, h->f);
 	tables_cm(h);
 	tables_totals(h);
 }

@@ -48,6 +48,11 @@ enum rw_ctr_what {
 	RW_CTR_CNP_RCVD,       /* CNPs sent to the host */
 	RW_CTR_SEQ_NAK_SENT,   /* PSN-sequence-error NAKs the host sent (as a responder) */
 	RW_CTR_SEQ_NAK_RCVD,   /* PSN-sequence-error NAKs sent to the host (as a requester) */
+	/* those of them whose PSN is past every PSN the requester had had
+	 * answered (each response moves it to its PSN + 1, each NAK to its
+	 * PSN; at first, the requests' first PSN): the NAKs that move the
+	 * requester's PSN on */
+	RW_CTR_SEQ_NAK_RCVD_ADV,
 	RW_CTR_RNR_NAK_SENT,   /* RNR NAKs the host sent */
 	RW_CTR_RNR_NAK_RCVD,   /* RNR NAKs sent to the host */
 	RW_CTR_ICRC_BAD_RCVD,  /* packets sent to the host with a bad ICRC */

@@ -42,7 +42,8 @@ static const struct rw_ctr_map rxe_map[] = {
 	/* rxe_comp.c check_ack(): a PSN-sequence-error NAK reached the
 	 * requester's completer and moved its PSN forward -- a requester's
 	 * counter, not the responder's (that one is out_of_seq_request) */
-	M("rcvd_seq_err", SEQ_NAK_RCVD, "counted by the requester's completer when the NAK moves its PSN on (a repeated NAK is not)"),
+	M("rcvd_seq_err", SEQ_NAK_RCVD_ADV, "counted by the requester's completer only when the NAK's PSN is past its own "
+					    "(not after an ACK of the PSN before, nor for a repeated NAK)"),
 	/* rxe_comp.c: the completer deferred to the requester (renamed from
 	 * completer_sched) */
 	NC("ack_deferred", "a scheduling step inside rxe: not on the wire"),
@@ -150,6 +151,7 @@ static const char *const what_keys[RW_CTR_WHAT_COUNT] = {
 	[RW_CTR_CNP_RCVD] = "cnp_rcvd",
 	[RW_CTR_SEQ_NAK_SENT] = "seq_nak_sent",
 	[RW_CTR_SEQ_NAK_RCVD] = "seq_nak_rcvd",
+	[RW_CTR_SEQ_NAK_RCVD_ADV] = "seq_nak_rcvd_advancing",
 	[RW_CTR_RNR_NAK_SENT] = "rnr_nak_sent",
 	[RW_CTR_RNR_NAK_RCVD] = "rnr_nak_rcvd",
 	[RW_CTR_ICRC_BAD_RCVD] = "icrc_bad_rcvd",

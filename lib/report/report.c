@@ -127,7 +127,7 @@ void cap_report_packet(struct cap_report *r, const struct rw_packet *p, uint64_t
 	rw_analyzer_packet(r->a, p, ts_ns, frame, n);
 	rs_packet(r, p, ts_ns, n);
 	if (r->hosts)
-		rc_packet(r, p);
+		rc_packet(r, p, n);
 }
 
 void cap_report_set_drops(struct cap_report *r, uint64_t kernel_drops, uint64_t if_drops)

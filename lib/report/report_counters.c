@@ -36,6 +36,11 @@ struct rc_host {
 struct rc_hosts {
 	uint32_t n;
 	uint64_t over;       /* packets with an address not kept */
+	/* Per response flow (the engine's index): one past the highest PSN
+	 * answered, as a requester's completer keeps it (rxe's comp.psn) */
+	uint32_t *comp_psn;  /* bit 31: valid */
+	uint32_t n_comp;
+	uint64_t comp_lost;  /* sequence NAKs of untracked flows, or no memory */
 	struct rc_host h[RC_HOSTS];
 };
 
@@ -51,6 +56,8 @@ int rc_new(struct cap_report *r)
 
 void rc_free(struct cap_report *r)
 {
+	if (r->hosts)
+		free(r->hosts->comp_psn);
 	free(r->hosts);
 	r->hosts = NULL;
 }
@@ -70,7 +77,75 @@ static struct rc_host *host_of(struct rc_hosts *hs, uint8_t family, const uint8_
 	return h;
 }
 
-void rc_packet(struct cap_report *r, const struct rw_packet *p)
+#define COMP_VALID 0x80000000u
+#define PSN_MASK 0xFFFFFFu
+
+/* a after b in the 24-bit PSN space (IBA 9.7.2: half the space ahead) */
+static int psn_after(uint32_t a, uint32_t b)
+{
+	uint32_t d = (a - b) & PSN_MASK;
+	return d != 0 && d < 0x800000u;
+}
+
+static uint32_t *comp_slot(struct rc_hosts *hs, int32_t flow)
+{
+	if (flow < 0)
+		return NULL;
+	if ((uint32_t)flow >= hs->n_comp) {
+		uint32_t n = hs->n_comp ? hs->n_comp : 64;
+		while (n <= (uint32_t)flow)
+			n *= 2;
+		uint32_t *c = realloc(hs->comp_psn, (size_t)n * sizeof(*c));
+		if (!c)
+			return NULL;
+		memset(c + hs->n_comp, 0, (size_t)(n - hs->n_comp) * sizeof(*c));
+		hs->comp_psn = c;
+		hs->n_comp = n;
+	}
+	return &hs->comp_psn[flow];
+}
+
+/* rxe's completer (rxe_comp.c check_ack) counts a PSN-sequence NAK only
+ * when its PSN is past comp.psn, which every response moves to its PSN + 1
+ * and every such NAK to its PSN: a NAK right after the ACK of the PSN
+ * before it is not counted. Returns whether this NAK would be. */
+static int seq_nak_advances(struct cap_report *r, const struct rw_packet *p, const struct rw_note *n, int seq_nak)
+{
+	struct rc_hosts *hs = r->hosts;
+	uint32_t *c = comp_slot(hs, n->flow);
+	uint32_t psn = p->bth.psn & PSN_MASK;
+	if (!c) {
+		hs->comp_lost += seq_nak;
+		return 0;
+	}
+	if (!seq_nak) {
+		uint32_t next = (psn + 1) & PSN_MASK;
+		if (!(*c & COMP_VALID) || psn_after(next, *c & PSN_MASK))
+			*c = COMP_VALID | next;
+		return 0;
+	}
+	uint32_t base;
+	int known = 0;
+	if (*c & COMP_VALID) {
+		base = *c & PSN_MASK;
+		known = 1;
+	} else {
+		/* before any answer: the requests' first PSN, if the pairing
+		 * (made by this NAK at the latest) names the requester */
+		const struct rw_flow *f = rw_analyzer_flow(r->a, (uint32_t)n->flow);
+		const struct rw_flow *q = f && f->peer >= 0 ? rw_analyzer_flow(r->a, (uint32_t)f->peer) : NULL;
+		if (q && q->req.valid) {
+			base = q->req.first_psn & PSN_MASK;
+			known = 1;
+		}
+	}
+	int adv = !known || psn_after(psn, base);
+	if (adv || !(*c & COMP_VALID))
+		*c = COMP_VALID | psn;
+	return adv;
+}
+
+void rc_packet(struct cap_report *r, const struct rw_packet *p, const struct rw_note *n)
 {
 	struct rw_flow_key k;
 	if (!(p->present & RW_P_BTH) || !p->op || !rw_flow_key_of(p, &k))
@@ -93,7 +168,11 @@ void rc_packet(struct cap_report *r, const struct rw_packet *p)
 		s->n[RW_CTR_SEQ_NAK_SENT] += seq_nak;
 		s->n[RW_CTR_RNR_NAK_SENT] += rnr_nak;
 	}
+	int seq_adv = 0;
+	if (p->op->flags & RW_OPF_RESPONSE)
+		seq_adv = seq_nak_advances(r, p, n, seq_nak);
 	if (d) {
+		d->n[RW_CTR_SEQ_NAK_RCVD_ADV] += seq_adv;
 		d->n[RW_CTR_PKTS_RCVD]++;
 		d->n[RW_CTR_PKTS_RCVD_GOOD] += p->icrc_status != RW_CRC_BAD;
 		d->n[RW_CTR_ICRC_BAD_RCVD] += p->icrc_status == RW_CRC_BAD;
@@ -228,6 +307,11 @@ static void judge(struct rc_row *w, const struct rc_cmp *c, const struct cap_rep
 	if (w->d->state != RW_CTR_D_OK) {
 		w->verdict = "not_comparable";
 		w->why = rw_ctr_delta_why((enum rw_ctr_delta_state)w->d->state);
+		return;
+	}
+	if (m->what == RW_CTR_SEQ_NAK_RCVD_ADV && r->hosts->comp_lost) {
+		w->verdict = "not_comparable";
+		w->why = "sequence NAKs of flows the engine did not track (the flow or memory limit)";
 		return;
 	}
 	if (m->what != RW_CTR_PFC_RX && r->hosts->over) {

@@ -133,7 +133,7 @@ struct cap_report {
 struct jw;
 int rc_new(struct cap_report *r);   /* 0, or -1 (ENOMEM) */
 void rc_free(struct cap_report *r);
-void rc_packet(struct cap_report *r, const struct rw_packet *p);
+void rc_packet(struct cap_report *r, const struct rw_packet *p, const struct rw_note *n);
 void rc_table(const struct cap_report *r, FILE *out);
 void rc_json(struct jw *w, const struct cap_report *r);
 void rc_html(const struct cap_report *r, FILE *f);

@@ -36,6 +36,19 @@ for n in $names; do
 		[ -f "$res/$f" ] && cp "$res/$f" "$dest/$f"
 	done
 done
+# The runs with rxe's counters read around them (verbs_capture_counted) go
+# to counters/: the capture, netem's counters and the snapshots of both
+# devices in both forms (check_counters.py reads them).
+for n in rc_write_loss rc_send_loss rc_write_ecn; do
+	[ -f "$res/$n.counters-before.rxe0.txt" ] || continue
+	case " $names " in *" $n "*) ;; *) [ $some -eq 1 ] && continue ;; esac
+	size=$(wc -c <"$res/$n.pcap")
+	[ "$size" -lt 409600 ] || { echo "make-samples: $res/$n.pcap: $size bytes, over 400 KB" >&2; exit 1; }
+	mkdir -p "$dest/counters"
+	for f in "$res/$n.pcap" "$res/$n.qdisc.txt" "$res/$n".counters-*.txt "$res/$n".rdma-*.txt; do
+		[ -f "$f" ] && cp "$f" "$dest/counters/"
+	done
+done
 kernel=$(sed -n 's/.*Linux version \([^ ]*\) .* Debian \([^ ]*\) .*/\1 (Debian \2)/p' "$res/dmesg.txt" | head -n1)
 if [ $some -eq 1 ] && [ -f "$dest/VERSIONS.txt" ]; then
 	for n in $names; do

@@ -397,14 +397,24 @@ void rc_table(const struct cap_report *r, FILE *out)
 	} else
 		fprintf(out, "  no counter of the snapshots is in the %s table\n", rw_ctr_vendor_key(c.in->vendor));
 	if (c.n_unmapped) {
+		/* ethtool -S lists hundreds: the unchanged ones are only counted
+		 * here (JSON lists them all) */
+		size_t quiet = 0, shown = 0;
 		fprintf(out, "  not mapped:");
 		for (size_t i = c.n_mapped; i < c.n_mapped + c.n_unmapped; i++) {
 			const struct rc_row *w = &c.row[i];
+			if (w->d->state == RW_CTR_D_OK && w->d->delta == 0) {
+				quiet++;
+				continue;
+			}
 			if (w->d->state == RW_CTR_D_OK)
-				fprintf(out, "%s %s +%" PRIu64, i == c.n_mapped ? "" : ",", w->name, w->d->delta);
+				fprintf(out, "%s %s +%" PRIu64, shown ? "," : "", w->name, w->d->delta);
 			else
-				fprintf(out, "%s %s (%s)", i == c.n_mapped ? "" : ",", w->name, w->why);
+				fprintf(out, "%s %s (%s)", shown ? "," : "", w->name, w->why);
+			shown++;
 		}
+		if (quiet)
+			fprintf(out, "%s%zu unchanged", shown ? "; " : " ", quiet);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
@@ -525,10 +535,15 @@ void rc_html(const struct cap_report *r, FILE *f)
 	}
 	fputs("</tbody></table></div>\n", f);
 	if (c.n_unmapped) {
+		size_t quiet = 0, shown = 0;
 		fputs("<p class=\"note\">Not mapped:", f);
 		for (size_t i = c.n_mapped; i < c.n_mapped + c.n_unmapped; i++) {
 			const struct rc_row *x = &c.row[i];
-			fputs(i == c.n_mapped ? " " : ", ", f);
+			if (x->d->state == RW_CTR_D_OK && x->d->delta == 0) {
+				quiet++;
+				continue;
+			}
+			fputs(shown++ ? ", " : " ", f);
 			rp_esc_html(f, x->name);
 			if (x->d->state == RW_CTR_D_OK)
 				fprintf(f, " +%" PRIu64, x->d->delta);
@@ -538,6 +553,8 @@ void rc_html(const struct cap_report *r, FILE *f)
 				fputs(")", f);
 			}
 		}
+		if (quiet)
+			fprintf(f, "%s%zu unchanged", shown ? "; " : " ", quiet);
 		fputs("</p>\n", f);
 	}
 	fputs("<p class=\"note\">Each counter's change between the snapshots beside what the capture saw of the "

@@ -42,6 +42,22 @@ static int fail(char *err, size_t errn, const char *where, unsigned line, const 
 	return -1;
 }
 
+/* A piece of the file quoted in a message: at most 40 bytes, control and
+ * other unprintable bytes as '?' (the message goes to a terminal). */
+#define SNIP 48
+static const char *snip(char out[SNIP], const char *b, const char *e)
+{
+	size_t n = 0;
+	for (; b < e && n < 40; b++)
+		out[n++] = isprint((unsigned char)*b) ? *b : '?';
+	if (b < e) {
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
+	out[n] = '\0';
+	return out;
+}
+
 /* Adds value to the counter of that name (links of an rdma snapshot add up). */
 static int put(struct rw_ctr_snapshot *s, const char *name, size_t nlen, uint64_t value)
 {
@@ -131,6 +147,7 @@ static int line_format(const char *b, const char *e)
 static int rdma_pairs(struct rw_ctr_snapshot *s, const char *t, const char *e, const char *where, unsigned ln,
 		      char *err, size_t errn)
 {
+	char s1[SNIP], s2[SNIP];
 	for (;;) {
 		t = skip_blank(t, e);
 		if (t == e)
@@ -146,10 +163,10 @@ static int rdma_pairs(struct rw_ctr_snapshot *s, const char *t, const char *e, c
 		if (!name_ok(t, ne))
 			return fail(err, errn, where, ln, "a counter name was expected (rdma statistic show output)");
 		if (vb == ve)
-			return fail(err, errn, where, ln, "counter '%.*s' has no value", (int)(ne - t), t);
+			return fail(err, errn, where, ln, "counter '%s' has no value", snip(s1, t, ne));
 		if (parse_u64(vb, ve, &v) != 0)
-			return fail(err, errn, where, ln, "counter '%.*s': '%.*s' is not a count", (int)(ne - t), t,
-				    (int)(ve - vb), vb);
+			return fail(err, errn, where, ln, "counter '%s': '%s' is not a count", snip(s1, t, ne),
+				    snip(s2, vb, ve));
 		if (put(s, t, (size_t)(ne - t), v) != 0)
 			return fail(err, errn, where, ln, "too many counters (or no memory)");
 		t = ve;
@@ -170,6 +187,7 @@ static void add_link(struct rw_ctr_snapshot *s, const char *b, const char *e)
 static int parse_line(struct rw_ctr_snapshot *s, const char *b, const char *e, const char *where, unsigned ln,
 		      int *in_link, char *err, size_t errn)
 {
+	char s1[SNIP], s2[SNIP];
 	const char *t = skip_blank(b, e);
 	e = trim_end(t, e);
 	switch (s->format) {
@@ -199,8 +217,8 @@ static int parse_line(struct rw_ctr_snapshot *s, const char *b, const char *e, c
 		if (!name_ok(t, ne))
 			return fail(err, errn, where, ln, "a counter name was expected before ':'");
 		if (parse_u64(vb, e, &v) != 0)
-			return fail(err, errn, where, ln, "counter '%.*s': '%.*s' is not a count", (int)(ne - t), t,
-				    (int)(e - vb), vb);
+			return fail(err, errn, where, ln, "counter '%s': '%s' is not a count", snip(s1, t, ne),
+				    snip(s2, vb, e));
 		return put(s, t, (size_t)(ne - t), v) ? fail(err, errn, where, ln, "too many counters (or no memory)") : 0;
 	}
 	case RW_CTR_FMT_SYSFS: {
@@ -218,8 +236,8 @@ static int parse_line(struct rw_ctr_snapshot *s, const char *b, const char *e, c
 		if (!name_ok(nb, colon))
 			return fail(err, errn, where, ln, "no counter name at the end of the path");
 		if (parse_u64(colon + 1, e, &v) != 0)
-			return fail(err, errn, where, ln, "counter '%.*s': '%.*s' is not a count", (int)(colon - nb), nb,
-				    (int)(e - colon - 1), colon + 1);
+			return fail(err, errn, where, ln, "counter '%s': '%s' is not a count", snip(s1, nb, colon),
+				    snip(s2, colon + 1, e));
 		/* hw_counters/lifespan is how long the kernel caches the values,
 		 * in milliseconds: a setting, not a count */
 		if (colon - nb == 8 && memcmp(nb, "lifespan", 8) == 0)
@@ -238,8 +256,8 @@ static int parse_line(struct rw_ctr_snapshot *s, const char *b, const char *e, c
 		if (!name_ok(t, ne))
 			return fail(err, errn, where, ln, "a counter name was expected");
 		if (parse_u64(vb, e, &v) != 0)
-			return fail(err, errn, where, ln, "counter '%.*s': '%.*s' is not a count", (int)(ne - t), t,
-				    (int)(e - vb), vb);
+			return fail(err, errn, where, ln, "counter '%s': '%s' is not a count", snip(s1, t, ne),
+				    snip(s2, vb, e));
 		return put(s, t, (size_t)(ne - t), v) ? fail(err, errn, where, ln, "too many counters (or no memory)") : 0;
 	}
 	}

@@ -250,6 +250,9 @@ static void test_bad(void **state)
 	parse_bad("NIC statistics:\n     rx_packets 12\n", 35, "snap.txt:2: 'name: value' expected");
 	parse_bad("/sys/x/hw_counters/sent_pkts:-1\n", 32, "'-1' is not a count");
 	parse_bad("a\0b 1\n", 6, "binary");
+	/* the file's bytes are quoted, never its control bytes (a terminal) */
+	parse_bad("sent_pkts 1\x1b[2J\n", 16, "'1?[2J' is not a count");
+	parse_bad("sent_pkts 1234567890123456789012345678901234567890123456789\n", 60, "'1234567890123456789012345678901234567890...'");
 
 	struct rw_ctr_snapshot s;
 	char err[256] = "";

@@ -502,6 +502,7 @@ void rc_html(const struct cap_report *r, FILE *f)
 		source_line(&c, m);
 		fclose(m);
 		line[sizeof(line) - 1] = '\0';
+		line[strcspn(line, "\n")] = '\0';
 		rp_esc_html(f, line);
 	}
 	if (!c.host) {

@@ -255,6 +255,15 @@ def main():
                             "--counters-host", RSP], capture_output=True, text=True)
         if "NIC counters (rxe) of 192.0.2.1" not in p.stdout or "not mapped: weird_one" not in p.stdout:
             fail("text report: %r" % p.stdout[-600:])
+        # the HTML page's card: the same rows
+        page = os.path.join(d, "r.html")
+        p = subprocess.run([CAP, "-r", loss, "--html", page, "--counters-before", b, "--counters-after", a,
+                            "--counters-host", RSP], capture_output=True, text=True)
+        text = open(page).read() if p.returncode in (0, 1) and os.path.exists(page) else ""
+        if ('<table id="nic_counters">' not in text or
+                "<tr><td>rcvd_pkts</td><td class=\"r\">0</td><td class=\"r\">%d</td><td>nic_fewer</td>" % r["rcvd"]
+                not in text):
+            fail("HTML card: exit %d %r" % (p.returncode, text[text.find("NIC counters"):][:400]))
     if failures:
         sys.exit(1)
     print("all counter cases agree with tshark")

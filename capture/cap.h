@@ -20,6 +20,7 @@
 #include "fmt.h"
 #include "live.h"
 #include "qlen.h"
+#include "counters.h"
 #include "summary.h"
 #include "source.h"
 #include "writer.h"
@@ -93,6 +94,9 @@ struct cap_opts {
 	const char *html;       /* --html FILE */
 	const char *qlen_file;  /* --qlen FILE */
 	struct cap_qlen qlen;   /* its samples, loaded before reading */
+	const char *counters_before, *counters_after; /* --counters-before/-after FILE */
+	const char *counters_host; /* --counters-host ADDR (NULL: the busiest host) */
+	struct rw_ctr_input counters; /* both snapshots, loaded before reading */
 	int keep_report;        /* a cap_report is kept (report, html or view) */
 	double link_gbps;
 	uint64_t storm_ns;

@@ -53,8 +53,39 @@ static struct cap_report *report_new(const struct cap_opts *o, const char *title
 		.mem_limit = o->mem_limit,
 		.title = title,
 		.qlen = o->qlen_file ? &o->qlen : NULL,
+		.counters = o->counters_before ? &o->counters : NULL,
 	};
 	return cap_report_new(&ro);
+}
+
+/* --counters-before/--counters-after: both snapshots read before the
+ * capture is, so a bad file costs nothing but one line; 0 or -1 (said). */
+static int load_counters(struct cap_opts *o)
+{
+	char err[512], shown[NAME_SHOWN], shown2[NAME_SHOWN];
+	struct rw_ctr_input *in = &o->counters;
+	memset(in, 0, sizeof(*in));
+	cap_esc(shown, sizeof(shown), o->counters_before);
+	cap_esc(shown2, sizeof(shown2), o->counters_after);
+	if (rw_ctr_load(o->counters_before, shown, &in->before, err, sizeof(err)) != 0 ||
+	    rw_ctr_load(o->counters_after, shown2, &in->after, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", CAP_PROG, err);
+		rw_ctr_free(&in->before);
+		return -1;
+	}
+	in->vendor = rw_ctr_detect(&in->before, &in->after);
+	if (in->vendor == RW_CTR_UNKNOWN)
+		fprintf(stderr, "%s: warning: %s, %s: no counter name of mlx5, irdma, bnxt_re or rxe; "
+				"every counter is listed as not mapped\n", CAP_PROG, shown, shown2);
+	/* the report holds these names: the escaped forms, as titles are */
+	in->before_name = strdup(shown);
+	in->after_name = strdup(shown2);
+	in->host = o->counters_host;
+	if (!in->before_name || !in->after_name) {
+		fprintf(stderr, "%s: out of memory\n", CAP_PROG);
+		return -1;
+	}
+	return 0;
 }
 
 /* Writes what --report and --html ask for; returns an exit status. */
@@ -780,6 +811,11 @@ int main(int argc, char **argv)
 			return CAP_EXIT_USAGE;
 		}
 	}
+	if (opts.counters_before && load_counters(&opts) != 0) {
+		cap_qlen_free(&opts.qlen);
+		free(opts.files);
+		return CAP_EXIT_USAGE;
+	}
 	if (cap_ctx_init(&ctx, &opts) != 0) {
 		fprintf(stderr, "%s: out of memory\n", CAP_PROG);
 		return CAP_EXIT_USAGE;
@@ -802,6 +838,10 @@ int main(int argc, char **argv)
 		cap_report_free(ctx.report);
 	cap_ctx_free(&ctx);
 	cap_qlen_free(&opts.qlen);
+	rw_ctr_free(&opts.counters.before);
+	rw_ctr_free(&opts.counters.after);
+	free((char *)opts.counters.before_name);
+	free((char *)opts.counters.after_name);
 	free(opts.files);
 	return status;
 }

@@ -3,6 +3,7 @@
  * --help its lines, the bash completion its words (--list-options) and the
  * man page check its list, so none of them can drift; the handlers; and the
  * checks of what the options ask for together. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -414,6 +415,27 @@ static void h_qlen(struct pctx *p, int val, const char *arg)
 	p->o->qlen_file = nonempty(val, arg);
 }
 
+static void h_counters_before(struct pctx *p, int val, const char *arg)
+{
+	p->o->counters_before = nonempty(val, arg);
+}
+
+static void h_counters_after(struct pctx *p, int val, const char *arg)
+{
+	p->o->counters_after = nonempty(val, arg);
+}
+
+static void h_counters_host(struct pctx *p, int val, const char *arg)
+{
+	unsigned char a[16];
+	char shown[CAP_ESC_SIZE(256)];
+	if (inet_pton(AF_INET, arg, a) != 1 && inet_pton(AF_INET6, arg, a) != 1)
+		usage_error("--counters-host: '%s' is not an IPv4 address, an IPv6 address or a GID",
+			    cap_esc(shown, sizeof(shown), arg));
+	(void)val;
+	p->o->counters_host = arg;
+}
+
 static void h_link_gbps(struct pctx *p, int val, const char *arg)
 {
 	p->o->link_gbps = parse_decimal(val, arg, 0, 1e6, "a link speed in Gb/s above 0");
@@ -627,6 +649,18 @@ static const struct opt_row table[] = {
 	 "a bottleneck queue-length trace to draw on the HTML\n"
 	 "page's CE/CNP timeline (rocewire-gen's qlen output:\n"
 	 "CSV or JSON Lines, times from the first packet)"},
+	{"counters-before", 0, "FILE", h_counters_before,
+	 "NIC counters read before the capture (ethtool -S,\n"
+	 "rdma statistic show, or 'grep . .../hw_counters/*'):\n"
+	 "with --counters-after, the report sets each mapped\n"
+	 "counter's change beside the capture's figure for the\n"
+	 "same event (mlx5, irdma, bnxt_re, rxe)"},
+	{"counters-after", 0, "FILE", h_counters_after,
+	 "the same NIC counters read after the capture"},
+	{"counters-host", 0, "ADDR", h_counters_host,
+	 "the NIC's address (IPv4, IPv6 or GID) the counters are\n"
+	 "compared for (default: the host that sent or received\n"
+	 "most RoCE packets in the capture)"},
 	{"link-gbps", 0, "G", h_link_gbps,
 	 "link speed that turns PFC quanta into time (default 100)"},
 	{"storm-ms", 0, "MS", h_storm_ms,
@@ -837,6 +871,8 @@ static void check_inputs(struct pctx *p)
 		if (o->n_files != 2)
 			usage_error("--between needs two capture files, tap A (upstream) then tap B (downstream); %zu given",
 				    o->n_files);
+		if (o->counters_before || o->counters_after || o->counters_host)
+			usage_error("--between prints its own comparison: --counters-* cannot be added to it");
 		if (o->report || o->html || p->lines || p->verbose || o->count || o->qlen_file)
 			usage_error("--between prints its own comparison: %s cannot be added to it",
 				    o->report ? "--report" : o->html ? "--html (no HTML form yet)"
@@ -889,6 +925,14 @@ static void check_inputs(struct pctx *p)
 
 	if (o->qlen_file && !o->html)
 		usage_error("--qlen draws on the HTML report: give --html FILE too");
+	if (!o->counters_before != !o->counters_after)
+		usage_error("%s needs %s too: a counter's change is after minus before",
+			    o->counters_before ? "--counters-before" : "--counters-after",
+			    o->counters_before ? "--counters-after FILE" : "--counters-before FILE");
+	if (o->counters_host && !o->counters_before)
+		usage_error("--counters-host chooses the host for --counters-before/--counters-after: give them too");
+	if (o->counters_before && !o->report && !o->html)
+		usage_error("--counters-before/--counters-after are compared in the report: give --report or --html FILE");
 	o->format = p->json ? CAP_FMT_JSON : p->verbose ? CAP_FMT_VERBOSE : CAP_FMT_LINE;
 	o->keep_report = o->report || o->html;
 }

@@ -100,6 +100,8 @@ struct cap_report *cap_report_new(const struct cap_report_opts *o)
 	if (!r->series)
 		goto fail;
 	r->shift = RS_BIN_SHIFT0;
+	if (r->opts.counters && rc_new(r) != 0)
+		goto fail;
 	cap_fmt_init();
 	return r;
 fail:
@@ -113,6 +115,7 @@ void cap_report_free(struct cap_report *r)
 		return;
 	int e = errno;
 	free(r->series);
+	rc_free(r);
 	rw_analyzer_free(r->a);
 	free((char *)r->opts.title);
 	free(r);
@@ -126,6 +129,8 @@ void cap_report_packet(struct cap_report *r, const struct rw_packet *p, uint64_t
 	struct rw_note *n = note ? note : &local;
 	rw_analyzer_packet(r->a, p, ts_ns, frame, n);
 	rs_packet(r, p, ts_ns, n);
+	if (r->hosts)
+		rc_packet(r, p, n);
 }
 
 void cap_report_set_drops(struct cap_report *r, uint64_t kernel_drops, uint64_t if_drops)
@@ -943,6 +948,7 @@ int cap_report_table(const struct cap_report *r, FILE *out)
 		fprintf(out, "Flows: none (no RoCE or InfiniBand transport packets)\n\n");
 	pfc_table(r, idx, n, out);
 	cm_table(r, out);
+	rc_table(r, out);
 
 	/* Totals */
 	fprintf(out, "Totals\n");
@@ -1351,6 +1357,7 @@ static void json_doc(struct jw *w, const struct cap_report *r, const uint32_t *i
 	jw_uint(w, "interface", r->drops_if);
 	jw_bool(w, "recorded", r->drops_known);
 	jw_obj_end(w);
+	rc_json(w, r);
 	jw_obj_end(w);
 }
 

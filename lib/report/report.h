@@ -24,10 +24,15 @@ struct cap_report_opts {
 	size_t mem_limit;       /* bytes of engine state at most (0: the engine's default, 1 GiB) */
 	const char *title;      /* shown in the HTML report (e.g. the file name) */
 	const struct cap_qlen *qlen; /* a queue-length trace for the HTML report, or NULL */
+	/* NIC counter snapshots to set beside the capture (--counters-before,
+	 * --counters-after), or NULL: every output gets a section comparing
+	 * their change with the capture's figure for one host. */
+	const struct rw_ctr_input *counters;
 };
 
 struct cap_report;
 struct cap_qlen;
+struct rw_ctr_input;
 
 #ifdef __cplusplus
 extern "C" {

@@ -92,6 +92,11 @@ static void esc(FILE *f, const char *s)
 	}
 }
 
+void rp_esc_html(FILE *f, const char *s)
+{
+	esc(f, s);
+}
+
 /* 1, 2 or 5 times a power of ten, near range/target. No libm. */
 static double nice_step(double range, int target)
 {
@@ -1184,6 +1189,7 @@ static void tables(struct html *h)
 	nak_ignored_list(h);
 
 	tables_pfc(h);
+	rc_html(h->r, h->f);
 	tables_cm(h);
 	tables_totals(h);
 }

@@ -125,7 +125,20 @@ struct cap_report {
 	int drops_known;
 	int finished;
 	uint64_t finish_ns;
+
+	struct rc_hosts *hosts;  /* per-host tallies, only with opts.counters (report_counters.c) */
 };
+
+/* report_counters.c: the NIC counters set beside the capture. */
+struct jw;
+int rc_new(struct cap_report *r);   /* 0, or -1 (ENOMEM) */
+void rc_free(struct cap_report *r);
+void rc_packet(struct cap_report *r, const struct rw_packet *p, const struct rw_note *n);
+void rc_table(const struct cap_report *r, FILE *out);
+void rc_json(struct jw *w, const struct cap_report *r);
+void rc_html(const struct cap_report *r, FILE *f);
+/* report_html.c: text made safe for HTML (control bytes become '?'). */
+void rp_esc_html(FILE *f, const char *s);
 
 /* report_series.c */
 void rs_packet(struct cap_report *r, const struct rw_packet *p, uint64_t ts,

@@ -106,6 +106,11 @@ int an_key_of(const struct rw_packet *p, struct rw_flow_key *k)
 	}
 }
 
+int rw_flow_key_of(const struct rw_packet *p, struct rw_flow_key *k)
+{
+	return an_key_of(p, k);
+}
+
 static int key_eq(const struct rw_flow_key *a, const struct rw_flow_key *b)
 {
 	return a->family == b->family && a->dqpn == b->dqpn && memcmp(a->src, b->src, 16) == 0 &&

@@ -10,6 +10,11 @@
 #
 # With NAMEs, only those are copied, and VERSIONS.txt keeps what it says of
 # the others: each NAME gets a line "NAME: kernel ..., made ..." instead.
+# The NAME "counters" copies only the runs with rxe's counters read around
+# them (rc_write_loss, rc_write_ecn: scenarios/loss.sh and ecn.sh) to
+# DEST/counters/: the capture, netem's counters and both devices' snapshots
+# in both forms, which check_counters.py reads (rc_send_loss's capture, over
+# 1 MB, stays out).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 res=${1:?usage: make-samples.sh RESULTS_DIR [DEST [NAME...]]}
@@ -24,6 +29,11 @@ if [ $# -gt 2 ]; then
 	some=1
 fi
 mkdir -p "$dest"
+counted=0
+if [ "$names" = counters ]; then
+	counted=1
+	names=
+fi
 for n in $names; do
 	[ -f "$res/$n.pcap" ] || { echo "make-samples: $res/$n.pcap: missing" >&2; exit 1; }
 	size=$(wc -c <"$res/$n.pcap")
@@ -36,6 +46,20 @@ for n in $names; do
 		[ -f "$res/$f" ] && cp "$res/$f" "$dest/$f"
 	done
 done
+# The runs with rxe's counters read around them (verbs_capture_counted).
+if [ $counted -eq 1 ] || [ $some -eq 0 ]; then
+	for n in rc_write_loss rc_write_ecn; do
+		[ -f "$res/$n.counters-before.rxe0.txt" ] ||
+			{ echo "make-samples: $res/$n.counters-before.rxe0.txt: missing" >&2; exit 1; }
+		size=$(wc -c <"$res/$n.pcap")
+		[ "$size" -lt 204800 ] || { echo "make-samples: $res/$n.pcap: $size bytes, over 200 KB" >&2; exit 1; }
+		mkdir -p "$dest/counters"
+		for f in "$res/$n.pcap" "$res/$n.qdisc.txt" "$res/$n".counters-*.txt "$res/$n".rdma-*.txt; do
+			[ -f "$f" ] && cp "$f" "$dest/counters/"
+		done
+	done
+	[ $counted -eq 1 ] && names=counters
+fi
 kernel=$(sed -n 's/.*Linux version \([^ ]*\) .* Debian \([^ ]*\) .*/\1 (Debian \2)/p' "$res/dmesg.txt" | head -n1)
 if [ $some -eq 1 ] && [ -f "$dest/VERSIONS.txt" ]; then
 	for n in $names; do

@@ -520,6 +520,12 @@ struct rw_cm_conn {
 
 struct rw_analyzer;
 
+/* The flow a packet belongs to, as the engine keys it (its source and
+ * destination address and destination QP): 1, or 0 when the packet has no
+ * transport addresses (not RoCE or IB). For tallies by address that must
+ * agree with the engine's flows. */
+int rw_flow_key_of(const struct rw_packet *p, struct rw_flow_key *k);
+
 /* A new analyzer (cfg may be NULL: defaults); NULL if no memory. */
 struct rw_analyzer *rw_analyzer_new(const struct rw_analyze_cfg *cfg);
 /* Gives back every block the analyzer took. */

@@ -17,6 +17,10 @@
 #                                       rxe1; ARGS to both, the others to one
 #                                       side; NAME.{server,client}.{json,log,exit}
 #   verbs_capture NAME ARGS...          verbs_pair NAME ARGS... inside capture NAME
+#   counters_snapshot NAME WHEN         rxe0's and rxe1's hw_counters to
+#                                       NAME.counters-WHEN.rxeN.txt (sysfs form)
+#                                       and NAME.rdma-WHEN.rxeN.txt (rdma form)
+#   verbs_capture_counted NAME ARGS...  verbs_capture between two snapshots
 #   rw_gid DEV                          the IPv4-mapped RoCE v2 GID index of DEV
 #   run_logged NAME CMD...              run CMD with a timeout, log + exit file
 #
@@ -235,4 +239,27 @@ verbs_capture() {
 	capture_start "$1" || return 1
 	verbs_pair "$@"
 	capture_stop
+}
+
+# counters_snapshot NAME WHEN: each rxe device's port counters, as people
+# save them: `grep . .../hw_counters/*` (PATH:VALUE) and `rdma statistic show
+# link DEV/1`. The kernel caches the values for hw_counters/lifespan ms (10):
+# the snapshots are taken well apart from any other read.
+counters_snapshot() {
+	local d
+	for d in rxe0 rxe1; do
+		grep . /sys/class/infiniband/$d/ports/1/hw_counters/* >"$1.counters-$2.$d.txt"
+		rdma statistic show link $d/1 >"$1.rdma-$2.$d.txt" 2>&1
+	done
+}
+
+# verbs_capture_counted NAME ARGS...: verbs_capture NAME ARGS... with the
+# counters read before the capture starts and after it stopped, so that
+# every packet rxe counted in between is one the capture could see
+# (check_counters.py compares them).
+verbs_capture_counted() {
+	counters_snapshot "$1" before
+	verbs_capture "$@"
+	sleep 0.1
+	counters_snapshot "$1" after
 }

@@ -781,10 +781,9 @@ static void check_inputs(struct pctx *p)
 		if (o->n_files != 2)
 			usage_error("--between needs two capture files, tap A (upstream) then tap B (downstream); %zu given",
 				    o->n_files);
-		if (o->report || o->html || p->lines || p->verbose || o->count || o->qlen_file)
+		if (o->report || p->lines || p->verbose || o->count || o->qlen_file)
 			usage_error("--between prints its own comparison: %s cannot be added to it",
-				    o->report ? "--report" : o->html ? "--html (no HTML form yet)"
-				    : p->lines ? "-l/--lines" : p->verbose ? "-v/--verbose"
+				    o->report ? "--report" : p->lines ? "-l/--lines" : p->verbose ? "-v/--verbose"
 				    : o->count ? "-c/--count" : "--qlen");
 		o->format = p->json ? CAP_FMT_JSON : CAP_FMT_LINE;
 		o->quiet = 1;

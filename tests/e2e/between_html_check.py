@@ -310,6 +310,12 @@ for sec in pg.sections:
     # lost marks where the truth puts them: time at the tap that saw it, PSN
     def ys(psn):
         return [py(mp, psn + k * (1 << 24)) for k in (-1, 0, 1)]
+    if direction == "unknown":
+        # nothing is lost or extra: every packet is seen in one tap only
+        check(where + " lost marks of a flow of unknown direction", len(psn_svg["lost"]), 0)
+        same_points(where + " one-tap-only marks", psn_svg["extra"],
+                    [(px(mp, t_merged(p, seen_side(p))), ys(p["psn"])) for p in lost], not psn_svg["thinned"])
+        lost = []
     expect_lost = [(px(mp, t_merged(p, seen_side(p))), ys(p["psn"])) for p in lost]
     same_points(where + " lost marks", psn_svg["lost"], expect_lost, not psn_svg["thinned"])
     # each mark's exact time, PSN and frame: one lost packet of the truth

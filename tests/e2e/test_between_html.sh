@@ -36,6 +36,16 @@ s=$ROCEWIRE_SOURCE_DIR/samples/softroce/rc_write_loss.pcap
 	--jitter 500 && python3 "$check" "$ROCEWIRE_CAP" "$dir/a.pcap" "$dir/b.pcap" "$dir/t.json" "$dir/o.html" \
 	--estimate-offset --offset -2000000 || status=1
 
+# every packet dropped: no pair has a matched packet, every flow's
+# direction is unknown and its packets are marked as seen in one tap only
+"$ROCEWIRE_MKTAPS" "$ROCEWIRE_SOURCE_DIR/samples/softroce/rc_read.pcap" "$dir/a.pcap" "$dir/b.pcap" "$dir/t.json" \
+	--seed 4 --drop-every 1 && python3 "$check" "$ROCEWIRE_CAP" "$dir/a.pcap" "$dir/b.pcap" "$dir/t.json" \
+	"$dir/u.html" || status=1
+if ! grep -q 'id="dir-unknown"' "$dir/u.html" || grep -q 'class="lost"' "$dir/u.html"; then
+	echo "FAIL: every packet dropped: no section of unknown direction, or packets marked lost"
+	status=1
+fi
+
 # a large capture: more packets per flow than the series keep, more flows
 # than the page draws
 if [ -n "${ROCEWIRE_MKCAP:-}" ] && [ -x "$ROCEWIRE_MKCAP" ]; then

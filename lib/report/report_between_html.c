@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* `rocewire-cap --between A B --html FILE`: the two-tap comparison as one
  * self-contained page (html_draw.h, the per-QP page's style): the summary,
- * the flows' table, then per flow, for both directions, where on the PSN
- * timeline its packets were lost and how the delay between the taps moved
- * over time, with the list of its lost packets.
+ * then per flow, for both directions, where on the PSN timeline its
+ * packets were lost and how the delay between the taps moved over time,
+ * with the list of its lost packets; last the flows' table.
  *
  * The matcher keeps counters and histograms, not packets; the plots come
  * from what its observer (rw_between_observe) saw, kept here in bounded
@@ -59,6 +59,7 @@ struct thin {
 
 struct pflow {
 	int have_psn;
+	uint32_t first_psn;     /* the plot's PSN axis counts from it */
 	uint32_t last_psn;
 	int64_t last_upsn;
 	struct thin pt_t;
@@ -115,6 +116,7 @@ static int64_t unwrap(struct pflow *f, uint32_t psn)
 {
 	if (!f->have_psn) {
 		f->have_psn = 1;
+		f->first_psn = psn;
 		f->last_upsn = psn;
 	} else {
 		int32_t step = (int32_t)((psn - f->last_psn) << 8) >> 8;
@@ -213,13 +215,14 @@ static void flow_title(const struct page *pg, size_t i, char *buf, size_t cap)
 		 cb_addr_str(d, &fl->dst), fl->dqpn, dir_arrow(fl->dir));
 }
 
-static void axis_map(FILE *f, const struct hd_ax *a, const struct page *pg)
+/* y_base: what the y axis counts from (a PSN plot's first PSN, else 0). */
+static void axis_map(FILE *f, const struct hd_ax *a, const struct page *pg, int64_t y_base)
 {
 	fprintf(f,
 		"<g class=\"axis-map\" data-px=\"%.3f\" data-py=\"%.3f\" data-pw=\"%.3f\" data-ph=\"%.3f\" "
-		"data-x0=\"%.9g\" data-x1=\"%.9g\" data-y0=\"%.9g\" data-y1=\"%.9g\" data-t0-ns=\"%" PRId64
-		"\" data-ns-per-x=\"%.9g\"></g>\n",
-		a->x, a->y, a->w, a->h, a->x0, a->x1, a->y0, a->y1, pg->t0, pg->div);
+		"data-x0=\"%.9g\" data-x1=\"%.9g\" data-y0=\"%.9g\" data-y1=\"%.9g\" data-y-base=\"%" PRId64
+		"\" data-t0-ns=\"%" PRId64 "\" data-ns-per-x=\"%.9g\"></g>\n",
+		a->x, a->y, a->w, a->h, a->x0, a->x1, a->y0, a->y1, y_base, pg->t0, pg->div);
 }
 
 static int pt_cmp_a(const void *x, const void *y)
@@ -277,22 +280,25 @@ static void plot_psn(struct page *pg, size_t i, const struct pflow *s, struct pt
 	uint64_t lost = known ? fl->unmatched[up] : 0;
 	uint64_t extra = known ? fl->unmatched[!up] : 0;
 	snprintf(b, sizeof(b),
-		 "%" PRIu64 " matched (line, at the upstream tap's time), %" PRIu64 " lost (\xc3\x97), %" PRIu64
+		 "%" PRIu64 " matched (line, at the upstream tap's time; PSN unwrapped across 2^24), %" PRIu64 " lost (\xc3\x97), %" PRIu64
 		 " seen only downstream (\xe2\x97\x86)%s",
 		 fl->matched, lost, extra, known ? "" : "; direction unknown: every packet seen in one tap only (\xe2\x97\x86 grey)");
 	hd_svg_sub(f, 50, b);
 	struct hd_ax a = {.x = 90, .y = 70, .w = SVG_W - 90 - 30, .h = 200, .x0 = 0, .x1 = pg->span};
+	/* PSNs as their distance from the flow's first: seven-digit labels
+	 * would not fit beside the axis */
+	int64_t base = s->first_psn;
 	int any = 0;
 	double lo = 0, hi = 0;
 	for (uint32_t k = 0; k < s->pt_t.n; k++) {
-		double v = (double)pts[k].upsn;
+		double v = (double)(pts[k].upsn - base);
 		lo = !any || v < lo ? v : lo;
 		hi = !any || v > hi ? v : hi;
 		any = 1;
 	}
 	for (int t = 0; t < 2; t++)
 		for (uint32_t k = 0; k < s->mk_t[t].n; k++) {
-			double v = (double)s->mk[t][k].upsn;
+			double v = (double)(s->mk[t][k].upsn - base);
 			lo = !any || v < lo ? v : lo;
 			hi = !any || v > hi ? v : hi;
 			any = 1;
@@ -300,8 +306,10 @@ static void plot_psn(struct page *pg, size_t i, const struct pflow *s, struct pt
 	yrange(&a, lo, hi, 4);
 	char xl[64];
 	snprintf(xl, sizeof(xl), "time since the first packet (%s)", pg->unit);
-	hd_axes(f, &a, xl, hi >= 16777216 ? "PSN (unwrapped past 2^24)" : "PSN", 1);
-	axis_map(f, &a, pg);
+	char yl[64];
+	snprintf(yl, sizeof(yl), "PSN \xe2\x88\x92 %" PRIu32 " (first seen)", s->first_psn);
+	hd_axes(f, &a, xl, yl, 1);
+	axis_map(f, &a, pg, base);
 	fputs(DATA_OPEN, f);
 	int ts_side = fl->dir == RW_BETWEEN_DIR_B_TO_A ? 1 : 0;
 	if (s->pt_t.n) {
@@ -309,23 +317,23 @@ static void plot_psn(struct page *pg, size_t i, const struct pflow *s, struct pt
 		      "stroke-linejoin=\"round\" points=\"",
 		      f);
 		for (uint32_t k = 0; k < s->pt_t.n; k++)
-			fprintf(f, "%.2f,%.2f ", hd_x(&a, tx(pg, pts[k].ts[ts_side])), hd_y(&a, (double)pts[k].upsn));
+			fprintf(f, "%.2f,%.2f ", hd_x(&a, tx(pg, pts[k].ts[ts_side])), hd_y(&a, (double)(pts[k].upsn - base)));
 		fputs("\"/>\n", f);
 		if (s->pt_t.n == 1)
 			fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"2.5\" fill=\"" C_DELAY "\"/>\n",
-				hd_x(&a, tx(pg, pts[0].ts[ts_side])), hd_y(&a, (double)pts[0].upsn));
+				hd_x(&a, tx(pg, pts[0].ts[ts_side])), hd_y(&a, (double)(pts[0].upsn - base)));
 		for (uint32_t k = 0; k < s->pt_t.n; k++)
 			if (pts[k].ce)
 				fprintf(f, "<circle class=\"ce\" cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"none\" "
 					   "stroke=\"" C_CE "\" stroke-width=\"1.5\"/>",
-					hd_x(&a, tx(pg, pts[k].ts[ts_side])), hd_y(&a, (double)pts[k].upsn));
+					hd_x(&a, tx(pg, pts[k].ts[ts_side])), hd_y(&a, (double)(pts[k].upsn - base)));
 	}
 	char d[64];
 	for (int t = 0; t < 2; t++) {
 		int is_lost = known && t == up;
 		for (uint32_t k = 0; k < s->mk_t[t].n; k++) {
 			const struct mark *m = &s->mk[t][k];
-			double x = hd_x(&a, tx(pg, m->ts)), y = hd_y(&a, (double)m->upsn);
+			double x = hd_x(&a, tx(pg, m->ts)), y = hd_y(&a, (double)(m->upsn - base));
 			if (is_lost)
 				lost_marker(f, "lost", x, y);
 			else
@@ -356,7 +364,8 @@ static void plot_psn(struct page *pg, size_t i, const struct pflow *s, struct pt
 	for (int t = 0; t < 2; t++)
 		mk_hidden += s->mk_t[t].seen - s->mk_t[t].n;
 	if (s->pt_t.k || mk_hidden) {
-		fprintf(f, "<text class=\"thinned\" x=\"%d\" y=\"%d\" fill=\"#6b7280\">", SVG_W - 30, ly);
+		fprintf(f, "<text class=\"thinned\" x=\"%d\" y=\"%d\" text-anchor=\"end\" fill=\"#6b7280\">",
+			SVG_W - 30, ly);
 		if (s->pt_t.k)
 			fprintf(f, "line: 1 matched packet in %" PRIu64 "%s", (uint64_t)1 << s->pt_t.k,
 				mk_hidden ? "; " : "");
@@ -404,7 +413,7 @@ static void plot_delay(struct page *pg, size_t i, const struct pflow *s, const s
 	hd_axes(f, &a, xl, yl, 1);
 	/* the delay axis's own unit: data-ns-per-y */
 	fprintf(f, "<g class=\"delay-unit\" data-ns-per-y=\"%.9g\"></g>\n", ydiv);
-	axis_map(f, &a, pg);
+	axis_map(f, &a, pg, 0);
 	if (!dl.n) {
 		hd_empty_msg(f, &a, "no packet of this flow was seen in both taps");
 		fputs("</svg>\n", f);
@@ -753,7 +762,6 @@ static int write_page(FILE *f, void *ctx)
 			pg->t0 % 1000000000);
 	fputs("</p>\n</header>\n", f);
 	summary(pg);
-	flows_table(pg);
 	sections_note(pg);
 	int last = -1;
 	for (size_t k = 0; k < pg->n_drawn; k++) {
@@ -768,6 +776,8 @@ static int write_page(FILE *f, void *ctx)
 		flow_section(pg, pg->drawn[k], buf);
 	}
 	free(buf);
+	/* after the plots: it may run to a thousand rows */
+	flows_table(pg);
 	fputs("<footer>rocewire " ROCEWIRE_VERSION " \xc2\xb7 this page is self-contained: inline CSS and SVG, no "
 	      "script, nothing loaded from the network</footer>\n</main>\n</body>\n</html>\n",
 	      f);

@@ -124,7 +124,7 @@ class Page(html.parser.HTMLParser):
                 self.cur["svgs"][self.svg["id"]] = self.svg
             elif self.svg is not None:
                 if cls == "axis-map":
-                    self.svg["map"] = {k[5:]: int(v) if k == "data-t0-ns" else float(v)
+                    self.svg["map"] = {k[5:]: int(v) if k in ("data-t0-ns", "data-y-base") else float(v)
                                        for k, v in a.items() if k.startswith("data-")}
                 elif cls == "delay-unit":
                     self.svg["ns_per_y"] = float(a["data-ns-per-y"])
@@ -309,7 +309,7 @@ for sec in pg.sections:
     check(where + " t0", int(mp["t0-ns"]), t0)
     # lost marks where the truth puts them: time at the tap that saw it, PSN
     def ys(psn):
-        return [py(mp, psn + k * (1 << 24)) for k in (-1, 0, 1)]
+        return [py(mp, psn + k * (1 << 24) - mp["y-base"]) for k in (-1, 0, 1)]
     if direction == "unknown":
         # nothing is lost or extra: every packet is seen in one tap only
         check(where + " lost marks of a flow of unknown direction", len(psn_svg["lost"]), 0)

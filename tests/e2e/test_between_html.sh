@@ -41,7 +41,7 @@ s=$ROCEWIRE_SOURCE_DIR/samples/softroce/rc_write_loss.pcap
 "$ROCEWIRE_MKTAPS" "$ROCEWIRE_SOURCE_DIR/samples/softroce/rc_read.pcap" "$dir/a.pcap" "$dir/b.pcap" "$dir/t.json" \
 	--seed 4 --drop-every 1 && python3 "$check" "$ROCEWIRE_CAP" "$dir/a.pcap" "$dir/b.pcap" "$dir/t.json" \
 	"$dir/u.html" || status=1
-if ! grep -q 'id="dir-unknown"' "$dir/u.html" || grep -q 'class="lost"' "$dir/u.html"; then
+if ! grep -q 'id="dir-unknown"' "$dir/u.html" || grep -q '<g class="lost"' "$dir/u.html"; then
 	echo "FAIL: every packet dropped: no section of unknown direction, or packets marked lost"
 	status=1
 fi

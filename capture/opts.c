@@ -43,7 +43,8 @@ struct opt_row {
 static const char usage_head[] =
 	"Usage: " CAP_PROG " -r FILE [-r FILE]... [OPTION]... [FILE]...\n"
 	"       " CAP_PROG " -i IFACE [-w FILE] [OPTION]...\n"
-	"       " CAP_PROG " --between A.pcap B.pcap [--json] [--html FILE] [--offset NS] [--estimate-offset]\n"
+	"       " CAP_PROG " --between A.pcap B.pcap [--json] [--html FILE] [--offset NS]\n"
+	"                    [--estimate-offset]\n"
 	"       " CAP_PROG " -D\n"
 	"\n"
 	"Decode RoCEv2, RoCEv1, native InfiniBand and PFC/PAUSE frames from pcap or\n"

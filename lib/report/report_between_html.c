@@ -486,10 +486,13 @@ static void lost_table(struct page *pg, size_t i)
 			rp_dur(d, sizeof(d), (uint64_t)(u->ts_ns - pg->t0)));
 	}
 	fputs("</tbody></table></div>\n", f);
-	if (rows < total)
-		fprintf(f, "<p class=\"note\" id=\"lost-cut-%zu\">%zu of %" PRIu64 " listed%s.</p>\n", i, rows, total,
-			in_list < total ? " (the comparison keeps the first 100000 of each kind for all flows together)"
-					: "");
+	if (rows == total)
+		return;
+	fprintf(f, "<p class=\"note\" id=\"lost-cut-%zu\">%zu of %" PRIu64 " listed", i, rows, total);
+	if (in_list < total)
+		fprintf(f, " (the comparison keeps the first %u of each kind for all flows together)",
+			RW_BETWEEN_DEFAULT_LIST_CAP);
+	fputs(".</p>\n", f);
 }
 
 static void flow_section(struct page *pg, size_t i, struct pt *buf)

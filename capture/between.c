@@ -5,7 +5,10 @@
  * printed by rocewire_report (between_report.h). With --estimate-offset a
  * first pass finds the offset and a second one compares with it: the
  * delays' histograms then hold corrected values, so their stated error is
- * relative to the true delays, not to delays plus a large offset. */
+ * relative to the true delays, not to delays plus a large offset. With
+ * --html the matcher's observer fills the page's bounded series as it
+ * goes (report_between_html.c), and the page is written after the text or
+ * JSON on standard output. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -50,7 +53,7 @@ static void taps_close(struct tap *t)
 /* One pass over both files into a new matcher (*out); returns an exit
  * status, CAP_EXIT_OK when the files were read whole. */
 static int pass(const struct cap_opts *o, int64_t offset, uint64_t window_ns, struct rw_between **out,
-		struct cap_between_info *in)
+		struct cap_between_info *in, struct cap_between_plot *plot)
 {
 	static struct tap t[2]; /* large: struct rw_packet, the sources' rings */
 	struct rw_decode_cfg cfg = o->cfg;
@@ -62,6 +65,8 @@ static int pass(const struct cap_opts *o, int64_t offset, uint64_t window_ns, st
 		fprintf(stderr, "%s: out of memory\n", CAP_PROG);
 		return CAP_EXIT_USAGE;
 	}
+	if (plot)
+		rw_between_observe(b, cap_between_plot_observe, plot);
 	memset(in->frames, 0, sizeof(in->frames));
 	memset(in->compared, 0, sizeof(in->compared));
 	memset(in->ignored, 0, sizeof(in->ignored));
@@ -120,6 +125,7 @@ int cap_between_run(const struct cap_opts *o)
 	};
 	struct rw_between_result r;
 	struct rw_between *b;
+	struct cap_between_plot *plot = NULL;
 	if (o->between_estimate && (!strcmp(o->files[0], "-") || !strcmp(o->files[1], "-"))) {
 		fprintf(stderr, "%s: --estimate-offset reads the files twice: standard input (-) cannot be one of them\n",
 			CAP_PROG);
@@ -130,9 +136,15 @@ int cap_between_run(const struct cap_opts *o)
 	uint64_t w1 = in.window_ns;
 	if (o->between_estimate && w1 < RW_BETWEEN_ESTIMATE_WINDOW_NS)
 		w1 = RW_BETWEEN_ESTIMATE_WINDOW_NS;
-	int status = pass(o, in.offset_ns, w1, &b, &in);
-	if (status != CAP_EXIT_OK)
+	if (o->html && !(plot = cap_between_plot_new())) {
+		fprintf(stderr, "%s: out of memory\n", CAP_PROG);
+		return CAP_EXIT_USAGE;
+	}
+	int status = pass(o, in.offset_ns, w1, &b, &in, plot);
+	if (status != CAP_EXIT_OK) {
+		cap_between_plot_free(plot);
 		return status;
+	}
 	rw_between_finish(b, &r);
 	if (o->between_estimate) {
 		int ok;
@@ -141,9 +153,20 @@ int cap_between_run(const struct cap_opts *o)
 			rw_between_free(b);
 			in.offset_ns += est;
 			in.offset_estimated = 1;
-			status = pass(o, in.offset_ns, in.window_ns, &b, &in);
-			if (status != CAP_EXIT_OK)
+			/* the page's series follow the second pass: the first one's
+			 * times were off by the offset it found */
+			if (plot) {
+				cap_between_plot_free(plot);
+				if (!(plot = cap_between_plot_new())) {
+					fprintf(stderr, "%s: out of memory\n", CAP_PROG);
+					return CAP_EXIT_USAGE;
+				}
+			}
+			status = pass(o, in.offset_ns, in.window_ns, &b, &in, plot);
+			if (status != CAP_EXIT_OK) {
+				cap_between_plot_free(plot);
 				return status;
+			}
 			rw_between_finish(b, &r);
 		} else {
 			in.offset_estimate_failed = 1;
@@ -176,6 +199,16 @@ int cap_between_run(const struct cap_opts *o)
 		fprintf(stderr, "%s: cannot write the comparison: %s\n", CAP_PROG, strerror(errno ? errno : EIO));
 		status = CAP_EXIT_USAGE;
 	}
+	if (o->html) {
+		errno = 0;
+		if (cap_between_html(b, &r, &in, plot, o->html) != 0) {
+			char shown[CAP_ESC_SIZE(4096)];
+			fprintf(stderr, "%s: cannot write the HTML report: %s\n", cap_esc(shown, sizeof(shown), o->html),
+				strerror(errno ? errno : EIO));
+			status = CAP_EXIT_USAGE;
+		}
+	}
+	cap_between_plot_free(plot);
 	rw_between_free(b);
 	return status;
 }

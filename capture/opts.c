@@ -44,7 +44,8 @@ struct opt_row {
 static const char usage_head[] =
 	"Usage: " CAP_PROG " -r FILE [-r FILE]... [OPTION]... [FILE]...\n"
 	"       " CAP_PROG " -i IFACE [-w FILE] [OPTION]...\n"
-	"       " CAP_PROG " --between A.pcap B.pcap [--json] [--offset NS] [--estimate-offset]\n"
+	"       " CAP_PROG " --between A.pcap B.pcap [--json] [--html FILE] [--offset NS]\n"
+	"                    [--estimate-offset]\n"
 	"       " CAP_PROG " -D\n"
 	"\n"
 	"Decode RoCEv2, RoCEv1, native InfiniBand and PFC/PAUSE frames from pcap or\n"
@@ -644,7 +645,10 @@ static const struct opt_row table[] = {
 	 "--json one JSON document; no per-packet output unless\n"
 	 "-l or -v (not with --json)"},
 	{"html", 0, "FILE", h_html,
-	 "the report as a self-contained HTML page with plots"},
+	 "the report as a self-contained HTML page with plots;\n"
+	 "with --between, the comparison's page (per flow: the\n"
+	 "PSN timeline with the lost packets marked, the delay\n"
+	 "over time, the lost packets listed)"},
 	{"qlen", 0, "FILE", h_qlen,
 	 "a bottleneck queue-length trace to draw on the HTML\n"
 	 "page's CE/CNP timeline (rocewire-gen's qlen output:\n"
@@ -700,7 +704,8 @@ static const struct opt_row table[] = {
 	 "ICRC; lost between the taps, only in B (duplicated,\n"
 	 "injected), one-way delay both ways, CE marks, TTL,\n"
 	 "DSCP, ECN, VLAN and MAC rewrites, reordering, per\n"
-	 "flow; a summary and tables, or JSON with --json"},
+	 "flow; a summary and tables, or JSON with --json;\n"
+	 "with --html FILE also a page with plots per flow"},
 	{"offset", 0, "NS", h_offset,
 	 "B's clock minus A's in nanoseconds (default 0: the\n"
 	 "taps' clocks are synchronised, e.g. by PTP)"},
@@ -873,10 +878,9 @@ static void check_inputs(struct pctx *p)
 				    o->n_files);
 		if (o->counters_before || o->counters_after || o->counters_host)
 			usage_error("--between prints its own comparison: --counters-* cannot be added to it");
-		if (o->report || o->html || p->lines || p->verbose || o->count || o->qlen_file)
+		if (o->report || p->lines || p->verbose || o->count || o->qlen_file)
 			usage_error("--between prints its own comparison: %s cannot be added to it",
-				    o->report ? "--report" : o->html ? "--html (no HTML form yet)"
-				    : p->lines ? "-l/--lines" : p->verbose ? "-v/--verbose"
+				    o->report ? "--report" : p->lines ? "-l/--lines" : p->verbose ? "-v/--verbose"
 				    : o->count ? "-c/--count" : "--qlen");
 		o->format = p->json ? CAP_FMT_JSON : CAP_FMT_LINE;
 		o->quiet = 1;

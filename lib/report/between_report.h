@@ -28,7 +28,26 @@ struct cap_between_info {
 	size_t text_list_max;   /* packets of each list the text shows (0: 20) */
 };
 
+/* What the HTML page plots, gathered while the matcher runs: give
+ * cap_between_plot_observe with the plot to rw_between_observe(). Bounded
+ * whatever the capture's size: series for the first CB_PLOT_FLOWS flows,
+ * each at most CB_PLOT_POINTS matched packets (every 2^k-th, k growing
+ * as the flow grows) and CB_PLOT_MARKS unmatched packets per tap (thinned
+ * alike); the page says what it left out. */
+#define CB_PLOT_FLOWS 256
+#define CB_PLOT_POINTS 512
+#define CB_PLOT_MARKS 256
+struct cap_between_plot;
+/* NULL when out of memory. */
+struct cap_between_plot *cap_between_plot_new(void);
+void cap_between_plot_free(struct cap_between_plot *p);
+void cap_between_plot_observe(void *plot, const struct rw_between_event *ev);
+
 /* Each returns 0, or -1 with errno when writing failed. */
+/* The page: one self-contained HTML file (inline CSS and SVG, no script),
+ * written through a temporary file renamed to path. */
+int cap_between_html(const struct rw_between *b, const struct rw_between_result *r,
+		     const struct cap_between_info *in, const struct cap_between_plot *p, const char *path);
 int cap_between_text(const struct rw_between *b, const struct rw_between_result *r,
 		     const struct cap_between_info *in, FILE *out);
 int cap_between_json(const struct rw_between *b, const struct rw_between_result *r,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "between_int.h"
 #include "between_report.h"
 #include "fmt.h"
 #include "jsonw.h"
@@ -13,10 +14,10 @@
 
 #define B_INDENT 2
 #define B_PREC 12
-#define ADDR_LEN 48
+#define ADDR_LEN CB_ADDR_LEN
 #define TEXT_LIST_DEFAULT 20
 
-static const char *addr_str(char *buf, const struct rw_between_addr *a)
+const char *cb_addr_str(char *buf, const struct rw_between_addr *a)
 {
 	switch (a->kind) {
 	case RW_BA_IPV4:
@@ -39,8 +40,7 @@ static const char *fate_dir(const struct rw_between_flow *f)
 	return rw_between_dir_name(f->dir);
 }
 
-/* A flow's packets of one fate: its unmatched of the tap that fate reads. */
-static uint64_t flow_fate(const struct rw_between_flow *f, enum rw_between_fate fate)
+uint64_t cb_flow_fate(const struct rw_between_flow *f, enum rw_between_fate fate)
 {
 	switch (fate) {
 	case RW_BETWEEN_LOST:
@@ -82,8 +82,8 @@ static void text_list(FILE *o, const struct rw_between *b, enum rw_between_fate 
 		const struct rw_between_unmatched *u = rw_between_list_get(b, fate, i);
 		const struct rw_between_flow *f = rw_between_flow_at(b, u->flow);
 		char s[ADDR_LEN], d[ADDR_LEN];
-		fprintf(o, "  %s -> %s  qp 0x%06x  psn %u  %s  %s frame %" PRIu64 "\n", addr_str(s, &f->src),
-			addr_str(d, &f->dst), f->dqpn, u->psn, rw_opcode(u->opcode)->name,
+		fprintf(o, "  %s -> %s  qp 0x%06x  psn %u  %s  %s frame %" PRIu64 "\n", cb_addr_str(s, &f->src),
+			cb_addr_str(d, &f->dst), f->dqpn, u->psn, rw_opcode(u->opcode)->name,
 			u->side == RW_BETWEEN_A ? "A" : "B", u->frame);
 	}
 	if (total > shown)
@@ -136,9 +136,9 @@ int cap_between_text(const struct rw_between *b, const struct rw_between_result 
 		snprintf(q, sizeof(q), "0x%06x", f->dqpn);
 		fprintf(o, "  %-18s %-18s %-8s %-7s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %7" PRIu64 " %7" PRIu64
 			   " %7" PRIu64,
-			addr_str(s, &f->src), addr_str(d, &f->dst), q, fate_dir(f), f->packets[0], f->packets[1],
-			f->matched, flow_fate(f, RW_BETWEEN_LOST), flow_fate(f, RW_BETWEEN_ONLY_IN_B),
-			flow_fate(f, RW_BETWEEN_ONLY_IN_A));
+			cb_addr_str(s, &f->src), cb_addr_str(d, &f->dst), q, fate_dir(f), f->packets[0], f->packets[1],
+			f->matched, cb_flow_fate(f, RW_BETWEEN_LOST), cb_flow_fate(f, RW_BETWEEN_ONLY_IN_B),
+			cb_flow_fate(f, RW_BETWEEN_ONLY_IN_A));
 		if (dl.n)
 			fprintf(o, " %10" PRId64 " %10" PRId64 " %10" PRId64 " %10" PRId64, dl.min, dl.p50, dl.p99,
 				dl.max);
@@ -187,8 +187,8 @@ static void json_changed(struct jw *w, const uint64_t *c)
 static void json_addrs(struct jw *w, const struct rw_between_flow *f)
 {
 	char s[ADDR_LEN];
-	jw_str(w, "src", addr_str(s, &f->src));
-	jw_str(w, "dst", addr_str(s, &f->dst));
+	jw_str(w, "src", cb_addr_str(s, &f->src));
+	jw_str(w, "dst", cb_addr_str(s, &f->dst));
 	jw_uint(w, "dqpn", f->dqpn);
 }
 
@@ -273,10 +273,10 @@ int cap_between_json(const struct rw_between *b, const struct rw_between_result 
 		jw_uint(w, "packets_a", f->packets[0]);
 		jw_uint(w, "packets_b", f->packets[1]);
 		jw_uint(w, "matched", f->matched);
-		jw_uint(w, "lost_count", flow_fate(f, RW_BETWEEN_LOST));
-		jw_uint(w, "only_in_b", flow_fate(f, RW_BETWEEN_ONLY_IN_B));
-		jw_uint(w, "only_in_a", flow_fate(f, RW_BETWEEN_ONLY_IN_A));
-		jw_uint(w, "unmatched_unknown_direction", flow_fate(f, RW_BETWEEN_UNKNOWN_DIR));
+		jw_uint(w, "lost_count", cb_flow_fate(f, RW_BETWEEN_LOST));
+		jw_uint(w, "only_in_b", cb_flow_fate(f, RW_BETWEEN_ONLY_IN_B));
+		jw_uint(w, "only_in_a", cb_flow_fate(f, RW_BETWEEN_ONLY_IN_A));
+		jw_uint(w, "unmatched_unknown_direction", cb_flow_fate(f, RW_BETWEEN_UNKNOWN_DIR));
 		json_delay(w, "delay_ns", f->dir == RW_BETWEEN_DIR_A_TO_B ? &dl : &(struct rw_between_delay){0});
 		json_delay(w, "reverse_delay_ns", f->dir == RW_BETWEEN_DIR_B_TO_A ? &dl : &(struct rw_between_delay){0});
 		jw_uint(w, "ce_marked", f->ce_marked);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "counters.h"
+#include "html_draw.h"
 #include "jsonw.h"
 #include "report_int.h"
 #include "rocewire/ext.h"
@@ -503,11 +504,11 @@ void rc_html(const struct cap_report *r, FILE *f)
 		fclose(m);
 		line[sizeof(line) - 1] = '\0';
 		line[strcspn(line, "\n")] = '\0';
-		rp_esc_html(f, line);
+		hd_esc(f, line);
 	}
 	if (!c.host) {
 		fputs(" ", f);
-		rp_esc_html(f, c.host_why);
+		hd_esc(f, c.host_why);
 	}
 	fputs("</p>\n<div class=\"scroll\"><table id=\"nic_counters\"><thead><tr><th>counter</th>"
 	      "<th class=\"r\">NIC</th><th class=\"r\">capture</th><th>verdict</th><th>capture figure / reason</th>"
@@ -515,7 +516,7 @@ void rc_html(const struct cap_report *r, FILE *f)
 	for (size_t i = 0; i < c.n_mapped; i++) {
 		const struct rc_row *x = &c.row[i];
 		fputs("<tr><td>", f);
-		rp_esc_html(f, x->name);
+		hd_esc(f, x->name);
 		if (x->d->state == RW_CTR_D_OK)
 			fprintf(f, "</td><td class=\"r\">%" PRIu64, x->d->delta);
 		else
@@ -526,11 +527,11 @@ void rc_html(const struct cap_report *r, FILE *f)
 			fputs("</td><td class=\"r\">-", f);
 		fprintf(f, "</td><td>%s</td><td>", x->verdict);
 		if (x->map->what != RW_CTR_NONE)
-			rp_esc_html(f, rw_ctr_what_key((enum rw_ctr_what)x->map->what));
+			hd_esc(f, rw_ctr_what_key((enum rw_ctr_what)x->map->what));
 		if (x->why) {
 			if (x->map->what != RW_CTR_NONE)
 				fputs(": ", f);
-			rp_esc_html(f, x->why);
+			hd_esc(f, x->why);
 		}
 		fputs("</td></tr>\n", f);
 	}
@@ -545,12 +546,12 @@ void rc_html(const struct cap_report *r, FILE *f)
 				continue;
 			}
 			fputs(shown++ ? ", " : " ", f);
-			rp_esc_html(f, x->name);
+			hd_esc(f, x->name);
 			if (x->d->state == RW_CTR_D_OK)
 				fprintf(f, " +%" PRIu64, x->d->delta);
 			else {
 				fputs(" (", f);
-				rp_esc_html(f, x->why);
+				hd_esc(f, x->why);
 				fputs(")", f);
 			}
 		}

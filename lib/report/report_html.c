@@ -12,40 +12,15 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "rocewire.h"
 #include "qlen.h"
+#include "html_draw.h"
 #include "report_int.h"
-#include "tmpfile.h"
 
-#define SVG_W 1200
 #define TOP_FLOWS 8   /* lines in the throughput plot */
 #define PSN_PANELS 6
 #define CONG_ROWS 12
-
-static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#edc948",
-				      "#76b7b2", "#ff9da7", "#9c755f", "#bab0ac", "#e15759"};
-#define PALETTE_N (sizeof(palette) / sizeof(palette[0]))
-
-#define C_RETX "#d62728"
-#define C_GAP "#ff7f0e"
-#define C_OOO "#9467bd"
-#define C_CE "#e8590c"
-#define C_CNP "#1c7ed6"
-#define C_QLEN "#7048e8"
-#define C_PAUSE "#e15759"
-#define C_STORM "#8f1d21"
-#define C_GRID "#e5e7eb"
-#define C_AXIS "#9ca3af"
-#define C_TICK "#4b5563"
-#define C_LABEL "#374151"
-#define C_TITLE "#111827"
-
-/* What a plot draws from the data, apart from its frame, axes and legend
- * (the HTML test renders each plot with and without these groups). */
-#define DATA_OPEN "<g class=\"data\">\n"
-#define DATA_CLOSE "</g><!--/data-->\n"
 
 struct html {
 	FILE *f;
@@ -62,191 +37,6 @@ struct html {
 };
 
 /* ---- small helpers ------------------------------------------------------ */
-
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			/* Control bytes (a hostile file name) are not text. */
-			if ((unsigned char)*s < 0x20)
-				fputc('?', f);
-			else
-				fputc(*s, f);
-		}
-	}
-}
-
-void rp_esc_html(FILE *f, const char *s)
-{
-	esc(f, s);
-}
-
-/* 1, 2 or 5 times a power of ten, near range/target. No libm. */
-static double nice_step(double range, int target)
-{
-	double raw = range / target, mag = 1;
-	if (raw <= 0)
-		return 1;
-	while (mag * 10 <= raw)
-		mag *= 10;
-	while (mag > raw)
-		mag /= 10;
-	double norm = raw / mag;
-	return (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * mag;
-}
-
-static int step_decimals(double step)
-{
-	int d = 0;
-	double s = step;
-	while (s < 0.999999 && d < 9) {
-		s *= 10;
-		d++;
-	}
-	return d;
-}
-
-static double floor_d(double v)
-{
-	double t = (double)(int64_t)v;
-	return t > v ? t - 1 : t;
-}
-
-static double ceil_d(double v)
-{
-	double t = (double)(int64_t)v;
-	return t < v ? t + 1 : t;
-}
-
-/* A tick value; with k or M when the axis runs into the ten thousands
- * (PSNs), so that labels stay short. */
-static char *tick_label(char *b, size_t cap, double v, double step, int dec, double top)
-{
-	double at = top < 0 ? -top : top;
-	if (v == 0)
-		snprintf(b, cap, "0");
-	else if (at >= 1e7 && step >= 1e5)
-		snprintf(b, cap, "%.*fM", step_decimals(step / 1e6), v / 1e6);
-	else if (at >= 1e4 && step >= 100)
-		snprintf(b, cap, "%.*fk", step_decimals(step / 1e3), v / 1e3);
-	else
-		snprintf(b, cap, "%.*f", dec, v);
-	return b;
-}
-
-struct ax {
-	double x, y, w, h;
-	double x0, x1, y0, y1;
-};
-
-static double AX(const struct ax *a, double v)
-{
-	double x = a->x + (v - a->x0) / (a->x1 - a->x0) * a->w;
-	return x < a->x ? a->x : x > a->x + a->w ? a->x + a->w : x;
-}
-
-static double AY(const struct ax *a, double v)
-{
-	double y = a->y + a->h - (v - a->y0) / (a->y1 - a->y0) * a->h;
-	return y < a->y ? a->y : y > a->y + a->h ? a->y + a->h : y;
-}
-
-static void svg_open(struct html *h, const char *id, int height, const char *title)
-{
-	fprintf(h->f,
-		"<svg id=\"%s\" class=\"plot\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-		"xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" "
-		"font-family=\"system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', "
-		"Arial, 'Liberation Sans', sans-serif\">\n<title>",
-		id, SVG_W, height, SVG_W, height);
-	esc(h->f, title);
-	fprintf(h->f, "</title>\n<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", SVG_W, height);
-	fprintf(h->f, "<text class=\"ptitle\" x=\"24\" y=\"30\" font-size=\"17\" font-weight=\"600\" "
-		      "fill=\"" C_TITLE "\">");
-	esc(h->f, title);
-	fputs("</text>\n", h->f);
-}
-
-static void svg_sub(struct html *h, int y, const char *text)
-{
-	fprintf(h->f, "<text x=\"24\" y=\"%d\" font-size=\"12.5\" fill=\"#6b7280\">", y);
-	esc(h->f, text);
-	fputs("</text>\n", h->f);
-}
-
-/* Grid, ticks and labels of the x axis (time) and, unless ylabel is NULL,
- * of the y axis. */
-static void axes(struct html *h, const struct ax *a, const char *xlabel, const char *ylabel,
-		 int ygrid)
-{
-	FILE *f = h->f;
-	fputs("<g class=\"axes\">\n", f);
-	double xs = nice_step(a->x1 - a->x0, 8);
-	int xd = step_decimals(xs);
-	for (double v = ceil_d(a->x0 / xs) * xs; v <= a->x1 + xs * 1e-9; v += xs) {
-		double x = AX(a, v);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_GRID
-			   "\"/>",
-			x, a->y, x, a->y + a->h);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"" C_TICK
-			   "\" text-anchor=\"middle\">%.*f</text>\n",
-			x, a->y + a->h + 17, xd, v);
-	}
-	if (ylabel) {
-		double ys = nice_step(a->y1 - a->y0, 5);
-		int yd = step_decimals(ys);
-		for (double v = ceil_d(a->y0 / ys) * ys; v <= a->y1 + ys * 1e-9; v += ys) {
-			double y = AY(a, v);
-			if (ygrid)
-				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_GRID
-					   "\"/>",
-					a->x, y, a->x + a->w, y);
-			char lb[32];
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" fill=\"" C_TICK
-				   "\" text-anchor=\"end\">%s</text>\n",
-				a->x - 7, y + 4, tick_label(lb, sizeof(lb), v, ys, yd, a->y1));
-		}
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" fill=\"" C_LABEL
-			   "\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">",
-			a->x - 52, a->y + a->h / 2, a->x - 52, a->y + a->h / 2);
-		esc(f, ylabel);
-		fputs("</text>\n", f);
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_AXIS "\"/>\n",
-			a->x, a->y, a->x, a->y + a->h);
-	}
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"" C_AXIS "\"/>\n",
-		a->x, a->y + a->h, a->x + a->w, a->y + a->h);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" fill=\"" C_LABEL
-		   "\" text-anchor=\"middle\">",
-		a->x + a->w / 2, a->y + a->h + 38);
-	esc(f, xlabel);
-	fputs("</text>\n</g>\n", f);
-}
-
-static void empty_msg(struct html *h, const struct ax *a, const char *msg)
-{
-	fprintf(h->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"14\" fill=\"#6b7280\" "
-		      "text-anchor=\"middle\">",
-		a->x + a->w / 2, a->y + a->h / 2);
-	esc(h->f, msg);
-	fputs("</text>\n", h->f);
-}
 
 static char *flow_label(const struct cap_report *r, uint32_t i, char *buf, size_t cap)
 {
@@ -283,8 +73,8 @@ static const char *flow_colour(const struct html *h, uint32_t i)
 {
 	for (uint32_t j = 0; j < h->n; j++)
 		if (h->idx[j] == i)
-			return palette[j % PALETTE_N];
-	return palette[0];
+			return hd_palette[j % HD_PALETTE_N];
+	return hd_palette[0];
 }
 
 /* ---- plot 1: throughput ------------------------------------------------- */
@@ -302,11 +92,11 @@ static void plot_throughput(struct html *h)
 	int rows = (int)(nf + 2) / 2;
 	int height = 100 + 300 + 56 + rows * 22 + 16;
 	char b[160], c[64];
-	svg_open(h, "plot-throughput", height, "Throughput per flow over time");
+	hd_svg_open(h->f, "plot-throughput", height, "Throughput per flow over time");
 	snprintf(b, sizeof(b), "bytes on the wire per %s bin, as bits per second; the %u flows with most bytes%s",
 		 rp_dur(c, sizeof(c), h->w), nf, nf ? "" : " (none)");
-	svg_sub(h, 50, b);
-	struct ax a = {.x = 90, .y = 70, .w = SVG_W - 90 - 30, .h = 300, .x0 = 0, .x1 = h->span};
+	hd_svg_sub(h->f, 50, b);
+	struct hd_ax a = {.x = 90, .y = 70, .w = SVG_W - 90 - 30, .h = 300, .x0 = 0, .x1 = h->span};
 
 	/* Gb/s, or Mb/s or kb/s for slow captures. */
 	double sc = 1;
@@ -336,10 +126,10 @@ static void plot_throughput(struct html *h)
 	tmax *= sc;
 	a.y0 = 0;
 	a.y1 = ymax > 0 ? ymax * 1.08 : 1;
-	a.y1 = ceil_d(a.y1 / nice_step(a.y1, 5)) * nice_step(a.y1, 5);
-	axes(h, &a, xlabel(h, b, sizeof(b)), unit, 1);
+	a.y1 = hd_ceil(a.y1 / hd_nice_step(a.y1, 5)) * hd_nice_step(a.y1, 5);
+	hd_axes(h->f, &a, xlabel(h, b, sizeof(b)), unit, 1);
 	if (!h->nb) {
-		empty_msg(h, &a, "no packets in this capture");
+		hd_empty_msg(h->f, &a, "no packets in this capture");
 	} else {
 		fputs(DATA_OPEN, f);
 		/* All traffic, dashed, behind the flows. */
@@ -348,8 +138,8 @@ static void plot_throughput(struct html *h)
 		      "stroke-dasharray=\"5 4\" points=\"",
 		      f);
 		for (uint32_t k = 0; total_line && k < h->nb; k++)
-			fprintf(f, "%.1f,%.1f ", AX(&a, ((double)k + 0.5) * (double)h->w / h->div),
-				AY(&a, RATE(h->r->total_bytes[k])));
+			fprintf(f, "%.1f,%.1f ", hd_x(&a, ((double)k + 0.5) * (double)h->w / h->div),
+				hd_y(&a, RATE(h->r->total_bytes[k])));
 		if (total_line)
 			fputs("\"/>\n", f);
 		for (uint32_t j = nf; j-- > 0;) {
@@ -358,13 +148,13 @@ static void plot_throughput(struct html *h)
 				   "stroke-linejoin=\"round\" points=\"",
 				flow_colour(h, fl[j]));
 			for (uint32_t k = 0; k < h->nb; k++)
-				fprintf(f, "%.1f,%.1f ", AX(&a, ((double)k + 0.5) * (double)h->w / h->div),
-					AY(&a, RATE(s->bytes[k])));
+				fprintf(f, "%.1f,%.1f ", hd_x(&a, ((double)k + 0.5) * (double)h->w / h->div),
+					hd_y(&a, RATE(s->bytes[k])));
 			fputs("\"/>\n", f);
 			if (h->nb == 1)
 				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
-					AX(&a, 0.5 * (double)h->w / h->div),
-					AY(&a, RATE(s->bytes[0])), flow_colour(h, fl[j]));
+					hd_x(&a, 0.5 * (double)h->w / h->div),
+					hd_y(&a, RATE(s->bytes[0])), flow_colour(h, fl[j]));
 		}
 		fputs(DATA_CLOSE, f);
 	}
@@ -393,7 +183,7 @@ static void plot_throughput(struct html *h)
 			   "stroke-width=\"3\"/>",
 			x, y - 4, x + 24, y - 4, flow_colour(h, fl[j]));
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", x + 32, y);
-		esc(f, flow_label(h->r, fl[j], b, sizeof(b)));
+		hd_esc(f, flow_label(h->r, fl[j], b, sizeof(b)));
 		fprintf(f, " (%s)</text>\n", rp_bytes(c, sizeof(c), fw->bytes));
 	}
 	fputs("</g>\n</svg>\n", f);
@@ -456,7 +246,7 @@ static void psn_legend(FILE *f)
 /* A panel's PSN range: the flow's PSNs and the missing ones of its gaps
  * (which reach below the PSN after them), at least 4 wide, on round
  * steps. */
-static void psn_yrange(const struct rs_flow *s, struct ax *a)
+static void psn_yrange(const struct rs_flow *s, struct hd_ax *a)
 {
 	double lo = (double)s->upsn_min, hi = (double)s->upsn_max;
 	const struct rs_evbuf *eb = &s->evb[RS_EVB_EPISODES];
@@ -465,16 +255,16 @@ static void psn_yrange(const struct rs_flow *s, struct ax *a)
 			lo = (double)(eb->e[k].upsn - eb->e[k].len);
 	if (hi - lo < 4)
 		hi = lo + 4;
-	double ys = nice_step(hi - lo, 4);
-	a->y0 = floor_d(lo / ys) * ys;
-	a->y1 = ceil_d(hi / ys) * ys;
+	double ys = hd_nice_step(hi - lo, 4);
+	a->y0 = hd_floor(lo / ys) * ys;
+	a->y1 = hd_ceil(hi / ys) * ys;
 	if (a->y1 <= a->y0)
 		a->y1 = a->y0 + ys;
 }
 
 /* The flow's events as markers with a tooltip each: gaps first, then
  * reorders, then retransmissions on top. */
-static void psn_events(struct html *h, const struct ax *a, const struct rs_flow *s)
+static void psn_events(struct html *h, const struct hd_ax *a, const struct rs_flow *s)
 {
 	FILE *f = h->f;
 	static const unsigned order[] = {RS_EV_GAP, RS_EV_OOO, RS_EV_RETRANS, RS_EV_GBN};
@@ -485,13 +275,13 @@ static void psn_events(struct html *h, const struct ax *a, const struct rs_flow 
 			const struct rs_event *e = &b->e[k];
 			if (e->kind != order[o])
 				continue;
-			double x = AX(a, (double)e->t / h->div), y = AY(a, (double)e->upsn);
+			double x = hd_x(a, (double)e->t / h->div), y = hd_y(a, (double)e->upsn);
 			fputs("<g>", f);
 			if (e->kind == RS_EV_GAP) {
 				/* The bar goes from the PSN after the gap down to the
 				 * first missing one. */
-				double ytop = AY(a, (double)(e->upsn - 1));
-				double ybot = AY(a, (double)(e->upsn - (int64_t)e->len));
+				double ytop = hd_y(a, (double)(e->upsn - 1));
+				double ybot = hd_y(a, (double)(e->upsn - (int64_t)e->len));
 				if (ybot - ytop < 6)
 					ybot = ytop + 6;
 				marker(f, RS_EV_GAP, x, ybot, ytop);
@@ -521,7 +311,7 @@ static void psn_panel(struct html *h, uint32_t j, uint32_t fl, int top, int ph, 
 	const struct rs_flow *s = &h->r->series[fl];
 	const struct rw_flow *fw = rw_analyzer_flow(h->r->a, fl);
 	int col = (int)(j % 2), row = (int)(j / 2);
-	struct ax a = {.x = 84 + col * 600, .y = top + 30 + row * rowh, .w = 486, .h = ph - 30,
+	struct hd_ax a = {.x = 84 + col * 600, .y = top + 30 + row * rowh, .w = 486, .h = ph - 30,
 		       .x0 = 0, .x1 = h->span};
 
 	psn_yrange(s, &a);
@@ -531,25 +321,25 @@ static void psn_panel(struct html *h, uint32_t j, uint32_t fl, int top, int ph, 
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"600\" fill=\"" C_TITLE
 		   "\">",
 		a.x - 42, a.y - 20);
-	esc(f, flow_label(h->r, fl, b, sizeof(b)));
+	hd_esc(f, flow_label(h->r, fl, b, sizeof(b)));
 	fputs("</text>", f);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11.5\" fill=\"#6b7280\" "
 		   "text-anchor=\"end\">first PSN 0x%06" PRIx32 " \xc2\xb7 retx %" PRIu64
 		   " \xc2\xb7 gaps %" PRIu64 " \xc2\xb7 ooo %" PRIu64 "</text>\n",
 		a.x + a.w, a.y - 6, s->first_psn, fw->retransmissions, fw->psn_gaps,
 		fw->out_of_order);
-	axes(h, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first", 1);
+	hd_axes(h->f, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first", 1);
 	fputs(DATA_OPEN, f);
 	fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
 		   "stroke-linejoin=\"round\" points=\"",
 		flow_colour(h, fl));
 	for (uint32_t k = 0; k < s->n_psn; k++)
-		fprintf(f, "%.1f,%.1f ", AX(&a, (double)s->psn[k].t / h->div),
-			AY(&a, (double)s->psn[k].upsn));
+		fprintf(f, "%.1f,%.1f ", hd_x(&a, (double)s->psn[k].t / h->div),
+			hd_y(&a, (double)s->psn[k].upsn));
 	fputs("\"/>\n", f);
 	if (s->n_psn == 1)
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n",
-			AX(&a, (double)s->psn[0].t / h->div), AY(&a, (double)s->psn[0].upsn),
+			hd_x(&a, (double)s->psn[0].t / h->div), hd_y(&a, (double)s->psn[0].upsn),
 			flow_colour(h, fl));
 	psn_events(h, &a, s);
 	fputs(DATA_CLOSE, f);
@@ -577,17 +367,17 @@ static void plot_psn(struct html *h)
 	int rows = (int)(nf + 1) / 2;
 	int height = top + (rows ? rows : 1) * rowh + 10;
 	char b[200];
-	svg_open(h, "plot-psn", height, "PSN versus time per flow");
-	svg_sub(h, 50,
+	hd_svg_open(h->f, "plot-psn", height, "PSN versus time per flow");
+	hd_svg_sub(h->f, 50,
 		"PSN distance from the flow's first PSN (unwrapped across 2^24); the line and, beyond "
 		"128 per kind and flow, the markers are thinned out evenly over time");
 	psn_legend(f);
 
 	if (!nf) {
-		struct ax a = {.x = 90, .y = top, .w = SVG_W - 120, .h = ph, .x0 = 0,
+		struct hd_ax a = {.x = 90, .y = top, .w = SVG_W - 120, .h = ph, .x0 = 0,
 			       .x1 = h->span > 0 ? h->span : 1, .y0 = 0, .y1 = 1};
-		axes(h, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first PSN", 1);
-		empty_msg(h, &a, "no flow carries sequenced packets (RC, UC, RD, XRC)");
+		hd_axes(h->f, &a, xlabel(h, b, sizeof(b)), "PSN \xe2\x88\x92 first PSN", 1);
+		hd_empty_msg(h->f, &a, "no flow carries sequenced packets (RC, UC, RD, XRC)");
 		fputs("</svg>\n", f);
 		return;
 	}
@@ -606,14 +396,14 @@ static int want_cong(const struct html *h, uint32_t i)
 
 /* One lane of marks: exact ticks when every mark was kept, else the count
  * per bin as a bar whose opacity grows with the count. */
-static void lane(struct html *h, const struct ax *a, double y, double hh, const uint64_t *marks,
+static void lane(struct html *h, const struct hd_ax *a, double y, double hh, const uint64_t *marks,
 		 uint32_t n, uint64_t over, const uint32_t *bins, const char *colour)
 {
 	FILE *f = h->f;
 	if (!over) {
 		fprintf(f, "<path stroke=\"%s\" stroke-width=\"1.6\" d=\"", colour);
 		for (uint32_t k = 0; k < n; k++)
-			fprintf(f, "M%.1f %.1fv%.1f", AX(a, (double)marks[k] / h->div), y, hh);
+			fprintf(f, "M%.1f %.1fv%.1f", hd_x(a, (double)marks[k] / h->div), y, hh);
 		fputs("\"/>\n", f);
 		return;
 	}
@@ -624,8 +414,8 @@ static void lane(struct html *h, const struct ax *a, double y, double hh, const 
 	for (uint32_t k = 0; k < h->nb; k++) {
 		if (!bins[k])
 			continue;
-		double x0 = AX(a, (double)k * (double)h->w / h->div);
-		double x1 = AX(a, (double)(k + 1) * (double)h->w / h->div);
+		double x0 = hd_x(a, (double)k * (double)h->w / h->div);
+		double x1 = hd_x(a, (double)(k + 1) * (double)h->w / h->div);
 		double op = 0.25 + 0.75 * (double)bins[k] / mx;
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 			   "fill-opacity=\"%.2f\"><title>%" PRIu32 "</title></rect>\n",
@@ -635,7 +425,7 @@ static void lane(struct html *h, const struct ax *a, double y, double hh, const 
 
 /* The bottleneck's queue (--qlen), a lane above the flows: a step line of
  * bytes over the same time axis, scaled to its largest value. */
-static void qlen_lane(struct html *h, const struct ax *a, double y, double hh)
+static void qlen_lane(struct html *h, const struct hd_ax *a, double y, double hh)
 {
 	FILE *f = h->f;
 	const struct cap_qlen *q = h->r->opts.qlen;
@@ -650,7 +440,7 @@ static void qlen_lane(struct html *h, const struct ax *a, double y, double hh)
 	fprintf(f, "<polyline fill=\"none\" stroke=\"" C_QLEN "\" stroke-width=\"1.4\" points=\"");
 	double last_x = -1;
 	for (size_t i = 0; i < q->n; i++) {
-		double x = AX(a, (double)q->t_ns[i] / h->div);
+		double x = hd_x(a, (double)q->t_ns[i] / h->div);
 		double yy = y + hh - (double)q->bytes[i] / (double)q->max * (hh - 4);
 		/* one point per pixel column is enough: a long trace stays small */
 		if (x - last_x < 0.5 && i + 1 < q->n && q->bytes[i] != q->max)
@@ -671,12 +461,12 @@ static void plot_congestion(struct html *h)
 	const int top = 92 + qh;
 	int height = top + (int)(nf ? nf : 2) * rowh + 60;
 	char b[200], c[64];
-	svg_open(h, "plot-congestion", height, "ECN CE marks and CNPs per flow");
+	hd_svg_open(h->f, "plot-congestion", height, "ECN CE marks and CNPs per flow");
 	snprintf(b, sizeof(b),
 		 "upper lane: packets of the flow marked CE by a switch; lower lane: CNPs sent back to "
 		 "slow the flow (%" PRIu64 " CNPs had no CE mark in the %s before them)",
 		 h->t->cnps_unlinked, rp_dur(c, sizeof(c), h->r->opts.cnp_window_ns));
-	svg_sub(h, 50, b);
+	hd_svg_sub(h->f, 50, b);
 	fprintf(f, "<g font-size=\"12.5\" fill=\"" C_LABEL "\">"
 		   "<rect x=\"24\" y=\"63\" width=\"3\" height=\"12\" fill=\"" C_CE "\"/>"
 		   "<text x=\"34\" y=\"74\">CE mark</text>"
@@ -685,13 +475,13 @@ static void plot_congestion(struct html *h)
 		   "<text x=\"180\" y=\"74\" fill=\"#6b7280\">(shaded bars: marks per time bin, when "
 		   "there were more than %u)</text></g>\n",
 		RS_MARK_MAX);
-	struct ax a = {.x = left, .y = top, .w = SVG_W - left - 30, .h = (nf ? nf : 2) * rowh,
+	struct hd_ax a = {.x = left, .y = top, .w = SVG_W - left - 30, .h = (nf ? nf : 2) * rowh,
 		       .x0 = 0, .x1 = h->span, .y0 = 0, .y1 = 1};
-	axes(h, &a, xlabel(h, b, sizeof(b)), NULL, 0);
+	hd_axes(h->f, &a, xlabel(h, b, sizeof(b)), NULL, 0);
 	if (qh)
 		qlen_lane(h, &a, top - qh, qh - 8);
 	if (!nf) {
-		empty_msg(h, &a, "no CE marks and no CNPs in this capture");
+		hd_empty_msg(h->f, &a, "no CE marks and no CNPs in this capture");
 		fputs("</svg>\n", f);
 		return;
 	}
@@ -710,7 +500,7 @@ static void plot_congestion(struct html *h)
 		char s1[64], d1[64];
 		snprintf(b, sizeof(b), "#%" PRIu32 " %s \xe2\x86\x92 %s", fl[j],
 			 cap_report_addr(s1, sizeof(s1), &fw->key, 1), cap_report_addr(d1, sizeof(d1), &fw->key, 0));
-		esc(f, b);
+		hd_esc(f, b);
 		fprintf(f, "</text><text x=\"40\" y=\"%.1f\" font-size=\"11\" fill=\"#6b7280\">QP 0x%06" PRIx32
 			   " \xc2\xb7 CE %" PRIu64 " \xc2\xb7 CNP %" PRIu64 "</text>\n",
 			y + 32, fw->key.dqpn, fw->ecn[RW_ECN_CE], fw->cnps);
@@ -725,11 +515,11 @@ static void plot_congestion(struct html *h)
 
 /* ---- plot 4: PFC pauses ------------------------------------------------- */
 
-static void pause_bar(struct html *h, const struct ax *a, double y, double hh, uint64_t s,
+static void pause_bar(struct html *h, const struct hd_ax *a, double y, double hh, uint64_t s,
 		      uint64_t e, const char *cls)
 {
 	char d1[64], d2[64];
-	double x0 = AX(a, (double)s / h->div), x1 = AX(a, (double)e / h->div);
+	double x0 = hd_x(a, (double)s / h->div), x1 = hd_x(a, (double)e / h->div);
 	int storm = e - s > h->r->opts.storm_ns;
 	fprintf(h->f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
 		      "<title>%s paused at %s for %s</title></rect>\n",
@@ -747,12 +537,12 @@ static void plot_pfc(struct html *h)
 	const int rowh = 36, top = 92, left = 200;
 	int height = top + (int)(nc ? nc : 2) * rowh + 60;
 	char b[200], c[64], d[64];
-	svg_open(h, "plot-pfc", height, "PFC and PAUSE pause intervals per priority");
+	hd_svg_open(h->f, "plot-pfc", height, "PFC and PAUSE pause intervals per priority");
 	snprintf(b, sizeof(b),
 		 "time each class was paused (802.1Qbb PFC, 802.3x PAUSE), from the pause quanta at %.4g "
 		 "Gb/s and the XON frames",
 		 h->r->opts.link_gbps);
-	svg_sub(h, 50, b);
+	hd_svg_sub(h->f, 50, b);
 	fprintf(f, "<g font-size=\"12.5\" fill=\"" C_LABEL "\">"
 		   "<rect x=\"24\" y=\"63\" width=\"22\" height=\"12\" fill=\"" C_PAUSE "\"/>"
 		   "<text x=\"54\" y=\"74\">paused</text>"
@@ -761,11 +551,11 @@ static void plot_pfc(struct html *h)
 		   "<text x=\"420\" y=\"74\" fill=\"#6b7280\">(shaded bars: paused share of each "
 		   "time bin, when there were more than %u pauses)</text></g>\n",
 		rp_dur(c, sizeof(c), h->r->opts.storm_ns), RS_PAUSE_MAX);
-	struct ax a = {.x = left, .y = top, .w = SVG_W - left - 30, .h = (nc ? nc : 2) * rowh,
+	struct hd_ax a = {.x = left, .y = top, .w = SVG_W - left - 30, .h = (nc ? nc : 2) * rowh,
 		       .x0 = 0, .x1 = h->span, .y0 = 0, .y1 = 1};
-	axes(h, &a, xlabel(h, b, sizeof(b)), NULL, 0);
+	hd_axes(h->f, &a, xlabel(h, b, sizeof(b)), NULL, 0);
 	if (!nc) {
-		empty_msg(h, &a, "no PFC or PAUSE frames in this capture");
+		hd_empty_msg(h->f, &a, "no PFC or PAUSE frames in this capture");
 		fputs("</svg>\n", f);
 		return;
 	}
@@ -828,8 +618,8 @@ static void plot_pfc(struct html *h)
 			double share = (double)p / (double)h->w;
 			if (share > 1)
 				share = 1;
-			double x0 = AX(&a, (double)k * (double)h->w / h->div);
-			double x1 = AX(&a, (double)(k + 1) * (double)h->w / h->div);
+			double x0 = hd_x(&a, (double)k * (double)h->w / h->div);
+			double x1 = hd_x(&a, (double)(k + 1) * (double)h->w / h->div);
 			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"" C_PAUSE
 				   "\" fill-opacity=\"%.2f\"><title>paused %.0f%% of the bin</title></rect>\n",
 				x0, by, x1 - x0 > 1 ? x1 - x0 : 1, bh, 0.2 + 0.8 * share, share * 100);
@@ -840,56 +630,6 @@ static void plot_pfc(struct html *h)
 }
 
 /* ---- page --------------------------------------------------------------- */
-
-static const char css[] =
-	":root{--fg:#111827;--muted:#6b7280;--line:#e5e7eb;--bg:#f3f4f6;--card:#fff;"
-	"--bad:#b91c1c;--badbg:#fef2f2;--ok:#047857}\n"
-	"*{box-sizing:border-box}\n"
-	"body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"
-	"'Segoe UI',Roboto,'Helvetica Neue',Arial,'Liberation Sans',sans-serif}\n"
-	"main{max-width:1320px;margin:0 auto;padding:28px 24px 40px}\n"
-	"header h1{margin:0;font-size:24px;font-weight:650;letter-spacing:-.01em}\n"
-	"header .file{margin:4px 0 0;font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,"
-	"'Liberation Mono',monospace;color:#374151;word-break:break-all}\n"
-	"header .meta{margin:6px 0 0;color:var(--muted)}\n"
-	".kpis{display:grid;grid-template-columns:repeat(6,1fr);gap:10px;margin:20px 0}\n"
-	".kpi{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px 12px}\n"
-	".kpi .v{font-size:20px;font-weight:650;font-variant-numeric:tabular-nums}\n"
-	".kpi .k{color:var(--muted);font-size:12px;text-transform:uppercase;letter-spacing:.04em}\n"
-	".kpi.bad{border-color:#fecaca;background:var(--badbg)}.kpi.bad .v{color:var(--bad)}\n"
-	".card{background:var(--card);border:1px solid var(--line);border-radius:10px;"
-	"padding:14px 16px;margin:0 0 18px;box-shadow:0 1px 2px rgba(0,0,0,.04)}\n"
-	".card h2{font-size:17px;margin:4px 0 10px;font-weight:600}\n"
-	"svg.plot{display:block;width:100%;height:auto}\n"
-	".scroll{overflow-x:auto}\n"
-	"table{border-collapse:collapse;font-size:12px;font-variant-numeric:tabular-nums}\n"
-	"th,td{padding:4px 5px;border-bottom:1px solid var(--line);white-space:nowrap}\n"
-	"th{background:#f9fafb;text-align:left;font-weight:600;color:#374151;white-space:normal;"
-	"vertical-align:bottom;font-size:11.5px}\n"
-	"td.r,th.r{text-align:right}\n"
-	"tbody tr:nth-child(even){background:#fafafa}\n"
-	"td.addr{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,'Liberation Mono',monospace;"
-	"font-size:11.5px}\n"
-	"td.hot{color:var(--bad);font-weight:600}\n"
-	"table.kv td:first-child{color:var(--muted);padding-right:24px}\n"
-	".note{color:var(--muted);font-size:12px;margin:8px 0 0}\n"
-	"footer{color:var(--muted);font-size:12px;text-align:center;margin-top:24px}\n";
-
-static void kpi(FILE *f, const char *k, const char *v, int bad)
-{
-	fprintf(f, "<div class=\"kpi%s\"><div class=\"v\">", bad ? " bad" : "");
-	esc(f, v);
-	fputs("</div><div class=\"k\">", f);
-	esc(f, k);
-	fputs("</div></div>\n", f);
-}
-
-static void kpi_u(FILE *f, const char *k, uint64_t v, int bad_if_nonzero)
-{
-	char b[32];
-	snprintf(b, sizeof(b), "%" PRIu64, v);
-	kpi(f, k, b, bad_if_nonzero && v);
-}
 
 /* Columns of the flow table that count problems: red when not zero. */
 static int hot_col(unsigned c)
@@ -921,7 +661,7 @@ static void side_table(struct html *h, const char *id, const char *title, const 
 		title, id);
 	for (unsigned k = 0; k < ncols; k++) {
 		fprintf(f, "<th%s>", align[k] == 'r' ? " class=\"r\"" : "");
-		esc(f, heads[k]);
+		hd_esc(f, heads[k]);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead><tbody>\n", f);
@@ -934,7 +674,7 @@ static void side_table(struct html *h, const char *id, const char *title, const 
 			int hot = hot_from >= 0 && k == (unsigned)hot_from && strcmp(cell[k], "-") != 0;
 			fprintf(f, "<td class=\"%s%s%s\">", align[k] == 'r' ? "r" : "",
 				k == 1 || k == 2 ? " addr" : "", hot ? " hot" : "");
-			esc(f, cell[k]);
+			hd_esc(f, cell[k]);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -956,7 +696,7 @@ static int tables_flows(struct html *h)
 		fputs("<div class=\"scroll\"><table id=\"flows\"><thead><tr>", f);
 		for (unsigned k = 0; k < rp_flow_ncols; k++) {
 			fprintf(f, "<th%s>", rp_flow_align[k] == 'r' ? " class=\"r\"" : "");
-			esc(f, rp_flow_heads[k]);
+			hd_esc(f, rp_flow_heads[k]);
 			fputs("</th>", f);
 		}
 		fputs("</tr></thead><tbody>\n", f);
@@ -973,7 +713,7 @@ static int tables_flows(struct html *h)
 				int hot = hot_col(k) && strcmp(cell[k], "-") != 0;
 				fprintf(f, "<td class=\"%s%s%s\">", rp_flow_align[k] == 'r' ? "r" : "",
 					addr ? " addr" : "", hot ? " hot" : "");
-				esc(f, cell[k]);
+				hd_esc(f, cell[k]);
 				fputs("</td>", f);
 			}
 			fputs("</tr>\n", f);
@@ -1030,7 +770,7 @@ static void tables_pfc(struct html *h)
 				   "<td class=\"r%s\">%" PRIu64 "</td><td class=\"r\">%s</td><td>",
 				b, s->frames, s->xoff, s->xon, rp_dur(d1, sizeof(d1), s->paused_ns),
 				s->storms ? " hot" : "", s->storms, rp_dur(d2, sizeof(d2), s->longest_ns));
-			esc(f, fl);
+			hd_esc(f, fl);
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</tbody></table></div>\n", f);
@@ -1053,7 +793,7 @@ static void tables_cm(struct html *h)
 	      "id=\"handshakes\"><thead><tr>", f);
 	for (unsigned c = 0; c < rp_cm_ncols; c++) {
 		fprintf(f, "<th%s>", rp_cm_align[c] == 'r' ? " class=\"r\"" : "");
-		esc(f, rp_cm_heads[c]);
+		hd_esc(f, rp_cm_heads[c]);
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead><tbody>\n", f);
@@ -1062,7 +802,7 @@ static void tables_cm(struct html *h)
 		fputs("<tr>", f);
 		for (unsigned c = 0; c < rp_cm_ncols; c++) {
 			fprintf(f, "<td%s>", rp_cm_align[c] == 'r' ? " class=\"r\"" : "");
-			esc(f, cell[c]);
+			hd_esc(f, cell[c]);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -1205,14 +945,14 @@ static void page(struct html *h)
 	      f);
 	if (h->r->opts.title) {
 		fputs(" \xe2\x80\x94 ", f);
-		esc(f, h->r->opts.title);
+		hd_esc(f, h->r->opts.title);
 	}
 	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<header>\n"
 		   "<h1>rocewire report</h1>\n",
-		css);
+		hd_css);
 	if (h->r->opts.title) {
 		fputs("<p class=\"file\">", f);
-		esc(f, h->r->opts.title);
+		hd_esc(f, h->r->opts.title);
 		fputs("</p>\n", f);
 	}
 	uint64_t dur = t->packets ? t->last_ns - t->first_ns : 0;
@@ -1237,18 +977,18 @@ static void page(struct html *h)
 		storms += t->pfc[i].storms;
 	}
 	fputs("<section class=\"kpis\">\n", f);
-	kpi_u(f, "packets", t->packets, 0);
-	kpi(f, "bytes", rp_bytes(b, sizeof(b), t->bytes), 0);
-	kpi(f, "duration", rp_dur(b, sizeof(b), dur), 0);
-	kpi_u(f, "flows", h->n, 0);
-	kpi_u(f, "retransmissions", retx, 1);
-	kpi_u(f, "PSN gaps", gaps, 1);
-	kpi_u(f, "NAKs", naks, 1);
-	kpi_u(f, "CE marks", ce, 1);
-	kpi_u(f, "CNPs", cnps, 1);
-	kpi(f, "paused (all classes)", rp_dur(b, sizeof(b), paused), paused != 0);
-	kpi_u(f, "PFC storms", storms, 1);
-	kpi_u(f, "ICRC bad", t->icrc_bad + t->vcrc_bad, 1);
+	hd_kpi_u(f, "packets", t->packets, 0);
+	hd_kpi(f, "bytes", rp_bytes(b, sizeof(b), t->bytes), 0);
+	hd_kpi(f, "duration", rp_dur(b, sizeof(b), dur), 0);
+	hd_kpi_u(f, "flows", h->n, 0);
+	hd_kpi_u(f, "retransmissions", retx, 1);
+	hd_kpi_u(f, "PSN gaps", gaps, 1);
+	hd_kpi_u(f, "NAKs", naks, 1);
+	hd_kpi_u(f, "CE marks", ce, 1);
+	hd_kpi_u(f, "CNPs", cnps, 1);
+	hd_kpi(f, "paused (all classes)", rp_dur(b, sizeof(b), paused), paused != 0);
+	hd_kpi_u(f, "PFC storms", storms, 1);
+	hd_kpi_u(f, "ICRC bad", t->icrc_bad + t->vcrc_bad, 1);
 	fputs("</section>\n", f);
 
 	fputs("<section class=\"card\">\n", f);
@@ -1267,6 +1007,18 @@ static void page(struct html *h)
 	      f);
 }
 
+static int write_page(FILE *f, void *ctx)
+{
+	struct html *h = ctx;
+	h->f = f;
+	page(h);
+	if (h->oom) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
 int cap_report_html(const struct cap_report *r, const char *path)
 {
 	struct html h;
@@ -1281,52 +1033,17 @@ int cap_report_html(const struct cap_report *r, const char *path)
 	h.nb = rs_bins_used(r);
 	h.w = rs_bin_ns(r);
 	uint64_t span = r->have_t0 ? r->t_end : 0;
-	if (span < 2000) {
-		h.unit = "ns";
-		h.div = 1;
-	} else if (span < 2000000) {
-		h.unit = "\xc2\xb5s";
-		h.div = 1e3;
-	} else if (span < 2000000000) {
-		h.unit = "ms";
-		h.div = 1e6;
-	} else {
-		h.unit = "s";
-		h.div = 1e9;
-	}
+	hd_time_unit(span, &h.unit, &h.div);
 	/* The x axis ends at the end of the last bin in use, or at the capture's
 	 * end when the bins are still finer than the plot. */
 	double end = (double)span;
 	if (end <= 0)
 		end = 1;
 	h.span = end / h.div;
-	double st = nice_step(h.span, 8);
-	h.span = ceil_d(h.span / st - 1e-9) * st;
+	double st = hd_nice_step(h.span, 8);
+	h.span = hd_ceil(h.span / st - 1e-9) * st;
 
-	char *tmp;
-	h.f = cap_create_temp(path, ".tmp", &tmp);
-	if (!h.f) {
-		int e = errno;
-		free(h.idx);
-		errno = e;
-		return -1;
-	}
-	page(&h);
-	int e = h.oom ? ENOMEM : ferror(h.f) ? EIO : 0;
-	int bad = e != 0;
-	if (fclose(h.f) != 0 && !bad) {
-		bad = 1;
-		e = errno;
-	}
-	if (!bad && rename(tmp, path) != 0) {
-		bad = 1;
-		e = errno;
-	}
-	if (bad) {
-		unlink(tmp);
-		errno = e ? e : EIO;
-	}
-	free(tmp);
+	int rc = hd_write_page(path, write_page, &h);
 	free(h.idx);
-	return bad ? -1 : 0;
+	return rc;
 }

@@ -137,8 +137,6 @@ void rc_packet(struct cap_report *r, const struct rw_packet *p, const struct rw_
 void rc_table(const struct cap_report *r, FILE *out);
 void rc_json(struct jw *w, const struct cap_report *r);
 void rc_html(const struct cap_report *r, FILE *f);
-/* report_html.c: text made safe for HTML (control bytes become '?'). */
-void rp_esc_html(FILE *f, const char *s);
 
 /* report_series.c */
 void rs_packet(struct cap_report *r, const struct rw_packet *p, uint64_t ts,

@@ -90,6 +90,8 @@ struct rw_between {
 	uint64_t last_frame[2]; /* the newest frame number fed, per tap */
 	const char *err;
 	int finished;
+	rw_between_observer obs;        /* NULL: nobody watches */
+	void *obs_ctx;
 };
 
 /* ---- histogram ---------------------------------------------------------------- */
@@ -559,10 +561,20 @@ static uint64_t ord_of(const struct rw_between_flow *f, const struct entry *e)
 	return last - (uint32_t)((uint32_t)last - e->ord);
 }
 
+static void observe_unmatched(struct rw_between *b, const struct entry *e)
+{
+	struct rw_between_event ev = {.flow = e->flow, .psn = e->psn, .opcode = e->opcode, .side = e->side};
+	ev.ts[e->side] = e->ts;
+	ev.frame[e->side] = frame_of(b, e);
+	b->obs(b->obs_ctx, &ev);
+}
+
 static void settle_unmatched(struct rw_between *b, const struct entry *e)
 {
 	struct rw_between_flow *f = &b->flows[e->flow];
 	f->unmatched[e->side]++;
+	if (b->obs)
+		observe_unmatched(b, e);
 	struct ulist *l = &b->seen[e->side];
 	size_t room = (size_t)b->cfg.list_cap * 2;
 	if (l->n >= room)
@@ -643,8 +655,16 @@ static int matched(struct rw_between *b, const struct entry *first, const struct
 	int64_t tb = fs == RW_BETWEEN_A ? second->ts : first->ts;
 	f->matched++;
 	f->first[fs]++;
-	if (first->ecn != RW_ECN_CE && second->ecn == RW_ECN_CE)
-		f->ce_marked++;
+	int ce = first->ecn != RW_ECN_CE && second->ecn == RW_ECN_CE;
+	f->ce_marked += (uint64_t)ce;
+	if (b->obs) {
+		struct rw_between_event ev = {.flow = first->flow, .psn = first->psn, .opcode = first->opcode,
+					      .matched = 1, .side = (uint8_t)fs, .ce_marked = (uint8_t)ce,
+					      .ts = {ta, tb}};
+		ev.frame[fs] = frame_of(b, first);
+		ev.frame[!fs] = frame_of(b, second);
+		b->obs(b->obs_ctx, &ev);
+	}
 	f->changed[RW_BC_TTL] += first->ttl != second->ttl;
 	f->changed[RW_BC_DSCP] += first->dscp != second->dscp;
 	f->changed[RW_BC_ECN] += first->ecn != second->ecn;
@@ -934,6 +954,12 @@ void rw_between_finish(struct rw_between *b, struct rw_between_result *r)
 	r->unknown_dir = b->list_total[RW_BETWEEN_UNKNOWN_DIR];
 	r->window_overflow = b->window_overflow;
 	r->untracked = b->untracked;
+}
+
+void rw_between_observe(struct rw_between *b, rw_between_observer fn, void *ctx)
+{
+	b->obs = fn;
+	b->obs_ctx = ctx;
 }
 
 size_t rw_between_flow_count(const struct rw_between *b)

@@ -75,5 +75,5 @@ bad 2 "is not a time" --between "$a" "$a" --window 0
 bad 2 "is not a time" --between "$a" "$a" --offset 12x
 bad 2 "cannot be added" --between "$a" "$a" --report
 bad 2 "standard input" --between - "$a" --estimate-offset
-bad 2 "no HTML form" --between "$a" "$a" --html "$dir/x.html"
+bad 2 "cannot be added" --between "$a" "$a" --qlen "$dir/q.csv"
 exit $status

@@ -162,9 +162,34 @@ struct rw_between_result {
 
 struct rw_between;
 
+/* One packet's outcome as the matcher decides it, for an observer that
+ * keeps its own (bounded) record, e.g. the HTML page's plots: a match the
+ * moment the second copy arrives, an unmatched packet the moment it is
+ * settled (its window over, the pending cap reached, or finish). Events
+ * come in the merged clock's order of those moments, not of the packets'
+ * times. Direction is decided only at finish, so an unmatched packet says
+ * where it was seen, not whether it was lost. */
+struct rw_between_event {
+	uint32_t flow;                  /* index into the flows (stable from the first packet) */
+	uint32_t psn;
+	uint8_t opcode;
+	uint8_t matched;                /* 1: seen in both taps; 0: settled unmatched */
+	uint8_t side;                   /* matched: the tap that saw it first; else where seen */
+	uint8_t ce_marked;              /* matched: not CE at the first tap, CE at the second */
+	int64_t ts[2];                  /* merged-clock times at A, at B (unmatched: only ts[side]) */
+	uint64_t frame[2];              /* frame numbers in A, in B (unmatched: only frame[side]) */
+};
+
+typedef void (*rw_between_observer)(void *ctx, const struct rw_between_event *ev);
+
 /* NULL when out of memory. cfg may be NULL for the defaults. */
 struct rw_between *rw_between_new(const struct rw_between_cfg *cfg);
 void rw_between_free(struct rw_between *b);
+
+/* Calls fn(ctx, event) for every match and every settled unmatched packet
+ * from now on (NULL: none, the default; the feed then costs one branch
+ * more per outcome). fn must not call back into b. */
+void rw_between_observe(struct rw_between *b, rw_between_observer fn, void *ctx);
 
 /* Feeds one decoded packet of tap side (RW_BETWEEN_A or _B) at ts_ns on the
  * merged clock; frame is its number in its file (increasing per tap: a

@@ -19,26 +19,47 @@
 #include "rocewire.h"
 #include "source.h"
 
+/* Packets each tap is decoded ahead of the merge (3 ran 13% faster than
+ * 1, 4 about 2% faster than 3, on the bench's mix): each is announced to
+ * the matcher as decoded (rw_between_prepare), so the memory its lookup
+ * needs is on its way while the packets before it are matched. */
+#define AHEAD 4
+_Static_assert(AHEAD <= RW_BETWEEN_PREPARE_MAX, "the matcher keeps what is announced");
+
+struct ahead {
+	struct rw_packet pkt;
+	int64_t ts;             /* on A's clock */
+	uint64_t index;         /* frame number in its file */
+};
+
 struct tap {
 	struct cap_source src;
 	struct cap_record rec;
-	struct rw_packet pkt;
-	int64_t ts;             /* on A's clock */
-	int have, open;
+	struct ahead q[AHEAD];  /* decoded, not yet fed: from q[head], n of them */
+	unsigned head, n;
+	int eof, open;
 };
 
-/* The next record of a tap, decoded and announced to the matcher; 0 at
- * the end, -1 on a read error. */
-static int tap_next(struct tap *t, const struct rw_decode_cfg *cfg, int64_t offset, struct rw_between *b, int side)
+/* Decodes the tap's next records until AHEAD wait (or the file ends);
+ * 0, or -1 on a read error. */
+static int tap_fill(struct tap *t, const struct rw_decode_cfg *cfg, int64_t offset, struct rw_between *b, int side)
 {
-	int rc = cap_source_next(&t->src, &t->rec);
-	t->have = rc == 1;
-	if (rc != 1)
-		return rc;
-	rw_packet_decode(cfg, t->rec.linktype, t->rec.data, t->rec.caplen, t->rec.wirelen, &t->pkt);
-	t->ts = t->rec.ts_sec * 1000000000 + (int64_t)t->rec.ts_nsec - offset;
-	rw_between_prepare(b, side, &t->pkt);
-	return 1;
+	while (t->n < AHEAD && !t->eof) {
+		int rc = cap_source_next(&t->src, &t->rec);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			t->eof = 1;
+			break;
+		}
+		struct ahead *a = &t->q[(t->head + t->n) % AHEAD];
+		rw_packet_decode(cfg, t->rec.linktype, t->rec.data, t->rec.caplen, t->rec.wirelen, &a->pkt);
+		a->ts = t->rec.ts_sec * 1000000000 + (int64_t)t->rec.ts_nsec - offset;
+		a->index = t->rec.index;
+		rw_between_prepare(b, side, &a->pkt);
+		t->n++;
+	}
+	return 0;
 }
 
 static void taps_close(struct tap *t)
@@ -82,13 +103,14 @@ static int pass(const struct cap_opts *o, int64_t offset, uint64_t window_ns, st
 	}
 	int status = CAP_EXIT_OK;
 	for (int s = 0; s < 2 && status == CAP_EXIT_OK; s++)
-		if (tap_next(&t[s], &cfg, s ? offset : 0, b, s) < 0)
+		if (tap_fill(&t[s], &cfg, s ? offset : 0, b, s) < 0)
 			status = -1 - s;
-	while (status == CAP_EXIT_OK && (t[0].have || t[1].have)) {
+	while (status == CAP_EXIT_OK && (t[0].n || t[1].n)) {
 		/* the earlier of the two; A on a tie */
-		int s = !t[0].have || (t[1].have && t[1].ts < t[0].ts);
+		int s = !t[0].n || (t[1].n && t[1].q[t[1].head].ts < t[0].q[t[0].head].ts);
+		const struct ahead *a = &t[s].q[t[s].head];
 		in->frames[s]++;
-		int rc = rw_between_feed(b, s, &t[s].pkt, t[s].ts, t[s].rec.index);
+		int rc = rw_between_feed(b, s, &a->pkt, a->ts, a->index);
 		if (rc < 0) {
 			fprintf(stderr, "%s: %s\n", CAP_PROG, rw_between_error(b));
 			status = CAP_EXIT_USAGE;
@@ -98,7 +120,9 @@ static int pass(const struct cap_opts *o, int64_t offset, uint64_t window_ns, st
 			in->compared[s]++;
 		else
 			in->ignored[s]++;
-		if (tap_next(&t[s], &cfg, s ? offset : 0, b, s) < 0)
+		t[s].head = (t[s].head + 1) % AHEAD;
+		t[s].n--;
+		if (tap_fill(&t[s], &cfg, s ? offset : 0, b, s) < 0)
 			status = -1 - s;
 	}
 	if (status < 0) {

@@ -63,6 +63,8 @@ struct rw_between {
 	struct rw_between_cfg cfg;
 	/* pending packets: the ring and its hash */
 	struct entry *ring;
+	void *ring_map;         /* the ring's reserved address space, or NULL (malloc'd) */
+	size_t ring_map_len;
 	uint32_t cap;           /* power of two */
 	uint64_t head, tail;    /* sequence numbers; slot = seq & (cap - 1) */
 	struct cell *tab;       /* the index over the waiting packets */
@@ -80,13 +82,15 @@ struct rw_between {
 	const struct rw_between_unmatched **list[4];
 	size_t list_n[4];
 	uint64_t list_total[4];
-	/* rw_between_prepare()'s work, per side: the flow (-1: none yet, the
-	 * feed makes it) and the key's hash; valid until that side's feed */
+	/* rw_between_prepare()'s work, per side, in the order the packets
+	 * will be fed: the packet, its flow (-1: none yet, the feed makes it;
+	 * -2: no identity) and the key's hash */
 	struct {
+		const struct rw_packet *p;
 		long flow;
 		uint32_t hash;
-		int valid;
-	} pre[2];
+	} pre[2][RW_BETWEEN_PREPARE_MAX];
+	unsigned pre_head[2], pre_n[2];
 	uint64_t last_frame[2]; /* the newest frame number fed, per tap */
 	const char *err;
 	int finished;
@@ -263,6 +267,44 @@ static void *big_alloc(size_t size, int zero)
 	return p;
 }
 
+/* The ring's address space for max_pending packets, reserved at once and
+ * filled with pages only as it is used: the ring then doubles in place,
+ * half of its packets moving up into new pages, rather than into a new
+ * allocation twice its size (which faulted in and zeroed twice the memory
+ * and copied every packet). NULL where it cannot be had: the ring is then
+ * allocated and copied as it grows. */
+static struct entry *ring_reserve(struct rw_between *b, uint32_t max_cap)
+{
+#if defined(__linux__) && defined(MAP_NORESERVE)
+	size_t bytes = (size_t)max_cap * sizeof(struct entry), len = bytes + BIG_ALIGN;
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	uintptr_t a = ((uintptr_t)m + BIG_ALIGN - 1) & ~(uintptr_t)(BIG_ALIGN - 1);
+#if defined(MADV_HUGEPAGE)
+	(void)madvise((void *)a, bytes, MADV_HUGEPAGE);
+#endif
+	b->ring_map = m;
+	b->ring_map_len = len;
+	return (struct entry *)a;
+#else
+	(void)b;
+	(void)max_cap;
+	return NULL;
+#endif
+}
+
+static void ring_release(struct rw_between *b)
+{
+#if defined(__linux__) && defined(MAP_NORESERVE)
+	if (b->ring_map) {
+		munmap(b->ring_map, b->ring_map_len);
+		return;
+	}
+#endif
+	free(b->ring);
+}
+
 /* ---- set-up --------------------------------------------------------------------- */
 
 struct rw_between *rw_between_new(const struct rw_between_cfg *cfg)
@@ -281,7 +323,12 @@ struct rw_between *rw_between_new(const struct rw_between_cfg *cfg)
 	if (!b->cfg.max_flows)
 		b->cfg.max_flows = RW_BETWEEN_DEFAULT_MAX_FLOWS;
 	b->cap = 1024;
-	b->ring = big_alloc((size_t)b->cap * sizeof(*b->ring), 0);
+	uint32_t max_cap = b->cap;
+	while (max_cap < b->cfg.max_pending && max_cap < (UINT32_C(1) << 31))
+		max_cap *= 2;
+	b->ring = ring_reserve(b, max_cap);
+	if (!b->ring)
+		b->ring = big_alloc((size_t)b->cap * sizeof(*b->ring), 0);
 	b->tcap = 1024;
 	b->tab = big_alloc((size_t)b->tcap * sizeof(*b->tab), 1);
 	b->fidx_cap = 1024;
@@ -297,7 +344,8 @@ void rw_between_free(struct rw_between *b)
 {
 	if (!b)
 		return;
-	free(b->ring);
+	if (b->ring)
+		ring_release(b);
 	free(b->tab);
 	for (size_t i = 0; i < b->n_flows; i++)
 		rw_between_hist_free(&b->flows[i].d);
@@ -538,6 +586,15 @@ static void tab_remove(struct rw_between *b, uint64_t seq)
 static int ring_grow(struct rw_between *b)
 {
 	uint32_t nc = b->cap * 2;
+	if (b->ring_map) {
+		/* in place: the ring is full, seq from head to head + cap - 1;
+		 * those with the cap bit set go to slot + cap, in the new half */
+		for (uint64_t s = b->head; s != b->tail; s++)
+			if (s & b->cap)
+				b->ring[(s & (b->cap - 1)) + b->cap] = b->ring[s & (b->cap - 1)];
+		b->cap = nc;
+		return 0;
+	}
 	struct entry *nr = big_alloc((size_t)nc * sizeof(*nr), 0);
 	if (!nr)
 		return -1;
@@ -686,17 +743,22 @@ static int matched(struct rw_between *b, const struct entry *first, const struct
 void rw_between_prepare(struct rw_between *b, int side, const struct rw_packet *p)
 {
 	side = side ? 1 : 0;
-	b->pre[side].valid = 0;
+	if (b->pre_n[side] == RW_BETWEEN_PREPARE_MAX) {
+		b->pre_n[side] = 0; /* more than promised: forget them all */
+		return;
+	}
+	unsigned k = (b->pre_head[side] + b->pre_n[side]++) % RW_BETWEEN_PREPARE_MAX;
+	b->pre[side][k].p = p;
+	b->pre[side][k].flow = -2;
 	struct rw_between_addr s, d;
 	if (!(p->present & RW_P_BTH) || !(p->present & RW_P_ICRC) || !carrier_addrs(p, &s, &d))
 		return;
 	long fl = flow_find(b, &s, &d, p->bth.dqpn);
-	b->pre[side].flow = fl;
-	b->pre[side].valid = 1;
+	b->pre[side][k].flow = fl;
 	if (fl < 0)
 		return;
 	uint32_t h = key_hash((uint32_t)fl, p->bth.psn, p->bth.opcode, p->icrc_wire);
-	b->pre[side].hash = h;
+	b->pre[side][k].hash = h;
 #if defined(__GNUC__)
 	__builtin_prefetch(&b->tab[h & (b->tcap - 1)]);
 #endif
@@ -704,13 +766,26 @@ void rw_between_prepare(struct rw_between *b, int side, const struct rw_packet *
 
 int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, int64_t ts_ns, uint64_t frame)
 {
-	int sd = side ? 1 : 0, pre = b->pre[sd].valid;
-	b->pre[sd].valid = 0;
+	int sd = side ? 1 : 0, pre = 0;
+	long pflow = -1;
+	uint32_t phash = 0;
+	if (b->pre_n[sd]) {
+		unsigned k = b->pre_head[sd];
+		if (b->pre[sd][k].p == p) {
+			pre = 1;
+			pflow = b->pre[sd][k].flow;
+			phash = b->pre[sd][k].hash;
+			b->pre_head[sd] = (k + 1) % RW_BETWEEN_PREPARE_MAX;
+			b->pre_n[sd]--;
+		} else {
+			b->pre_n[sd] = 0; /* not the packet announced: forget them all */
+		}
+	}
 	if (!(p->present & RW_P_BTH) || !(p->present & RW_P_ICRC))
 		return 0;
 	long fl;
-	if (pre && b->pre[sd].flow >= 0) {
-		fl = b->pre[sd].flow; /* prepared: found the flow and hashed the key */
+	if (pre && pflow >= 0) {
+		fl = pflow; /* prepared: found the flow and hashed the key */
 		expire(b, ts_ns);
 	} else {
 		struct rw_between_addr s, d;
@@ -745,7 +820,7 @@ int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, i
 	fill_fields(p, &ne);
 
 	/* the oldest pending twin from the other tap */
-	uint32_t h = pre ? b->pre[sd].hash : key_hash(ne.flow, ne.psn, ne.opcode, ne.icrc), m = b->tcap - 1;
+	uint32_t h = pre ? phash : key_hash(ne.flow, ne.psn, ne.opcode, ne.icrc), m = b->tcap - 1;
 	uint32_t best = NIL, best_age = UINT32_MAX;
 	for (uint32_t i = h & m; b->tab[i].hash; i = (i + 1) & m) {
 		if (b->tab[i].hash != h)

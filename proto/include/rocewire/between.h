@@ -200,12 +200,16 @@ void rw_between_observe(struct rw_between *b, rw_between_observer fn, void *ctx)
 int rw_between_feed(struct rw_between *b, int side, const struct rw_packet *p, int64_t ts_ns,
 		    uint64_t frame);
 
-/* Optional, for speed: announces the packet of tap side that will be fed
- * next, as soon as it is decoded (a caller merging two taps decodes each
- * tap's next packet ahead). Its flow and hash are found now and its place
- * in the index fetched into the cache while the other tap's packet is
- * matched; rw_between_feed() of that packet then reuses them. Feeding
- * another packet of that side first is an error of the caller. */
+/* Optional, for speed: announces a packet of tap side that will be fed
+ * later, as soon as it is decoded (a caller merging two taps decodes a few
+ * packets of each tap ahead). Its flow and hash are found now and its
+ * place in the index fetched into the cache while other packets are
+ * matched; rw_between_feed() of that packet then reuses them. Up to
+ * RW_BETWEEN_PREPARE_MAX packets per side, announced in the order they
+ * will be fed, each left unchanged until fed (a packet is known by its
+ * address). Feeding another one, or announcing more, only costs the work
+ * done ahead: the feed then finds flow and hash itself. */
+#define RW_BETWEEN_PREPARE_MAX 4
 void rw_between_prepare(struct rw_between *b, int side, const struct rw_packet *p);
 
 /* Settles every packet still waiting, gives each pair its direction and

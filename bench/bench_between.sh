@@ -65,10 +65,10 @@ for win in "" 1000000 1000000000; do
 	echo "  -r A --report: median $(secs "$med_rep") s wall, $(mps "$fa" "$med_rep") M packets/s"
 	echo "  --between / --report wall time: median ${ratio}x (runs $lo-$hi, $runs alternating pairs)"
 	if [ -n "$wall_tool" ]; then
-		# CPU time moves less than wall time on a shared machine
+		# CPU time (user + system; --between runs on one thread, --report
+		# on several): medians of alternating runs as for the wall times
 		# shellcheck disable=SC2086
-		cb=$("$wall_tool" --cpu "$cap" --between "$work/a.pcap" "$work/b.pcap" $opt)
-		cr=$("$wall_tool" --cpu "$cap" -r "$work/a.pcap" --report)
-		echo "  CPU time: --between $(secs "$cb") s ($(mps "$matched" "$cb") M matched/s), --report $(secs "$cr") s ($(mps "$fa" "$cr") M packets/s)"
+		set -- $(bench_measure=--cpu paired "$runs" "$cap --between $work/a.pcap $work/b.pcap $opt" "$cap -r $work/a.pcap --report")
+		echo "  CPU time, medians: --between $(secs "$1") s ($(mps "$matched" "$1") M matched/s), --report $(secs "$2") s ($(mps "$fa" "$2") M packets/s)"
 	fi
 done

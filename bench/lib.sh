@@ -38,7 +38,8 @@ best_of() {
 # one_run CMD...: one wall time in nanoseconds, as best_of takes it.
 one_run() {
 	if [ -n "${wall_tool:-}" ]; then
-		"$wall_tool" --wall "$@" || { echo "$bench: failed: $*" >&2; exit 1; }
+		# bench_measure=--cpu: user + system time instead of wall
+		"$wall_tool" "${bench_measure:---wall}" "$@" || { echo "$bench: failed: $*" >&2; exit 1; }
 		return
 	fi
 	t0=$(now)

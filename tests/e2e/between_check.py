@@ -7,11 +7,11 @@ rewrites, reordering (RFC 4737, recomputed from the truth's times), the
 delays (min and max exact, percentiles within the stated error) both ways,
 per flow too, and the clock offset (the estimate within the jitter).
 usage: between_check.py CAP A B TRUTH [rocewire-cap options...]"""
-import ipaddress
 import json
-import math
 import subprocess
 import sys
+
+from between_common import Errors, mktaps_addr as addr, norm
 
 cap, fa, fb, ftruth = sys.argv[1:5]
 extra = sys.argv[5:]
@@ -20,27 +20,18 @@ run = subprocess.run([cap, "--between", fa, fb, "--json"] + extra, capture_outpu
 if run.returncode != 0:
     sys.exit("FAIL: rocewire-cap exited %d: %s" % (run.returncode, run.stderr.strip()))
 out = json.loads(run.stdout)
-errors = []
+errors = Errors()
+check = errors.check
 
 
-def check(what, got, want):
-    if got != want:
-        errors.append("%s: got %r, want %r" % (what, got, want))
+def check_delay(what, got, v):
+    errors.delay(what, got, v, out["percentile_max_rel_error"])
 
 
-def addr(h):
-    b = bytes.fromhex(h)
-    if b[0] == 4:
-        return str(ipaddress.IPv4Address(b[13:17]))
-    if b[0] == 6:
-        return ipaddress.IPv6Address(b[1:17]).packed
-    return "lid %d" % (b[15] << 8 | b[16])
 
 
-def norm(a):
-    if a.startswith("lid ") or a.count(".") == 3 and ":" not in a:
-        return a
-    return ipaddress.IPv6Address(a).packed
+
+
 
 
 pk = truth["packets"]
@@ -69,21 +60,6 @@ def delays(ps, direction):
                   for p in ps if p["fate"] == "matched" and p["dir"] == direction)
 
 
-def check_delay(what, got, v):
-    if not v:
-        check(what, got, None)
-        return
-    if got is None:
-        errors.append("%s: null, want %d values" % (what, len(v)))
-        return
-    check(what + ".count", got["count"], len(v))
-    check(what + ".min", got["min"], v[0])
-    check(what + ".max", got["max"], v[-1])
-    for q, key in ((0.5, "p50"), (0.99, "p99")):
-        want = v[max(1, math.ceil(q * len(v))) - 1]
-        tol = abs(want) * out["percentile_max_rel_error"] + 1
-        if abs(got[key] - want) > tol:
-            errors.append("%s.%s: got %d, want %d within %.1f" % (what, key, got[key], want, tol))
 
 
 def reordered(ps):

@@ -20,12 +20,13 @@ decisions), and that the JSON still reaches standard output beside it.
 usage: between_html_check.py CAP A B TRUTH OUT.html [rocewire-cap options...]"""
 import glob
 import html.parser
-import ipaddress
 import json
 import os
 import re
 import subprocess
 import sys
+
+from between_common import Errors, mktaps_addr as addr, norm
 
 cap, fa, fb, ftruth, out_html = sys.argv[1:6]
 extra = sys.argv[6:]
@@ -35,28 +36,15 @@ run = subprocess.run([cap, "--between", fa, fb, "--json", "--html", out_html] + 
 if run.returncode != 0:
     sys.exit("FAIL: rocewire-cap exited %d: %s" % (run.returncode, run.stderr.strip()))
 out = json.loads(run.stdout)  # the JSON beside the page
-errors = []
+errors = Errors()
+check = errors.check
 TOL = 0.02  # pixels: the page writes two decimals
 
 
-def check(what, got, want):
-    if got != want:
-        errors.append("%s: got %r, want %r" % (what, got, want))
 
 
-def addr(h):
-    b = bytes.fromhex(h)
-    if b[0] == 4:
-        return str(ipaddress.IPv4Address(b[13:17]))
-    if b[0] == 6:
-        return ipaddress.IPv6Address(b[1:17]).packed
-    return "lid %d" % (b[15] << 8 | b[16])
 
 
-def norm(a):
-    if a.startswith("lid ") or a.count(".") == 3 and ":" not in a:
-        return a
-    return ipaddress.IPv6Address(a).packed
 
 
 pk = truth["packets"]

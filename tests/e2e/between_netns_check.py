@@ -25,12 +25,13 @@ masks).
 usage: between_netns_check.py CAP A B TRUTH DROP_MOD DROP_REM MARK_MOD MARK_REM DUP_MOD DUP_REM
                               [rocewire-cap options...]"""
 import json
-import math
 import re
 import shutil
 import struct
 import subprocess
 import sys
+
+from between_common import Errors
 
 cap, fa, fb, ftruth = sys.argv[1:5]
 drop_mod, drop_rem, mark_mod, mark_rem, dup_mod, dup_rem = (int(x) for x in sys.argv[5:11])
@@ -38,12 +39,10 @@ extra = sys.argv[11:]
 # the path is a few microseconds long; these leave room for a loaded machine
 P50_BOUND_NS = 20_000_000
 MAX_BOUND_NS = 500_000_000
-errors = []
+errors = Errors()
+check = errors.check
 
 
-def check(what, got, want):
-    if got != want:
-        errors.append("%s: got %r, want %r" % (what, got, want))
 
 
 def check_list(what, got, want):
@@ -167,20 +166,7 @@ def delays(ps, direction):
 
 
 def check_delay(what, got, v):
-    if not v:
-        check(what, got, None)
-        return
-    if got is None:
-        errors.append("%s: null, want %d values" % (what, len(v)))
-        return
-    check(what + ".count", got["count"], len(v))
-    check(what + ".min", got["min"], v[0])
-    check(what + ".max", got["max"], v[-1])
-    for q, key in ((0.5, "p50"), (0.99, "p99")):
-        want = v[max(1, math.ceil(q * len(v))) - 1]
-        tol = abs(want) * out["percentile_max_rel_error"] + 1
-        if abs(got[key] - want) > tol:
-            errors.append("%s.%s: got %d, want %d within %.1f" % (what, key, got[key], want, tol))
+    errors.delay(what, got, v, out["percentile_max_rel_error"])
 
 
 def reordered(ps):

@@ -11,7 +11,7 @@ import json
 import subprocess
 import sys
 
-from between_common import Errors, mktaps_addr as addr, norm
+from between_common import Errors, mktaps_addr as addr, norm, reordered as rfc4737_reordered
 
 cap, fa, fb, ftruth = sys.argv[1:5]
 extra = sys.argv[5:]
@@ -63,20 +63,11 @@ def delays(ps, direction):
 
 
 def reordered(ps):
-    n = 0
     flows = {}
     for p in ps:
         if p["fate"] == "matched":
-            flows.setdefault((p["s"], p["d"], p["dqpn"], p["dir"]), []).append(p)
-    for (s, d, q, direction), fl in flows.items():
-        first, second = ("frame_a", "frame_b") if direction == "a_to_b" else ("frame_b", "frame_a")
-        hi = 0
-        for p in sorted(fl, key=lambda p: p[second]):
-            if p[first] < hi:
-                n += 1
-            else:
-                hi = p[first]
-    return n
+            flows.setdefault((p["s"], p["d"], p["dqpn"], p["dir"]), (p["dir"], []))[1].append(p)
+    return rfc4737_reordered(flows)
 
 
 def figures(ps, o, where):

@@ -47,3 +47,20 @@ def norm(a):
     if a.startswith("lid ") or a.count(".") == 3 and ":" not in a:
         return a
     return ipaddress.IPv6Address(a).packed
+
+
+def reordered(flows):
+    """RFC 4737's count over matched packets grouped by flow: flows maps
+    anything to (direction, packets), each packet with frame_a and frame_b;
+    a packet is reordered when it reaches the second tap after one of its
+    flow that followed it at the first."""
+    n = 0
+    for direction, fl in flows.values():
+        first, second = ("frame_a", "frame_b") if direction == "a_to_b" else ("frame_b", "frame_a")
+        hi = 0
+        for p in sorted(fl, key=lambda p: p[second]):
+            if p[first] < hi:
+                n += 1
+            else:
+                hi = p[first]
+    return n

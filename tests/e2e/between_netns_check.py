@@ -31,7 +31,7 @@ import struct
 import subprocess
 import sys
 
-from between_common import Errors
+from between_common import Errors, reordered as rfc4737_reordered
 
 cap, fa, fb, ftruth = sys.argv[1:5]
 drop_mod, drop_rem, mark_mod, mark_rem, dup_mod, dup_rem = (int(x) for x in sys.argv[5:11])
@@ -171,20 +171,11 @@ def check_delay(what, got, v):
 
 def reordered(ps):
     # RFC 4737, from the frame orders in the taps
-    n = 0
     flows = {}
     for p in ps:
         if not p["dropped"]:
-            flows.setdefault((p["src"], p["dst"], p["dqpn"]), []).append(p)
-    for fl in flows.values():
-        first, second = ("frame_a", "frame_b") if fl[0]["dir"] == "a_to_b" else ("frame_b", "frame_a")
-        hi = 0
-        for p in sorted(fl, key=lambda p: p[second]):
-            if p[first] < hi:
-                n += 1
-            else:
-                hi = p[first]
-    return n
+            flows.setdefault((p["src"], p["dst"], p["dqpn"]), (p["dir"], []))[1].append(p)
+    return rfc4737_reordered(flows)
 
 
 def figures(ps, o, where):

@@ -206,6 +206,12 @@ struct rc_cmp {
 	char host_text[64];
 	int host_given;
 	char host_why[160];
+	/* When the host was not given: another host of the capture whose
+	 * figures agree with more of the counters (the busiest host is a coin
+	 * toss between two peers, which see the same packets) */
+	const struct rc_host *better;
+	char better_text[64];
+	size_t agree, better_agree;
 };
 
 static int host_matches(const struct rc_host *h, int fam, const uint8_t *v6, const uint8_t *v4)
@@ -323,6 +329,20 @@ static void judge(struct rc_row *w, const struct rc_cmp *c, const struct cap_rep
 	w->verdict = w->d->delta == w->cap ? "agree" : w->d->delta > w->cap ? "capture_fewer" : "nic_fewer";
 }
 
+static size_t agreeing(struct rc_cmp *c, const struct cap_report *r, const struct rc_host *h)
+{
+	const struct rc_host *keep = c->host;
+	size_t n = 0;
+	c->host = h;
+	for (size_t i = 0; i < c->n_mapped; i++) {
+		struct rc_row w = c->row[i];
+		judge(&w, c, r);
+		n += strcmp(w.verdict, "agree") == 0 && w.map->what != RW_CTR_PFC_RX;
+	}
+	c->host = keep;
+	return n;
+}
+
 static int rc_compare(struct rc_cmp *c, const struct cap_report *r)
 {
 	memset(c, 0, sizeof(*c));
@@ -355,7 +375,32 @@ static int rc_compare(struct rc_cmp *c, const struct cap_report *r)
 				c->n_unmapped++;
 			}
 		}
+	if (!c->host_given && c->host) {
+		c->agree = agreeing(c, r, c->host);
+		for (uint32_t i = 0; i < r->hosts->n; i++) {
+			const struct rc_host *h = &r->hosts->h[i];
+			size_t a = h == c->host ? 0 : agreeing(c, r, h);
+			if (a > c->agree && a > c->better_agree) {
+				c->better = h;
+				c->better_agree = a;
+			}
+		}
+		if (c->better)
+			addr_text(c->better_text, sizeof(c->better_text), c->better);
+	}
 	return 0;
+}
+
+/* The hint when the counters fit another host better, or "". */
+static const char *better_hint(const struct rc_cmp *c, char *buf, size_t cap)
+{
+	buf[0] = '\0';
+	if (c->better)
+		snprintf(buf, cap,
+			 "these counters fit %s better (%zu counters agree there, %zu here): "
+			 "if they are its NIC's, give --counters-host %s",
+			 c->better_text, c->better_agree, c->agree, c->better_text);
+	return buf;
 }
 
 static void rc_cmp_free(struct rc_cmp *c)
@@ -382,6 +427,9 @@ void rc_table(const struct cap_report *r, FILE *out)
 	source_line(&c, out);
 	if (!c.host)
 		fprintf(out, "  %s\n", c.host_why);
+	char hint[256];
+	if (*better_hint(&c, hint, sizeof(hint)))
+		fprintf(out, "  %s\n", hint);
 	if (c.n_mapped) {
 		fprintf(out, "  %-28s %12s %12s  %-15s %s\n", "counter", "nic", "capture", "verdict", "capture figure / reason");
 		for (size_t i = 0; i < c.n_mapped; i++) {
@@ -487,6 +535,11 @@ void rc_json(struct jw *w, const struct cap_report *r)
 	jw_str(w, "host_chosen", c.host_given ? "given" : "busiest");
 	if (!c.host)
 		jw_str(w, "host_reason", c.host_why);
+	if (c.better) {
+		jw_str(w, "better_host", c.better_text);
+		jw_uint(w, "better_host_agree", c.better_agree);
+		jw_uint(w, "host_agree", c.agree);
+	}
 	jw_obj_end(w);
 	rc_cmp_free(&c);
 }
@@ -509,6 +562,12 @@ void rc_html(const struct cap_report *r, FILE *f)
 	if (!c.host) {
 		fputs(" ", f);
 		hd_esc(f, c.host_why);
+	}
+	char hint[256];
+	if (*better_hint(&c, hint, sizeof(hint))) {
+		fputs(" <strong>", f);
+		hd_esc(f, hint);
+		fputs("</strong>", f);
 	}
 	fputs("</p>\n<div class=\"scroll\"><table id=\"nic_counters\"><thead><tr><th>counter</th>"
 	      "<th class=\"r\">NIC</th><th class=\"r\">capture</th><th>verdict</th><th>capture figure / reason</th>"

@@ -79,7 +79,7 @@ def netem_dropped(path):
 
 def run(cap, pcap, before, after, host):
     p = subprocess.run([cap, "-r", pcap, "--report", "--json", "--counters-before", before,
-                        "--counters-after", after, "--counters-host", host],
+                        "--counters-after", after] + (["--counters-host", host] if host else []),
                        capture_output=True, text=True)
     if p.returncode not in (0, 1):
         fail("rocewire-cap exited %d: %s" % (p.returncode, p.stderr.strip()[:300]))
@@ -144,6 +144,24 @@ def main():
                     fail("%s %s %s: %s did not move" % (a.name, dev, form, k))
             if drops and dev == "rxe0" and not (rows.get("out_of_seq_request") or {}).get("nic"):
                 fail("%s %s %s: netem dropped packets but out_of_seq_request did not move" % (a.name, dev, form))
+        # without --counters-host: the busiest host is a coin toss between
+        # the two peers; when it is the other one, the report must name this
+        # device's host as the one the counters fit
+        doc = run(a.cap, pcap, "%s.counters-before.%s.txt" % (base, dev), "%s.counters-after.%s.txt" % (base, dev),
+                  None)
+        if doc is not None:
+            src = doc["nic_counters_source"]
+            if src["host_chosen"] != "busiest":
+                fail("%s %s: host_chosen %s without --counters-host" % (a.name, dev, src["host_chosen"]))
+            elif src["host"] == host and "better_host" in src:
+                fail("%s %s: the right host, yet better_host %s" % (a.name, dev, src["better_host"]))
+            elif src["host"] != host and src.get("better_host") != host:
+                fail("%s %s: counters of %s compared with %s and no better_host naming it (%s)"
+                     % (a.name, dev, host, src["host"], src.get("better_host")))
+            else:
+                note("%s %s: without --counters-host: %s%s" % (a.name, dev, src["host"],
+                                                             ", better_host " + src["better_host"]
+                                                             if "better_host" in src else ""))
         if len(seen) == 2 and seen["sysfs"] != seen["rdma"]:
             fail("%s %s: sysfs and rdma forms differ: %s / %s" % (a.name, dev, seen["sysfs"], seen["rdma"]))
     sys.exit(1 if failed else 0)

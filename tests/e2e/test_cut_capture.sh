@@ -21,4 +21,4 @@ trap 'rm -rf "$work"' EXIT
 for s in $("$ROCEWIRE_MKSCENARIO" --list | cut -f1); do
 	"$ROCEWIRE_MKSCENARIO" "$s" -o "$work/$s.pcap" -t "$work/$s.json"
 done
-"$py" "$here/cut_check.py" "$ROCEWIRE_NOTES" "$src"/samples/softroce/*.pcap "$work"/*.pcap
+"$py" "$here/cut_check.py" "$ROCEWIRE_NOTES" "$src"/samples/softroce/*.pcap "$src"/samples/softroce/counters/*.pcap "$work"/*.pcap

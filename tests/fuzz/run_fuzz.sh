@@ -22,7 +22,8 @@
 #                       folder, removed at the end unless a crash was found)
 #        CLANG          the compiler (default clang, then clang-14)
 #        ROCEWIRE_SOURCE_DIR, ROCEWIRE_MKCAP
-# Exit: 0 no crash, 1 a crash (its input is kept and printed in hex), 77
+# Exit: 0 no crash, 1 a crash (its input is kept and printed in hex) or an
+# interrupted run (said as such), 77
 # clang or the libFuzzer runtime is missing.
 set -u
 src=${ROCEWIRE_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -138,7 +139,13 @@ for t in $targets; do
 		"$src/tests/fuzz/regressions" $extra >"$work/fuzz_$t.log" 2>&1
 	rc=$?
 	grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done )' "$work/fuzz_$t.log"
-	if [ $rc -ne 0 ]; then
+	if [ $rc -eq 72 ]; then
+		# libFuzzer's exit on SIGINT/SIGTERM (-interrupted_exitcode): the
+		# run was stopped from outside, it found nothing
+		status=1
+		echo "STOPPED: fuzz_$t was interrupted before its time or input count (no crash found); log: $work/fuzz_$t.log"
+		keep=1
+	elif [ $rc -ne 0 ]; then
 		status=1
 		keep=1
 		echo "FAIL: fuzz_$t found a crash (exit $rc); log: $work/fuzz_$t.log"

@@ -239,6 +239,29 @@ static struct rw_flow *read_span_owner(struct rw_analyzer *a, int32_t rp, const 
 	return found;
 }
 
+/* Two responder QPs answered the PSN that made a pair, and no unpaired
+ * request flow sent it: one of them answers a request flow the capture has
+ * not shown (several QPs of a host pair send the same PSNs, and one sent
+ * this PSN before the capture started), so the elimination that made the
+ * pair was a guess. The pair is undone; both response flows wait for a
+ * response that only one request flow fits. */
+static void pair_twin_undo(struct rw_analyzer *a, int32_t rp, struct rw_flow *f, enum rw_pair_how how,
+			   uint32_t psn)
+{
+	int32_t i = a->pairs[rp].first_req_flow;
+	for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
+		struct rw_flow *q = flow_at(a, (uint32_t)i);
+		i = q->next_req_in_pair;
+		if (q->peer < 0 || q->peer == f->index || q->closed || q->pair_how != how || q->pair_psn != psn)
+			continue;
+		pair_unlink(a, flow_at(a, (uint32_t)q->peer), q);
+		q->twin_valid = 1;
+		q->twin_psn = psn;
+		f->pair_ambiguous++;
+		return;
+	}
+}
+
 static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 				uint64_t frame, struct rw_note *n)
 {
@@ -261,6 +284,17 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		    !pix_live(a, e))
 			continue;
 		struct rw_flow *q = flow_at(a, e->flow);
+		/* (two response flows answered that PSN of it: see pair_twin_undo) */
+		if (q->twin_valid && q->twin_psn == psn) {
+			several = 1;
+			continue;
+		}
+		/* f answered an atomic or a READ at the PSN before q's first,
+		 * which q sent inside the message its first packet continues
+		 * (a MIDDLE or LAST): f answers another QP. */
+		if (f->solo_valid && q->first_mid_message &&
+		    f->solo_psn == psn_add(q->req.first_psn, RW_PSN_MASK))
+			continue;
 		/* A READ response answers a READ, an atomic ACK an atomic: a
 		 * flow that sent that PSN as anything else is not the peer
 		 * (two QPs of one host pair often start at the same PSN). */
@@ -322,6 +356,8 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		f->pair_ambiguous++;
 		return NULL;
 	}
+	if (!found && !span && how != RW_PAIR_NAK)
+		pair_twin_undo(a, rp, f, how, psn);
 	if (found) {
 		pair_link(f, found, how, psn, frame);
 		conf_on_pair(a, f, found);
@@ -633,6 +669,10 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	if (!q)
 		q = try_pair(a, f, p, frame, n);
 	f->has_responses = 1;
+	if (!q && (op->op == RW_OP_ATOMIC_ACK || (op->op == RW_OP_READ_RESP && (op->flags & RW_OPF_FIRST)))) {
+		f->solo_valid = 1;
+		f->solo_psn = p->bth.psn;
+	}
 
 	if (op->op == RW_OP_READ_RESP) {
 		int i = q ? pend_find(q->pend, p->bth.psn, PEND_READ) : -1;

@@ -239,6 +239,10 @@ def expect(truth, a, b, link_gbps=100.0):
     streams = {}
     paired = {}         # response key -> request key
     paired_t = {}       # response key -> time of the response that paired it
+    paired_by = {}      # response key -> (kind of response, PSN) that paired it
+    twins = set()       # (request key, PSN): two response flows answered it (README "pairing")
+    solo = {}           # response key -> last PSN it answered as an atomic or READ while unpaired
+    req_first = {}      # request key -> the PSN before its first packet when that continues a message
     gbns = []           # counted go-backs of request flows: (flow, qp, previous truth episode, episode)
     sent_psns = {}      # request key -> {psn: kind} sent in the window (unwrapped per stream)
     asked = {}          # request key -> {psn: an ACK of its first send is expected}
@@ -421,9 +425,18 @@ def expect(truth, a, b, link_gbps=100.0):
             return
         want = {"read_resp": "read_req", "atomic_ack": "atomic"}.get(kind)
         cands = []
+        ambiguous = False
         inside = kind == "read_resp" and op_kind(r["op"])[1] in ("middle", "last")
         for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
             if qk in paired.values():
+                continue
+            if not inside and (qk, r["psn"]) in twins:
+                # README "pairing": two response flows answered that PSN
+                ambiguous = True
+                continue
+            if not inside and rk in solo and req_first.get(qk) == solo[rk]:
+                # README "pairing": the flow answered an atomic or a READ
+                # where this one sent part of a SEND or WRITE
                 continue
             if inside:
                 # README "pairing": a MIDDLE or LAST names the flow whose
@@ -457,6 +470,17 @@ def expect(truth, a, b, link_gbps=100.0):
                     # one of the few just before its first (its first
                     # requests lost before the capture point)
                     cands.append(qk)
+        by_kind = kind if kind != "ack" or r.get("aeth") == "ack" else "nak"
+        if not cands and not ambiguous and not inside and by_kind != "nak":
+            # README "pairing": a second response flow answers the PSN that
+            # made a pair, which no unpaired flow sent: that pair was a guess
+            for rk2 in [x for x, by in paired_by.items() if by == (by_kind, r["psn"]) and x != rk]:
+                if rk2 in paired and paired[rk2] in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
+                    twins.add((paired[rk2], r["psn"]))
+                    del paired[rk2], paired_t[rk2]
+                    break
+        if ambiguous:
+            return
         if len(cands) == 1:
             # README "pairing": another unpaired flow whose first PSN in the
             # window comes just after it may have sent it before the window
@@ -470,6 +494,7 @@ def expect(truth, a, b, link_gbps=100.0):
                     return
             paired[rk] = cands[0]
             paired_t[rk] = r["t_ns"]
+            paired_by[rk] = (by_kind, r["psn"])
 
     for r in win:
         v = {"frame": wf(r), "key": None, "flags": set(), "cnp_key": None, "ce_frame": 0, "truth": r}
@@ -528,6 +553,9 @@ def expect(truth, a, b, link_gbps=100.0):
             if pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
                 mtu_seen.add(key)
             if transport == "RC":  # only a reliable flow is answered: the others are no peer
+                # README "pairing": the PSN before a first packet that
+                # continues a message was sent inside that message
+                req_first.setdefault(key, (r["psn"] - 1) % PSN_MOD if pos in ("middle", "last") else None)
                 sent_psns.setdefault(key, {})[r["psn"]] = kind
                 if kind == "atomic":
                     open_atomics.setdefault(key, set()).add(r["psn"])
@@ -604,6 +632,8 @@ def expect(truth, a, b, link_gbps=100.0):
                     del paired[key], paired_t[key]
         try_pair(key, r, kind)
         qkey = paired.get(key)
+        if qkey is None and (kind == "atomic_ack" or (kind == "read_resp" and pos in ("first", "only"))):
+            solo[key] = r["psn"]
         if qkey in open_atomics:
             # the engine's pending atomics: an atomic ACK answers its own,
             # an ACK every one up to its PSN, a sequence NAK those before

@@ -824,6 +824,73 @@ static void test_pair_undone_by_ack_of_atomic(void **state)
 	env_free(e);
 }
 
+/* An atomic ACK from B to A's QP dqpn (the answer to a FETCH_ADD or
+ * CMP_SWAP). */
+static struct rw_note atomic_resp(struct env *e, uint64_t ts, uint32_t dqpn, uint32_t psn, uint32_t msn)
+{
+	struct rw_packet p;
+	roce_init(&p, B_IP, A_IP, RC_ATOMIC_ACK, dqpn, psn);
+	p.aeth.syndrome = ACK_SYN;
+	p.aeth.msn = msn;
+	return feed_packet(e, ts, &p);
+}
+
+/* QPs 0x22 and 0x33 of A both send PSN 50, 0x33 before the capture
+ * started. B's QP 0x44 acknowledges 50 first: the one flow seen sending
+ * it, 0x22, pairs with it. Then B's QP 0x11 acknowledges 50 too, which no
+ * unpaired flow sent: two responders answered the PSN that made the pair,
+ * one of them a QP the capture has not shown, so the pair was a guess and
+ * is undone; a third ACK of 50 (0x55) decides nothing either. A PSN only
+ * 0x22 sent (51) then pairs the responder that names it. */
+static void test_pair_twin_undone(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	feed(e, 1000, A_IP, B_IP, RC_SEND_ONLY, 0x22, 50, 8, 0);
+	struct rw_note n = resp(e, 2000, B_IP, 0x44, 50, ACK_SYN, 1);
+	assert_true(n.flags & RW_N_PAIRED); /* wrongly, as it turns out */
+	n = resp(e, 2100, B_IP, 0x11, 50, ACK_SYN, 1);
+	assert_false(n.flags & RW_N_PAIRED);
+	const struct rw_flow *q22 = flow_by(e, A_IP, 0x22, 1), *r44 = flow_by(e, B_IP, 0x44, 1);
+	const struct rw_flow *r11 = flow_by(e, B_IP, 0x11, 1);
+	assert_int_equal(r44->peer, -1);
+	assert_int_equal(q22->peer, -1);
+	assert_int_equal(r44->unpaired, 1);
+	assert_int_equal(r11->pair_ambiguous, 1);
+	n = resp(e, 2200, B_IP, 0x55, 50, ACK_SYN, 1);
+	assert_false(n.flags & RW_N_PAIRED);
+	assert_int_equal(flow_by(e, B_IP, 0x55, 1)->peer, -1);
+	feed(e, 3000, A_IP, B_IP, RC_SEND_ONLY, 0x22, 51, 8, 0);
+	n = resp(e, 4000, B_IP, 0x11, 51, ACK_SYN, 2);
+	assert_true(n.flags & RW_N_PAIRED);
+	assert_int_equal(r11->peer, q22->index);
+	assert_int_equal(q22->peer, r11->index);
+	assert_int_equal(r44->peer, -1);
+	env_free(e);
+}
+
+/* B's QP 0x44 gives an atomic ACK for PSN 16, which no flow in the capture
+ * sent. A's QP 0x22 shows itself with a SEND's LAST at 17: PSN 16 was the
+ * packet before it in that SEND, not an atomic, so 0x44 answers another QP
+ * (one whose requests went by before the capture started) and its ACK of
+ * 18, which only 0x22 sent, pairs it with nothing; B's QP 0x11's does. */
+static void test_pair_not_inside_message(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	struct rw_note n = atomic_resp(e, 1000, 0x44, 16, 1);
+	assert_false(n.flags & RW_N_PAIRED);
+	feed(e, 2000, A_IP, B_IP, 0x02 /* SEND_LAST */, 0x22, 17, 8, 0);
+	feed(e, 2100, A_IP, B_IP, RC_SEND_ONLY, 0x22, 18, 8, 0);
+	n = resp(e, 3000, B_IP, 0x44, 18, ACK_SYN, 2);
+	assert_false(n.flags & RW_N_PAIRED);
+	assert_int_equal(flow_by(e, B_IP, 0x44, 1)->peer, -1);
+	n = resp(e, 3100, B_IP, 0x11, 18, ACK_SYN, 7);
+	assert_true(n.flags & RW_N_PAIRED);
+	assert_int_equal(flow_by(e, B_IP, 0x11, 1)->peer, flow_by(e, A_IP, 0x22, 1)->index);
+	env_free(e);
+}
+
 /* One QP pair, destroyed and created again with the same QP numbers: the
  * second connection's PSNs restart (at the same initial PSN, the hardest
  * case, or far away) after a silence. Each connection is a conversation of
@@ -1956,6 +2023,8 @@ int main(void)
 		cmocka_unit_test(test_pair_never_guessed),
 		cmocka_unit_test(test_pair_undone),
 		cmocka_unit_test(test_pair_undone_by_ack_of_atomic),
+		cmocka_unit_test(test_pair_twin_undone),
+		cmocka_unit_test(test_pair_not_inside_message),
 		cmocka_unit_test(test_qp_reuse),
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),

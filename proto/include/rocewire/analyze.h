@@ -228,6 +228,10 @@ struct rw_flow {
 	uint64_t pair_frame;    /* the response that paired it */
 	uint32_t pair_ambiguous; /* responses whose PSN several unpaired flows had sent */
 	uint32_t unpaired;       /* pairings undone: a response acknowledged a PSN the peer never sent */
+	uint8_t twin_valid;     /* (request flow) two response flows answered twin_psn, the PSN */
+	uint32_t twin_psn;      /* that paired it: responses naming it pair with it no more */
+	uint8_t solo_valid;     /* (response flow, unpaired) the last PSN it answered as an atomic */
+	uint32_t solo_psn;      /* or a READ: no request flow that sent it inside a message is its peer */
 	int32_t cm;             /* index of the CM handshake that opened it (rw_analyzer_cm), -1 */
 	uint8_t cm_psn_valid;   /* the handshake stated the PSN its requests start at: */
 	uint32_t cm_psn;        /* the stream is known from the first packet */

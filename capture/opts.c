@@ -45,7 +45,7 @@ static const char usage_head[] =
 	"Usage: " CAP_PROG " -r FILE [-r FILE]... [OPTION]... [FILE]...\n"
 	"       " CAP_PROG " -i IFACE [-w FILE] [OPTION]...\n"
 	"       " CAP_PROG " --between A.pcap B.pcap [--json] [--html FILE] [--offset NS]\n"
-	"                    [--estimate-offset]\n"
+	"                    [--estimate-offset] [--window NS]\n"
 	"       " CAP_PROG " -D\n"
 	"\n"
 	"Decode RoCEv2, RoCEv1, native InfiniBand and PFC/PAUSE frames from pcap or\n"

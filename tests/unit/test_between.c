@@ -62,6 +62,16 @@ static struct ev evv2(int side, int64_t ts, uint32_t src, uint32_t dst, uint8_t 
 	return e;
 }
 
+/* Builds p into a frame and decodes it back into out: the matcher sees what
+ * a capture would give it. */
+static void build_decode(const struct rw_packet *p, int linktype, struct rw_packet *out)
+{
+	uint8_t buf[2048];
+	size_t len;
+	assert_int_equal(rw_packet_build(p, linktype, 0, buf, sizeof(buf), &len), RW_OK);
+	assert_int_equal(rw_packet_decode(NULL, linktype, buf, len, len, out), RW_OK);
+}
+
 /* Sorts the events by time (the merge the tool does), numbers each tap's
  * frames from 1 in that order, builds, decodes and feeds them. */
 static void feed_all(struct rw_between *bt, struct ev *evs, size_t n)
@@ -75,11 +85,8 @@ static void feed_all(struct rw_between *bt, struct ev *evs, size_t n)
 		}
 	uint64_t frame[2] = {0, 0};
 	for (size_t i = 0; i < n; i++) {
-		uint8_t buf[2048];
-		size_t len;
-		assert_int_equal(rw_packet_build(&evs[i].p, evs[i].linktype, 0, buf, sizeof(buf), &len), RW_OK);
 		struct rw_packet d;
-		assert_int_equal(rw_packet_decode(NULL, evs[i].linktype, buf, len, len, &d), RW_OK);
+		build_decode(&evs[i].p, evs[i].linktype, &d);
 		assert_int_equal(rw_between_feed(bt, evs[i].side, &d, evs[i].ts, ++frame[evs[i].side]), 1);
 	}
 }
@@ -371,10 +378,7 @@ static void test_against_reference(void **state)
 	for (size_t i = 0; i < n; i++) {
 		struct rw_packet p;
 		v2(&p, IP_S, IP_R, RC_SEND_ONLY, ev[i].qp, ev[i].psn);
-		uint8_t buf[2048];
-		size_t len;
-		assert_int_equal(rw_packet_build(&p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &len), RW_OK);
-		assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, len, len, &dec[i]), RW_OK);
+		build_decode(&p, RW_LINKTYPE_ETHERNET, &dec[i]);
 	}
 	struct rw_between_cfg cfg = {.window_ns = (uint64_t)window, .list_cap = 1u << 16};
 	struct rw_between *bt = NULL;

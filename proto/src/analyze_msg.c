@@ -547,7 +547,8 @@ static void pre_cut(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, ui
 	f->msg_pre_valid = 1;
 	f->msg_pre_psn = psn;
 	n->flags |= RW_N_CUT_START;
-	if ((op->flags & RW_OPF_LAST) || op_index(op->op) == 3) {
+	f->msg_pre_open = !((op->flags & RW_OPF_LAST) || op_index(op->op) == 3);
+	if (!f->msg_pre_open) {
 		f->msg_cut_start++;
 		if (!f->msg_pre_cut)
 			f->msg_pre_cut = an_alloc(a, PSN_WINDOW / 8, 0);
@@ -926,6 +927,14 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	give_up_hole(a, f, &n, 1, 0, end_ns);
 	f->msg_cut_end += f->msg_back_n; /* refused, and their resends not seen whole */
 	f->msg_back_n = 0;
+	/* A message wholly below the window's first PSN whose LAST the
+	 * capture ended before: cut by the capture start all the same (its
+	 * first copies went by before it), unless its resends reached the
+	 * window's first PSN: then it is the message the window starts
+	 * inside, counted there. */
+	if (f->msg_pre_open && psn_add(f->msg_pre_psn, 1) != f->msg_start_psn)
+		f->msg_cut_start++;
+	f->msg_pre_open = 0;
 	if (f->msg.open) {
 		f->msg_cut_end++;
 		f->msg.open = 0;

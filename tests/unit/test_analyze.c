@@ -1676,6 +1676,28 @@ static void test_cut_start_by_resends(void **state)
 	env_free(e);
 }
 
+/* The capture starts at PSN 10 and the sender goes back (its timer) to a
+ * SEND it began at 5, below the window's first PSN: the capture ends after
+ * the SEND's FIRST and a MIDDLE. That message's first copies went by
+ * before the capture: it is cut by the capture start, as a whole one below
+ * the first PSN would be, not by the end. The window's own SEND at 10 is a
+ * message (its ACK came). */
+static void test_cut_start_open_at_end(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_ONLY, 10, 8);
+	feed_aeth(e, 2, RC_ACK, 10, ACK_SYN, 1, 0, 0);
+	struct rw_note n = req(e, 100000, RC_WRITE_FIRST, 5, 1024);
+	assert_true(n.flags & RW_N_CUT_START);
+	req(e, 100001, RC_WRITE_MIDDLE, 6, 1024);
+	rw_analyzer_finish(e->a, 100002);
+	assert_int_equal(flow_ab(e)->messages, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_start, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_end, 0);
+	env_free(e);
+}
+
 /* UC: a packet lost inside a WRITE leaves it incomplete at once; the rest
  * of it is dropped with it (no orphans), and the next message counts at its
  * own packet, not at the capture end. */
@@ -2045,6 +2067,7 @@ int main(void)
 		cmocka_unit_test(test_rnr_refused_first),
 		cmocka_unit_test(test_refused_after_done),
 		cmocka_unit_test(test_cut_start_by_resends),
+		cmocka_unit_test(test_cut_start_open_at_end),
 		cmocka_unit_test(test_uc_hole),
 		cmocka_unit_test(test_read_credited_after_pairing),
 		cmocka_unit_test(test_held_at_capture_end),

@@ -289,6 +289,9 @@ struct rw_flow {
 	 * first PSN in the window. */
 	uint8_t msg_pre_valid, msg_cut_valid;
 	uint32_t msg_pre_psn, msg_cut_psn;
+	/* A resend below the window's first PSN began or went on with a
+	 * message (FIRST, MIDDLE) whose LAST the capture has not shown yet. */
+	uint8_t msg_pre_open;
 	/* The PSNs (mod 1024) of the messages counted cut by the capture
 	 * start at a resend below the window's first PSN: should a NAK take
 	 * the assembler back there and a resend complete one, it is a message

@@ -275,8 +275,8 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, int wait, uint64_t frame, struct rw_note *n);
 void msg_refused(struct rw_flow *f, uint32_t psn);
 int msg_nak_fits(const struct rw_flow *f, uint32_t psn);
-void msg_nak_add(struct rw_flow *f, uint32_t psn);
-int msg_nak_take(struct rw_flow *f, uint32_t psn);
+void msg_nak_add(struct rw_flow *f, uint32_t psn, int32_t src);
+int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
 uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t floor, uint32_t *slack);
 /* A packet of f's QP (either direction) carried payload bytes: the path
  * MTU is at least that, rounded up to an IBA MTU. */

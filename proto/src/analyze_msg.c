@@ -605,27 +605,49 @@ int msg_nak_fits(const struct rw_flow *f, uint32_t psn)
 }
 
 /* Keeps an unattributed NAK's PSN for f (the oldest goes when full). */
-void msg_nak_add(struct rw_flow *f, uint32_t psn)
+void msg_nak_add(struct rw_flow *f, uint32_t psn, int32_t src)
 {
 	for (unsigned k = 0; k < f->msg_nak_n; k++)
-		if (f->msg_nak_psn[k] == psn)
-			return;
+		if (f->msg_nak_psn[k] == psn && f->msg_nak_src[k] == src)
+			return; /* a duplicate NAK: one go-back answers both */
 	if (f->msg_nak_n == RW_MSG_NAKS) {
 		memmove(f->msg_nak_psn, f->msg_nak_psn + 1, (RW_MSG_NAKS - 1) * sizeof(uint32_t));
+		memmove(f->msg_nak_src, f->msg_nak_src + 1, (RW_MSG_NAKS - 1) * sizeof(int32_t));
 		f->msg_nak_n--;
 	}
+	f->msg_nak_src[f->msg_nak_n] = src;
 	f->msg_nak_psn[f->msg_nak_n++] = psn;
 }
 
-/* Whether an unattributed NAK named psn; it is answered (forgotten). */
-int msg_nak_take(struct rw_flow *f, uint32_t psn)
+/* Removes f's entry k. */
+static void nak_drop(struct rw_flow *f, unsigned k)
+{
+	f->msg_nak_n--;
+	memmove(f->msg_nak_psn + k, f->msg_nak_psn + k + 1, (f->msg_nak_n - k) * sizeof(uint32_t));
+	memmove(f->msg_nak_src + k, f->msg_nak_src + k + 1, (f->msg_nak_n - k) * sizeof(int32_t));
+}
+
+/* Whether an unattributed NAK named psn: f, going back to it, is the flow
+ * it refused. It is answered: f and every other request flow of the
+ * address pair it was offered to forget it (several QPs of a host pair
+ * often send the same PSNs; each NAK is one of theirs). */
+int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn)
 {
 	for (unsigned k = 0; k < f->msg_nak_n; k++) {
 		if (f->msg_nak_psn[k] != psn)
 			continue;
-		f->msg_nak_n--;
-		memmove(f->msg_nak_psn + k, f->msg_nak_psn + k + 1,
-			(f->msg_nak_n - k) * sizeof(uint32_t));
+		int32_t src = f->msg_nak_src[k];
+		nak_drop(f, k);
+		int32_t i = f->addr_pair >= 0 ? a->pairs[f->addr_pair].first_req_flow : -1;
+		for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
+			struct rw_flow *o = flow_at(a, (uint32_t)i);
+			i = o->next_req_in_pair;
+			for (unsigned j = 0; o != f && j < o->msg_nak_n; j++)
+				if (o->msg_nak_psn[j] == psn && o->msg_nak_src[j] == src) {
+					nak_drop(o, j);
+					break;
+				}
+		}
 		return 1;
 	}
 	return 0;
@@ -675,7 +697,7 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	    !((n->flags & RW_N_RETRANS) && rw_psn_diff(psn, f->msg_psn) <= 0))
 		/* (unless this resend goes back over the hole: it fills it) */
 		give_up_hole(a, f, n, 0, 1, 0); /* the responder took the hole's PSN: the capture lost it */
-	if (f->msg_nak_n && (n->flags & RW_N_RETRANS) && f->peer < 0 && msg_nak_take(f, psn))
+	if (f->msg_nak_n && (n->flags & RW_N_RETRANS) && f->peer < 0 && msg_nak_take(a, f, psn))
 		/* The go-back a NAK carried before the pairing asked for: the
 		 * responder refused psn and what came after it. */
 		msg_refused(f, psn);

@@ -633,7 +633,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		for (int32_t i = rp >= 0 ? a->pairs[rp].first_req_flow : -1; i >= 0;) {
 			struct rw_flow *r = flow_at(a, (uint32_t)i);
 			if (r->peer < 0 && !r->closed && msg_nak_fits(r, psn))
-				msg_nak_add(r, psn);
+				msg_nak_add(r, psn, f->index);
 			i = r->next_req_in_pair;
 		}
 	}

@@ -891,6 +891,32 @@ static void test_pair_not_inside_message(void **state)
 	env_free(e);
 }
 
+/* QPs 0x22 and 0x33 of A send the same PSNs (5, 6); one sequence NAK of 5
+ * comes back before the capture pairs anything. 0x22 goes back to 5 first:
+ * the NAK refused its requests, and its resends complete them again. When
+ * 0x33 then sends 5 again (its own timer), that NAK is answered already:
+ * 0x33's messages, taken at their first copies, stay taken. */
+static void test_nak_taken_once(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	feed(e, 1000, A_IP, B_IP, RC_SEND_ONLY, 0x22, 5, 8, 0);
+	feed(e, 1001, A_IP, B_IP, RC_SEND_ONLY, 0x33, 5, 8, 0);
+	feed(e, 1002, A_IP, B_IP, RC_SEND_ONLY, 0x22, 6, 8, 0);
+	feed(e, 1003, A_IP, B_IP, RC_SEND_ONLY, 0x33, 6, 8, 0);
+	resp(e, 2000, B_IP, 0x44, 5, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 0);
+	struct rw_note n = feed(e, 3000, A_IP, B_IP, RC_SEND_ONLY, 0x22, 5, 8, 0);
+	assert_true(n.flags & RW_N_MSG_DONE); /* refused by the NAK: done now */
+	feed(e, 3001, A_IP, B_IP, RC_SEND_ONLY, 0x22, 6, 8, 0);
+	n = feed(e, 500000, A_IP, B_IP, RC_SEND_ONLY, 0x33, 5, 8, 0);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_MSG_DONE); /* a duplicate of a message done */
+	rw_analyzer_finish(e->a, 600000);
+	assert_int_equal(flow_by(e, A_IP, 0x33, 1)->messages, 2);
+	assert_int_equal(flow_by(e, A_IP, 0x22, 1)->messages, 2);
+	env_free(e);
+}
+
 /* One QP pair, destroyed and created again with the same QP numbers: the
  * second connection's PSNs restart (at the same initial PSN, the hardest
  * case, or far away) after a silence. Each connection is a conversation of
@@ -2047,6 +2073,7 @@ int main(void)
 		cmocka_unit_test(test_pair_undone_by_ack_of_atomic),
 		cmocka_unit_test(test_pair_twin_undone),
 		cmocka_unit_test(test_pair_not_inside_message),
+		cmocka_unit_test(test_nak_taken_once),
 		cmocka_unit_test(test_qp_reuse),
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),

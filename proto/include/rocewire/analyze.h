@@ -277,10 +277,13 @@ struct rw_flow {
 	/* The sequence and RNR NAKs unpaired response flows of the reverse
 	 * address pair carried, naming a PSN this flow may have sent (the
 	 * latest RW_MSG_NAKS): when this flow goes back to one's PSN, the
-	 * responder it answered for was this flow's, and refused it. */
+	 * responder it answered for was this flow's, and refused it; the
+	 * other flows it was offered to forget it (one NAK, one go-back).
+	 * msg_nak_src: the response flow that carried each. */
 #define RW_MSG_NAKS 4
 	uint8_t msg_nak_n;
 	uint32_t msg_nak_psn[RW_MSG_NAKS];
+	int32_t msg_nak_src[RW_MSG_NAKS];
 	uint32_t msg_start_psn; /* the first PSN the assembler took (or went back to) */
 	/* Resends below it (their first copies came before the capture):
 	 * the last one's PSN, whether it was counted (on a responder's flow:

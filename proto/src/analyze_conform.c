@@ -258,6 +258,23 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
  * go-back will. */
 void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
 {
+	/* The answers f carried before the pairing (ACKs, NAKs, atomic ACKs,
+	 * READ responses with an AETH) were answers to q: what they showed
+	 * answered, and when, is q's (a go-back that re-issues a READ or
+	 * atomic one of them showed unanswered is implied by it). */
+	if (f->cs.ans_valid && !q->cs.ans_valid) {
+		q->cs.ans_valid = 1;
+		q->cs.ans_end = f->cs.ans_end;
+		q->cs.ans_ts = f->cs.ans_ts;
+		q->cs.ans_hn = f->cs.ans_hn;
+		q->cs.ans_hnext = f->cs.ans_hnext;
+		q->cs.ans_first_end = f->cs.ans_first_end;
+		q->cs.ans_first_ts = f->cs.ans_first_ts;
+		memcpy(q->cs.ans_hend, f->cs.ans_hend, sizeof(q->cs.ans_hend));
+		memcpy(q->cs.ans_hts, f->cs.ans_hts, sizeof(q->cs.ans_hts));
+	}
+	f->cs.ans_valid = 0;
+	f->cs.ans_hn = 0;
 	if (!f->cs.unp_nak_valid)
 		return;
 	f->cs.unp_nak_valid = 0;

@@ -585,8 +585,10 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	/* The requester drops a response whose ICRC is bad: it acts on none. */
 	int heard = p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD;
 
-	if (q && heard)
-		conf_on_answer(q, ae->kind == RW_AETH_ACK ? psn_add(psn, 1) : psn, ts,
+	/* (an unpaired flow keeps them for the request flow it pairs with:
+	 * conf_on_pair) */
+	if (heard)
+		conf_on_answer(owner, ae->kind == RW_AETH_ACK ? psn_add(psn, 1) : psn, ts,
 			       p->op->op != RW_OP_READ_RESP || (p->op->flags & RW_OPF_LAST));
 
 	if (owner->msn_valid && rw_psn_diff(ae->msn, owner->last_msn) < 0) {

@@ -970,6 +970,30 @@ static const struct rw_conform *conf_ab(struct env *e)
 	return c;
 }
 
+/* The capture starts after the requester sent atomics 0..2 and a SEND at
+ * 3..5 (4 lost): it shows the SEND's LAST at 5, then the responder's atomic
+ * ACKs of 1 and 2 (0's lost) before anything pairs, then a sequence NAK of
+ * 4, which pairs the two directions. The requester goes back to atomic 0:
+ * the ACKs of 1 and 2, answers to it, showed 0's answer missing before the
+ * NAK came, so that go-back is implied (IBA 9.7.5.1.4), not the NAK's. */
+static void test_conform_implied_before_pairing(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, 0x02 /* SEND_LAST */, 5, 8);
+	feed_aeth(e, 3000, RC_ATOMIC_ACK, 1, ACK_SYN, 1, 0, 0);
+	feed_aeth(e, 3017, RC_ATOMIC_ACK, 2, ACK_SYN, 2, 0, 0);
+	struct rw_note n =
+		feed_aeth(e, 3400, RC_ACK, 4, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 2, 0, 0);
+	assert_true(n.flags & RW_N_PAIRED);
+	n = req(e, 6000, RC_CMP_SWAP, 0, 0);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_implied, 1);
+	assert_int_equal(c->resend_by_nak, 0);
+	env_free(e);
+}
+
 /* PSNs 1..5 at t=1..5 us; the responder NAKs 3 twice before the resend
  * comes (a second NAK for the same hole), then the resend starts at 3. */
 static void test_conform_dup_nak(void **state)
@@ -2074,6 +2098,7 @@ int main(void)
 		cmocka_unit_test(test_pair_twin_undone),
 		cmocka_unit_test(test_pair_not_inside_message),
 		cmocka_unit_test(test_nak_taken_once),
+		cmocka_unit_test(test_conform_implied_before_pairing),
 		cmocka_unit_test(test_qp_reuse),
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),

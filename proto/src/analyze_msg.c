@@ -145,6 +145,8 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 		*w = t;
 		w->seen_start = 0;
 	}
+	if (!m->open && m->in_cut && !first && psn == m->next_psn)
+		return READ_CUT; /* the rest of the READ the capture started inside, resumed */
 	int32_t dn = rw_psn_diff(psn, m->next_psn);
 	int32_t dh = f->rhi_valid ? rw_psn_diff(psn, f->rhi_psn) : 1;
 	int at_next = m->open && dn == 0;
@@ -241,14 +243,21 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	 * its LAST, or at the end if none comes), not a message (README). */
 	int pre = oi == 2 && (n->flags & RW_N_PRECAPTURE);
 	if (oi == 2) {
+		uint32_t cut_next = m->next_psn; /* (read_take moves it) */
 		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn, awaited, frame, n, &resume);
 		if (t == READ_DROP) {
 			if (pre && last) /* one the requester had all of: a duplicate */
 				pre_read_cut(f, psn, n);
 			return;
 		}
-		if (t == READ_CUT) {
+		if (t == READ_CUT || (t == READ_TAKE && first && !resume && !m->open && m->in_cut &&
+					  psn == cut_next)) {
+			/* The rest of the READ the capture started inside; a
+			 * FIRST at the PSN after its last response seen is its
+			 * re-issue (a MIDDLE there means its LAST comes later:
+			 * a new READ would start past it). */
 			msg_cut_start(f, m, psn, last, n);
+			m->next_psn = psn_add(psn, 1);
 			return;
 		}
 	}

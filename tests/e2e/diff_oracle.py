@@ -743,6 +743,12 @@ def expect(truth, a, b, link_gbps=100.0):
     # truth's: the NAK takes the message back and its resend completes it.
     seen_done = set()   # frames
     seq_exp, seq_took = {}, {}
+    # README "messages": a hole is given up when the responder acknowledges
+    # its PSN (it took what the capture lost there): at the flow's next
+    # request above the hole, the requests held past it are taken in PSN
+    # order, done at that request's frame
+    seq_held, seq_acked, seq_high = {}, {}, {}
+    drain_mark = {}     # (flow, QP), message -> the request it completed at
     nak_pend = {}       # (flow, QP) -> PSN of a NAK not yet attributed
 
     def seq_back(qk, psn):
@@ -758,6 +764,9 @@ def expect(truth, a, b, link_gbps=100.0):
             took = seq_took[qk]
             for x in [x for x in took if 0 <= (x - psn) % PSN_MOD < d]:
                 del took[x]
+            h = seq_held.get(qk, {})
+            for x in [x for x in h if (x - psn) % PSN_MOD < PSN_MOD >> 1]:
+                del h[x]
     seq_lo = {}         # the lowest PSN the sequence started at or a NAK moved it back to
     # README "PSN gap": with the QP's path MTU not yet shown in the window
     # (no full FIRST or MIDDLE of either direction), a READ takes anything
@@ -778,6 +787,18 @@ def expect(truth, a, b, link_gbps=100.0):
             seq_mtu.add(qk)
         if r["payload"] and not r.get("corrupt"):
             floor_note(seq_floor, qk, r["payload"])
+        if r["dir"] == "request":
+            hi = (r["psn"] + 1) % PSN_MOD
+            if qk not in seq_high or 0 < (hi - seq_high[qk]) % PSN_MOD < PSN_MOD >> 1:
+                seq_high[qk] = hi
+        elif r.get("aeth") and qk in seq_exp and key_of(r) in paired and paired_t[key_of(r)] <= r["t_ns"]:
+            # what the responder took, as its answers (corrupted ones too:
+            # the tap saw the responder send them) say: an ACK its PSN, a
+            # NAK the one before
+            upto = r["psn"] if r["aeth"] == "ack" else (r["psn"] - 1) % PSN_MOD
+            if 0 < (seq_high[qk] - upto) % PSN_MOD < PSN_MOD >> 1 and \
+                    (qk not in seq_acked or 0 < (upto - seq_acked[qk]) % PSN_MOD < PSN_MOD >> 1):
+                seq_acked[qk] = upto
         if r.get("corrupt"):
             if r["dir"] == "request" and qk not in seq_exp:
                 # the flow's first request, dropped by its receiver: the
@@ -805,8 +826,30 @@ def expect(truth, a, b, link_gbps=100.0):
         if qk not in seq_exp:
             seq_exp[qk], seq_took[qk] = r["psn"], {}
             seq_lo[qk] = r["psn"]
+        h = seq_held.setdefault(qk, {})
+        ah = (r["psn"] - seq_exp[qk]) % PSN_MOD
+        if h and qk in seq_acked and (seq_acked[qk] - seq_exp[qk]) % PSN_MOD < PSN_MOD >> 1 and \
+                0 < ah < PSN_MOD >> 1:
+            # the responder acknowledged past the hole: given up
+            while h:
+                lo = min(h, key=lambda x: (x - seq_exp[qk]) % PSN_MOD)
+                seq_exp[qk] = lo
+                while seq_exp[qk] in h:
+                    q = h.pop(seq_exp[qk])
+                    qkind = op_kind(q["op"])[0]
+                    qunits, qslack = req_span(q, qkind, qk in seq_mtu, seq_floor.get(qk, 0))
+                    seq_exp[qk] = (q["psn"] + qunits) % PSN_MOD
+                    seq_slack[qk] = qslack
+                    seq_took[qk][q["psn"]] = q
+                    m = msgs.get((qk, "req", q.get("msg")))
+                    if m and op_kind(q["op"])[1] in ("last", "only") and not q.get("taken") and \
+                            qkind != "read_req" and all(x in seq_took[qk] for x in m["psns"]):
+                        drain_mark[(qk, q.get("msg"))] = r
         if not in_span(qk, r["psn"]):
+            if 0 < (r["psn"] - seq_exp[qk]) % PSN_MOD < PSN_MOD >> 1:
+                h[r["psn"]] = r
             continue
+        h.pop(r["psn"], None)
         seq_exp[qk] = (r["psn"] + units) % PSN_MOD
         seq_slack[qk] = slack
         seq_took[qk][r["psn"]] = r
@@ -965,7 +1008,8 @@ def expect(truth, a, b, link_gbps=100.0):
                 # sequence at an earlier copy and nothing in it refused
                 # that copy: done there (the later one is a duplicate)
                 mark = tk
-        elif side == "req" and transport == "RC" and any(c.get("frame") in seen_done for c in good) and \
+        elif side == "req" and transport == "RC" and (any(c.get("frame") in seen_done for c in good) or
+                                                       (qp, n) in drain_mark) and \
                 all(x in seq_took.get((good[0]["flow"], good[0]["qp"]), {}) for x in m["psns"]):
             # README "messages": the window shows it whole and in sequence,
             # and nothing in the window refuses it: done at that copy (its
@@ -974,7 +1018,7 @@ def expect(truth, a, b, link_gbps=100.0):
             # cannot tell)
             f["messages"] += 1
             owner["msgs_by_op"][op] += 1
-            mark = next(c for c in good if c.get("frame") in seen_done)
+            mark = next((c for c in good if c.get("frame") in seen_done), None) or drain_mark[(qp, n)]
         elif done is None and m.get("unknown") and m["psns"] <= have and b == last_frame:
             # the run ended with it on its way (in a paused switch): what the
             # receiver would have done is not known, and the capture shows it

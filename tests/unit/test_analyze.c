@@ -1259,19 +1259,24 @@ static struct rw_note read_req(struct env *e, uint64_t ts, uint32_t psn, uint64_
 }
 
 /* A 4 KiB READ answered in 1 KiB segments: two arrive, the rest is lost.
- * Re-issued right (PSN 12, address +2 KiB, 2 KiB left) in one run; in the
- * other, at the right PSN but the original address. */
-static void read_case(uint64_t va2, uint32_t len2, uint64_t want)
+ * Re-issued at psn2 (the first missing one is 12: address +2 KiB, 2 KiB
+ * left) with address va2 and length len2. */
+static void read_case_at(uint32_t psn2, uint64_t va2, uint32_t len2, uint64_t want)
 {
 	struct env *e = env_new(NULL);
 	read_req(e, 1000, 10, 0x10000, 4096);
 	feed_aeth(e, 2000, RC_READ_FIRST, 10, ACK_SYN, 1, 1024, 0);
 	feed_aeth(e, 2100, RC_READ_MIDDLE, 11, 0, 0, 1024, 0);
-	read_req(e, 50000, 12, va2, len2);
+	read_req(e, 50000, psn2, va2, len2);
 	const struct rw_flow *f = flow_ab(e);
 	uint64_t got = f->conf ? f->conf->count[RW_V_READ_RESUME_WRONG] : 0;
 	assert_int_equal(got, want);
 	env_free(e);
+}
+
+static void read_case(uint64_t va2, uint32_t len2, uint64_t want)
+{
+	read_case_at(12, va2, len2, want);
 }
 
 /* A READ response from B to A's QP dqpn. */
@@ -1390,6 +1395,14 @@ static void test_conform_read_resume(void **state)
 	read_case(0x10800, 2048, 0);
 	read_case(0x10000, 2048, 1);
 	read_case(0x10800, 4096, 1);
+	/* Below the first missing PSN: the responses the tap saw may not have
+	 * reached the requester yet (held in a paused port, diff seed
+	 * 100478): it re-reads from where it was, address matching its PSN. */
+	read_case_at(10, 0x10000, 4096, 0);
+	read_case_at(11, 0x10400, 3072, 0);
+	read_case_at(10, 0x10400, 4096, 1);
+	/* past it: data skipped */
+	read_case_at(13, 0x10c00, 1024, 1);
 }
 
 /* CNP pacing at 4 us per QP: CE marks at 1 and 2 us; CNPs at 3 us and 5 us
@@ -1913,6 +1926,46 @@ static void test_read_responses_in_psn_order(void **state)
 }
 
 
+/* The capture starts inside a READ's responses (MIDDLEs, its FIRST and its
+ * request before it); its LAST is lost and the requester re-issues the READ
+ * from that PSN. A FIRST or ONLY at the PSN after the last MIDDLE seen is
+ * that re-issue (a MIDDLE there means the READ's LAST is later, where a new
+ * READ could not start): it completes the READ the capture started inside,
+ * cut by the capture start, not a message of its own (diff seed 100306). */
+static void test_read_cut_start_reissued(void **state)
+{
+	(void)state;
+	for (int only = 0; only < 2; only++) {
+		struct env *e = env_new(NULL);
+		read_resp(e, 1000, QP_A, RC_READ_MIDDLE, 3, 0, 1024);
+		read_resp(e, 1100, QP_A, RC_READ_MIDDLE, 4, 0, 1024);
+		/* LAST 5 lost: re-issued from 5 */
+		read_req(e, 200000, 5, 0x10400, only ? 1024 : 2048);
+		struct rw_note n;
+		if (only) {
+			n = read_resp(e, 200500, QP_A, 0x10 /* READ_RESPONSE_ONLY */, 5, 1, 1024);
+		} else {
+			n = read_resp(e, 200500, QP_A, RC_READ_FIRST, 5, 1, 1024);
+			assert_false(n.flags & (RW_N_MSG_DONE | RW_N_ORPHAN));
+			n = read_resp(e, 200600, QP_A, RC_READ_LAST, 6, 1, 1024);
+		}
+		assert_false(n.flags & RW_N_MSG_DONE);
+		assert_true(n.flags & RW_N_CUT_START);
+		/* a new READ after it is a message */
+		read_req(e, 201000, only ? 6 : 7, 0x20000, 1024);
+		n = read_resp(e, 201500, QP_A, 0x10, only ? 6 : 7, 2, 1024);
+		assert_true(n.flags & RW_N_MSG_DONE);
+		rw_analyzer_finish(e->a, 300000);
+		const struct rw_flow *g = flow_ba(e);
+		assert_int_equal(g->messages, 1);
+		assert_int_equal(g->msg_cut_start, 1);
+		assert_int_equal(g->msg_orphans, 0);
+		assert_int_equal(g->msg_incomplete, 0);
+		assert_int_equal(flow_ab(e)->msgs_by_op[2], 1);
+		env_free(e);
+	}
+}
+
 /* ---- connections set up by CM (IBA 12.6) ---- */
 
 /* One CM MAD from src to dst: a UD SEND Only to QP 1 (Q_Key 0x80010000,
@@ -2111,6 +2164,7 @@ int main(void)
 		cmocka_unit_test(test_conform_read_resume),
 		cmocka_unit_test(test_reads_outstanding),
 		cmocka_unit_test(test_read_responses_in_psn_order),
+		cmocka_unit_test(test_read_cut_start_reissued),
 		cmocka_unit_test(test_pair_read_response_kind),
 		cmocka_unit_test(test_pair_read_rest_in_span),
 		cmocka_unit_test(test_conform_cnp_pacing),

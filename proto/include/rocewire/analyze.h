@@ -208,7 +208,7 @@ struct rw_msg_state {
 	uint8_t end_valid;  /* UC WRITE: its RETH length and the MTU give its last PSN */
 	uint8_t pre;        /* READ: its FIRST response lies below the first the capture saw */
 	uint32_t end_psn;
-	uint32_t next_psn;  /* READ responses: the PSN the open READ takes next (in PSN order) */
+	uint32_t next_psn;  /* READ responses: the PSN the open READ (or the one in_cut) takes next */
 	uint32_t first_psn; /* PSN of the open message's FIRST packet */
 	uint64_t bytes;
 	uint64_t first_frame; /* frame of the open message's FIRST packet */

@@ -594,9 +594,7 @@ void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct 
 		q->cs.rgap_psn = psn_add(e->psn, e->got);
 		q->cs.rgap_ts = ts;
 	}
-	if ((p->op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(p->op->flags & RW_OPF_LAST) &&
-	    p->payload_len)
-		q->cs.read_mtu = p->payload_len;
+	/* (the path MTU it shows: read_mtu_shown) */
 	mtu_floor_note(q, p->payload_len);
 }
 

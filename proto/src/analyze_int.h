@@ -225,6 +225,18 @@ static inline struct rw_flow *flow_at(const struct rw_analyzer *a, uint32_t i)
 	return &a->chunks[i / FLOW_CHUNK][i % FLOW_CHUNK];
 }
 
+/* Each request flow of address pair rp (an index into a->pairs, or -1 for
+ * none), newest first, into q. Pairing and NAK attribution look at the
+ * flows of a host pair; past PAIR_WALK_MAX of them the work per packet is
+ * bounded and later answers decide. `continue` and `break` work as in any
+ * for loop. */
+#define PAIR_WALK_MAX 256
+#define FOR_EACH_REQ_IN_PAIR(a, rp, q)                                                          \
+	for (int32_t pw_i_ = (rp) >= 0 ? (a)->pairs[rp].first_req_flow : -1, pw_n_ = 0;       \
+	     pw_i_ >= 0 && pw_n_ < PAIR_WALK_MAX &&                                             \
+	     ((q) = flow_at((a), (uint32_t)pw_i_), pw_i_ = (q)->next_req_in_pair, 1);           \
+	     pw_n_++)
+
 static inline uint32_t psn_add(uint32_t psn, uint32_t n)
 {
 	return (psn + n) & RW_PSN_MASK;
@@ -277,6 +289,7 @@ void msg_refused(struct rw_flow *f, uint32_t psn);
 int msg_nak_fits(const struct rw_flow *f, uint32_t psn);
 void msg_nak_add(struct rw_flow *f, uint32_t psn, int32_t src);
 int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
+void msg_mtu_known(struct rw_flow *f);
 uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t floor, uint32_t *slack);
 /* A packet of f's QP (either direction) carried payload bytes: the path
  * MTU is at least that, rounded up to an IBA MTU. */

@@ -393,6 +393,7 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 	uint32_t slack;
 	f->msg_psn = psn_add(psn, msg_req_units(opcode, len, f->cs.read_mtu, f->cs.mtu_floor, &slack));
 	f->msg_slack = slack;
+	f->msg_slack_len = len;
 	if (rw_opcode(opcode)->op == RW_OP_READ_REQ) {
 		f->msg.seen_start = 1;
 		return;
@@ -426,6 +427,22 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 		};
 		done_push(a, f, &d);
 	}
+}
+
+/* The QP's path MTU became known (a FIRST or MIDDLE of either direction):
+ * the READ whose span was open (msg_slack, its MTU unknown when it came)
+ * took exactly ceil(len / MTU) PSNs, so a request past that is past a
+ * hole, not the READ's end. */
+void msg_mtu_known(struct rw_flow *f)
+{
+	if (!f->msg_slack || !f->cs.read_mtu)
+		return;
+	uint32_t len = f->msg_slack_len;
+	uint32_t kmin = len ? (len + 4095) / 4096 : 1, k = len ? (len + f->cs.read_mtu - 1) / f->cs.read_mtu : 1;
+	if (k < kmin || k - kmin > f->msg_slack)
+		return; /* (not the READ's: the span stays open) */
+	f->msg_psn = psn_add(f->msg_psn, k - kmin);
+	f->msg_slack = 0;
 }
 
 static int takes(const struct rw_flow *f, uint32_t psn)
@@ -647,10 +664,8 @@ int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn)
 			continue;
 		int32_t src = f->msg_nak_src[k];
 		nak_drop(f, k);
-		int32_t i = f->addr_pair >= 0 ? a->pairs[f->addr_pair].first_req_flow : -1;
-		for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
-			struct rw_flow *o = flow_at(a, (uint32_t)i);
-			i = o->next_req_in_pair;
+		struct rw_flow *o;
+		FOR_EACH_REQ_IN_PAIR(a, f->addr_pair, o) {
 			for (unsigned j = 0; o != f && j < o->msg_nak_n; j++)
 				if (o->msg_nak_psn[j] == psn && o->msg_nak_src[j] == src) {
 					nak_drop(o, j);

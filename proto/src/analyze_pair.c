@@ -143,6 +143,10 @@ void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint3
 	/* Responses counted on the unpaired response flow answered q's
 	 * requests: they are q's from now on. */
 	answers_move(q, f);
+	if (f->cs.read_mtu && !q->cs.read_mtu) {
+		q->cs.read_mtu = f->cs.read_mtu; /* (the path MTU its READ responses showed) */
+		msg_mtu_known(q);
+	}
 	if (f->msn_valid && !q->msn_valid) {
 		q->msn_valid = 1;
 		q->last_msn = f->last_msn;
@@ -222,11 +226,8 @@ static enum rw_pair_how evidence_of(const struct rw_packet *p)
 static struct rw_flow *read_span_owner(struct rw_analyzer *a, int32_t rp, const struct rw_flow *f,
 				       uint32_t psn, int *several)
 {
-	struct rw_flow *found = NULL;
-	int32_t i = a->pairs[rp].first_req_flow;
-	for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
-		struct rw_flow *q = flow_at(a, (uint32_t)i);
-		i = q->next_req_in_pair;
+	struct rw_flow *found = NULL, *q;
+	FOR_EACH_REQ_IN_PAIR(a, rp, q) {
 		if (q == f || q->peer >= 0 || q->closed)
 			continue;
 		int k = pend_find(q->pend, psn, PEND_READ);
@@ -248,10 +249,8 @@ static struct rw_flow *read_span_owner(struct rw_analyzer *a, int32_t rp, const 
 static void pair_twin_undo(struct rw_analyzer *a, int32_t rp, struct rw_flow *f, enum rw_pair_how how,
 			   uint32_t psn)
 {
-	int32_t i = a->pairs[rp].first_req_flow;
-	for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
-		struct rw_flow *q = flow_at(a, (uint32_t)i);
-		i = q->next_req_in_pair;
+	struct rw_flow *q;
+	FOR_EACH_REQ_IN_PAIR(a, rp, q) {
 		if (q->peer < 0 || q->peer == f->index || q->closed || q->pair_how != how || q->pair_psn != psn)
 			continue;
 		pair_unlink(a, flow_at(a, (uint32_t)q->peer), q);
@@ -325,10 +324,8 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		 * are looked at (a bounded number: beyond that the next ACK
 		 * decides). A flow that sent the PSN (lost after the capture
 		 * point) and another with a hole there: either may be it. */
-		int32_t i = a->pairs[rp].first_req_flow;
-		for (unsigned looked = 0; i >= 0 && looked < 256; looked++) {
-			struct rw_flow *q = flow_at(a, (uint32_t)i);
-			i = q->next_req_in_pair;
+		struct rw_flow *q;
+		FOR_EACH_REQ_IN_PAIR(a, rp, q) {
 			if (q == f || q == found || q->peer >= 0 || q->closed || !seq_in_hole(&q->req, psn))
 				continue;
 			if (found)
@@ -341,15 +338,15 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		 * just after this one may have sent it before the capture
 		 * started: the capture cannot tell which (QPs of one host
 		 * pair often start at nearby PSNs). */
-		int32_t i = a->pairs[rp].first_req_flow;
-		for (unsigned looked = 0; i >= 0 && looked < 256 && !several; looked++) {
-			struct rw_flow *q = flow_at(a, (uint32_t)i);
-			i = q->next_req_in_pair;
+		struct rw_flow *q;
+		FOR_EACH_REQ_IN_PAIR(a, rp, q) {
 			if (q == f || q == found || q->peer >= 0 || q->closed || !q->req.valid)
 				continue;
 			int32_t d = rw_psn_diff(q->req.first_psn, psn);
-			if (d > 0 && (uint32_t)d <= PSN_WINDOW)
+			if (d > 0 && (uint32_t)d <= PSN_WINDOW) {
 				several = 1;
+				break;
+			}
 		}
 	}
 	if (several) {
@@ -632,12 +629,10 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		 * request flows it may answer goes back to its PSN
 		 * (msg_take_request). */
 		int32_t rp = an_pair_lookup(a, f->key.family, f->key.dst, f->key.src, 0);
-		for (int32_t i = rp >= 0 ? a->pairs[rp].first_req_flow : -1; i >= 0;) {
-			struct rw_flow *r = flow_at(a, (uint32_t)i);
+		struct rw_flow *r;
+		FOR_EACH_REQ_IN_PAIR(a, rp, r)
 			if (r->peer < 0 && !r->closed && msg_nak_fits(r, psn))
 				msg_nak_add(r, psn, f->index);
-			i = r->next_req_in_pair;
-		}
 	}
 	if (q) {
 		/* A NAK says the responder took everything before its PSN. */
@@ -659,6 +654,34 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	}
 }
 
+/* A READ response carrying a full segment shows the connection's path MTU
+ * (IBA 9.7.4: a FIRST or MIDDLE carries PMTU bytes), the same both ways:
+ * the READ its requester sent takes exactly ceil(len / MTU) PSNs. Before
+ * the pairing it is the requester's when one unpaired request flow of the
+ * host pair has a READ there, and no other. */
+static void read_mtu_shown(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint32_t psn,
+			   uint32_t mtu)
+{
+	f->cs.read_mtu = mtu;
+	if (!q) {
+		int32_t rp = an_pair_lookup(a, f->key.family, f->key.dst, f->key.src, 0);
+		struct rw_flow *r;
+		FOR_EACH_REQ_IN_PAIR(a, rp, r) {
+			if (r->peer >= 0 || r->closed || pend_find(r->pend, psn, PEND_READ) < 0)
+				continue;
+			if (q) {
+				q = NULL; /* several: the pairing will tell */
+				break;
+			}
+			q = r;
+		}
+	}
+	if (q && q->cs.read_mtu != mtu) {
+		q->cs.read_mtu = mtu;
+		msg_mtu_known(q);
+	}
+}
+
 void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint64_t ts, uint64_t frame, struct rw_note *n)
 {
@@ -677,6 +700,9 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	}
 
 	if (op->op == RW_OP_READ_RESP) {
+		if ((op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(op->flags & RW_OPF_LAST) &&
+		    p->payload_len && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
+			read_mtu_shown(a, f, q, p->bth.psn, p->payload_len);
 		int i = q ? pend_find(q->pend, p->bth.psn, PEND_READ) : -1;
 		int64_t req_psn = i >= 0 ? (int64_t)PEND(q->pend, i)->psn : -1; /* its READ's, kept past removal */
 		/* The first response of a READ the requester sent and never

@@ -1966,6 +1966,37 @@ static void test_read_cut_start_reissued(void **state)
 	}
 }
 
+/* A READ sent with the path MTU unknown may take anything from 4 KiB to
+ * 256-byte segments; its first response carrying 4096 bytes shows the MTU,
+ * and the READ took exactly ceil(14037 / 4096) = 4 PSNs. A SEND_LAST at 7
+ * then lies past a hole (4..6 lost), held for the go-back: no orphan, and
+ * the resent SEND completes (diff seed 100836). */
+static void test_read_span_mtu_learned(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 0, 0x10000, 14037);
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 0, 1, 4096);
+	struct rw_note n = req(e, 2500, RC_SEND_LAST, 7, 100);
+	assert_false(n.flags & (RW_N_ORPHAN | RW_N_MSG_DONE));
+	read_resp(e, 3000, QP_A, RC_READ_MIDDLE, 1, 1, 4096);
+	read_resp(e, 3100, QP_A, RC_READ_MIDDLE, 2, 1, 4096);
+	read_resp(e, 3200, QP_A, RC_READ_LAST, 3, 1, 1749);
+	feed_aeth(e, 3300, RC_ACK, 4, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 1, 0, 0);
+	req(e, 4000, RC_SEND_FIRST, 4, 4096);
+	req(e, 4100, RC_SEND_MIDDLE, 5, 4096);
+	req(e, 4200, RC_SEND_MIDDLE, 6, 4096);
+	n = req(e, 4300, RC_SEND_LAST, 7, 100);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 5000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msg_orphans, 0);
+	assert_int_equal(f->msg_incomplete, 0);
+	assert_int_equal(f->msgs_by_op[0], 1);
+	assert_int_equal(f->msgs_by_op[2], 1);
+	env_free(e);
+}
+
 /* ---- connections set up by CM (IBA 12.6) ---- */
 
 /* One CM MAD from src to dst: a UD SEND Only to QP 1 (Q_Key 0x80010000,
@@ -2165,6 +2196,7 @@ int main(void)
 		cmocka_unit_test(test_reads_outstanding),
 		cmocka_unit_test(test_read_responses_in_psn_order),
 		cmocka_unit_test(test_read_cut_start_reissued),
+		cmocka_unit_test(test_read_span_mtu_learned),
 		cmocka_unit_test(test_pair_read_response_kind),
 		cmocka_unit_test(test_pair_read_rest_in_span),
 		cmocka_unit_test(test_conform_cnp_pacing),

@@ -270,6 +270,7 @@ struct rw_flow {
 	uint8_t msg_psn_valid;
 	uint32_t msg_psn;       /* next PSN the assembler takes */
 	uint32_t msg_slack;     /* PSNs a READ's responses may have used */
+	uint32_t msg_slack_len; /* that READ's length (its span once the MTU is known) */
 	/* Messages completed from this flow's requests that the responder
 	 * has not acknowledged yet: a later RNR or sequence NAK below one
 	 * takes it back (allocated on the first). */

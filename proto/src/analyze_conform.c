@@ -433,6 +433,17 @@ static int answered_past(const struct rw_flow *f, uint32_t psn, uint64_t ts)
 	return t && f->cs.ans_ts > f->cs.last_gbn_ts && ts - t < RESPONSE_ACT_NS;
 }
 
+/* Whether the requester acted on the READ gap a response showed: it went
+ * back within RESPONSE_ACT_NS of that response, or of a later answer (the
+ * end of the READ's burst; a requester may wait for it). Later, the timer
+ * sent it: the gap showed again after a re-issue, which waits for its own
+ * answer or the timer. */
+static int rgap_acted(const struct rw_flow *f, uint64_t ts)
+{
+	return ts - f->cs.rgap_ts < RESPONSE_ACT_NS ||
+	       (f->cs.ans_ts > f->cs.rgap_ts && ts - f->cs.ans_ts < RESPONSE_ACT_NS);
+}
+
 /* Whether the READ or atomic at psn was sent again since its last answer
  * (by the latest go-back, or one before it that no answer followed). */
 static int resent_at(const struct rw_flow *f, uint32_t psn)
@@ -516,7 +527,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * response of it came (the READ gap) is that gap's go-back:
 		 * the NAK is answered by the next one. */
 		int rgap = rd_atomic && f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
-			   psn == f->cs.rgap_psn;
+			   psn == f->cs.rgap_psn && rgap_acted(f, ts);
 		f->cs.nak_left = 0;
 		/* So is one whose answer a response before the NAK showed
 		 * missing (were the NAK the first to show it, the go-back
@@ -546,7 +557,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		int below = (f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0 &&
 			     answered_past(f, f->cs.unans_psn, ts) && !resent_at(f, f->cs.unans_psn)) ||
 			    (f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
-			     rw_psn_diff(f->cs.rgap_psn, psn) < 0 && ts - f->cs.rgap_ts < RESPONSE_ACT_NS &&
+			     rw_psn_diff(f->cs.rgap_psn, psn) < 0 && rgap_acted(f, ts) &&
 			     !resent_at(f, f->cs.rgap_psn));
 		int implied = !by_nak &&
 			      ((rd_atomic && (rgap || (answered_past(f, psn, ts) && !resent_at(f, psn)))) ||

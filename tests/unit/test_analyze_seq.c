@@ -588,6 +588,36 @@ static void test_implied_read_reissue(void **state)
 	env_free(e);
 }
 
+/* A 4 KiB READ at 0 (1 KiB MTU): FIRST 0 comes, 1 is lost, 2 and the LAST 3
+ * come (a SEND at 4 after it): the requester re-issues it at 1 at once
+ * (implied), and goes back no further (the SEND waits unanswered). The re-issue's
+ * FIRST 1 is lost again and its 2 and 3 come; this time the requester
+ * waits: it re-issues 1 ms later, which is its timer's, not the gap's
+ * (diff seed 100865). */
+static void test_read_gap_again_timer(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	read_req(e, 0, 0x1000, 4096);
+	req(e, RC_SEND_ONLY, 4, 64);
+	rsp(e, RC_READ_FIRST, 0, ACK_SYN, 1, 1024);
+	rsp(e, RC_READ_MIDDLE, 2, 0, 0, 1024);
+	rsp(e, RC_READ_LAST, 3, ACK_SYN, 1, 1024);
+	struct rw_note n = read_req(e, 1, 0x1400, 3072);
+	assert_true(n.flags & RW_N_GBN_START);
+	rsp(e, RC_READ_MIDDLE, 2, 0, 0, 1024);
+	rsp(e, RC_READ_LAST, 3, ACK_SYN, 1, 1024);
+	e->t += 1000000;
+	n = read_req(e, 1, 0x1400, 3072);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 2);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	env_free(e);
+}
+
 /* rocewire-gen's seed 72: READs of 700 bytes at 2, 3 and 4 (one response
  * PSN each; the MTU is not known to the tap), then a SEND at 5. The
  * response to 2 is lost before the tap; 3's and 4's come, and the ACK of 5
@@ -1584,6 +1614,7 @@ int main(void)
 		cmocka_unit_test(test_nak_before_pairing),
 		cmocka_unit_test(test_naks_before_pairing_each_their_go_back),
 		cmocka_unit_test(test_implied_read_reissue),
+		cmocka_unit_test(test_read_gap_again_timer),
 		cmocka_unit_test(test_resend_run_of_reads),
 		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),
 		cmocka_unit_test(test_late_go_back_after_response_is_timeout),

@@ -1009,16 +1009,21 @@ def expect(truth, a, b, link_gbps=100.0):
                 # that copy: done there (the later one is a duplicate)
                 mark = tk
         elif side == "req" and transport == "RC" and (any(c.get("frame") in seen_done for c in good) or
-                                                       (qp, n) in drain_mark) and \
+                                                       (qp, n) in drain_mark or
+                                                       (done is not None and in_w(done) and
+                                                        seq_took.get((good[0]["flow"], good[0]["qp"]), {})
+                                                        .get(done["psn"], {}).get("frame") == done["frame"])) and \
                 all(x in seq_took.get((good[0]["flow"], good[0]["qp"]), {}) for x in m["psns"]):
             # README "messages": the window shows it whole and in sequence,
             # and nothing in the window refuses it: done at that copy (its
-            # receiver may have taken it before the window, or refused it
+            # receiver may have taken it, or its FIRST, before the window; a
+            # copy the window shows of a FIRST taken before it looks new;
+            # or its receiver refused it
             # for a hole before the window with a NAK after it: the capture
             # cannot tell)
             f["messages"] += 1
             owner["msgs_by_op"][op] += 1
-            mark = next((c for c in good if c.get("frame") in seen_done), None) or drain_mark[(qp, n)]
+            mark = next((c for c in good if c.get("frame") in seen_done), None) or drain_mark.get((qp, n)) or done
         elif done is None and m.get("unknown") and m["psns"] <= have and b == last_frame:
             # the run ended with it on its way (in a paused switch): what the
             # receiver would have done is not known, and the capture shows it

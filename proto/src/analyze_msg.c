@@ -171,9 +171,11 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 			w->first_psn = w->next_psn = (uint32_t)req_psn;
 			w->first_frame = frame;
 		} else if (past && !m->open && !m->seen_start &&
-			   !(req_psn >= 0 && read_waits(f, (uint32_t)req_psn))) {
+			   !(req_psn >= 0 && read_waits(f, (uint32_t)req_psn)) && !(re && !m->in_cut)) {
 			/* (the rest of a READ that waits for its resend is
-			 * judged with it, when it resumes or at the end) */
+			 * judged with it, when it resumes or at the end; a
+			 * resend of what the capture saw of such a rest, after
+			 * its LAST, was judged with its first copy) */
 			return READ_CUT;
 		}
 		if (newcopy) {

@@ -1997,6 +1997,38 @@ static void test_read_span_mtu_learned(void **state)
 	env_free(e);
 }
 
+/* A READ's FIRST and MIDDLE are lost every time and only its LAST comes,
+ * each time after the requester re-issues the READ: the rest of one READ,
+ * judged once, not once per copy (diff seed 101694). */
+static void test_read_rest_resent_once(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 100, RC_SEND_ONLY, 3, 64);
+	feed_aeth(e, 200, RC_ACK, 3, ACK_SYN, 1, 0, 0); /* paired */
+	for (int k = 0; k < 4; k++) {
+		/* (the first pass, then three go-backs by the timer) */
+		uint64_t t = 1000 + (uint64_t)k * 200000;
+		read_req(e, t, 4, 0x10000, 1118); /* 4..5 at 1 KiB: all lost */
+		req(e, t + 100, RC_SEND_FIRST, 6, 1024);
+		req(e, t + 200, RC_SEND_MIDDLE, 7, 1024);
+		req(e, t + 300, RC_SEND_LAST, 8, 100);
+		read_req(e, t + 400, 9, 0x20000, 2593); /* 9..11: 9 and 10 lost */
+		req(e, t + 500, RC_SEND_ONLY, 12, 64);
+		if (k) /* the duplicate SENDs acknowledged first */
+			feed_aeth(e, t + 2900, RC_ACK, 12, ACK_SYN, 4, 0, 0);
+		struct rw_note n = read_resp(e, t + 3000, QP_A, RC_READ_LAST, 11, 2, 545);
+		assert_false(n.flags & (RW_N_MSG_DONE | RW_N_ORPHAN));
+		feed_aeth(e, t + 3200, RC_ACK, 12, ACK_SYN, 4, 0, 0);
+	}
+	rw_analyzer_finish(e->a, 1000000);
+	const struct rw_flow *g = flow_ba(e);
+	assert_int_equal(g->messages, 0);
+	assert_int_equal(g->msg_orphans, 0);
+	assert_int_equal(g->msg_cut_start + g->msg_incomplete + g->msg_cut_end, 1);
+	env_free(e);
+}
+
 /* ---- connections set up by CM (IBA 12.6) ---- */
 
 /* One CM MAD from src to dst: a UD SEND Only to QP 1 (Q_Key 0x80010000,
@@ -2197,6 +2229,7 @@ int main(void)
 		cmocka_unit_test(test_read_responses_in_psn_order),
 		cmocka_unit_test(test_read_cut_start_reissued),
 		cmocka_unit_test(test_read_span_mtu_learned),
+		cmocka_unit_test(test_read_rest_resent_once),
 		cmocka_unit_test(test_pair_read_response_kind),
 		cmocka_unit_test(test_pair_read_rest_in_span),
 		cmocka_unit_test(test_conform_cnp_pacing),

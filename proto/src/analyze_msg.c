@@ -260,6 +260,10 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 			 * a new READ would start past it). */
 			msg_cut_start(f, m, psn, last, n);
 			m->next_psn = psn_add(psn, 1);
+			if (last && !f->rcut_state) {
+				f->rcut_state = 1;
+				f->rcut_last = psn;
+			}
 			return;
 		}
 	}
@@ -317,9 +321,15 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		m->pre = 0;
 		owner->bytes_by_op[oi] += m->bytes;
 		/* (one whose LAST is not below the first PSN is the READ the
-		 * capture started inside, counted so already) */
+		 * capture started inside, counted so already; so is one whose
+		 * LAST is that READ's: answered again whole, from where it
+		 * starts, which its later answers start from too) */
 		if (pre)
 			pre_read_cut(f, psn, n);
+		else if (f->rcut_state && psn == f->rcut_last) {
+			f->rcut_state = 2;
+			f->rcut_first = m->first_psn;
+		}
 	} else if (last) {
 		m->open = 0;
 		/* A copy of this READ left waiting for a resume (a resend of
@@ -988,7 +998,9 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 		f->msg.open = 0;
 	}
 	if (f->rmsg.open) {
-		if (f->rmsg.pre)
+		if (f->rmsg.pre && f->rcut_state == 2 && f->rmsg.first_psn == f->rcut_first)
+			; /* the READ the capture started inside, counted */
+		else if (f->rmsg.pre)
 			pre_read_cut(f, f->rmsg.first_psn, NULL);
 		else
 			f->msg_cut_end++;

@@ -2029,6 +2029,37 @@ static void test_read_rest_resent_once(void **state)
 	env_free(e);
 }
 
+/* The capture starts inside a READ's responses (MIDDLE 5, 6, LAST 7), then
+ * the requester re-issues the whole READ (at 2: its responses were lost on
+ * the way back) and it is answered whole again, from a FIRST below the
+ * first response the capture saw, and a third time, cut by the capture end:
+ * one READ, cut by the capture start once (diff seed 101893). */
+static void test_read_cut_then_answered_again(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_resp(e, 1000, QP_A, RC_READ_MIDDLE, 5, 0, 1024);
+	read_resp(e, 1100, QP_A, RC_READ_MIDDLE, 6, 0, 1024);
+	read_resp(e, 1200, QP_A, RC_READ_LAST, 7, 1, 100);
+	read_req(e, 1000000, 2, 0x10000, 5 * 1024 + 100);
+	read_resp(e, 1003000, QP_A, RC_READ_FIRST, 2, 1, 1024);
+	for (uint32_t psn = 3; psn < 7; psn++)
+		read_resp(e, 1003000 + psn * 100, QP_A, RC_READ_MIDDLE, psn, 0, 1024);
+	struct rw_note n = read_resp(e, 1004000, QP_A, RC_READ_LAST, 7, 1, 100);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	/* and once more, the capture ending inside its answer */
+	read_req(e, 2000000, 2, 0x10000, 5 * 1024 + 100);
+	read_resp(e, 2003000, QP_A, RC_READ_FIRST, 2, 1, 1024);
+	read_resp(e, 2003100, QP_A, RC_READ_MIDDLE, 3, 0, 1024);
+	rw_analyzer_finish(e->a, 2004000);
+	const struct rw_flow *g = flow_ba(e);
+	assert_int_equal(g->messages, 0);
+	assert_int_equal(g->msg_cut_start, 1);
+	assert_int_equal(g->msg_cut_end, 0);
+	assert_int_equal(g->msg_orphans, 0);
+	env_free(e);
+}
+
 /* ---- connections set up by CM (IBA 12.6) ---- */
 
 /* One CM MAD from src to dst: a UD SEND Only to QP 1 (Q_Key 0x80010000,
@@ -2230,6 +2261,7 @@ int main(void)
 		cmocka_unit_test(test_read_cut_start_reissued),
 		cmocka_unit_test(test_read_span_mtu_learned),
 		cmocka_unit_test(test_read_rest_resent_once),
+		cmocka_unit_test(test_read_cut_then_answered_again),
 		cmocka_unit_test(test_pair_read_response_kind),
 		cmocka_unit_test(test_pair_read_rest_in_span),
 		cmocka_unit_test(test_conform_cnp_pacing),

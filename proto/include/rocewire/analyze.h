@@ -318,6 +318,11 @@ struct rw_flow {
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 	uint8_t rhi_valid;
 	uint32_t rhi_psn;         /* the highest READ response PSN the requester took */
+	/* The READ the capture started inside (its responses' rest): its
+	 * LAST's PSN once seen, then the FIRST its answer again from below
+	 * (a re-issue of it whole) showed: later answers from there are it. */
+	uint8_t rcut_state;       /* 0 none, 1 rcut_last known, 2 rcut_first too */
+	uint32_t rcut_last, rcut_first;
 #define RW_RWAIT 4
 	/* READs left open by a lost response when the next READ's came, waiting for their resume (open: valid) */
 	struct rw_msg_state rwait[RW_RWAIT];

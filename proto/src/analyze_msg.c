@@ -743,6 +743,18 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 			pre_cut(a, f, p->bth.opcode, psn, n);
 		return;
 	}
+	int32_t in_slack = rw_psn_diff(psn, f->msg_psn);
+	if (takes(f, psn) && in_slack > 0 && p->op->transport != RW_TRANSPORT_UC && !f->msg.open &&
+	    !(p->op->flags & RW_OPF_FIRST) && (p->op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST))) {
+		/* Inside the PSNs a READ may have used (its MTU unknown), a
+		 * MIDDLE or LAST with no message open: its FIRST came after
+		 * the READ's end, at a PSN before it, and was lost — a hole,
+		 * not the READ's end with an orphan after it. The READ ended
+		 * before psn - 1 at the latest; psn waits for the hole. */
+		f->msg_slack = (uint32_t)in_slack - 1;
+		hold_put(a, f, p, len, ts, frame, n);
+		return;
+	}
 	if (takes(f, psn)) {
 		assemble(a, f, p->bth.opcode, psn, len, frame, n);
 		if (p->op->transport == RW_TRANSPORT_UC)

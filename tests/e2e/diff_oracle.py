@@ -845,8 +845,16 @@ def expect(truth, a, b, link_gbps=100.0):
                     if m and op_kind(q["op"])[1] in ("last", "only") and not q.get("taken") and \
                             qkind != "read_req" and all(x in seq_took[qk] for x in m["psns"]):
                         drain_mark[(qk, q.get("msg"))] = r
+        d = (r["psn"] - seq_exp[qk]) % PSN_MOD
+        if in_span(qk, r["psn"]) and d > 0 and pos in ("middle", "last"):
+            # README "PSN gap": inside a READ's open span, a MIDDLE or
+            # LAST (no message is open after a READ) is past a hole: its
+            # FIRST, after the READ's end, was lost; the READ ended before
+            seq_slack[qk] = d - 1
+            h[r["psn"]] = r
+            continue
         if not in_span(qk, r["psn"]):
-            if 0 < (r["psn"] - seq_exp[qk]) % PSN_MOD < PSN_MOD >> 1:
+            if 0 < d < PSN_MOD >> 1:
                 h[r["psn"]] = r
             continue
         h.pop(r["psn"], None)

@@ -2060,6 +2060,32 @@ static void test_read_cut_then_answered_again(void **state)
 	env_free(e);
 }
 
+/* A 1000-byte READ at 9, the path MTU not shown yet: it takes 1 to 4 PSNs.
+ * A SEND_LAST at 12 is no READ's end (a READ is never followed by a MIDDLE
+ * or LAST of its own): the SEND's FIRST at 11 was lost, and the LAST waits
+ * past the hole for its resend, no orphan (diff seed 101990). */
+static void test_last_inside_read_span(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_SEND_ONLY, 8, 64);
+	read_req(e, 1100, 9, 0x10000, 1000);
+	struct rw_note n = req(e, 1200, RC_SEND_LAST, 12, 100);
+	assert_false(n.flags & (RW_N_ORPHAN | RW_N_MSG_DONE));
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 9, 1, 512);
+	read_resp(e, 2100, QP_A, RC_READ_LAST, 10, 2, 488);
+	feed_aeth(e, 2200, RC_ACK, 11, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 2, 0, 0);
+	req(e, 3000, RC_SEND_FIRST, 11, 512);
+	n = req(e, 3100, RC_SEND_LAST, 12, 100);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 4000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msg_orphans, 0);
+	assert_int_equal(f->msg_incomplete, 0);
+	assert_int_equal(f->msgs_by_op[0], 2);
+	env_free(e);
+}
+
 /* ---- connections set up by CM (IBA 12.6) ---- */
 
 /* One CM MAD from src to dst: a UD SEND Only to QP 1 (Q_Key 0x80010000,
@@ -2262,6 +2288,7 @@ int main(void)
 		cmocka_unit_test(test_read_span_mtu_learned),
 		cmocka_unit_test(test_read_rest_resent_once),
 		cmocka_unit_test(test_read_cut_then_answered_again),
+		cmocka_unit_test(test_last_inside_read_span),
 		cmocka_unit_test(test_pair_read_response_kind),
 		cmocka_unit_test(test_pair_read_rest_in_span),
 		cmocka_unit_test(test_conform_cnp_pacing),

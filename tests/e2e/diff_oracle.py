@@ -441,10 +441,13 @@ def expect(truth, a, b, link_gbps=100.0):
             if inside:
                 # README "pairing": a MIDDLE or LAST names the flow whose
                 # READ takes its PSN by the READ's exact span (the MTU
-                # shown when it was sent, or the next request sent since)
+                # shown when it was sent, or the next request sent since,
+                # within the PSNs it may take, ends it)
                 sp = sent_psns.get(qk, {})
-                if any(0 < (r["psn"] - p) % PSN_MOD < n and (ex or (p + n) % PSN_MOD in sp)
-                       for p, (n, ex) in read_spans.get(qk, {}).items()):
+                if any(0 < (r["psn"] - p) % PSN_MOD < n and
+                       (ex or any(n <= (x - p) % PSN_MOD <= most and (r["psn"] - x) % PSN_MOD >= PSN_MOD >> 1
+                                  for x in sp))
+                       for p, (n, ex, most) in read_spans.get(qk, {}).items()):
                     cands.append(qk)
                 continue
             sp = sent_psns.get(qk, {})
@@ -565,7 +568,7 @@ def expect(truth, a, b, link_gbps=100.0):
                     # the capture, as their first copy there asks)
                     asked.setdefault(key, {})[r["psn"]] = r.get("ackreq") or pos in ("last", "only")
                 if kind == "read_req":
-                    read_spans.setdefault(key, {})[r["psn"]] = (r.get("psns", 1), not slack)
+                    read_spans.setdefault(key, {})[r["psn"]] = (r.get("psns", 1), not slack, cover + slack)
             continue
         # answers: pairing first (the engine's order), then what they say
         if kind == "cnp":

@@ -308,6 +308,11 @@ void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
 	f->cs.unp_hn = 0;
 	if (q->cs.last_gbn_ts && q->cs.last_gbn_ts >= f->cs.unp_nak_ts)
 		return;
+	/* A NAK naming the PSN q's first request in the capture carries, that
+	 * request after it: that request was its resend (the first packet a
+	 * flow shows is no go-back; a later one is its timer's or another's). */
+	if (q->req.valid && q->req.first_psn == f->cs.unp_nak_psn && q->first_ns > f->cs.unp_nak_ts)
+		return;
 	(void)a;
 	if (!q->cs.nak_ts || q->cs.nak_ts < f->cs.unp_nak_ts) {
 		q->cs.nak_await = 1;

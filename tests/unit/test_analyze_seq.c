@@ -618,6 +618,34 @@ static void test_read_gap_again_timer(void **state)
 	env_free(e);
 }
 
+/* The capture starts with a NAK of PSN 5 (its request lost before the tap)
+ * and then the requester's resend of 5, the first request it shows: that
+ * request answered the NAK. The ACK of 7 is lost, and 260 us later the
+ * timer resends 7: a timeout go-back, not the NAK's answer starting at the
+ * wrong PSN (diff seed 100979). */
+static void test_nak_answered_by_first_request(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	rsp(e, RC_ACK, 5, NAK_SEQ, 0, 0);
+	req(e, RC_SEND_ONLY, 5, 64);
+	req(e, RC_SEND_ONLY, 6, 64);
+	rsp(e, RC_ACK, 5, ACK_SYN, 1, 0);
+	rsp(e, RC_ACK, 6, ACK_SYN, 2, 0);
+	req(e, RC_SEND_ONLY, 7, 64);
+	e->t += 260000;
+	struct rw_note n = req(e, RC_SEND_ONLY, 7, 64);
+	assert_true(n.flags & RW_N_GBN_START);
+	rsp(e, RC_ACK, 7, ACK_SYN, 3, 0);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->gbn_episodes, 1);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	assert_int_equal(f->conf->resend_by_nak, 0);
+	assert_int_equal(f->conf->count[RW_V_RESEND_WRONG_START], 0);
+	env_free(e);
+}
+
 /* rocewire-gen's seed 72: READs of 700 bytes at 2, 3 and 4 (one response
  * PSN each; the MTU is not known to the tap), then a SEND at 5. The
  * response to 2 is lost before the tap; 3's and 4's come, and the ACK of 5
@@ -1615,6 +1643,7 @@ int main(void)
 		cmocka_unit_test(test_naks_before_pairing_each_their_go_back),
 		cmocka_unit_test(test_implied_read_reissue),
 		cmocka_unit_test(test_read_gap_again_timer),
+		cmocka_unit_test(test_nak_answered_by_first_request),
 		cmocka_unit_test(test_resend_run_of_reads),
 		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),
 		cmocka_unit_test(test_late_go_back_after_response_is_timeout),

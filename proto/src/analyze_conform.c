@@ -453,9 +453,13 @@ static int rgap_acted(const struct rw_flow *f, uint64_t ts)
  * (by the latest go-back, or one before it that no answer followed). */
 static int resent_at(const struct rw_flow *f, uint32_t psn)
 {
-	return (f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
-		rw_psn_diff(psn, f->cs.gbn_high) < 0) ||
-	       await_find(f, psn) >= 0;
+	int in_run = f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
+		     rw_psn_diff(psn, f->cs.gbn_high) < 0;
+	/* (an answer past it since that go-back: the requester heard about
+	 * it again, and acts on that answer) */
+	if (in_run && f->cs.ans_valid && f->cs.ans_ts > f->cs.last_gbn_ts && rw_psn_diff(f->cs.ans_end, psn) > 1)
+		in_run = 0;
+	return in_run || await_find(f, psn) >= 0;
 }
 
 /* Whether a READ or atomic before psn is still outstanding on f (no

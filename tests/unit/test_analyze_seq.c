@@ -646,6 +646,40 @@ static void test_nak_answered_by_first_request(void **state)
 	env_free(e);
 }
 
+/* A READ at 1 (PSNs 1 and 2) and SENDs at 3 and 4 go unanswered; the timer
+ * resends all four. This time the READ's FIRST comes, its LAST is corrupted,
+ * 3 is acknowledged and 4 NAKed: the requester re-issues the READ at 2 at
+ * once, because the ACK of 3 showed its LAST missing (implied), though the
+ * timer's go-back had sent the READ again: an answer came since, which it
+ * acts on (diff seed 101645). */
+static void test_implied_after_timer_resend(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	pair_at_0(e);
+	read_req(e, 1, 0x1000, 1024);
+	req(e, RC_SEND_ONLY, 3, 512);
+	req(e, RC_SEND_ONLY, 4, 64);
+	e->t += 1000000;
+	struct rw_note n = read_req(e, 1, 0x1000, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, RC_SEND_ONLY, 3, 512);
+	req(e, RC_SEND_ONLY, 4, 64);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 512);
+	e->bad_icrc = 1;
+	rsp(e, RC_READ_LAST, 2, ACK_SYN, 2, 512);
+	rsp(e, RC_ACK, 3, ACK_SYN, 3, 0);
+	rsp(e, RC_ACK, 4, NAK_SEQ, 3, 0);
+	n = read_req(e, 2, 0x1200, 512);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->resend_by_nak, 0);
+	env_free(e);
+}
+
 /* rocewire-gen's seed 72: READs of 700 bytes at 2, 3 and 4 (one response
  * PSN each; the MTU is not known to the tap), then a SEND at 5. The
  * response to 2 is lost before the tap; 3's and 4's come, and the ACK of 5
@@ -1644,6 +1678,7 @@ int main(void)
 		cmocka_unit_test(test_implied_read_reissue),
 		cmocka_unit_test(test_read_gap_again_timer),
 		cmocka_unit_test(test_nak_answered_by_first_request),
+		cmocka_unit_test(test_implied_after_timer_resend),
 		cmocka_unit_test(test_resend_run_of_reads),
 		cmocka_unit_test(test_resent_atomic_waits_for_its_answer),
 		cmocka_unit_test(test_late_go_back_after_response_is_timeout),

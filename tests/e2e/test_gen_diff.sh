@@ -5,7 +5,7 @@
 # (diff_run.py: scenarios from diff_scenario.py, expectations from
 # diff_oracle.py, the definitions in capture/README-report.md).
 #   test_gen_diff.sh --samples  every sample scenario, whole and cut
-#   test_gen_diff.sh          ROCEWIRE_DIFF_CI_SEEDS random seeds (300)
+#   test_gen_diff.sh          ROCEWIRE_DIFF_CI_SEEDS random seeds (300), from 1
 #   test_gen_diff.sh --long   ROCEWIRE_DIFF_SEEDS random seeds from 100000
 #                             (skipped, 77, when it is not set)
 # No exemptions: a mismatch fails the test, and says the seed or sample,
@@ -33,14 +33,6 @@ here=$(dirname "$0")
 if [ "${1:-}" = "--samples" ]; then
 	# shellcheck disable=SC2086
 	exec "$py" "$here/diff_run.py" --samples "$src/samples/scenarios" --jobs "$jobs" $keep
-fi
-# The random seeds are not yet part of every run: the engine still
-# disagrees with the truth on a few classes of traffic listed in issue 22
-# (open), about 2 % of seeds. They run with ROCEWIRE_DIFF=1 (and the long
-# run with ROCEWIRE_DIFF_SEEDS=N) until those are fixed, then this gate goes.
-if [ "${ROCEWIRE_DIFF:-}" != 1 ] && [ "${1:-}" != "--long" ]; then
-	echo "SKIP: the report still disagrees with the generator's truth on known classes of random scenarios (issue 22 open); ROCEWIRE_DIFF=1 runs them"
-	exit 77
 fi
 if [ "${1:-}" = "--long" ]; then
 	if [ -z "${ROCEWIRE_DIFF_SEEDS:-}" ]; then

@@ -459,11 +459,8 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 	}
 	uint32_t fl = seq_track(f, &f->req, p->bth.psn, reliable, answered, n);
 	n->flags |= fl;
-	if ((op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(op->flags & RW_OPF_LAST) &&
-	    p->payload_len && p->icrc_status != RW_CRC_BAD) {
-		f->cs.read_mtu = p->payload_len; /* the QP's path MTU: its READs' spans are known */
-		msg_mtu_known(f);
-	}
+	if (packet_shows_mtu(p))
+		msg_mtu_shown(f, p->payload_len);
 	if (p->payload_len && p->icrc_status != RW_CRC_BAD)
 		mtu_floor_note(f, p->payload_len);
 	uint32_t slack, k = msg_req_units(p->bth.opcode, p->reth.dmalen, f->cs.read_mtu,

@@ -242,6 +242,21 @@ static inline uint32_t psn_add(uint32_t psn, uint32_t n)
 	return (psn + n) & RW_PSN_MASK;
 }
 
+/* The PSNs a READ of len bytes takes at a path MTU of mtu: one per
+ * response packet (IBA 9.4.4), one for a zero-length READ. */
+static inline uint32_t read_psns(uint64_t len, uint32_t mtu)
+{
+	return len ? (uint32_t)((len + mtu - 1) / mtu) : 1;
+}
+
+/* Whether a packet shows its QP's path MTU: a FIRST or MIDDLE carries
+ * exactly the MTU (IBA 9.7.4), when it arrived whole (a good ICRC/VCRC). */
+static inline int packet_shows_mtu(const struct rw_packet *p)
+{
+	return (p->op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(p->op->flags & RW_OPF_LAST) &&
+	       p->payload_len && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD;
+}
+
 /* analyze.c */
 void *an_alloc(struct rw_analyzer *a, size_t size, int essential);
 void an_free(struct rw_analyzer *a, void *p, size_t size);
@@ -289,7 +304,7 @@ void msg_refused(struct rw_flow *f, uint32_t psn);
 int msg_nak_fits(const struct rw_flow *f, uint32_t psn);
 void msg_nak_add(struct rw_flow *f, uint32_t psn, int32_t src);
 int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
-void msg_mtu_known(struct rw_flow *f);
+void msg_mtu_shown(struct rw_flow *f, uint32_t mtu);
 uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t floor, uint32_t *slack);
 /* A packet of f's QP (either direction) carried payload bytes: the path
  * MTU is at least that, rounded up to an IBA MTU. */

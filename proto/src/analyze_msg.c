@@ -145,8 +145,11 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 		*w = t;
 		w->seen_start = 0;
 	}
-	if (!m->open && m->in_cut && !first && psn == m->next_psn)
-		return READ_CUT; /* the rest of the READ the capture started inside, resumed */
+	if (!m->open && m->in_cut && psn == m->next_psn)
+		/* The rest of the READ the capture started inside; a FIRST
+		 * there is its re-issue (a MIDDLE before it means its LAST
+		 * comes later: a new READ would start past it). */
+		return READ_CUT;
 	int32_t dn = rw_psn_diff(psn, m->next_psn);
 	int32_t dh = f->rhi_valid ? rw_psn_diff(psn, f->rhi_psn) : 1;
 	int at_next = m->open && dn == 0;
@@ -245,19 +248,13 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	 * its LAST, or at the end if none comes), not a message (README). */
 	int pre = oi == 2 && (n->flags & RW_N_PRECAPTURE);
 	if (oi == 2) {
-		uint32_t cut_next = m->next_psn; /* (read_take moves it) */
 		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn, awaited, frame, n, &resume);
 		if (t == READ_DROP) {
 			if (pre && last) /* one the requester had all of: a duplicate */
 				pre_read_cut(f, psn, n);
 			return;
 		}
-		if (t == READ_CUT || (t == READ_TAKE && first && !resume && !m->open && m->in_cut &&
-					  psn == cut_next)) {
-			/* The rest of the READ the capture started inside; a
-			 * FIRST at the PSN after its last response seen is its
-			 * re-issue (a MIDDLE there means its LAST comes later:
-			 * a new READ would start past it). */
+		if (t == READ_CUT) {
 			msg_cut_start(f, m, psn, last, n);
 			m->next_psn = psn_add(psn, 1);
 			if (last && !f->rcut_state) {
@@ -352,13 +349,13 @@ uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t f
 	if (rw_opcode(opcode)->op != RW_OP_READ_REQ)
 		return 1;
 	if (mtu) /* a FIRST or MIDDLE of the QP showed it (IBA 9.7.4: they carry PMTU bytes) */
-		return dmalen ? (dmalen + mtu - 1) / mtu : 1;
+		return read_psns(dmalen, mtu);
 	/* A READ's responses use PSNs psn .. psn+k-1, k = ceil(len/MTU), with
 	 * the MTU unknown: anything from 4096-byte segments to segments of
 	 * the smallest MTU the QP's packets leave possible (256 when none
 	 * carried more). */
 	uint32_t least = floor > 256 ? floor : 256;
-	uint32_t kmin = dmalen ? (dmalen + 4095) / 4096 : 1, kmax = dmalen ? (dmalen + least - 1) / least : 1;
+	uint32_t kmin = read_psns(dmalen, 4096), kmax = read_psns(dmalen, least);
 	*slack = kmax - kmin;
 	return kmin;
 }
@@ -441,16 +438,16 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 	}
 }
 
-/* The QP's path MTU became known (a FIRST or MIDDLE of either direction):
- * the READ whose span was open (msg_slack, its MTU unknown when it came)
- * took exactly ceil(len / MTU) PSNs, so a request past that is past a
- * hole, not the READ's end. */
-void msg_mtu_known(struct rw_flow *f)
+/* A FIRST or MIDDLE of either direction showed f's path MTU: its READs'
+ * spans are known from now on, and the READ whose span was open
+ * (msg_slack, the MTU unknown when it came) took exactly read_psns() PSNs,
+ * so a request past that is past a hole, not the READ's end. */
+void msg_mtu_shown(struct rw_flow *f, uint32_t mtu)
 {
-	if (!f->msg_slack || !f->cs.read_mtu)
+	f->cs.read_mtu = mtu;
+	if (!f->msg_slack)
 		return;
-	uint32_t len = f->msg_slack_len;
-	uint32_t kmin = len ? (len + 4095) / 4096 : 1, k = len ? (len + f->cs.read_mtu - 1) / f->cs.read_mtu : 1;
+	uint32_t kmin = read_psns(f->msg_slack_len, 4096), k = read_psns(f->msg_slack_len, mtu);
 	if (k < kmin || k - kmin > f->msg_slack)
 		return; /* (not the READ's: the span stays open) */
 	f->msg_psn = psn_add(f->msg_psn, k - kmin);
@@ -743,19 +740,19 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 			pre_cut(a, f, p->bth.opcode, psn, n);
 		return;
 	}
-	int32_t in_slack = rw_psn_diff(psn, f->msg_psn);
-	if (takes(f, psn) && in_slack > 0 && p->op->transport != RW_TRANSPORT_UC && !f->msg.open &&
-	    !(p->op->flags & RW_OPF_FIRST) && (p->op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST))) {
-		/* Inside the PSNs a READ may have used (its MTU unknown), a
-		 * MIDDLE or LAST with no message open: its FIRST came after
-		 * the READ's end, at a PSN before it, and was lost — a hole,
-		 * not the READ's end with an orphan after it. The READ ended
-		 * before psn - 1 at the latest; psn waits for the hole. */
-		f->msg_slack = (uint32_t)in_slack - 1;
-		hold_put(a, f, p, len, ts, frame, n);
-		return;
-	}
 	if (takes(f, psn)) {
+		int32_t in_slack = rw_psn_diff(psn, f->msg_psn);
+		if (in_slack > 0 && p->op->transport != RW_TRANSPORT_UC && !f->msg.open &&
+		    !(p->op->flags & RW_OPF_FIRST)) {
+			/* Inside the PSNs a READ may have used (its MTU
+			 * unknown), a MIDDLE or LAST with no message open: its
+			 * FIRST came after the READ's end and was lost — a
+			 * hole, not the READ's end with an orphan after it.
+			 * The READ ended before psn - 1 at the latest. */
+			f->msg_slack = (uint32_t)in_slack - 1;
+			hold_put(a, f, p, len, ts, frame, n);
+			return;
+		}
 		assemble(a, f, p->bth.opcode, psn, len, frame, n);
 		if (p->op->transport == RW_TRANSPORT_UC)
 			uc_write_end(f, p);

@@ -143,10 +143,8 @@ void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint3
 	/* Responses counted on the unpaired response flow answered q's
 	 * requests: they are q's from now on. */
 	answers_move(q, f);
-	if (f->cs.read_mtu && !q->cs.read_mtu) {
-		q->cs.read_mtu = f->cs.read_mtu; /* (the path MTU its READ responses showed) */
-		msg_mtu_known(q);
-	}
+	if (f->cs.read_mtu && !q->cs.read_mtu)
+		msg_mtu_shown(q, f->cs.read_mtu); /* (the path MTU its READ responses showed) */
 	if (f->msn_valid && !q->msn_valid) {
 		q->msn_valid = 1;
 		q->last_msn = f->last_msn;
@@ -552,8 +550,7 @@ int pend_read_reissue(const struct rw_flow *f, uint32_t psn, uint32_t flags)
 	if (i < 0)
 		return 0;
 	const struct rw_pend *e = PEND(f->pend, i);
-	uint32_t k = e->len ? (uint32_t)((e->len + f->cs.read_mtu - 1) / f->cs.read_mtu) : 1;
-	return (uint32_t)rw_psn_diff(psn, e->psn) < k;
+	return (uint32_t)rw_psn_diff(psn, e->psn) < read_psns(e->len, f->cs.read_mtu);
 }
 
 static void pend_remove(struct rw_pend_ring *r, unsigned k)
@@ -662,7 +659,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 static void read_mtu_shown(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, uint32_t psn,
 			   uint32_t mtu)
 {
-	f->cs.read_mtu = mtu;
+	msg_mtu_shown(f, mtu);
 	if (!q) {
 		int32_t rp = an_pair_lookup(a, f->key.family, f->key.dst, f->key.src, 0);
 		struct rw_flow *r;
@@ -676,10 +673,8 @@ static void read_mtu_shown(struct rw_analyzer *a, struct rw_flow *f, struct rw_f
 			q = r;
 		}
 	}
-	if (q && q->cs.read_mtu != mtu) {
-		q->cs.read_mtu = mtu;
-		msg_mtu_known(q);
-	}
+	if (q && q->cs.read_mtu != mtu)
+		msg_mtu_shown(q, mtu);
 }
 
 void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
@@ -700,8 +695,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	}
 
 	if (op->op == RW_OP_READ_RESP) {
-		if ((op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE)) && !(op->flags & RW_OPF_LAST) &&
-		    p->payload_len && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
+		if (packet_shows_mtu(p))
 			read_mtu_shown(a, f, q, p->bth.psn, p->payload_len);
 		int i = q ? pend_find(q->pend, p->bth.psn, PEND_READ) : -1;
 		int64_t req_psn = i >= 0 ? (int64_t)PEND(q->pend, i)->psn : -1; /* its READ's, kept past removal */

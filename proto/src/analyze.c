@@ -489,8 +489,11 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		struct rw_pend *e = (fl & RW_N_RETRANS) && kind != PEND_SEND
 					    ? pend_again(f->pend, p->bth.psn, k + slack, kind)
 					    : NULL;
-		if (!e)
+		if (!e) {
 			e = pend_push(a, f, p->bth.psn, k + slack, kind, ts, frame);
+			if (e)
+				e->fresh = (fl & RW_N_NEW) != 0;
+		}
 		if (e && op->op == RW_OP_READ_REQ) {
 			e->va = p->reth.va;
 			e->len = p->reth.dmalen;
@@ -499,12 +502,21 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		if (fl & RW_N_NEW)
 			pair_note_request(a, f, p->bth.psn,
 					  p->bth.ackreq || (op->flags & RW_OPF_LAST));
-		/* READs sent, by PSN: whose first response a requester
-		 * waits for (a new request at the PSN starts it over) */
-		if (op->op == RW_OP_READ_REQ && !f->rd_asked)
+		/* READs sent, by PSN (a new request at the PSN starts it
+		 * over), and which of them the capture first saw after their
+		 * responder had acknowledged past them: a requester waits for
+		 * the first response of the others only (the late ones ask
+		 * for what it had the chance to take). */
+		if (op->op == RW_OP_READ_REQ && !f->rd_asked) {
 			f->rd_asked = an_alloc(a, PSN_WINDOW / 8, 0);
+			f->rd_late = an_alloc(a, PSN_WINDOW / 8, 0);
+		}
 		if (f->rd_asked && ((fl & RW_N_NEW) || op->op == RW_OP_READ_REQ))
 			psn_bit_put(f->rd_asked, p->bth.psn, op->op == RW_OP_READ_REQ);
+		if (f->rd_late && ((fl & RW_N_NEW) || op->op != RW_OP_READ_REQ))
+			psn_bit_put(f->rd_late, p->bth.psn,
+				    op->op == RW_OP_READ_REQ && f->peer >= 0 &&
+					    rsp_answered_past(flow_at(a, (uint32_t)f->peer), p->bth.psn, ts));
 		if ((fl & RW_N_NEW) && f->peer >= 0) {
 			struct rw_flow *g = flow_at(a, (uint32_t)f->peer);
 			if (g->rd_answered)

@@ -389,8 +389,8 @@ void conf_on_rd_answer(struct rw_flow *q, uint32_t psn)
 }
 
 /* A READ whose PSN falls inside a READ still unanswered re-issues it: at the
- * first response PSN not received, its address and length advanced by the
- * data received. One below that PSN is not wrong as a tap sees it: the
+ * first response PSN not received (by any answer to it), its address and
+ * length advanced by the data received. One below that PSN is not wrong as a tap sees it: the
  * responses the tap saw may still have been on their way to the requester
  * (a paused or congested port holds them), and it re-reads what it had not
  * got; its address must still match its PSN. */
@@ -402,7 +402,15 @@ static void read_reissue_check(struct rw_analyzer *a, struct rw_flow *f, const s
 		return;
 	const struct rw_pend *e = PEND(f->pend, i);
 	uint32_t done = (uint32_t)rw_psn_diff(p->bth.psn, e->psn);
-	int bad = done > e->got;
+	/* (what an earlier answer brought holds still, though the READ was
+	 * sent again whole since, or the capture saw no copy of the READ it
+	 * answered: the responses the capture saw in a row from the READ's
+	 * first PSN count) */
+	uint32_t got = e->got;
+	const struct rw_seq *rs = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer)->rsp : NULL;
+	while (got < done && rs && seq_seen(rs, psn_add(e->psn, got)))
+		got++;
+	int bad = done > got;
 	if (!bad && f->cs.read_mtu) {
 		uint64_t off = (uint64_t)done * f->cs.read_mtu;
 		bad = p->reth.va != e->va + off || (uint64_t)p->reth.dmalen + off != e->len;

@@ -55,6 +55,7 @@ struct rw_pend {
 	uint32_t psn, npsn; /* first PSN, PSNs covered (READ: response packets) */
 	uint8_t kind;
 	uint8_t exact;      /* READ: npsn is its responses' count (MTU or next request known) */
+	uint8_t fresh;      /* ts and frame are the capture's first copy's */
 	uint32_t got;       /* READ: responses received in a row from psn */
 	uint32_t len;       /* READ: DMA length */
 	uint64_t va;        /* READ: remote address */
@@ -292,18 +293,30 @@ void seq_resend_asked(struct rw_seq *s);
 void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack);
 
 /* analyze_msg.c */
-/* req_psn: a READ response's READ request (its first PSN), -1 unknown;
- * awaited: it is the first response of a READ still pending that no
- * response in a row from its first PSN answered yet */
-void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
-		 uint32_t len, int64_t req_psn, int awaited, uint64_t frame, struct rw_note *n);
+/* What the capture knows of a READ before its first response:
+ * RD_AWAITED, it is the first response of a READ still pending that no
+ * response in a row from its first PSN answered yet; RD_AWAITED_AGAIN,
+ * the same, but the capture saw responses of an earlier answer to it
+ * (its requester began it before); RD_ANSWERED, its MSN says the
+ * responder answers it again, and no request the capture saw asks for
+ * it. */
+enum rd_ask { RD_UNKNOWN, RD_AWAITED, RD_AWAITED_AGAIN, RD_ANSWERED };
+/* Why a READ's answer is one the requester may have taken before the
+ * capture (rw_msg_state.pre). */
+enum { RD_PRE_NONE, RD_PRE_BELOW, RD_PRE_AGAIN };
+/* req_psn: a READ response's READ request (its first PSN), -1 unknown.
+ * Returns 1 when it is the LAST of a READ the capture saw answered whole
+ * from its FIRST (f->rmsg.first_psn): a message, or one answered before
+ * the capture answered again. */
+int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
+		 uint32_t len, int64_t req_psn, enum rd_ask ask, uint64_t frame, struct rw_note *n);
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n);
 void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, int wait, uint64_t frame, struct rw_note *n);
 void msg_refused(struct rw_flow *f, uint32_t psn);
 int msg_nak_fits(const struct rw_flow *f, uint32_t psn);
 void msg_nak_add(struct rw_flow *f, uint32_t psn, int32_t src);
-int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn);
+int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, int starts_go_back);
 void msg_mtu_shown(struct rw_flow *f, uint32_t mtu);
 uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t floor, uint32_t *slack);
 /* A packet of f's QP (either direction) carried payload bytes: the path
@@ -330,6 +343,7 @@ int pend_read_reissue(const struct rw_flow *f, uint32_t psn, uint32_t flags);
 int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind);
 void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint64_t ts, uint64_t frame, struct rw_note *n);
+int rsp_answered_past(const struct rw_flow *f, uint32_t psn, uint64_t ts);
 
 /* analyze_conform.c */
 void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v, uint64_t frame);

@@ -68,6 +68,30 @@ static void pre_read_cut(struct rw_flow *f, uint32_t upto, struct rw_note *n)
 		n->flags |= RW_N_CUT_START;
 }
 
+/* A READ answered before the capture (why: rw_msg_state.pre), from
+ * first to last: cut by the capture start, once. One below the first
+ * response the capture saw is told by its LAST (pre_read_cut); one the
+ * responder answered again, anywhere in the stream, by its first PSN
+ * among the last few answered again (the same READ is answered again at
+ * each re-issue). */
+static void read_cut_before(struct rw_flow *f, uint8_t why, uint32_t first, uint32_t last, struct rw_note *n)
+{
+	if (why != RD_PRE_AGAIN) {
+		pre_read_cut(f, last, n);
+		return;
+	}
+	for (unsigned k = 0; k < f->ragain_n; k++)
+		if (f->ragain[k] == first)
+			return;
+	f->ragain[f->ragain_next] = first;
+	f->ragain_next = (uint8_t)((f->ragain_next + 1) % RW_RAGAIN);
+	if (f->ragain_n < RW_RAGAIN)
+		f->ragain_n++;
+	f->msg_cut_start++;
+	if (n)
+		n->flags |= RW_N_CUT_START;
+}
+
 /* Whether a READ (its first PSN) waits for its resume. */
 static int read_waits(const struct rw_flow *f, uint32_t first_psn)
 {
@@ -88,7 +112,7 @@ static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
 	if (k == RW_RWAIT) {
 		k = old;
 		if (f->rwait[k].pre)
-			pre_read_cut(f, f->rwait[k].first_psn, NULL);
+			read_cut_before(f, f->rwait[k].pre, f->rwait[k].first_psn, f->rwait[k].first_psn, NULL);
 		else
 			f->msg_incomplete++;
 		n->flags |= RW_N_MSG_BROKEN;
@@ -231,8 +255,8 @@ static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t ps
 /* Reassembles first/middle/last/only into messages on flow f; the message
  * is credited (by operation) to `owner`, the requester's flow. frame: the
  * packet's (a held request's own, not the one that released it). */
-void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
-		 uint32_t len, int64_t req_psn, int awaited, uint64_t frame, struct rw_note *n)
+int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
+		uint32_t len, int64_t req_psn, enum rd_ask ask, uint64_t frame, struct rw_note *n)
 {
 	const struct rw_opcode_info *op = rw_opcode(opcode);
 	int oi = op_index(op->op);
@@ -241,18 +265,25 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 	int resume = 0;
 
 	if (oi < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
-		return;
+		return 0;
 	/* READ responses below the first the capture saw: a READ answered
 	 * before the capture, answered again; whether its requester took it
 	 * then, the capture cannot tell: cut by the capture start, once (at
 	 * its LAST, or at the end if none comes), not a message (README). */
-	int pre = oi == 2 && (n->flags & RW_N_PRECAPTURE);
+	int pre = oi != 2 || ask == RD_AWAITED ? RD_PRE_NONE /* (a READ the capture saw asked for, first) */
+		  : (n->flags & RW_N_PRECAPTURE) ? RD_PRE_BELOW
+		  /* answered again, with no request waiting for it: answered
+		   * before the capture, or lost before the capture point;
+		   * which, and whether its requester took it, the capture
+		   * cannot tell (README) */
+		  : first && ask == RD_ANSWERED ? RD_PRE_AGAIN : RD_PRE_NONE;
 	if (oi == 2) {
-		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn, awaited, frame, n, &resume);
+		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn,
+					     ask == RD_AWAITED || ask == RD_AWAITED_AGAIN, frame, n, &resume);
 		if (t == READ_DROP) {
-			if (pre && last) /* one the requester had all of: a duplicate */
+			if (pre == RD_PRE_BELOW && last) /* one the requester had all of: a duplicate */
 				pre_read_cut(f, psn, n);
-			return;
+			return 0;
 		}
 		if (t == READ_CUT) {
 			msg_cut_start(f, m, psn, last, n);
@@ -261,7 +292,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 				f->rcut_state = 1;
 				f->rcut_last = psn;
 			}
-			return;
+			return 0;
 		}
 	}
 	if (oi == 3) {
@@ -272,12 +303,12 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		owner->msgs_by_op[3]++;
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_first_frame = frame;
-		return;
+		return 0;
 	}
 	if (first && !resume) {
 		if (m->open) {
 			if (m->pre)
-				pre_read_cut(f, m->first_psn, NULL);
+				read_cut_before(f, m->pre, m->first_psn, m->first_psn, NULL);
 			else
 				f->msg_incomplete++;
 			n->flags |= RW_N_MSG_BROKEN;
@@ -298,7 +329,7 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 			 * drops it with the message, already incomplete. */
 			if (last)
 				m->broken = 0;
-			return;
+			return 0;
 		}
 		/* A SEND cannot go on with a WRITE, nor the other way: its
 		 * FIRST went in the hole too, and it is an orphan. */
@@ -306,14 +337,15 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		if (!m->seen_start) {
 			/* The capture started inside this message. */
 			msg_cut_start(f, m, psn, last, n);
-			return;
+			return 0;
 		}
 		f->msg_orphans++;
 		n->flags |= RW_N_ORPHAN;
-		return;
+		return 0;
 	}
 	m->bytes += len;
 	if (last && m->pre) {
+		uint8_t why = m->pre;
 		m->open = 0;
 		m->pre = 0;
 		owner->bytes_by_op[oi] += m->bytes;
@@ -321,13 +353,15 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		 * capture started inside, counted so already; so is one whose
 		 * LAST is that READ's: answered again whole, from where it
 		 * starts, which its later answers start from too) */
-		if (pre)
-			pre_read_cut(f, psn, n);
+		if (pre || why == RD_PRE_AGAIN)
+			read_cut_before(f, why, m->first_psn, psn, n);
 		else if (f->rcut_state && psn == f->rcut_last) {
 			f->rcut_state = 2;
 			f->rcut_first = m->first_psn;
 		}
-	} else if (last) {
+		return 1;
+	}
+	if (last) {
 		m->open = 0;
 		/* A copy of this READ left waiting for a resume (a resend of
 		 * it answered it whole before that) waits no more. */
@@ -340,7 +374,9 @@ void msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint3
 		n->flags |= RW_N_MSG_DONE;
 		n->msg_bytes = m->bytes;
 		n->msg_first_frame = m->first_frame;
+		return 1;
 	}
+	return 0;
 }
 
 uint32_t msg_req_units(uint8_t opcode, uint32_t dmalen, uint32_t mtu, uint32_t floor, uint32_t *slack)
@@ -662,24 +698,39 @@ static void nak_drop(struct rw_flow *f, unsigned k)
 	memmove(f->msg_nak_src + k, f->msg_nak_src + k + 1, (f->msg_nak_n - k) * sizeof(int32_t));
 }
 
+/* Whether o holds the unattributed NAK (psn, src); its index, or -1. */
+static int nak_held(const struct rw_flow *o, uint32_t psn, int32_t src)
+{
+	for (unsigned j = 0; j < o->msg_nak_n; j++)
+		if (o->msg_nak_psn[j] == psn && o->msg_nak_src[j] == src)
+			return (int)j;
+	return -1;
+}
+
 /* Whether an unattributed NAK named psn: f, going back to it, is the flow
- * it refused. It is answered: f and every other request flow of the
- * address pair it was offered to forget it (several QPs of a host pair
- * often send the same PSNs; each NAK is one of theirs). */
-int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn)
+ * it refused. A go-back a NAK asked for starts at its PSN (IBA 9.7.5.1.3);
+ * a resend run that began below it passes it on the way, and answers it
+ * only when no other request flow of the address pair may still start
+ * its go-back there (several QPs of a host pair often send the same PSNs;
+ * each NAK is one of theirs). Once answered, f and every other flow it
+ * was offered to forget it. */
+int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, int starts_go_back)
 {
 	for (unsigned k = 0; k < f->msg_nak_n; k++) {
 		if (f->msg_nak_psn[k] != psn)
 			continue;
 		int32_t src = f->msg_nak_src[k];
-		nak_drop(f, k);
 		struct rw_flow *o;
+		if (!starts_go_back) {
+			FOR_EACH_REQ_IN_PAIR(a, f->addr_pair, o)
+				if (o != f && o->peer < 0 && !o->closed && nak_held(o, psn, src) >= 0)
+					return 0;
+		}
+		nak_drop(f, k);
 		FOR_EACH_REQ_IN_PAIR(a, f->addr_pair, o) {
-			for (unsigned j = 0; o != f && j < o->msg_nak_n; j++)
-				if (o->msg_nak_psn[j] == psn && o->msg_nak_src[j] == src) {
-					nak_drop(o, j);
-					break;
-				}
+			int j = o != f ? nak_held(o, psn, src) : -1;
+			if (j >= 0)
+				nak_drop(o, (unsigned)j);
 		}
 		return 1;
 	}
@@ -730,7 +781,8 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	    !((n->flags & RW_N_RETRANS) && rw_psn_diff(psn, f->msg_psn) <= 0))
 		/* (unless this resend goes back over the hole: it fills it) */
 		give_up_hole(a, f, n, 0, 1, 0); /* the responder took the hole's PSN: the capture lost it */
-	if (f->msg_nak_n && (n->flags & RW_N_RETRANS) && f->peer < 0 && msg_nak_take(a, f, psn))
+	if (f->msg_nak_n && (n->flags & RW_N_RETRANS) && f->peer < 0 &&
+	    msg_nak_take(a, f, psn, (n->flags & RW_N_GBN_START) != 0))
 		/* The go-back a NAK carried before the pairing asked for: the
 		 * responder refused psn and what came after it. */
 		msg_refused(f, psn);
@@ -983,14 +1035,20 @@ void msg_release(struct rw_analyzer *a, struct rw_flow *f)
 	an_free(a, f->msg_pre_cut, PSN_WINDOW / 8);
 	f->msg_pre_cut = NULL;
 	an_free(a, f->rd_asked, PSN_WINDOW / 8);
+	an_free(a, f->rd_late, PSN_WINDOW / 8);
 	an_free(a, f->rd_answered, PSN_WINDOW / 8);
-	f->rd_asked = f->rd_answered = NULL;
+	f->rd_asked = f->rd_late = f->rd_answered = NULL;
 }
 
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 {
 	struct rw_note n;
 	memset(&n, 0, sizeof(n));
+	/* The resend of one a NAK took back, open at the end: counted as
+	 * open (or held), not also as taken back. */
+	if (f->msg.open && f->msg_back_n && rw_psn_diff(f->msg.first_psn, f->msg_back_lo) >= 0 &&
+	    rw_psn_diff(f->msg.first_psn, f->msg_back_psn) <= 0)
+		f->msg_back_n--;
 	give_up_hole(a, f, &n, 1, 0, end_ns);
 	f->msg_cut_end += f->msg_back_n; /* refused, and their resends not seen whole */
 	f->msg_back_n = 0;
@@ -1010,7 +1068,7 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 		if (f->rmsg.pre && f->rcut_state == 2 && f->rmsg.first_psn == f->rcut_first)
 			; /* the READ the capture started inside, counted */
 		else if (f->rmsg.pre)
-			pre_read_cut(f, f->rmsg.first_psn, NULL);
+			read_cut_before(f, f->rmsg.pre, f->rmsg.first_psn, f->rmsg.first_psn, NULL);
 		else
 			f->msg_cut_end++;
 		f->rmsg.open = 0;
@@ -1021,7 +1079,7 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 		if (f->rwait[k].in_cut)
 			f->msg_cut_start++;
 		else if (f->rwait[k].pre)
-			pre_read_cut(f, f->rwait[k].first_psn, NULL);
+			read_cut_before(f, f->rwait[k].pre, f->rwait[k].first_psn, f->rwait[k].first_psn, NULL);
 		else
 			f->msg_cut_end++;
 		f->rwait[k].open = 0;

@@ -423,6 +423,7 @@ struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn
 	e->kind = kind;
 	e->ts = ts;
 	e->frame = frame;
+	e->fresh = 0;
 	e->got = 0;
 	e->va = 0;
 	e->len = 0;
@@ -592,6 +593,18 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	}
 	owner->msn_valid = 1;
 	owner->last_msn = ae->msn;
+	if (heard) {
+		if (!f->rmsn_valid || rw_psn_diff(ae->msn, f->rmsn) > 0) {
+			f->rmsn_valid = 1;
+			f->rmsn = ae->msn;
+		}
+		if (ae->kind == RW_AETH_ACK &&
+		    (!f->rack_valid || rw_psn_diff(psn, f->rack_psn) > 0)) {
+			f->rack_valid = 1;
+			f->rack_psn = psn;
+			f->rack_ns = ts;
+		}
+	}
 
 	if (ae->kind == RW_AETH_ACK) {
 		struct rw_pend last;
@@ -651,6 +664,18 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	}
 }
 
+/* Whether the responder on f acknowledged past psn (an ACK at or after
+ * it, with the READ at psn executed then) before ts, when the request
+ * sent at ts came: that request asked for a READ it had answered, and
+ * its requester waits for nothing it did not have the chance to take.
+ * Only the time the highest ACK first came is kept: an ACK past psn
+ * before that one is not seen, and the READ is taken to be waited for. */
+int rsp_answered_past(const struct rw_flow *f, uint32_t psn, uint64_t ts)
+{
+	return f->rack_valid && f->rack_ns < ts && rw_psn_diff(f->rack_psn, psn) >= 0 &&
+	       (uint32_t)rw_psn_diff(f->rack_psn, psn) < PSN_WINDOW;
+}
+
 /* A READ response carrying a full segment shows the connection's path MTU
  * (IBA 9.7.4: a FIRST or MIDDLE carries PMTU bytes), the same both ways:
  * the READ its requester sent takes exactly ceil(len / MTU) PSNs. Before
@@ -703,7 +728,9 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * saw answered whole (a resend of an answered one asks
 		 * nothing new): it is waiting for it. */
 		int awaited = q && q->rd_asked && (op->flags & RW_OPF_FIRST) && psn_bit(q->rd_asked, p->bth.psn) &&
-			      !(f->rd_answered && psn_bit(f->rd_answered, p->bth.psn));
+			      !(q->rd_late && psn_bit(q->rd_late, p->bth.psn)) &&
+			      !(f->rd_answered && psn_bit(f->rd_answered, p->bth.psn)) &&
+			      !(i >= 0 && PEND(q->pend, i)->fresh && rsp_answered_past(f, p->bth.psn, PEND(q->pend, i)->ts));
 		if (!f->rsp)
 			f->rsp = an_alloc(a, sizeof(*f->rsp), 0);
 		uint32_t fl = 0;
@@ -715,10 +742,25 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 				f->rsp->synced = 1;
 			/* The PSNs between the last READ's responses and this
 			 * READ's first were requests that ACKs answered: no gap. */
-			if (i >= 0 && f->rsp->valid) {
-				int32_t d = rw_psn_diff(PEND(q->pend, i)->psn, f->rsp->high_psn);
-				if (d > 0)
+			int64_t from = i >= 0 ? (int64_t)PEND(q->pend, i)->psn
+				       /* (a READ seen requested there, answered
+					* past since: its entry is gone) */
+				       : q && q->rd_asked && (op->flags & RW_OPF_FIRST) && psn_bit(q->rd_asked, p->bth.psn)
+						 ? (int64_t)p->bth.psn
+						 : -1;
+			if (from >= 0 && f->rsp->valid) {
+				int32_t d = rw_psn_diff((uint32_t)from, f->rsp->high_psn);
+				if (d > 0 && (uint32_t)d < PSN_WINDOW)
 					seq_consume(f->rsp, (uint32_t)d);
+			}
+			/* A READ the capture saw requested at a PSN the
+			 * response stream had passed before the request came
+			 * is a re-issue (paired only by its answer): the holes
+			 * from there are refilled by resends. */
+			if (i >= 0 && p->bth.psn == PEND(q->pend, i)->psn && f->rsp->valid) {
+				int32_t d = rw_psn_diff(p->bth.psn, f->rsp->high_psn);
+				if (d < 0 && (uint32_t)-d < PSN_WINDOW && !seq_seen(f->rsp, p->bth.psn))
+					seq_resend_asked(f->rsp);
 			}
 			fl = seq_track(f, f->rsp, p->bth.psn, 1, 0, n);
 			n->flags |= fl;
@@ -750,9 +792,22 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * go in too: the requester takes responses in PSN order. */
 		if (p->icrc_status != RW_CRC_BAD) {
 			struct rw_flow *owner = q ? q : f;
-			msg_account(f, owner, p->bth.opcode, p->bth.psn, p->payload_len, req_psn,
-				    awaited, frame, n);
-			if ((n->flags & RW_N_MSG_DONE) && (op->flags & RW_OPF_LAST)) {
+			enum rd_ask ask = awaited ? RD_AWAITED : RD_UNKNOWN;
+			/* (responses inside its span the capture saw before
+			 * its FIRST answered it before: the READ was begun
+			 * earlier) */
+			for (uint32_t k = 1; awaited && i >= 0 && f->rsp && k < PEND(q->pend, i)->npsn && k < 64; k++)
+				if (seq_seen(f->rsp, psn_add(p->bth.psn, k)))
+					ask = RD_AWAITED_AGAIN;
+			/* A READ's first response that carries no new MSN: the
+			 * responder executed it before (IBA 9.7.5.2: a duplicate
+			 * READ is answered again with the MSN it has), and no
+			 * request the capture saw waits for it. */
+			if (!awaited && (op->flags & RW_OPF_FIRST) && (n->flags & RW_N_NEW) &&
+			    (p->hdrs & RW_HDR_AETH) && f->rmsn_valid && rw_psn_diff(p->aeth.msn, f->rmsn) <= 0)
+				ask = RD_ANSWERED;
+			if (msg_account(f, owner, p->bth.opcode, p->bth.psn, p->payload_len, req_psn, ask,
+					frame, n)) {
 				if (!f->rd_answered)
 					f->rd_answered = an_alloc(a, PSN_WINDOW / 8, 0);
 				/* every PSN of it: a READ resumed inside it

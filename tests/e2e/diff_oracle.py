@@ -812,6 +812,16 @@ def expect(truth, a, b, link_gbps=100.0):
             if 0 < (seq_high[qk] - upto) % PSN_MOD < PSN_MOD >> 1 and \
                     (qk not in seq_acked or 0 < (upto - seq_acked[qk]) % PSN_MOD < PSN_MOD >> 1):
                 seq_acked[qk] = upto
+        if r["dir"] == "response" and r.get("corrupt") and r.get("aeth") in ("nak_psn_seq", "rnr_nak") \
+                and qk in seq_exp:
+            # README "bad ICRC": a NAK the requester dropped still says
+            # what its responder refused (the tap saw the responder send it)
+            rk = key_of(r)
+            if rk in paired and paired_t[rk] <= r["t_ns"]:
+                seq_back(qk, r["psn"])
+            else:
+                nak_pend[qk] = r["psn"]
+            continue
         if r.get("corrupt"):
             if r["dir"] == "request" and qk not in seq_exp:
                 # the flow's first request, dropped by its receiver: the

@@ -1405,6 +1405,33 @@ static void test_conform_read_resume(void **state)
 	read_case_at(13, 0x10c00, 1024, 1);
 }
 
+/* The capture sees the first two 1 KiB responses of a READ at 10 (its
+ * request went before it), the rest lost; the flows pair by an ACK. The
+ * requester sends the READ again whole, and then re-issues it from 12,
+ * the first response it did not get: no wrong resume, though no response
+ * answered the READ the capture saw sent. From 13 it would skip data
+ * (diff seed 101848). */
+static void test_conform_read_resume_after_unseen_request(void **state)
+{
+	(void)state;
+	for (int skip = 0; skip < 2; skip++) {
+		struct env *e = env_new(NULL);
+		req(e, 500, RC_SEND_ONLY, 9, 64);
+		read_resp(e, 1000, QP_A, RC_READ_FIRST, 10, 1, 1024);
+		read_resp(e, 1100, QP_A, RC_READ_MIDDLE, 11, 0, 1024);
+		feed_aeth(e, 1200, RC_ACK, 9, ACK_SYN, 1, 0, 0);
+		read_req(e, 2000, 10, 0x10000, 4096);
+		if (skip)
+			read_req(e, 3000, 13, 0x10c00, 1024);
+		else
+			read_req(e, 3000, 12, 0x10800, 2048);
+		rw_analyzer_finish(e->a, 4000);
+		assert_int_equal(flow_ba(e)->peer, flow_ab(e)->index);
+		assert_int_equal(conf_ab(e)->count[RW_V_READ_RESUME_WRONG], skip);
+		env_free(e);
+	}
+}
+
 /* CNP pacing at 4 us per QP: CE marks at 1 and 2 us; CNPs at 3 us and 5 us
  * (2 us apart: too often); a CE mark at 40 us, eligible, never answered
  * within the 1 ms window (the capture goes on to 2 ms); a NAK and a CNP
@@ -1617,6 +1644,155 @@ static void test_read_answered_again_below_first(void **state)
 	env_free(e);
 }
 
+/* A READ's answer that carries no new MSN: the responder executed the READ
+ * before and answers it again (a requester in a timeout loop re-sends
+ * everything from an atomic whose answer keeps getting lost). The capture
+ * starts after the responder acknowledged PSN 0x22 with MSN 14; the READ
+ * at 0x1c is then answered whole with MSN 14, before any request for it,
+ * and again after its request comes: whether its requester took it before
+ * the capture, the capture cannot tell: cut by the capture start, once,
+ * not a message. A READ whose request the capture saw before the
+ * responder acknowledged past it waits for its answer: the answer again
+ * after its re-issue is a message. A new READ (MSN 15) is one too.
+ * Diff seeds 101062, 101621. */
+static void test_read_answered_again_msn(void **state)
+{
+	(void)state;
+	for (int asked = 0; asked < 2; asked++) {
+		struct env *e = env_new(NULL);
+		struct rw_note n;
+		if (asked)
+			read_req(e, 500, 0x1c, 0x10000, 2560);
+		feed_aeth(e, 1000, RC_ACK, 0x22, ACK_SYN, 14, 0, 0);
+		if (!asked) {
+			read_resp(e, 1100, QP_A, RC_READ_FIRST, 0x1c, 14, 1024);
+			read_resp(e, 1200, QP_A, RC_READ_MIDDLE, 0x1d, 14, 1024);
+			n = read_resp(e, 1300, QP_A, RC_READ_LAST, 0x1e, 14, 512);
+			assert_false(n.flags & RW_N_MSG_DONE);
+			assert_true(n.flags & RW_N_CUT_START);
+		}
+		read_req(e, 2000, 0x1c, 0x10000, 2560);
+		read_resp(e, 2100, QP_A, RC_READ_FIRST, 0x1c, 14, 1024);
+		read_resp(e, 2200, QP_A, RC_READ_MIDDLE, 0x1d, 14, 1024);
+		n = read_resp(e, 2300, QP_A, RC_READ_LAST, 0x1e, 14, 512);
+		if (asked)
+			assert_true(n.flags & RW_N_MSG_DONE);
+		else
+			assert_false(n.flags & (RW_N_MSG_DONE | RW_N_CUT_START));
+		read_req(e, 3000, 0x23, 0x20000, 512);
+		n = read_resp(e, 3100, QP_A, RC_READ_ONLY, 0x23, 15, 512);
+		assert_true(n.flags & RW_N_MSG_DONE);
+		rw_analyzer_finish(e->a, 4000);
+		const struct rw_flow *g = flow_ba(e);
+		assert_int_equal(g->messages, asked ? 2 : 1);
+		assert_int_equal(g->msg_cut_start, asked ? 0 : 1);
+		assert_int_equal(g->msg_cut_end + g->msg_incomplete + g->msg_orphans, 0);
+		env_free(e);
+	}
+}
+
+/* A READ the capture saw requested, whose answer was lost: the next READ's
+ * answer starts the response stream above it, and the re-issued READ's
+ * answer comes below the first response the capture saw. It is no answer
+ * to a READ sent before the capture: its requester waited for it, and
+ * takes it, a message (diff seed 101601). */
+static void test_read_awaited_below_first_response(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 2, 0x10000, 512);
+	read_req(e, 1100, 4, 0x20000, 1024);
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 4, 2, 512);
+	struct rw_note n = read_resp(e, 2100, QP_A, RC_READ_LAST, 5, 2, 512);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	read_req(e, 100000, 2, 0x10000, 512);
+	n = read_resp(e, 101000, QP_A, RC_READ_ONLY, 2, 2, 512);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 200000);
+	const struct rw_flow *g = flow_ba(e);
+	assert_int_equal(g->messages, 2);
+	assert_int_equal(g->msg_cut_start + g->msg_cut_end + g->msg_incomplete + g->msg_orphans, 0);
+	assert_int_equal(flow_ab(e)->msgs_by_op[2], 2);
+	env_free(e);
+
+	/* The same, but the capture saw the tail (LAST 3) of an earlier
+	 * answer to the READ at 2 after its request: its requester began it
+	 * before the capture, and the answer again from below is cut by the
+	 * capture start (diff seed 145). */
+	e = env_new(NULL);
+	read_req(e, 1000, 2, 0x10000, 2048);
+	read_resp(e, 1100, QP_A, RC_READ_LAST, 3, 1, 1024);
+	read_req(e, 1200, 4, 0x20000, 1024);
+	n = read_resp(e, 1300, QP_A, RC_READ_ONLY, 4, 2, 1024);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 2, 2, 1024);
+	n = read_resp(e, 2100, QP_A, RC_READ_LAST, 3, 2, 1024);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 3000);
+	assert_int_equal(flow_ba(e)->messages, 1);
+	assert_int_equal(flow_ba(e)->msg_cut_start, 1);
+	env_free(e);
+}
+
+/* READs at 2 and 5, WRITEs at 3 and 4 between them, acknowledged. READ 5's
+ * answer is lost; the responder acknowledges past it, the requester
+ * re-issues it, more is acknowledged, and its answer comes: the PSNs
+ * between the two READs' responses were the WRITEs, answered by ACKs: no
+ * gap in the response stream, though READ 5's pending entry went with the
+ * ACKs past it (diff seed 101157). */
+static void test_read_answer_after_acks_no_gap(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 2, 0x10000, 256);
+	req(e, 1100, RC_WRITE_ONLY, 3, 64);
+	req(e, 1200, RC_WRITE_ONLY, 4, 64);
+	read_req(e, 1300, 5, 0x20000, 256);
+	req(e, 1400, RC_SEND_ONLY, 6, 64);
+	read_resp(e, 2000, QP_A, RC_READ_ONLY, 2, 1, 256);
+	feed_aeth(e, 2100, RC_ACK, 4, ACK_SYN, 3, 0, 0);
+	feed_aeth(e, 2200, RC_ACK, 6, ACK_SYN, 5, 0, 0);
+	read_req(e, 50000, 5, 0x20000, 256);
+	req(e, 50100, RC_SEND_ONLY, 6, 64);
+	req(e, 50200, RC_SEND_ONLY, 7, 64);
+	feed_aeth(e, 50300, RC_ACK, 7, ACK_SYN, 6, 0, 0);
+	struct rw_note n = read_resp(e, 50400, QP_A, RC_READ_ONLY, 5, 6, 256);
+	assert_false(n.flags & RW_N_GAP);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 60000);
+	assert_int_equal(flow_ba(e)->psn_gaps, 0);
+	assert_int_equal(flow_ba(e)->missing_psns, 0);
+	env_free(e);
+}
+
+/* The capture starts inside a READ's responses (its request went before
+ * it); 4 is lost before the capture point. The requester re-issues the
+ * READ from 4: the first request the capture sees of its flow, paired by
+ * its answer. The answers from 4 fill the hole as resends, not as late
+ * packets (diff seed 101780). */
+static void test_read_reissue_first_seen_fills_hole(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_resp(e, 1000, QP_A, RC_READ_MIDDLE, 2, 0, 1024);
+	read_resp(e, 1100, QP_A, RC_READ_MIDDLE, 3, 0, 1024);
+	struct rw_note n = read_resp(e, 1300, QP_A, RC_READ_MIDDLE, 5, 0, 1024);
+	assert_true(n.flags & RW_N_GAP);
+	read_resp(e, 1400, QP_A, RC_READ_LAST, 6, 1, 100);
+	read_req(e, 2000, 4, 0x10000, 2 * 1024 + 100);
+	n = read_resp(e, 3000, QP_A, RC_READ_FIRST, 4, 1, 1024);
+	assert_true(n.flags & RW_N_RETRANS);
+	assert_false(n.flags & RW_N_OOO);
+	read_resp(e, 3100, QP_A, RC_READ_MIDDLE, 5, 0, 1024);
+	read_resp(e, 3200, QP_A, RC_READ_LAST, 6, 1, 100);
+	rw_analyzer_finish(e->a, 4000);
+	const struct rw_flow *g = flow_ba(e);
+	assert_int_equal(g->out_of_order, 0);
+	assert_int_equal(g->retransmissions, 3);
+	assert_int_equal(g->missing_psns, 1);
+	env_free(e);
+}
+
 /* An RNR NAK refuses the FIRST of a SEND before its LAST passed: the LAST's
  * first copy (beyond the refused PSN) completes nothing, its resend does. */
 static void test_rnr_refused_first(void **state)
@@ -1633,6 +1809,40 @@ static void test_rnr_refused_first(void **state)
 	rw_analyzer_finish(e->a, 1002);
 	assert_int_equal(flow_ab(e)->messages, 1);
 	assert_int_equal(flow_ab(e)->msg_incomplete + flow_ab(e)->msg_orphans, 0);
+	env_free(e);
+}
+
+/* A SEND (FIRST 1, LAST 2) the capture saw whole, then an RNR NAK of 1
+ * with a bad ICRC (its requester drops it, but the responder refused 1:
+ * the tap saw it send the NAK). The requester's timer resends the SEND,
+ * and the capture ends after the resent FIRST: one SEND cut by the capture
+ * end, not one taken back and another open (diff seed 101994). */
+static void test_refused_resend_open_at_end(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1, RC_SEND_FIRST, 1, 1024);
+	struct rw_note n = req(e, 2, RC_SEND_LAST, 2, 100);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	struct rw_packet p;
+	memset(&p, 0, sizeof(p));
+	p.carrier = RW_CARRIER_ROCEV2;
+	p.present = RW_P_IPV4;
+	p.ipv4.src = B_IP;
+	p.ipv4.dst = A_IP;
+	p.bth.opcode = RC_ACK;
+	p.bth.pkey = 0xFFFF;
+	p.bth.dqpn = QP_A;
+	p.bth.psn = 1;
+	p.aeth.syndrome = rw_aeth_syndrome(RW_AETH_RNR_NAK, 14);
+	p.icrc_status = RW_CRC_BAD;
+	feed_packet(e, 3, &p);
+	assert_int_equal(flow_ab(e)->messages, 0);
+	req(e, 1000, RC_SEND_FIRST, 1, 1024);
+	rw_analyzer_finish(e->a, 1001);
+	assert_int_equal(flow_ab(e)->messages, 0);
+	assert_int_equal(flow_ab(e)->msg_cut_end, 1);
+	assert_int_equal(flow_ab(e)->msg_incomplete, 0);
 	env_free(e);
 }
 
@@ -2282,6 +2492,7 @@ int main(void)
 		cmocka_unit_test(test_nak_own_slow_timer),
 		cmocka_unit_test(test_nak_rto_configured),
 		cmocka_unit_test(test_conform_read_resume),
+		cmocka_unit_test(test_conform_read_resume_after_unseen_request),
 		cmocka_unit_test(test_reads_outstanding),
 		cmocka_unit_test(test_read_responses_in_psn_order),
 		cmocka_unit_test(test_read_cut_start_reissued),
@@ -2296,6 +2507,7 @@ int main(void)
 		cmocka_unit_test(test_resend_run_completes_messages),
 		cmocka_unit_test(test_rnr_refused_first),
 		cmocka_unit_test(test_refused_after_done),
+		cmocka_unit_test(test_refused_resend_open_at_end),
 		cmocka_unit_test(test_cut_start_by_resends),
 		cmocka_unit_test(test_cut_start_open_at_end),
 		cmocka_unit_test(test_uc_hole),
@@ -2303,6 +2515,10 @@ int main(void)
 		cmocka_unit_test(test_held_at_capture_end),
 		cmocka_unit_test(test_held_rest_counted_once),
 		cmocka_unit_test(test_read_answered_again_below_first),
+		cmocka_unit_test(test_read_answered_again_msn),
+		cmocka_unit_test(test_read_awaited_below_first_response),
+		cmocka_unit_test(test_read_answer_after_acks_no_gap),
+		cmocka_unit_test(test_read_reissue_first_seen_fills_hole),
 		cmocka_unit_test(test_rc_first_packet_bad),
 		cmocka_unit_test(test_cm_handshake_pairs),
 		cmocka_unit_test(test_cm_many_connections),

@@ -842,6 +842,39 @@ static void test_unpaired_naks_kept_apart(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 101739: two QPs of one host pair send the same
+ * PSNs (1 to 6); the capture cannot tell their answers apart. The second
+ * QP's responder NAKs 4. The first QP goes back from 2 on its timer and
+ * passes 4 on the way; then the second goes back to 4, where the NAK's
+ * go-back starts (IBA 9.7.5.1.3): the NAK is the second QP's. Its SENDs 4
+ * to 6 were refused and complete with their resends; the first QP's
+ * resends are duplicates of what its responder took. */
+static void test_unpaired_nak_taken_where_go_back_starts(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	const uint32_t qp_c = 0x33, qp_a2 = 0x44;
+	for (uint32_t psn = 1; psn <= 6; psn++) {
+		req(e, RC_SEND_ONLY, psn, 64);
+		req_to(e, qp_c, RC_SEND_ONLY, psn, 64);
+	}
+	rsp_to(e, qp_a2, RC_ACK, 4, NAK_SEQ, 3, 0);
+	e->t += 100000;
+	for (uint32_t psn = 2; psn <= 6; psn++) {
+		struct rw_note n = req(e, RC_SEND_ONLY, psn, 64);
+		assert_true(n.flags & RW_N_RETRANS);
+		assert_false(n.flags & RW_N_MSG_DONE);
+	}
+	for (uint32_t psn = 4; psn <= 6; psn++) {
+		struct rw_note n = req_to(e, qp_c, RC_SEND_ONLY, psn, 64);
+		assert_true(n.flags & RW_N_RETRANS);
+		assert_true(n.flags & RW_N_MSG_DONE);
+	}
+	assert_int_equal(flow_to(e, QP_B)->messages, 6);
+	assert_int_equal(flow_to(e, qp_c)->messages, 6);
+	env_free(e);
+}
+
 /* rocewire-gen's diff seed 101438: the capture starts with a SEND at 7,
  * then the resends of 4, 5 and 6 (a go-back whose NAK came before the
  * capture: their first copies went by before it). The responder
@@ -1684,6 +1717,7 @@ int main(void)
 		cmocka_unit_test(test_late_go_back_after_response_is_timeout),
 		cmocka_unit_test(test_bad_icrc_after_read_ends_its_span),
 		cmocka_unit_test(test_unpaired_naks_kept_apart),
+		cmocka_unit_test(test_unpaired_nak_taken_where_go_back_starts),
 		cmocka_unit_test(test_precapture_resend_completed_is_no_cut),
 		cmocka_unit_test(test_implied_reissue_lost_before_tap),
 		cmocka_unit_test(test_implied_by_read_gap_reissue_lost),

@@ -206,7 +206,7 @@ struct rw_msg_state {
 	uint8_t broken;     /* UC: the rest of a message a hole broke follows (the responder drops it) */
 	uint8_t op;         /* the open (or broken) message's operation: 0 SEND, 1 WRITE, 2 READ */
 	uint8_t end_valid;  /* UC WRITE: its RETH length and the MTU give its last PSN */
-	uint8_t pre;        /* READ: its FIRST response lies below the first the capture saw */
+	uint8_t pre;        /* READ: answered before the capture (RD_PRE_*), its requester may have taken it then */
 	uint32_t end_psn;
 	uint32_t next_psn;  /* READ responses: the PSN the open READ (or the one in_cut) takes next */
 	uint32_t first_psn; /* PSN of the open message's FIRST packet */
@@ -306,6 +306,9 @@ struct rw_flow {
 	 * flow, the READ there was seen answered whole (until its requester
 	 * sends a new one there). */
 	uint64_t *rd_asked, *rd_answered;
+	/* on a request flow, by PSN: the READ there came first after its
+	 * responder had acknowledged past it (allocated with rd_asked) */
+	uint64_t *rd_late;
 	/* That message, when a refusal sent the sender back before it: it
 	 * stays cut by the capture start unless its resend completes it. */
 	uint8_t msg_cut_back;
@@ -318,6 +321,16 @@ struct rw_flow {
 	struct rw_msg_state rmsg; /* the READ response being assembled on this (the responder's) flow */
 	uint8_t rhi_valid;
 	uint32_t rhi_psn;         /* the highest READ response PSN the requester took */
+	/* The responder's own account on its response flow: the highest PSN
+	 * an AETH named and the highest MSN a response the requester heard
+	 * carried (a READ answered again carries no new MSN). */
+	uint8_t rack_valid, rmsn_valid;
+	uint32_t rack_psn, rmsn;
+	uint64_t rack_ns;         /* when an ACK first named rack_psn */
+#define RW_RAGAIN 4
+	/* the first PSNs of the last READs answered again counted cut by the capture start */
+	uint32_t ragain[RW_RAGAIN];
+	uint8_t ragain_n, ragain_next;
 	/* The READ the capture started inside (its responses' rest): its
 	 * LAST's PSN once seen, then the FIRST its answer again from below
 	 * (a re-issue of it whole) showed: later answers from there are it. */

@@ -812,14 +812,16 @@ def expect(truth, a, b, link_gbps=100.0):
             if 0 < (seq_high[qk] - upto) % PSN_MOD < PSN_MOD >> 1 and \
                     (qk not in seq_acked or 0 < (upto - seq_acked[qk]) % PSN_MOD < PSN_MOD >> 1):
                 seq_acked[qk] = upto
-        if r["dir"] == "response" and r.get("corrupt") and r.get("aeth") in ("nak_psn_seq", "rnr_nak") \
-                and qk in seq_exp:
-            # README "bad ICRC": a NAK the requester dropped still says
-            # what its responder refused (the tap saw the responder send it)
+        if r["dir"] == "response" and r.get("aeth") in ("nak_psn_seq", "rnr_nak") and qk in seq_exp:
+            # (README "bad ICRC": one the requester dropped too: the tap
+            # saw the responder send it, refusing what it names)
             rk = key_of(r)
             if rk in paired and paired_t[rk] <= r["t_ns"]:
                 seq_back(qk, r["psn"])
             else:
+                # README "pairing": a NAK whose flow is not paired yet
+                # takes effect at the go-back to its PSN, which says
+                # whose requests it refused
                 nak_pend[qk] = r["psn"]
             continue
         if r.get("corrupt"):
@@ -831,15 +833,6 @@ def expect(truth, a, b, link_gbps=100.0):
                 seq_exp[qk], seq_slack[qk] = r["psn"], 0
             continue
         if r["dir"] == "response":
-            if r.get("aeth") in ("nak_psn_seq", "rnr_nak") and qk in seq_exp:
-                rk = key_of(r)
-                if rk in paired and paired_t[rk] <= r["t_ns"]:
-                    seq_back(qk, r["psn"])
-                else:
-                    # README "pairing": a NAK whose flow is not paired yet
-                    # takes effect at the go-back to its PSN, which says
-                    # whose requests it refused
-                    nak_pend[qk] = r["psn"]
             continue
         if r["dir"] != "request":
             continue

@@ -85,21 +85,27 @@ static struct rw_note feed(struct env *e, uint64_t ts, uint32_t src, uint32_t ds
 	return feed_packet(e, ts, &p);
 }
 
+/* A response from B to A's QP carrying an AETH. */
+static void aeth_packet(struct rw_packet *p, uint8_t opcode, uint32_t psn, uint8_t syndrome, uint32_t msn)
+{
+	memset(p, 0, sizeof(*p));
+	p->carrier = RW_CARRIER_ROCEV2;
+	p->present = RW_P_IPV4;
+	p->ipv4.src = B_IP;
+	p->ipv4.dst = A_IP;
+	p->bth.opcode = opcode;
+	p->bth.pkey = 0xFFFF;
+	p->bth.dqpn = QP_A;
+	p->bth.psn = psn;
+	p->aeth.syndrome = syndrome;
+	p->aeth.msn = msn;
+}
+
 static struct rw_note feed_aeth(struct env *e, uint64_t ts, uint8_t opcode, uint32_t psn,
 				uint8_t syndrome, uint32_t msn, uint32_t payload, uint32_t dmalen)
 {
 	struct rw_packet p;
-	memset(&p, 0, sizeof(p));
-	p.carrier = RW_CARRIER_ROCEV2;
-	p.present = RW_P_IPV4;
-	p.ipv4.src = B_IP;
-	p.ipv4.dst = A_IP;
-	p.bth.opcode = opcode;
-	p.bth.pkey = 0xFFFF;
-	p.bth.dqpn = QP_A;
-	p.bth.psn = psn;
-	p.aeth.syndrome = syndrome;
-	p.aeth.msn = msn;
+	aeth_packet(&p, opcode, psn, syndrome, msn);
 	p.payload_len = payload;
 	p.reth.dmalen = dmalen;
 	return feed_packet(e, ts, &p);
@@ -1825,16 +1831,7 @@ static void test_refused_resend_open_at_end(void **state)
 	struct rw_note n = req(e, 2, RC_SEND_LAST, 2, 100);
 	assert_true(n.flags & RW_N_MSG_DONE);
 	struct rw_packet p;
-	memset(&p, 0, sizeof(p));
-	p.carrier = RW_CARRIER_ROCEV2;
-	p.present = RW_P_IPV4;
-	p.ipv4.src = B_IP;
-	p.ipv4.dst = A_IP;
-	p.bth.opcode = RC_ACK;
-	p.bth.pkey = 0xFFFF;
-	p.bth.dqpn = QP_A;
-	p.bth.psn = 1;
-	p.aeth.syndrome = rw_aeth_syndrome(RW_AETH_RNR_NAK, 14);
+	aeth_packet(&p, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_RNR_NAK, 14), 0);
 	p.icrc_status = RW_CRC_BAD;
 	feed_packet(e, 3, &p);
 	assert_int_equal(flow_ab(e)->messages, 0);

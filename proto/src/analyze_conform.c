@@ -410,7 +410,9 @@ static void read_reissue_check(struct rw_analyzer *a, struct rw_flow *f, const s
 	const struct rw_seq *rs = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer)->rsp : NULL;
 	while (got < done && rs && seq_seen(rs, psn_add(e->psn, got)))
 		got++;
-	int bad = done > got;
+	/* (before the flows are paired no response is known to be its:
+	 * where it resumes is judged by its address and length alone) */
+	int bad = f->peer >= 0 && done > got;
 	if (!bad && f->cs.read_mtu) {
 		uint64_t off = (uint64_t)done * f->cs.read_mtu;
 		bad = p->reth.va != e->va + off || (uint64_t)p->reth.dmalen + off != e->len;
@@ -607,14 +609,21 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 }
 
 /* A READ response matched to q's READ entry e: the data received in a row,
- * and the segment size (from a FIRST or MIDDLE, which are full). */
+ * and the segment size (from a FIRST or MIDDLE, which are full). rs: the
+ * response stream it came on, NULL unknown. */
 void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e,
-			   uint64_t ts)
+			   const struct rw_seq *rs, uint64_t ts)
 {
 	/* One whose ICRC is bad the requester dropped: it received nothing,
 	 * and re-issues the READ from there. */
 	if (p->icrc_status == RW_CRC_BAD || p->vcrc_status == RW_CRC_BAD)
 		return;
+	/* The responses of an earlier answer the capture saw count too: the
+	 * rest of it may still come after the READ was sent again, in
+	 * sequence for the requester, which holds what came before. */
+	while (rs && e->got < e->npsn && psn_add(e->psn, e->got) != p->bth.psn &&
+	       seq_seen(rs, psn_add(e->psn, e->got)))
+		e->got++;
 	if (p->bth.psn == psn_add(e->psn, e->got)) {
 		e->got++;
 	} else if (rw_psn_diff(p->bth.psn, psn_add(e->psn, e->got)) > 0) {

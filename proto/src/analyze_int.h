@@ -377,7 +377,7 @@ void conf_on_rd_answer(struct rw_flow *q, uint32_t psn);
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t flags, int reissue, uint64_t ts, uint64_t frame);
 void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct rw_pend *e,
-			   uint64_t ts);
+			   const struct rw_seq *rs, uint64_t ts);
 void conf_on_ce(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
 void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint64_t ts,
 		 uint64_t frame);

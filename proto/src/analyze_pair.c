@@ -735,19 +735,19 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			f->rsp = an_alloc(a, sizeof(*f->rsp), 0);
 		uint32_t fl = 0;
 		if (f->rsp) {
-			/* The first response of a READ this capture saw
-			 * requested is new: the response stream is known from
-			 * there. */
-			if (i >= 0 && p->bth.psn == PEND(q->pend, i)->psn)
-				f->rsp->synced = 1;
-			/* The PSNs between the last READ's responses and this
-			 * READ's first were requests that ACKs answered: no gap. */
+			/* The READ this capture saw requested that it answers
+			 * (its first PSN): one seen requested there, answered
+			 * past since, has no entry left. */
 			int64_t from = i >= 0 ? (int64_t)PEND(q->pend, i)->psn
-				       /* (a READ seen requested there, answered
-					* past since: its entry is gone) */
 				       : q && q->rd_asked && (op->flags & RW_OPF_FIRST) && psn_bit(q->rd_asked, p->bth.psn)
 						 ? (int64_t)p->bth.psn
 						 : -1;
+			/* Its first response is new: the response stream is
+			 * known from there. */
+			if (from == (int64_t)p->bth.psn)
+				f->rsp->synced = 1;
+			/* The PSNs between the last READ's responses and this
+			 * READ's first were requests that ACKs answered: no gap. */
 			if (from >= 0 && f->rsp->valid) {
 				int32_t d = rw_psn_diff((uint32_t)from, f->rsp->high_psn);
 				if (d > 0 && (uint32_t)d < PSN_WINDOW)
@@ -775,7 +775,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			conf_on_answer(q, p->bth.psn, ts, 1);
 		}
 		if (i >= 0) {
-			conf_on_read_response(q, p, PEND(q->pend, i), ts);
+			conf_on_read_response(q, p, PEND(q->pend, i), f->rsp, ts);
 			n->flags |= RW_N_READ_MATCH;
 			n->req_frame = PEND(q->pend, i)->frame;
 			/* A LAST the requester dropped (bad ICRC) ends nothing:

@@ -1438,6 +1438,33 @@ static void test_conform_read_resume_after_unseen_request(void **state)
 	}
 }
 
+/* A READ at 0 answered in 1 KiB segments: FIRST 0 and MIDDLE 1 come, the
+ * requester sends the READ again whole on its timer, and READ 4 after it;
+ * then the rest of the first answer (MIDDLE 2, LAST 3) comes, late: in
+ * sequence for the requester, which holds 0 and 1, no response past a
+ * missing one; then the answer to READ 0 sent again begins. READ 4,
+ * unanswered, is sent again on the timer right after: a timeout, not a
+ * go-back implied by a gap at 0 (diff seed 100478). */
+static void test_conform_read_rest_after_resend_no_gap(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 0, 0x10000, 4096);
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 0, 1, 1024);
+	read_resp(e, 2100, QP_A, RC_READ_MIDDLE, 1, 0, 1024);
+	read_req(e, 500000, 0, 0x10000, 4096);
+	read_req(e, 600000, 4, 0x20000, 1024);
+	read_resp(e, 1690000, QP_A, RC_READ_MIDDLE, 2, 0, 1024);
+	read_resp(e, 1690100, QP_A, RC_READ_LAST, 3, 1, 1024);
+	read_resp(e, 1690200, QP_A, RC_READ_FIRST, 0, 1, 1024); /* its answer again begins */
+	read_req(e, 1700000, 4, 0x20000, 1024);
+	rw_analyzer_finish(e->a, 1800000);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_implied, 0);
+	assert_int_equal(c->resend_by_timeout, 2);
+	env_free(e);
+}
+
 /* CNP pacing at 4 us per QP: CE marks at 1 and 2 us; CNPs at 3 us and 5 us
  * (2 us apart: too often); a CE mark at 40 us, eligible, never answered
  * within the 1 ms window (the capture goes on to 2 ms); a NAK and a CNP
@@ -1768,6 +1795,22 @@ static void test_read_answer_after_acks_no_gap(void **state)
 	rw_analyzer_finish(e->a, 60000);
 	assert_int_equal(flow_ba(e)->psn_gaps, 0);
 	assert_int_equal(flow_ba(e)->missing_psns, 0);
+	env_free(e);
+
+	/* The same with READ 5's answer the first the capture sees: it
+	 * answers a READ the capture saw requested, and the response stream
+	 * is known from there (diff seed 101181). */
+	e = env_new(NULL);
+	read_req(e, 1300, 5, 0x20000, 256);
+	req(e, 1400, RC_SEND_ONLY, 6, 64);
+	feed_aeth(e, 2200, RC_ACK, 6, ACK_SYN, 5, 0, 0);
+	read_req(e, 50000, 5, 0x20000, 256);
+	req(e, 50100, RC_SEND_ONLY, 6, 64);
+	req(e, 50200, RC_SEND_ONLY, 7, 64);
+	feed_aeth(e, 50300, RC_ACK, 7, ACK_SYN, 6, 0, 0);
+	n = read_resp(e, 50400, QP_A, RC_READ_ONLY, 5, 6, 256);
+	assert_false(n.flags & RW_N_UNSYNCED);
+	assert_int_equal(flow_ba(e)->unsynced_pkts, 0);
 	env_free(e);
 }
 
@@ -2490,6 +2533,7 @@ int main(void)
 		cmocka_unit_test(test_nak_rto_configured),
 		cmocka_unit_test(test_conform_read_resume),
 		cmocka_unit_test(test_conform_read_resume_after_unseen_request),
+		cmocka_unit_test(test_conform_read_rest_after_resend_no_gap),
 		cmocka_unit_test(test_reads_outstanding),
 		cmocka_unit_test(test_read_responses_in_psn_order),
 		cmocka_unit_test(test_read_cut_start_reissued),

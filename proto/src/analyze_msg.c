@@ -675,12 +675,20 @@ int msg_nak_fits(const struct rw_flow *f, uint32_t psn)
 	return below >= 0 && (uint32_t)below <= PSN_WINDOW;
 }
 
+/* Whether o holds the unattributed NAK (psn, src); its index, or -1. */
+static int nak_held(const struct rw_flow *o, uint32_t psn, int32_t src)
+{
+	for (unsigned j = 0; j < o->msg_nak_n; j++)
+		if (o->msg_nak_psn[j] == psn && o->msg_nak_src[j] == src)
+			return (int)j;
+	return -1;
+}
+
 /* Keeps an unattributed NAK's PSN for f (the oldest goes when full). */
 void msg_nak_add(struct rw_flow *f, uint32_t psn, int32_t src)
 {
-	for (unsigned k = 0; k < f->msg_nak_n; k++)
-		if (f->msg_nak_psn[k] == psn && f->msg_nak_src[k] == src)
-			return; /* a duplicate NAK: one go-back answers both */
+	if (nak_held(f, psn, src) >= 0)
+		return; /* a duplicate NAK: one go-back answers both */
 	if (f->msg_nak_n == RW_MSG_NAKS) {
 		memmove(f->msg_nak_psn, f->msg_nak_psn + 1, (RW_MSG_NAKS - 1) * sizeof(uint32_t));
 		memmove(f->msg_nak_src, f->msg_nak_src + 1, (RW_MSG_NAKS - 1) * sizeof(int32_t));
@@ -696,15 +704,6 @@ static void nak_drop(struct rw_flow *f, unsigned k)
 	f->msg_nak_n--;
 	memmove(f->msg_nak_psn + k, f->msg_nak_psn + k + 1, (f->msg_nak_n - k) * sizeof(uint32_t));
 	memmove(f->msg_nak_src + k, f->msg_nak_src + k + 1, (f->msg_nak_n - k) * sizeof(int32_t));
-}
-
-/* Whether o holds the unattributed NAK (psn, src); its index, or -1. */
-static int nak_held(const struct rw_flow *o, uint32_t psn, int32_t src)
-{
-	for (unsigned j = 0; j < o->msg_nak_n; j++)
-		if (o->msg_nak_psn[j] == psn && o->msg_nak_src[j] == src)
-			return (int)j;
-	return -1;
 }
 
 /* Whether an unattributed NAK named psn: f, going back to it, is the flow

@@ -494,6 +494,11 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 			if (e)
 				e->fresh = (fl & RW_N_NEW) != 0;
 		}
+		/* (a READ sent again inside the one left unanswered takes
+		 * its answer over) */
+		if (op->op == RW_OP_READ_REQ && f->cs.late_valid &&
+		    (uint32_t)rw_psn_diff(p->bth.psn, f->cs.late_psn) < f->cs.late_npsn)
+			f->cs.late_valid = 0;
 		if (e && op->op == RW_OP_READ_REQ) {
 			e->va = p->reth.va;
 			e->len = p->reth.dmalen;
@@ -510,9 +515,14 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		if (op->op == RW_OP_READ_REQ && !f->rd_asked) {
 			f->rd_asked = an_alloc(a, PSN_WINDOW / 8, 0);
 			f->rd_late = an_alloc(a, PSN_WINDOW / 8, 0);
+			f->rd_dropped = an_alloc(a, PSN_WINDOW / 8, 0);
 		}
 		if (f->rd_asked && ((fl & RW_N_NEW) || op->op == RW_OP_READ_REQ))
 			psn_bit_put(f->rd_asked, p->bth.psn, op->op == RW_OP_READ_REQ);
+		/* (a new READ's responses were dropped by no one yet) */
+		for (uint32_t u = 0; f->rd_dropped && (fl & RW_N_NEW) && op->op == RW_OP_READ_REQ &&
+				     u < k + slack && u < PSN_WINDOW; u++)
+			psn_bit_put(f->rd_dropped, psn_add(p->bth.psn, u), 0);
 		if (f->rd_late && ((fl & RW_N_NEW) || op->op != RW_OP_READ_REQ))
 			psn_bit_put(f->rd_late, p->bth.psn,
 				    op->op == RW_OP_READ_REQ && f->peer >= 0 &&

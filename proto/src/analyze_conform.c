@@ -472,11 +472,25 @@ static int resent_at(const struct rw_flow *f, uint32_t psn)
 	return in_run || await_find(f, psn) >= 0;
 }
 
+/* Whether a READ gap a response showed still waits for its go-back: it
+ * showed since the last go-back, or that one started past it (the
+ * requester went back for something else, the READ left as it was; a
+ * go-back from its PSN or below ends it). */
+static int rgap_open(const struct rw_flow *f)
+{
+	return f->cs.rgap_valid &&
+	       (f->cs.rgap_ts > f->cs.last_gbn_ts || rw_psn_diff(f->cs.gbn_from, f->cs.rgap_psn) > 0);
+}
+
 /* Whether a READ or atomic before psn is still outstanding on f (no
  * answer to it yet). */
 static int rd_atomic_waits_below(const struct rw_flow *f, uint32_t psn)
 {
 	if (f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0)
+		return 1;
+	/* (a READ a later response of which showed a gap since the last
+	 * go-back waits for the rest of its answer, whatever came after) */
+	if (rgap_open(f) && rw_psn_diff(f->cs.rgap_psn, psn) < 0)
 		return 1;
 	const struct rw_pend_ring *r = f->pend;
 	for (uint32_t k = 0; r && k < r->n; k++) {
@@ -545,7 +559,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		/* A READ re-issued below the NAKed PSN because a later
 		 * response of it came (the READ gap) is that gap's go-back:
 		 * the NAK is answered by the next one. */
-		int rgap = rd_atomic && f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
+		int rgap = rd_atomic && rgap_open(f) &&
 			   psn == f->cs.rgap_psn && rgap_acted(f, ts);
 		f->cs.nak_left = 0;
 		/* So is one whose answer a response before the NAK showed
@@ -554,7 +568,15 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * re-issue that request first). */
 		uint64_t shown = reissue_below ? ans_past_ts(f, psn) : 0;
 		int ans_below = shown && shown < f->cs.nak_ts && answered_past(f, psn, ts) && !resent_at(f, psn);
-		if (by_nak && (rgap || ans_below) && reissue_below) {
+		/* So is one seen starting below the NAKed PSN past a READ a
+		 * later response of which showed a gap before the NAK came:
+		 * it began with that READ's re-issue, dropped before the
+		 * capture point. */
+		int gap_below = by_nak && !rd_atomic && rgap_open(f) &&
+				f->cs.rgap_ts < f->cs.nak_ts && f->cs.nak_cause == RW_NAKK_PSN_SEQ &&
+				rw_psn_diff(psn, f->cs.nak_psn) < 0 && rw_psn_diff(f->cs.rgap_psn, psn) < 0 &&
+				rgap_acted(f, ts) && !resent_at(f, f->cs.rgap_psn);
+		if (by_nak && (((rgap || ans_below) && reissue_below) || gap_below)) {
 			by_nak = 0;
 			f->cs.nak_left = 1;
 		}
@@ -575,7 +597,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * gap below this PSN. */
 		int below = (f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0 &&
 			     answered_past(f, f->cs.unans_psn, ts) && !resent_at(f, f->cs.unans_psn)) ||
-			    (f->cs.rgap_valid && f->cs.rgap_ts > f->cs.last_gbn_ts &&
+			    (rgap_open(f) &&
 			     rw_psn_diff(f->cs.rgap_psn, psn) < 0 && rgap_acted(f, ts) &&
 			     !resent_at(f, f->cs.rgap_psn));
 		int implied = !by_nak &&
@@ -601,6 +623,8 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		f->cs.last_gbn_cause = cause;
 		hist_push(f->cs.gbn_hts, f->cs.gbn_hcause, &f->cs.gbn_hn, ts, cause, &f->cs.gbn_hprev_ts);
 		f->cs.unans_valid = 0; /* re-issued by this go-back, or given up */
+		if (f->cs.rgap_valid && rw_psn_diff(psn, f->cs.rgap_psn) <= 0)
+			f->cs.rgap_valid = 0; /* the READ gap's PSN sent again by it */
 		f->cs.gbn_from = psn;
 		f->cs.gbn_high = f->req.high_psn;
 	}
@@ -616,17 +640,27 @@ void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct 
 {
 	/* One whose ICRC is bad the requester dropped: it received nothing,
 	 * and re-issues the READ from there. */
-	if (p->icrc_status == RW_CRC_BAD || p->vcrc_status == RW_CRC_BAD)
+	if (p->icrc_status == RW_CRC_BAD || p->vcrc_status == RW_CRC_BAD) {
+		if (q->rd_dropped)
+			psn_bit_put(q->rd_dropped, p->bth.psn, 1);
 		return;
+	}
 	/* The responses of an earlier answer the capture saw count too: the
 	 * rest of it may still come after the READ was sent again, in
-	 * sequence for the requester, which holds what came before. */
+	 * sequence for the requester, which holds what came before. Not
+	 * those that came past a gap in their answer: the requester dropped
+	 * them (IBA 9.7.5.1.4: it takes READ responses in order only). */
 	while (rs && e->got < e->npsn && psn_add(e->psn, e->got) != p->bth.psn &&
-	       seq_seen(rs, psn_add(e->psn, e->got)))
+	       seq_seen(rs, psn_add(e->psn, e->got)) &&
+	       !(q->rd_dropped && psn_bit(q->rd_dropped, psn_add(e->psn, e->got))))
 		e->got++;
 	if (p->bth.psn == psn_add(e->psn, e->got)) {
 		e->got++;
+		if (q->rd_dropped)
+			psn_bit_put(q->rd_dropped, p->bth.psn, 0);
 	} else if (rw_psn_diff(p->bth.psn, psn_add(e->psn, e->got)) > 0) {
+		if (q->rd_dropped)
+			psn_bit_put(q->rd_dropped, p->bth.psn, 1);
 		q->cs.rgap_valid = 1;
 		q->cs.rgap_psn = psn_add(e->psn, e->got);
 		q->cs.rgap_ts = ts;

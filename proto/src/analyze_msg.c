@@ -234,6 +234,16 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 	return READ_TAKE;
 }
 
+/* Whether a READ answer first..last is the rest of the READ the capture
+ * started inside, re-issued from inside it: it ends at that READ's LAST and
+ * starts at or past the first PSN the capture saw of it (a MIDDLE or LAST,
+ * so its beginning lies below, unseen). */
+static int read_rest_of_cut(const struct rw_flow *f, uint32_t first, uint32_t last)
+{
+	return f->rcut_state == 1 && last == f->rcut_last && f->rcut_lo_valid &&
+	       rw_psn_diff(first, f->rcut_lo) >= 0;
+}
+
 /* The capture started inside this message: counted once, at its first
  * packet seen; its LAST ends it. */
 static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t psn, int last,
@@ -245,6 +255,9 @@ static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t ps
 		if (m == &f->msg) {
 			f->msg_cut_valid = 1;
 			f->msg_cut_psn = psn;
+		} else if (!f->rcut_lo_valid) {
+			f->rcut_lo_valid = 1;
+			f->rcut_lo = psn;
 		}
 	}
 	if (last)
@@ -344,6 +357,14 @@ int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32
 		return 0;
 	}
 	m->bytes += len;
+	if (last && oi == 2 && read_rest_of_cut(f, m->first_psn, psn)) {
+		/* the READ the capture started inside, counted already */
+		m->open = 0;
+		m->pre = 0;
+		owner->bytes_by_op[oi] += m->bytes;
+		n->flags |= RW_N_CUT_START;
+		return 1;
+	}
 	if (last && m->pre) {
 		uint8_t why = m->pre;
 		m->open = 0;
@@ -1036,7 +1057,8 @@ void msg_release(struct rw_analyzer *a, struct rw_flow *f)
 	an_free(a, f->rd_asked, PSN_WINDOW / 8);
 	an_free(a, f->rd_late, PSN_WINDOW / 8);
 	an_free(a, f->rd_answered, PSN_WINDOW / 8);
-	f->rd_asked = f->rd_late = f->rd_answered = NULL;
+	an_free(a, f->rd_dropped, PSN_WINDOW / 8);
+	f->rd_asked = f->rd_late = f->rd_answered = f->rd_dropped = NULL;
 }
 
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
@@ -1053,10 +1075,11 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	f->msg_back_n = 0;
 	/* A message wholly below the window's first PSN whose LAST the
 	 * capture ended before: cut by the capture start all the same (its
-	 * first copies went by before it), unless its resends reached the
-	 * window's first PSN: then it is the message the window starts
-	 * inside, counted there. */
-	if (f->msg_pre_open && psn_add(f->msg_pre_psn, 1) != f->msg_start_psn)
+	 * first copies went by before it), unless the window started inside
+	 * a message (a MIDDLE or LAST first): with no LAST seen after its
+	 * resends and nothing seen between them and the window's first PSN,
+	 * it is the message the window starts inside, counted there. */
+	if (f->msg_pre_open && psn_add(f->msg_pre_psn, 1) != f->msg_start_psn && !f->first_mid_message)
 		f->msg_cut_start++;
 	f->msg_pre_open = 0;
 	if (f->msg.open) {

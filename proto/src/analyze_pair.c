@@ -485,6 +485,12 @@ static uint32_t pend_ack(struct rw_flow *q, uint32_t psn, int in_read_resp, int 
 			q->cs.unans_valid = 1;
 			q->cs.unans_psn = e->psn;
 		}
+		if (!in_read_resp && e->kind == PEND_READ) {
+			q->cs.late_valid = 1;
+			q->cs.late_psn = e->psn;
+			q->cs.late_npsn = e->npsn;
+			q->cs.late_got = e->got;
+		}
 		e->kind = PEND_DEAD;
 	}
 	pend_compact(r);
@@ -773,6 +779,15 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			 * requester looks at what is missing then, with what
 			 * came before it answered. */
 			conf_on_answer(q, p->bth.psn, ts, 1);
+		}
+		if (i < 0 && q && q->cs.late_valid &&
+		    (uint32_t)rw_psn_diff(p->bth.psn, q->cs.late_psn) < q->cs.late_npsn) {
+			/* the answer to the READ an ACK or NAK past it left
+			 * unanswered, come after all: the gap it shows */
+			struct rw_pend t = {.psn = q->cs.late_psn, .npsn = q->cs.late_npsn,
+					    .got = q->cs.late_got, .kind = PEND_READ};
+			conf_on_read_response(q, p, &t, f->rsp, ts);
+			q->cs.late_got = t.got;
 		}
 		if (i >= 0) {
 			conf_on_read_response(q, p, PEND(q->pend, i), f->rsp, ts);

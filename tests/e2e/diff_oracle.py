@@ -979,6 +979,7 @@ def expect(truth, a, b, link_gbps=100.0):
             h[c["psn"]] = op_kind(c["op"])[1]
         return True
 
+    cut_seen = {}   # (qp, side) -> {msg: (info, PSNs the window shows, flow key)} cut by the capture start
     read_req_in_w = set(((r["flow"], r["qp"]), r.get("msg")) for r in win
                         if r["kind"] == "roce" and op_kind(r["op"])[0] == "read_req")
     for (qp, side, n), m in sorted(msgs.items(), key=lambda x: (x[0][0], x[0][1], x[0][2])):
@@ -1064,6 +1065,7 @@ def expect(truth, a, b, link_gbps=100.0):
             # MIDDLE/LAST of a message the capture started inside, or before
             # the flow's first message start in the window
             f["messages_cut_by_capture_start"] += 1
+            cut_seen.setdefault((qp, side), {})[n] = (m, have, fk)
         elif ((done is not None and done["frame"] > b) or (done is None and later) or transport == "RC") \
                 and side == "req" and transport == "RC" and cut_at_start(m, good):
             # README "messages cut by the capture": the window's sequence
@@ -1072,6 +1074,7 @@ def expect(truth, a, b, link_gbps=100.0):
             # packets that went by before the capture): the capture cannot
             # tell that its receiver never took it
             f["messages_cut_by_capture_start"] += 1
+            cut_seen.setdefault((qp, side), {})[n] = (m, have, fk)
         elif ((done is not None and done["frame"] > b) or (done is None and later) or
               transport == "RC") and past_hole(m, good, side, transport):
             pass
@@ -1107,6 +1110,60 @@ def expect(truth, a, b, link_gbps=100.0):
                     pk[wf(c)]["flags"].add("orphan")
         if mark is not None:
             pk[wf(mark)]["flags"].add("msg_done")
+
+    # README "messages cut by the capture": two messages cut by the capture
+    # start whose packets between them the window never shows (the LAST of
+    # the one, the FIRST of the next) look like one and count as one
+    # (the messages between them, if any, the window shows nothing of)
+    for (qp, side), cm in cut_seen.items():
+        order = sorted(cm)
+        for pn, n in zip(order, order[1:]):
+            m, have, fk = cm[n]
+            prev = cm[pn]
+            if prev[2] != fk or prev[0]["kind"] != m["kind"] or m["kind"] not in ("send", "write"):
+                continue
+            if any(in_w(c) for k in range(pn + 1, n) for c in msgs.get((qp, side, k), {"copies": []})["copies"]):
+                continue
+            last_prev = max(prev[0]["psns"], key=lambda x: (x - prev[0]["first_psn"]) % PSN_MOD)
+            if m["first_psn"] not in have and last_prev not in prev[1] and have and prev[1]:
+                flows[fk]["messages_cut_by_capture_start"] -= 1
+
+    # README "messages cut by the capture": a READ answered whole before the
+    # window and answered again whole in it, its requests all before the
+    # window, the MSN of the answer again new to the window and its FIRST
+    # not below a response PSN the window showed before it: the capture
+    # cannot tell it from the first answer, and counts a message
+    for (qp, side, n), m in msgs.items():
+        if side != "rsp" or m["kind"] != "read_resp" or m["done"] is None or in_w(m["done"]) or \
+                m["done"].get("frame") is None or m["done"]["frame"] >= a or m["first_psn"] is None:
+            continue
+        if (qp, n) in read_req_in_w or any(in_w(c) for c in m["copies"]):
+            continue
+        again = [r for r in win if r["kind"] == "roce" and (r["flow"], r["qp"]) == qp and
+                 op_kind(r["op"])[0] == "read_resp" and r.get("msg") is None and
+                 r.get("resend") == "duplicate_read" and r["psn"] in m["psns"]]
+        if not again or again[0]["psn"] != m["first_psn"] or \
+                op_kind(again[0]["op"])[1] not in ("first", "only"):
+            continue
+        run = []
+        for r in again:
+            if r.get("corrupt"):
+                continue
+            if r["psn"] == m["first_psn"] and run:
+                break
+            run.append(r)
+        if set(r["psn"] for r in run) != m["psns"] or op_kind(run[-1]["op"])[1] not in ("last", "only"):
+            continue
+        fk = key_of(run[0])
+        before = [r for r in win if r["frame"] < run[0]["frame"] and r["kind"] == "roce" and key_of(r) == fk]
+        if any(r.get("msn") is not None and r["msn"] >= run[0].get("msn", 0) for r in before) or \
+                any(op_kind(r["op"])[0] == "read_resp" and 0 < (r["psn"] - m["first_psn"]) % PSN_MOD < PSN_MOD >> 1
+                    for r in before):
+            continue
+        owner = flow(paired[fk]) if fk in paired else flow(fk)
+        flow(fk)["messages"] += 1
+        owner["msgs_by_op"]["read"] += 1
+        pk[wf(run[-1])]["flags"].add("msg_done")
 
     # the held requests in PSN order from the hole: a FIRST or ONLY starts
     # a message, and so does a MIDDLE or LAST when no message is open

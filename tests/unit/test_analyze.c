@@ -41,11 +41,13 @@ static void env_free(struct env *e)
 
 /* Builds p into a frame, decodes it back and feeds it: the engine sees what
  * a capture would give it. */
+/* (p->icrc_status RW_CRC_BAD: built with a bad ICRC) */
 static struct rw_note feed_packet(struct env *e, uint64_t ts, const struct rw_packet *p)
 {
 	uint8_t buf[9000];
 	size_t n;
-	assert_int_equal(rw_packet_build(p, RW_LINKTYPE_ETHERNET, 0, buf, sizeof(buf), &n), RW_OK);
+	unsigned flags = p->icrc_status == RW_CRC_BAD ? RW_BUILD_BAD_ICRC : 0;
+	assert_int_equal(rw_packet_build(p, RW_LINKTYPE_ETHERNET, flags, buf, sizeof(buf), &n), RW_OK);
 	struct rw_packet d;
 	assert_int_equal(rw_packet_decode(NULL, RW_LINKTYPE_ETHERNET, buf, n, n, &d), RW_OK);
 	struct rw_note note;
@@ -1285,9 +1287,9 @@ static void read_case(uint64_t va2, uint32_t len2, uint64_t want)
 	read_case_at(12, va2, len2, want);
 }
 
-/* A READ response from B to A's QP dqpn. */
-static struct rw_note read_resp(struct env *e, uint64_t ts, uint32_t dqpn, uint8_t opcode, uint32_t psn,
-				uint32_t msn, uint32_t len)
+/* A READ response from B to A's QP dqpn; bad: its ICRC is bad. */
+static struct rw_note read_resp_crc(struct env *e, uint64_t ts, uint32_t dqpn, uint8_t opcode, uint32_t psn,
+				    uint32_t msn, uint32_t len, int bad)
 {
 	struct rw_packet p;
 	memset(&p, 0, sizeof(p));
@@ -1302,7 +1304,15 @@ static struct rw_note read_resp(struct env *e, uint64_t ts, uint32_t dqpn, uint8
 	p.aeth.syndrome = ACK_SYN;
 	p.aeth.msn = msn;
 	p.payload_len = len;
+	if (bad)
+		p.icrc_status = RW_CRC_BAD;
 	return feed_packet(e, ts, &p);
+}
+
+static struct rw_note read_resp(struct env *e, uint64_t ts, uint32_t dqpn, uint8_t opcode, uint32_t psn,
+				uint32_t msn, uint32_t len)
+{
+	return read_resp_crc(e, ts, dqpn, opcode, psn, msn, len, 0);
 }
 
 /* Several READs outstanding, a WRITE between them (IBA 9.4.4: a READ takes
@@ -1461,6 +1471,195 @@ static void test_conform_read_rest_after_resend_no_gap(void **state)
 	rw_analyzer_finish(e->a, 1800000);
 	const struct rw_conform *c = conf_ab(e);
 	assert_int_equal(c->resend_by_implied, 0);
+	assert_int_equal(c->resend_by_timeout, 2);
+	env_free(e);
+}
+
+/* A READ at 10 (4 KiB in 1 KiB segments, 10..13), a WRITE 14..17, 18 lost
+ * before the tap, a SEND at 19. The READ's answer comes with 11 missing (a
+ * gap shown at 12), then a PSN-sequence NAK of 18; the go-back the capture
+ * shows starts at 14: it began with the READ's re-issue at 11, dropped
+ * before the capture point too. No resend that started at the wrong PSN,
+ * and the go-back is the READ gap's (implied); the NAK waits for the resend
+ * of its PSN (diff seed 101479). */
+static void test_conform_gap_go_back_reissue_lost(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 10, 0x10000, 4096);
+	req(e, 1100, RC_WRITE_FIRST, 14, 1024);
+	req(e, 1200, RC_WRITE_MIDDLE, 15, 1024);
+	req(e, 1300, RC_WRITE_MIDDLE, 16, 1024);
+	req(e, 1400, RC_WRITE_LAST, 17, 1024);
+	req(e, 1600, RC_SEND_ONLY, 19, 64);
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 10, 1, 1024);
+	read_resp(e, 2200, QP_A, RC_READ_MIDDLE, 12, 0, 1024);
+	read_resp(e, 2300, QP_A, RC_READ_LAST, 13, 1, 1024);
+	feed_aeth(e, 2400, RC_ACK, 18, rw_aeth_syndrome(RW_AETH_NAK, RW_NAK_PSN_SEQ_ERROR), 2, 0, 0);
+	struct rw_note n = req(e, 3000, RC_WRITE_FIRST, 14, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, 3100, RC_WRITE_MIDDLE, 15, 1024);
+	req(e, 3200, RC_WRITE_MIDDLE, 16, 1024);
+	req(e, 3300, RC_WRITE_LAST, 17, 1024);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->count[RW_V_RESEND_WRONG_START], 0);
+	assert_int_equal(c->resend_by_implied, 1);
+	assert_int_equal(c->resend_by_nak, 0);
+	env_free(e);
+}
+
+/* A READ at 0 (8 KiB in 1 KiB segments, 0..7): its answer comes with 2
+ * missing, and the requester, which takes responses in order only, drops
+ * 3..7 and re-issues the READ from 2 (and sends the SEND at 8 again). That answer comes with 4 missing:
+ * the 4 of the first answer does not fill it (the requester dropped it),
+ * and the re-issue from 4 right after is that gap's go-back, implied like
+ * the first, not the timer's (diff seed 101479). */
+static void test_conform_gap_again_past_dropped(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 0, 0x10000, 8192);
+	req(e, 1100, RC_SEND_ONLY, 8, 64);
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 0, 1, 1024);
+	read_resp(e, 2100, QP_A, RC_READ_MIDDLE, 1, 0, 1024);
+	for (uint32_t psn = 3; psn < 7; psn++)
+		read_resp(e, 2000 + psn * 100, QP_A, RC_READ_MIDDLE, psn, 0, 1024);
+	read_resp(e, 2700, QP_A, RC_READ_LAST, 7, 1, 1024);
+	struct rw_note n = read_req(e, 3000, 2, 0x10800, 6144);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, 3100, RC_SEND_ONLY, 8, 64);
+	/* (the second answer 100 us later: the first is long past) */
+	read_resp(e, 100000, QP_A, RC_READ_FIRST, 2, 1, 1024);
+	read_resp(e, 100100, QP_A, RC_READ_MIDDLE, 3, 0, 1024);
+	read_resp(e, 100300, QP_A, RC_READ_MIDDLE, 5, 0, 1024);
+	read_resp(e, 100400, QP_A, RC_READ_MIDDLE, 6, 0, 1024);
+	read_resp(e, 100500, QP_A, RC_READ_LAST, 7, 1, 1024);
+	n = read_req(e, 101000, 4, 0x11000, 4096);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_implied, 2);
+	assert_int_equal(c->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* A 4 KiB READ at base (1 KiB segments, base..base+3), sent before a SEND
+ * at base+4 (or a WRITE at base+4..base+5), answered with base+1 missing: a
+ * READ gap shown at base+2. */
+static void read_answered_with_gap(struct env *e, uint32_t base, int write_after)
+{
+	read_req(e, 1000, base, 0x10000, 4096);
+	if (write_after) {
+		req(e, 1100, RC_WRITE_FIRST, base + 4, 1024);
+		req(e, 1200, RC_WRITE_LAST, base + 5, 1024);
+	} else {
+		req(e, 1100, RC_SEND_ONLY, base + 4, 64);
+	}
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, base, 1, 1024);
+	read_resp(e, 2200, QP_A, RC_READ_MIDDLE, base + 2, 0, 1024);
+	read_resp(e, 2300, QP_A, RC_READ_LAST, base + 3, 1, 1024);
+}
+
+/* The READ at base re-issued from psn at ts, a go-back. */
+static void read_reissued(struct env *e, uint64_t ts, uint32_t base, uint32_t psn)
+{
+	struct rw_note n = read_req(e, ts, psn, 0x10000 + (uint64_t)(psn - base) * 1024, 4096 - (psn - base) * 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+}
+
+/* A READ at 0 (4 KiB in 1 KiB segments, 0..3): its answer comes with 1
+ * missing and the READ is re-issued from 1; that answer comes 100 us later
+ * with 2 corrupted (the requester drops it, and 3 after it): neither the 2
+ * of the first answer (past its gap) nor the corrupted one fills the gap,
+ * and the re-issue from 2 right after is that gap's go-back, implied, not
+ * the timer's (the pattern of diff seed 100257). */
+static void test_conform_gap_at_corrupted_response(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_answered_with_gap(e, 0, 0);
+	read_reissued(e, 3000, 0, 1);
+	req(e, 3100, RC_SEND_ONLY, 4, 64);
+	read_resp(e, 100000, QP_A, RC_READ_FIRST, 1, 1, 1024);
+	read_resp_crc(e, 100100, QP_A, RC_READ_MIDDLE, 2, 0, 1024, 1);
+	read_resp(e, 100200, QP_A, RC_READ_LAST, 3, 1, 1024);
+	read_reissued(e, 101000, 0, 2);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_implied, 2);
+	assert_int_equal(c->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* A READ at 10 (4 KiB in 1 KiB segments, 10..13) and a SEND at 14; the
+ * READ's answer comes with 11 missing, and the READ is re-issued from 11
+ * with the SEND after it. The ACK of 14 comes before the re-issue's
+ * answer (the responder answers the READ sent again after it); that
+ * answer comes with 12 missing: the re-issue from 12 right after is that
+ * gap's go-back, implied, though the ACK had left the READ unanswered
+ * long before (diff seed 101479). */
+static void test_conform_gap_in_answer_after_ack(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_answered_with_gap(e, 10, 0);
+	read_reissued(e, 3000, 10, 11);
+	req(e, 3100, RC_SEND_ONLY, 14, 64);
+	feed_aeth(e, 50000, RC_ACK, 14, ACK_SYN, 2, 0, 0);
+	read_resp(e, 100000, QP_A, RC_READ_FIRST, 11, 2, 1024);
+	read_resp(e, 100200, QP_A, RC_READ_LAST, 13, 2, 1024);
+	read_reissued(e, 101000, 10, 12);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_implied, 2);
+	assert_int_equal(c->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* A READ at 0 (4 KiB in 1 KiB segments, 0..3) and a WRITE at 4..5; the
+ * READ's answer comes with 1 missing, a PSN-sequence NAK of 4 comes and
+ * the requester goes back to 4 for it; then it re-issues the READ from 1:
+ * the go-back at 4 started past the gap and left the READ as it was, so
+ * the re-issue is the gap's, implied, not the timer's (diff seed
+ * 101479). */
+static void test_conform_gap_outlives_go_back_past_it(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_answered_with_gap(e, 0, 1);
+	feed_aeth(e, 2350, RC_ACK, 4, NAK_SEQ, 1, 0, 0);
+	struct rw_note n = req(e, 2400, RC_WRITE_FIRST, 4, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, 2500, RC_WRITE_LAST, 5, 1024);
+	read_reissued(e, 2600, 0, 1);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_nak, 1);
+	assert_int_equal(c->resend_by_implied, 1);
+	assert_int_equal(c->resend_by_timeout, 0);
+	env_free(e);
+}
+
+/* A READ at 0 (0..3) and a WRITE at 4..5; the READ's answer comes with 1
+ * missing and the READ is re-issued from 1 (implied), the WRITE after it.
+ * The WRITE's ACK never comes: the timer goes back to 4 at 60 us, and
+ * again at 110 us, just after the re-issue's answer came whole: the gap at
+ * 1 was that re-issue's, gone, though the go-back at 60 us started past
+ * it; both go-backs are the timer's (diff seed 101507). */
+static void test_conform_gap_ends_with_its_go_back(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_answered_with_gap(e, 0, 1);
+	read_reissued(e, 3000, 0, 1);
+	req(e, 3100, RC_WRITE_FIRST, 4, 1024);
+	req(e, 3200, RC_WRITE_LAST, 5, 1024);
+	struct rw_note n = req(e, 60000, RC_WRITE_FIRST, 4, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, 60100, RC_WRITE_LAST, 5, 1024);
+	read_resp(e, 100000, QP_A, RC_READ_FIRST, 1, 1, 1024);
+	read_resp(e, 100100, QP_A, RC_READ_MIDDLE, 2, 0, 1024);
+	read_resp(e, 100200, QP_A, RC_READ_LAST, 3, 1, 1024);
+	n = req(e, 110000, RC_WRITE_FIRST, 4, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_implied, 1);
 	assert_int_equal(c->resend_by_timeout, 2);
 	env_free(e);
 }
@@ -2011,6 +2210,31 @@ static void test_cut_start_open_at_end(void **state)
 	env_free(e);
 }
 
+/* The capture starts inside a SEND (MIDDLE 24, LAST 30), then the
+ * requester's timer sends it again from its FIRST at 10 and stops at 18,
+ * the responder's ACK of 30 coming: nothing between 18 and 24 was seen, so
+ * this is the SEND the window started inside, cut by the capture start
+ * once (diff seed 101181). */
+static void test_cut_start_resent_short_of_window(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	struct rw_note n = req(e, 1000, RC_SEND_MIDDLE, 24, 1024);
+	assert_true(n.flags & RW_N_CUT_START);
+	for (uint32_t psn = 25; psn < 30; psn++)
+		req(e, 1000 + psn, RC_SEND_MIDDLE, psn, 1024);
+	req(e, 1030, RC_SEND_LAST, 30, 100);
+	req(e, 200000, RC_SEND_FIRST, 10, 1024);
+	for (uint32_t psn = 11; psn <= 18; psn++)
+		req(e, 200000 + psn, RC_SEND_MIDDLE, psn, 1024);
+	feed_aeth(e, 201000, RC_ACK, 30, ACK_SYN, 1, 0, 0);
+	rw_analyzer_finish(e->a, 300000);
+	assert_int_equal(flow_ab(e)->messages, 0);
+	assert_int_equal(flow_ab(e)->msg_cut_start, 1);
+	assert_int_equal(flow_ab(e)->msg_cut_end + flow_ab(e)->msg_incomplete + flow_ab(e)->msg_orphans, 0);
+	env_free(e);
+}
+
 /* UC: a packet lost inside a WRITE leaves it incomplete at once; the rest
  * of it is dropped with it (no orphans), and the next message counts at its
  * own packet, not at the capture end. */
@@ -2211,6 +2435,48 @@ static void test_read_cut_start_reissued(void **state)
 		assert_int_equal(g->msg_cut_start, 1);
 		assert_int_equal(g->msg_orphans, 0);
 		assert_int_equal(g->msg_incomplete, 0);
+		assert_int_equal(flow_ab(e)->msgs_by_op[2], 1);
+		env_free(e);
+	}
+}
+
+/* The capture starts inside a READ's answer (MIDDLE 3, 4), 5 and 6 are lost,
+ * 7 and the LAST 8 come; the requester re-issues the READ from 5 and it is
+ * answered 5..8 with a FIRST: the rest of the READ the capture started
+ * inside, whose beginning it never saw, not a message (diff seed 101044). */
+static void test_read_cut_rest_reissued_inside(void **state)
+{
+	(void)state;
+	for (int paired = 0; paired < 2; paired++) {
+		struct env *e = env_new(NULL);
+		uint32_t msn = 1;
+		if (paired) { /* an earlier SEND and its ACK paired the flows */
+			req(e, 100, RC_SEND_ONLY, 1, 64);
+			feed_aeth(e, 200, RC_ACK, 1, ACK_SYN, msn++, 0, 0);
+		}
+		read_resp(e, 1000, QP_A, RC_READ_MIDDLE, 3, 0, 1024);
+		read_resp(e, 1100, QP_A, RC_READ_MIDDLE, 4, 0, 1024);
+		read_resp(e, 1400, QP_A, RC_READ_MIDDLE, 7, 0, 1024);
+		read_resp(e, 1500, QP_A, RC_READ_LAST, 8, msn, 100);
+		read_req(e, 200000, 5, 0x10400, 3 * 1024 + 100);
+		/* answered again with the MSN the responder has (IBA 9.7.5.2) */
+		struct rw_note n = read_resp(e, 200500, QP_A, RC_READ_FIRST, 5, msn, 1024);
+		assert_false(n.flags & (RW_N_MSG_DONE | RW_N_ORPHAN));
+		read_resp(e, 200600, QP_A, RC_READ_MIDDLE, 6, 0, 1024);
+		read_resp(e, 200700, QP_A, RC_READ_MIDDLE, 7, 0, 1024);
+		n = read_resp(e, 200800, QP_A, RC_READ_LAST, 8, msn, 100);
+		assert_false(n.flags & RW_N_MSG_DONE);
+		assert_true(n.flags & RW_N_CUT_START);
+		/* the next READ is a message */
+		read_req(e, 201000, 9, 0x20000, 1024);
+		n = read_resp(e, 201500, QP_A, 0x10 /* READ_RESPONSE_ONLY */, 9, msn + 1, 1024);
+		assert_true(n.flags & RW_N_MSG_DONE);
+		rw_analyzer_finish(e->a, 300000);
+		const struct rw_flow *g = flow_ba(e);
+		assert_int_equal(g->messages, 1);
+		assert_int_equal(g->msg_cut_start, 1);
+		assert_int_equal(g->msg_orphans, 0);
+		assert_int_equal(g->msg_incomplete + g->msg_cut_end, 0);
 		assert_int_equal(flow_ab(e)->msgs_by_op[2], 1);
 		env_free(e);
 	}
@@ -2533,10 +2799,17 @@ int main(void)
 		cmocka_unit_test(test_nak_rto_configured),
 		cmocka_unit_test(test_conform_read_resume),
 		cmocka_unit_test(test_conform_read_resume_after_unseen_request),
+		cmocka_unit_test(test_conform_gap_go_back_reissue_lost),
+		cmocka_unit_test(test_conform_gap_again_past_dropped),
+		cmocka_unit_test(test_conform_gap_at_corrupted_response),
+		cmocka_unit_test(test_conform_gap_in_answer_after_ack),
+		cmocka_unit_test(test_conform_gap_outlives_go_back_past_it),
+		cmocka_unit_test(test_conform_gap_ends_with_its_go_back),
 		cmocka_unit_test(test_conform_read_rest_after_resend_no_gap),
 		cmocka_unit_test(test_reads_outstanding),
 		cmocka_unit_test(test_read_responses_in_psn_order),
 		cmocka_unit_test(test_read_cut_start_reissued),
+		cmocka_unit_test(test_read_cut_rest_reissued_inside),
 		cmocka_unit_test(test_read_span_mtu_learned),
 		cmocka_unit_test(test_read_rest_resent_once),
 		cmocka_unit_test(test_read_cut_then_answered_again),
@@ -2551,6 +2824,7 @@ int main(void)
 		cmocka_unit_test(test_refused_resend_open_at_end),
 		cmocka_unit_test(test_cut_start_by_resends),
 		cmocka_unit_test(test_cut_start_open_at_end),
+		cmocka_unit_test(test_cut_start_resent_short_of_window),
 		cmocka_unit_test(test_uc_hole),
 		cmocka_unit_test(test_read_credited_after_pairing),
 		cmocka_unit_test(test_held_at_capture_end),

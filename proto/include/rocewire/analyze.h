@@ -309,6 +309,11 @@ struct rw_flow {
 	/* on a request flow, by PSN: the READ there came first after its
 	 * responder had acknowledged past it (allocated with rd_asked) */
 	uint64_t *rd_late;
+	/* on a request flow, by PSN: the requester dropped the READ response
+	 * there (it came past a gap in its READ's answer, or with a bad ICRC),
+	 * until one there is taken in sequence or a new READ covers it
+	 * (allocated with rd_asked) */
+	uint64_t *rd_dropped;
 	/* That message, when a refusal sent the sender back before it: it
 	 * stays cut by the capture start unless its resend completes it. */
 	uint8_t msg_cut_back;
@@ -333,9 +338,11 @@ struct rw_flow {
 	uint8_t ragain_n, ragain_next;
 	/* The READ the capture started inside (its responses' rest): its
 	 * LAST's PSN once seen, then the FIRST its answer again from below
-	 * (a re-issue of it whole) showed: later answers from there are it. */
+	 * (a re-issue of it whole) showed: later answers from there are it;
+	 * rcut_lo: the first PSN of it the capture saw. */
 	uint8_t rcut_state;       /* 0 none, 1 rcut_last known, 2 rcut_first too */
-	uint32_t rcut_last, rcut_first;
+	uint8_t rcut_lo_valid;
+	uint32_t rcut_last, rcut_first, rcut_lo;
 #define RW_RWAIT 4
 	/* READs left open by a lost response when the next READ's came, waiting for their resume (open: valid) */
 	struct rw_msg_state rwait[RW_RWAIT];
@@ -409,6 +416,13 @@ struct rw_flow {
 		 * answer lost: the requester re-issues it), the lowest. */
 		uint8_t unans_valid;
 		uint32_t unans_psn;
+		/* The latest READ an ACK or NAK past it left unanswered, whose
+		 * answer may come after all (a responder may answer a READ
+		 * sent again after that response): its first PSN, its
+		 * responses' count and how many came in a row, as its entry
+		 * had them, for the gap its answer may show. */
+		uint8_t late_valid;
+		uint32_t late_psn, late_npsn, late_got;
 		uint32_t gbn_from, gbn_high; /* the last go-back: its first PSN, the highest sent before it */
 		/* READs and atomics sent again whose answer has not come
 		 * since (the newest 4): re-issuing one again waits for that

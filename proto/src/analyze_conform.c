@@ -472,25 +472,27 @@ static int resent_at(const struct rw_flow *f, uint32_t psn)
 	return in_run || await_find(f, psn) >= 0;
 }
 
-/* Whether a READ gap a response showed still waits for its go-back: it
- * showed since the last go-back, or that one started past it (the
- * requester went back for something else, the READ left as it was; a
- * go-back from its PSN or below ends it). */
-static int rgap_open(const struct rw_flow *f)
+/* Whether a READ gap a response showed still waits, at ts, for its
+ * go-back: it showed since the last go-back, or that one started past it
+ * (the requester went back for something else, the READ left as it was)
+ * and the gap is fresh (RESPONSE_ACT_NS: one older waits for the timer); a
+ * go-back from its PSN or below ends it. */
+static int rgap_open(const struct rw_flow *f, uint64_t ts)
 {
 	return f->cs.rgap_valid &&
-	       (f->cs.rgap_ts > f->cs.last_gbn_ts || rw_psn_diff(f->cs.gbn_from, f->cs.rgap_psn) > 0);
+	       (f->cs.rgap_ts > f->cs.last_gbn_ts ||
+		(rw_psn_diff(f->cs.gbn_from, f->cs.rgap_psn) > 0 && ts - f->cs.rgap_ts < RESPONSE_ACT_NS));
 }
 
 /* Whether a READ or atomic before psn is still outstanding on f (no
  * answer to it yet). */
-static int rd_atomic_waits_below(const struct rw_flow *f, uint32_t psn)
+static int rd_atomic_waits_below(const struct rw_flow *f, uint32_t psn, uint64_t ts)
 {
 	if (f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0)
 		return 1;
 	/* (a READ a later response of which showed a gap since the last
 	 * go-back waits for the rest of its answer, whatever came after) */
-	if (rgap_open(f) && rw_psn_diff(f->cs.rgap_psn, psn) < 0)
+	if (rgap_open(f, ts) && rw_psn_diff(f->cs.rgap_psn, psn) < 0)
 		return 1;
 	const struct rw_pend_ring *r = f->pend;
 	for (uint32_t k = 0; r && k < r->n; k++) {
@@ -550,7 +552,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * before the capture point. */
 		int below = rw_psn_diff(psn, f->cs.nak_psn) < 0;
 		if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn &&
-		    ((below && !(lost_before && rd_atomic_waits_below(f, psn))) || (!below && !lost_before)))
+		    ((below && !(lost_before && rd_atomic_waits_below(f, psn, ts))) || (!below && !lost_before)))
 			conf_violation(a, f, RW_V_RESEND_WRONG_START, frame);
 	}
 	if (flags & RW_N_GBN_START) {
@@ -559,7 +561,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		/* A READ re-issued below the NAKed PSN because a later
 		 * response of it came (the READ gap) is that gap's go-back:
 		 * the NAK is answered by the next one. */
-		int rgap = rd_atomic && rgap_open(f) &&
+		int rgap = rd_atomic && rgap_open(f, ts) &&
 			   psn == f->cs.rgap_psn && rgap_acted(f, ts);
 		f->cs.nak_left = 0;
 		/* So is one whose answer a response before the NAK showed
@@ -572,7 +574,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * later response of which showed a gap before the NAK came:
 		 * it began with that READ's re-issue, dropped before the
 		 * capture point. */
-		int gap_below = by_nak && !rd_atomic && rgap_open(f) &&
+		int gap_below = by_nak && !rd_atomic && rgap_open(f, ts) &&
 				f->cs.rgap_ts < f->cs.nak_ts && f->cs.nak_cause == RW_NAKK_PSN_SEQ &&
 				rw_psn_diff(psn, f->cs.nak_psn) < 0 && rw_psn_diff(f->cs.rgap_psn, psn) < 0 &&
 				rgap_acted(f, ts) && !resent_at(f, f->cs.rgap_psn);
@@ -597,7 +599,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * gap below this PSN. */
 		int below = (f->cs.unans_valid && rw_psn_diff(f->cs.unans_psn, psn) < 0 &&
 			     answered_past(f, f->cs.unans_psn, ts) && !resent_at(f, f->cs.unans_psn)) ||
-			    (rgap_open(f) &&
+			    (rgap_open(f, ts) &&
 			     rw_psn_diff(f->cs.rgap_psn, psn) < 0 && rgap_acted(f, ts) &&
 			     !resent_at(f, f->cs.rgap_psn));
 		int implied = !by_nak &&

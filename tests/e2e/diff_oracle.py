@@ -424,6 +424,23 @@ def expect(truth, a, b, link_gbps=100.0):
                 nak = cause
             else:
                 implied = True
+        if not nak and not implied:
+            # README "conformance", resends: a NAK (good ICRC) the window
+            # shows since the previous go-back, once paired, is what the
+            # go-back answers: the capture cannot tell that the
+            # requester's timer fired first
+            start = ep_info[(qp, upto)][1]["t_ns"] if (qp, upto) in ep_info else None
+            prev = ep_info.get((qp, after), (None, None))[1] if after else None
+            for x in qp_rsps.get(qp, []):
+                if start is None or x["t_ns"] >= start:
+                    break
+                if prev is not None and x["t_ns"] <= prev["t_ns"]:
+                    continue
+                if x.get("aeth") not in ("nak_psn_seq", "rnr_nak") or not in_w(x):
+                    continue
+                rk = key_of(x)
+                if paired.get(rk) == req_key.get(qp) and paired_t[rk] <= x["t_ns"]:
+                    nak = "nak" if x["aeth"] == "nak_psn_seq" else "rnr"
         return nak or ("implied" if implied else "timeout")
 
     def try_pair(rk, r, kind):

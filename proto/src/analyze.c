@@ -520,9 +520,8 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		if (f->rd_asked && ((fl & RW_N_NEW) || op->op == RW_OP_READ_REQ))
 			psn_bit_put(f->rd_asked, p->bth.psn, op->op == RW_OP_READ_REQ);
 		/* (a new READ's responses were dropped by no one yet) */
-		for (uint32_t u = 0; f->rd_dropped && (fl & RW_N_NEW) && op->op == RW_OP_READ_REQ &&
-				     u < k + slack && u < PSN_WINDOW; u++)
-			psn_bit_put(f->rd_dropped, psn_add(p->bth.psn, u), 0);
+		if (f->rd_dropped && (fl & RW_N_NEW) && op->op == RW_OP_READ_REQ)
+			psn_bits_put(f->rd_dropped, p->bth.psn, psn_add(p->bth.psn, k + slack - 1), 0);
 		if (f->rd_late && ((fl & RW_N_NEW) || op->op != RW_OP_READ_REQ))
 			psn_bit_put(f->rd_late, p->bth.psn,
 				    op->op == RW_OP_READ_REQ && f->peer >= 0 &&

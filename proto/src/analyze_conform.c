@@ -388,6 +388,21 @@ void conf_on_rd_answer(struct rw_flow *q, uint32_t psn)
 		(size_t)(q->cs.await_n - k) * sizeof(uint32_t));
 }
 
+/* How many responses of READ entry e the requester holds in a row from its
+ * first PSN, counting on from got up to limit: its entry's, and those the
+ * capture saw of any answer to it (the rest of an earlier answer may still
+ * come after the READ was sent again, in sequence for the requester) but
+ * not those it dropped, past a gap or with a bad ICRC (IBA 9.7.5.1.4: it
+ * takes READ responses in order only). */
+static uint32_t read_held(const struct rw_flow *q, const struct rw_seq *rs, const struct rw_pend *e,
+			  uint32_t got, uint32_t limit)
+{
+	while (rs && got < limit && seq_seen(rs, psn_add(e->psn, got)) &&
+	       !(q->rd_dropped && psn_bit(q->rd_dropped, psn_add(e->psn, got))))
+		got++;
+	return got;
+}
+
 /* A READ whose PSN falls inside a READ still unanswered re-issues it: at the
  * first response PSN not received (by any answer to it), its address and
  * length advanced by the data received. One below that PSN is not wrong as a tap sees it: the
@@ -404,12 +419,9 @@ static void read_reissue_check(struct rw_analyzer *a, struct rw_flow *f, const s
 	uint32_t done = (uint32_t)rw_psn_diff(p->bth.psn, e->psn);
 	/* (what an earlier answer brought holds still, though the READ was
 	 * sent again whole since, or the capture saw no copy of the READ it
-	 * answered: the responses the capture saw in a row from the READ's
-	 * first PSN count) */
-	uint32_t got = e->got;
+	 * answered) */
 	const struct rw_seq *rs = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer)->rsp : NULL;
-	while (got < done && rs && seq_seen(rs, psn_add(e->psn, got)))
-		got++;
+	uint32_t got = read_held(f, rs, e, e->got, done);
 	/* (before the flows are paired no response is known to be its:
 	 * where it resumes is judged by its address and length alone) */
 	int bad = f->peer >= 0 && done > got;
@@ -647,15 +659,9 @@ void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct 
 			psn_bit_put(q->rd_dropped, p->bth.psn, 1);
 		return;
 	}
-	/* The responses of an earlier answer the capture saw count too: the
-	 * rest of it may still come after the READ was sent again, in
-	 * sequence for the requester, which holds what came before. Not
-	 * those that came past a gap in their answer: the requester dropped
-	 * them (IBA 9.7.5.1.4: it takes READ responses in order only). */
-	while (rs && e->got < e->npsn && psn_add(e->psn, e->got) != p->bth.psn &&
-	       seq_seen(rs, psn_add(e->psn, e->got)) &&
-	       !(q->rd_dropped && psn_bit(q->rd_dropped, psn_add(e->psn, e->got))))
-		e->got++;
+	/* (up to this response: the ones before it the requester holds) */
+	int32_t at = rw_psn_diff(p->bth.psn, e->psn);
+	e->got = read_held(q, rs, e, e->got, at >= 0 && (uint32_t)at < e->npsn ? (uint32_t)at : e->npsn);
 	if (p->bth.psn == psn_add(e->psn, e->got)) {
 		e->got++;
 		if (q->rd_dropped)

@@ -30,11 +30,12 @@ static inline void psn_bit_put(uint64_t *bits, uint32_t psn, int on)
 		bits[b / 64] &= ~(1ull << (b % 64));
 }
 
-/* Sets the bits of PSNs from .. to, both included (at most a window). */
-static inline void psn_bits_set(uint64_t *bits, uint32_t from, uint32_t to)
+/* Sets (on) or clears the bits of PSNs from .. to, both included (at most
+ * a window). */
+static inline void psn_bits_put(uint64_t *bits, uint32_t from, uint32_t to, int on)
 {
 	for (uint32_t k = 0; k < PSN_WINDOW; k++) {
-		psn_bit_put(bits, from + k, 1);
+		psn_bit_put(bits, from + k, on);
 		if (((from + k) & RW_PSN_MASK) == (to & RW_PSN_MASK))
 			break;
 	}

@@ -828,7 +828,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 				/* every PSN of it: a READ resumed inside it
 				 * asks nothing new either */
 				if (f->rd_answered)
-					psn_bits_set(f->rd_answered, f->rmsg.first_psn, p->bth.psn);
+					psn_bits_put(f->rd_answered, f->rmsg.first_psn, p->bth.psn, 1);
 			}
 		} else if (op->flags & RW_OPF_FIRST)
 			/* The capture saw this READ start (the requester

@@ -155,7 +155,10 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 	 * the first copy of its PSN the capture saw, whoever took it. */
 	int newcopy = (n->flags & RW_N_NEW) != 0, re = (n->flags & RW_N_RETRANS) != 0;
 	struct rw_msg_state *w = NULL;
-	for (unsigned k = 0; k < RW_RWAIT && re && !(m->open && psn == m->next_psn); k++)
+	/* (a resend, or the answer to a READ re-issued from that PSN: a
+	 * response the capture never saw before, its first copy lost) */
+	int resumes = re || (req_psn >= 0 && (uint32_t)req_psn == psn);
+	for (unsigned k = 0; k < RW_RWAIT && resumes && !(m->open && psn == m->next_psn); k++)
 		if (f->rwait[k].open && psn == f->rwait[k].next_psn)
 			w = &f->rwait[k];
 	if (w) {
@@ -1011,9 +1014,14 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * its host's for other QPs), may still NAK
 		 * the hole or acknowledge past it: its answer lags the requests
 		 * by the time they take to reach it and the answer to come
-		 * back. */
+		 * back. While the hole is younger than any resend takes
+		 * (RESEND_MIN_NS), the responder may not have answered
+		 * anything yet: a congested queue towards it holds the
+		 * requests that would make it NAK, while the sender goes on
+		 * at line rate. */
 		int due = seq_resend_due(&f->req, f->msg_psn);
-		if ((due || f->peer >= 0 || answers_seen(a, f)) && hold_grow(a, f)) {
+		int young = ts - h->since_ns < RESEND_MIN_NS;
+		if ((due || young || f->peer >= 0 || answers_seen(a, f)) && hold_grow(a, f)) {
 			h = f->hold;
 		} else if (!due) {
 			/* Nothing says the network lost the hole's packet, and

@@ -249,6 +249,35 @@ static void test_capture_loss_in_message(void **state)
 	env_free(e);
 }
 
+/* Incast: a sender at line rate goes 200 PSNs past a hole before any
+ * answer of its responder shows (the queue towards the responder holds
+ * the packets that would make it NAK), and resends from the hole 50 us
+ * later. More requests than the hold starts with (RW_HOLD_MIN) wait
+ * behind the hole, yet it is young (under a millisecond): nothing says the
+ * capture lost the packet, so they wait for the resend, and the WRITE is
+ * one whole message with no orphans. */
+static void test_young_hole_outwaits_the_hold(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_WRITE_FIRST, 1, 256);
+	/* MIDDLE 2 lost before the tap */
+	for (uint32_t psn = 3; psn < 200; psn++)
+		req(e, 1000 + 10 * psn, RC_WRITE_MIDDLE, psn, 256);
+	req(e, 3000, RC_WRITE_LAST, 200, 256);
+	for (uint32_t psn = 2; psn < 200; psn++) {
+		struct rw_note n = req(e, 50000 + 10 * psn, RC_WRITE_MIDDLE, psn, 256);
+		assert_false(n.flags & (RW_N_ORPHAN | RW_N_MSG_BROKEN));
+	}
+	req(e, 53000, RC_WRITE_LAST, 200, 256);
+	rw_analyzer_finish(e->a, 60000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_incomplete, 0);
+	assert_int_equal(f->msg_orphans, 0);
+	env_free(e);
+}
+
 /* Sender-side capture: 1..5 sent, the responder NAKs PSN 3 (sequence
  * error), the sender goes back and resends 3, 4, 5. */
 static void test_go_back_n_sender_side(void **state)
@@ -1930,6 +1959,43 @@ static void test_read_answered_again_msn(void **state)
 	}
 }
 
+/* Two READs, each missing a response (lost before the tap): the first
+ * its FIRST, the second its LAST; a SEND after them whose ACK covers
+ * both. The requester re-issues the first READ whole, whose answer comes
+ * while the second waits for the rest of its own, then re-issues the
+ * second from its missing PSN (IBA 9.7.5.1.4: address and length advanced
+ * by what it took). The answer to that re-issue is the first copy of that
+ * PSN the capture sees, no resend, yet it resumes the READ that waits
+ * there: two READs, whole, none cut by the capture end (diff seed
+ * 102610). */
+static void test_read_resumed_by_new_response(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 8, 0x8000, 257);
+	read_req(e, 1010, 10, 0x10000, 257);
+	req(e, 1100, RC_SEND_ONLY, 12, 64);
+	/* FIRST 8 lost before the tap */
+	read_resp(e, 2000, QP_A, RC_READ_LAST, 9, 1, 1);
+	read_resp(e, 2010, QP_A, RC_READ_FIRST, 10, 2, 256);
+	/* LAST 11 lost before the tap; the SEND's ACK covers both */
+	feed_aeth(e, 2200, RC_ACK, 12, ACK_SYN, 3, 0, 0);
+	read_req(e, 60000, 8, 0x8000, 257);
+	read_resp(e, 61000, QP_A, RC_READ_FIRST, 8, 3, 256);
+	struct rw_note n = read_resp(e, 61010, QP_A, RC_READ_LAST, 9, 3, 1);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	read_req(e, 62000, 11, 0x10100, 1);
+	n = read_resp(e, 63000, QP_A, RC_READ_ONLY, 11, 3, 1);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(n.msg_bytes, 257);
+	rw_analyzer_finish(e->a, 200000);
+	const struct rw_flow *g = flow_ba(e);
+	assert_int_equal(g->messages, 2);
+	assert_int_equal(flow_ab(e)->msgs_by_op[2], 2);
+	assert_int_equal(g->msg_cut_start + g->msg_cut_end + g->msg_incomplete + g->msg_orphans, 0);
+	env_free(e);
+}
+
 /* A READ the capture saw requested, whose answer was lost: the next READ's
  * answer starts the response stream above it, and the re-issued READ's
  * answer comes below the first response the capture saw. It is no answer
@@ -2770,6 +2836,7 @@ int main(void)
 		cmocka_unit_test(test_gap),
 		cmocka_unit_test(test_hole_in_message),
 		cmocka_unit_test(test_capture_loss_in_message),
+		cmocka_unit_test(test_young_hole_outwaits_the_hold),
 		cmocka_unit_test(test_go_back_n_sender_side),
 		cmocka_unit_test(test_go_back_n_receiver_side),
 		cmocka_unit_test(test_reorder),
@@ -2839,6 +2906,7 @@ int main(void)
 		cmocka_unit_test(test_read_answered_again_below_first),
 		cmocka_unit_test(test_read_answered_again_msn),
 		cmocka_unit_test(test_read_awaited_below_first_response),
+		cmocka_unit_test(test_read_resumed_by_new_response),
 		cmocka_unit_test(test_read_answer_after_acks_no_gap),
 		cmocka_unit_test(test_read_reissue_first_seen_fills_hole),
 		cmocka_unit_test(test_rc_first_packet_bad),

@@ -517,6 +517,42 @@ static int rd_atomic_waits_below(const struct rw_flow *f, uint32_t psn, uint64_t
 
 /* A request on f, classified (flags from the PSN sequence), before it is
  * added to the outstanding ring. */
+/* A go-back seen starting past the NAKed PSN on a flow with no PSN gap
+ * so far: judged at the capture end (conf_finish), when a later gap may
+ * yet show loss before the capture point. */
+static void wrong_past_hold(struct rw_analyzer *a, struct rw_flow *f, uint64_t frame)
+{
+	struct rw_conform *c = conf_get(a, f);
+	if (!c)
+		return;
+	if (c->wrong_past_n < RW_V_FRAMES)
+		c->wrong_past_frames[c->wrong_past_n] = frame;
+	c->wrong_past_n++;
+}
+
+/* Counts the held go-backs that started past their NAKed PSN, their frames
+ * merged in capture order with those of the violation counted already. */
+static void wrong_past_judge(struct rw_flow *f)
+{
+	struct rw_conform *c = f->conf;
+	if (!c || !c->wrong_past_n)
+		return;
+	uint64_t n = c->wrong_past_n;
+	c->wrong_past_n = 0;
+	if (f->psn_gaps)
+		return;
+	const unsigned v = RW_V_RESEND_WRONG_START;
+	uint64_t merged[RW_V_FRAMES];
+	unsigned i = 0, j = 0, k = 0;
+	unsigned ni = c->count[v] < RW_V_FRAMES ? (unsigned)c->count[v] : RW_V_FRAMES;
+	unsigned nj = n < RW_V_FRAMES ? (unsigned)n : RW_V_FRAMES;
+	while (k < RW_V_FRAMES && (i < ni || j < nj))
+		merged[k++] = j >= nj || (i < ni && c->frames[v][i] < c->wrong_past_frames[j])
+				      ? c->frames[v][i++] : c->wrong_past_frames[j++];
+	memcpy(c->frames[v], merged, k * sizeof(merged[0]));
+	c->count[v] += n;
+}
+
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t flags, int reissue, uint64_t ts, uint64_t frame)
 {
@@ -552,20 +588,23 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		f->cs.nak_await = 0;
 		conf_lat(a, f, offsetof(struct rw_conform, nak_resp), ts - f->cs.nak_ts);
 		/* A resend seen starting past the NAKed PSN is judged only on a
-		 * flow that has shown no loss before the capture point (no PSN
-		 * gap): where the network drops before it, the resends of the
-		 * NAKed PSN and those after it may be dropped too, which a
-		 * capture cannot tell from a requester that skipped them. A
-		 * NAKed PSN before the flow's first is such a loss too. */
+		 * flow that shows no loss before the capture point (no PSN
+		 * gap, to the capture end: wrong_past_hold): where the network
+		 * drops before it, the resends of the NAKed PSN and those after
+		 * it may be dropped too, which a capture cannot tell from a
+		 * requester that skipped them. A NAKed PSN before the flow's
+		 * first is such a loss too. */
 		int lost_before = f->psn_gaps || rw_psn_diff(f->cs.nak_psn, f->req.first_psn) < 0;
 		/* One starting below it is judged likewise when a READ or
 		 * atomic below it waits for its answer: the go-back may have
 		 * begun with that READ's re-issue (IBA 9.7.5.1.4), dropped
 		 * before the capture point. */
 		int below = rw_psn_diff(psn, f->cs.nak_psn) < 0;
-		if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn &&
-		    ((below && !(lost_before && rd_atomic_waits_below(f, psn, ts))) || (!below && !lost_before)))
+		if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn && below &&
+		    !(lost_before && rd_atomic_waits_below(f, psn, ts)))
 			conf_violation(a, f, RW_V_RESEND_WRONG_START, frame);
+		else if (f->cs.nak_cause == RW_NAKK_PSN_SEQ && psn != f->cs.nak_psn && !below && !lost_before)
+			wrong_past_hold(a, f, frame);
 	}
 	if (flags & RW_N_GBN_START) {
 		struct rw_conform *c = conf_get(a, f);
@@ -766,4 +805,5 @@ void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	/* A CE mark whose window the capture did not see to its end is not
 	 * judged. */
 	ce_expire(a, f, end_ns);
+	wrong_past_judge(f);
 }

@@ -1079,6 +1079,7 @@ static void test_conform_wrong_naks_and_acks(void **state)
 		req(e, psn * 10000, RC_SEND_ONLY, psn, 8);
 	resp(e, 80000, B_IP, QP_A, 5, NAK_SEQ, 3);
 	req(e, 81000, RC_SEND_ONLY, 6, 8);         /* should have been 5 (frame 14) */
+	rw_analyzer_finish(e->a, 90000); /* (judged at the end: no PSN gap shows later) */
 	const struct rw_conform *c = conf_ab(e);
 	assert_int_equal(c->count[RW_V_NAK_WRONG_PSN], 2);
 	assert_int_equal(c->frames[RW_V_NAK_WRONG_PSN][0], 6);
@@ -1090,6 +1091,32 @@ static void test_conform_wrong_naks_and_acks(void **state)
 	assert_int_equal(c->frames[RW_V_RESEND_WRONG_START][0], 14);
 	assert_int_equal(c->count[RW_V_DUP_NAK], 0);
 	env_free(e);
+}
+
+/* A resend seen starting past the NAKed PSN on a flow that had shown no
+ * PSN gap yet: a gap later in the capture shows the network drops before
+ * the capture point, where the resends of the NAKed PSN may have gone
+ * too. No violation; with no gap to the end, one (diff seed 102258). */
+static void test_conform_wrong_start_judged_at_end(void **state)
+{
+	(void)state;
+	for (int gap = 0; gap <= 1; gap++) {
+		struct env *e = env_new(NULL);
+		for (uint32_t psn = 1; psn <= 6; psn++)
+			req(e, psn * 1000, RC_SEND_ONLY, psn, 8);
+		resp(e, 7000, B_IP, QP_A, 3, NAK_SEQ, 2);
+		/* resends of 3..5 dropped before the capture point */
+		req(e, 20000, RC_SEND_ONLY, 6, 8);
+		for (uint32_t psn = 7; psn <= 9; psn++)
+			req(e, 20000 + psn * 1000, RC_SEND_ONLY, psn + (gap && psn >= 8 ? 2 : 0), 8);
+		rw_analyzer_finish(e->a, 100000);
+		const struct rw_conform *c = conf_ab(e);
+		assert_int_equal(flow_ab(e)->psn_gaps, gap);
+		assert_int_equal(c->count[RW_V_RESEND_WRONG_START], !gap);
+		if (!gap)
+			assert_int_equal(c->frames[RW_V_RESEND_WRONG_START][0], 8);
+		env_free(e);
+	}
 }
 
 /* No NAK: the sender goes back by itself (a timeout); the resend is told
@@ -2865,6 +2892,7 @@ int main(void)
 		cmocka_unit_test(test_qp_reuse),
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
+		cmocka_unit_test(test_conform_wrong_start_judged_at_end),
 		cmocka_unit_test(test_conform_timeout_resend),
 		cmocka_unit_test(test_nak_ignored),
 		cmocka_unit_test(test_nak_answered),

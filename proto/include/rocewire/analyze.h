@@ -159,6 +159,12 @@ struct rw_conform {
 	 * by (cfg.rto_ns, or the flow's own larger request -> resend time) */
 	uint64_t nak_ignored_req[RW_V_FRAMES];
 	uint64_t nak_ignored_rto_ns;
+	/* RW_V_RESEND_WRONG_START for go-backs seen starting past the NAKed
+	 * PSN, held until the capture ends: they count only on a flow that
+	 * showed no PSN gap to its end (a gap later shows loss before the
+	 * capture point, which may have dropped the resends skipped) */
+	uint64_t wrong_past_n;
+	uint64_t wrong_past_frames[RW_V_FRAMES];
 };
 
 struct rw_flow_key {

@@ -457,8 +457,11 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 			answered = d > 0 && (uint32_t)d <= PSN_WINDOW;
 		}
 	}
+	int was_valid = f->req.valid;
 	uint32_t fl = seq_track(f, &f->req, p->bth.psn, reliable, answered, n);
 	n->flags |= fl;
+	if (!was_valid && reliable && f->peer < 0)
+		pair_naks_offer(a, f, ts);
 	if (packet_shows_mtu(p))
 		msg_mtu_shown(f, p->payload_len);
 	if (p->payload_len && p->icrc_status != RW_CRC_BAD)

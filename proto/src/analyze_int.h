@@ -169,6 +169,14 @@ struct rw_addr_pair {
 	int32_t first_req_flow; /* list of its request flows (newest first), -1 */
 	uint64_t last_cnp_ns;   /* CNP pacing per IP pair (or per destination IP: src all zero) */
 	uint64_t l2_src, l2_dst; /* link addresses of its latest frame (RW_L2_*), to classify PFC senders */
+	/* The latest unattributed sequence and RNR NAKs answering it (the
+	 * reverse pair's unpaired response flows), offered to a request flow
+	 * the capture shows first after them (pair_naks_offer): its go-back
+	 * may follow. */
+	uint8_t nak_n, nak_next;
+	uint32_t nak_psn[RW_MSG_NAKS];
+	int32_t nak_src[RW_MSG_NAKS];
+	uint64_t nak_ns[RW_MSG_NAKS];
 };
 
 /* PSNs sent by unpaired reliable request flows, keyed by (address pair,
@@ -386,6 +394,7 @@ void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner
  * the messages are closed). */
 void conf_finish_naks(struct rw_analyzer *a, struct rw_flow *f);
 void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
+void pair_naks_offer(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
 void conf_release(struct rw_analyzer *a, struct rw_flow *f);
 
 /* analyze_cong.c */

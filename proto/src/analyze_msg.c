@@ -760,6 +760,31 @@ int msg_nak_take(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, int sta
 	return 0;
 }
 
+/* A go-back seen starting a few PSNs past the PSN an unattributed NAK
+ * named (at most NAK_SKIP_MAX): it started there, and its first resends
+ * were lost before the capture point, as the one it answers was (IBA
+ * 9.7.5.1.3: the requester resends from the NAKed PSN). Taken only when no
+ * other request flow of the address pair holds that NAK (several QPs of a
+ * host pair often send the same PSNs: the NAK may be one whose go-back is
+ * still to come); *naked: its PSN. */
+#define NAK_SKIP_MAX 8
+static int nak_take_below(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t *naked)
+{
+	for (unsigned k = 0; k < f->msg_nak_n; k++) {
+		int32_t d = rw_psn_diff(psn, f->msg_nak_psn[k]);
+		if (d <= 0 || d > NAK_SKIP_MAX)
+			continue;
+		struct rw_flow *o;
+		FOR_EACH_REQ_IN_PAIR(a, f->addr_pair, o)
+			if (o != f && o->peer < 0 && !o->closed &&
+			    nak_held(o, f->msg_nak_psn[k], f->msg_nak_src[k]) >= 0)
+				return 0;
+		*naked = f->msg_nak_psn[k];
+		return msg_nak_take(a, f, *naked, 1);
+	}
+	return 0;
+}
+
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n)
 {
@@ -804,11 +829,13 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 	    !((n->flags & RW_N_RETRANS) && rw_psn_diff(psn, f->msg_psn) <= 0))
 		/* (unless this resend goes back over the hole: it fills it) */
 		give_up_hole(a, f, n, 0, 1, 0); /* the responder took the hole's PSN: the capture lost it */
+	uint32_t naked = psn;
 	if (f->msg_nak_n && (n->flags & RW_N_RETRANS) && f->peer < 0 &&
-	    msg_nak_take(a, f, psn, (n->flags & RW_N_GBN_START) != 0))
+	    (msg_nak_take(a, f, psn, (n->flags & RW_N_GBN_START) != 0) ||
+	     ((n->flags & RW_N_GBN_START) && nak_take_below(a, f, psn, &naked))))
 		/* The go-back a NAK carried before the pairing asked for: the
-		 * responder refused psn and what came after it. */
-		msg_refused(f, psn);
+		 * responder refused the NAKed PSN and what came after it. */
+		msg_refused(f, naked);
 	if (rw_psn_diff(psn, f->msg_psn) < 0) {
 		/* assembled before: a resend */
 		if (rw_psn_diff(psn, f->msg_start_psn) < 0)

@@ -649,6 +649,17 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 		FOR_EACH_REQ_IN_PAIR(a, rp, r)
 			if (r->peer < 0 && !r->closed && msg_nak_fits(r, psn))
 				msg_nak_add(r, psn, f->index);
+		if (rp < 0) /* (no request of the pair yet: the NAK waits for one) */
+			rp = an_pair_lookup(a, f->key.family, f->key.dst, f->key.src, 1);
+		if (rp >= 0) {
+			struct rw_addr_pair *ap = &a->pairs[rp];
+			ap->nak_psn[ap->nak_next] = psn;
+			ap->nak_src[ap->nak_next] = f->index;
+			ap->nak_ns[ap->nak_next] = ts;
+			ap->nak_next = (uint8_t)((ap->nak_next + 1) % RW_MSG_NAKS);
+			if (ap->nak_n < RW_MSG_NAKS)
+				ap->nak_n++;
+		}
 	}
 	if (q) {
 		/* A NAK says the responder took everything before its PSN. */
@@ -852,4 +863,18 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	}
 	if (p->hdrs & RW_HDR_AETH)
 		handle_aeth(a, f, q, p, ts, frame, n);
+}
+
+/* A request flow the capture shows first (its first request, f unpaired)
+ * after an unattributed NAK of its address pair: the NAK may be its own,
+ * sent for requests before the capture, and its go-back follow within a
+ * round trip (NAK_OFFER_NS). It is offered the NAK as the flows of the pair
+ * were when it came (msg_take_request takes it when it goes back there). */
+#define NAK_OFFER_NS 1000000ull
+void pair_naks_offer(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts)
+{
+	const struct rw_addr_pair *ap = &a->pairs[f->addr_pair];
+	for (unsigned k = 0; k < ap->nak_n; k++)
+		if (ts - ap->nak_ns[k] < NAK_OFFER_NS && msg_nak_fits(f, ap->nak_psn[k]))
+			msg_nak_add(f, ap->nak_psn[k], ap->nak_src[k]);
 }

@@ -23,6 +23,8 @@ NAK_KEYS = {"nak_psn_seq": "psn_seq", "rnr_nak": "rnr", "nak_remote_access": "re
             "nak_other": "invalid_request"}
 PSN_WINDOW = 1024            # README "pairing"
 LOST_FIRST = 8               # README "pairing": PSNs before a flow's first a NAK may name
+NAK_SKIP_MAX = 8             # README "pairing": PSNs a go-back seen may start past its NAK's
+NAK_OFFER_NS = 1000000       # README "pairing": a NAK before a flow's first request is its within
 CNP_WINDOW_NS = 1000000      # rocewire-cap's default --cnp-window-us 1000
 CE_TIMED = 1024              # README "CNPs and CE marks": marks that wait per flow with their time
 STORM_NS = 10000000          # --storm-ms 10
@@ -443,6 +445,8 @@ def expect(truth, a, b, link_gbps=100.0):
                     nak = "nak" if x["aeth"] == "nak_psn_seq" else "rnr"
         return nak or ("implied" if implied else "timeout")
 
+    sent_copy = {}  # request flow -> PSNs the window showed it send
+
     def try_pair(rk, r, kind):
         """README "pairing": a response pairs its flow with the one unpaired
         request flow of the reverse address pair that sent the PSN it echoes."""
@@ -589,10 +593,12 @@ def expect(truth, a, b, link_gbps=100.0):
                 sent_psns.setdefault(key, {})[r["psn"]] = kind
                 if kind == "atomic":
                     open_atomics.setdefault(key, set()).add(r["psn"])
-                if "retrans" not in v["flags"]:
+                if r["psn"] not in sent_copy.setdefault(key, set()):
                     # README "pairing": an ACK is expected of AckReq and of
                     # a message's end (the engine indexes the PSNs new to
-                    # the capture, as their first copy there asks)
+                    # the capture, as their first copy there asks, a resend
+                    # of one sent before the capture too)
+                    sent_copy[key].add(r["psn"])
                     asked.setdefault(key, {})[r["psn"]] = r.get("ackreq") or pos in ("last", "only")
                 if kind == "read_req":
                     read_spans.setdefault(key, {})[r["psn"]] = (r.get("psns", 1), not slack, cover + slack)
@@ -780,6 +786,7 @@ def expect(truth, a, b, link_gbps=100.0):
     seq_held, seq_acked, seq_high = {}, {}, {}
     drain_mark = {}     # (flow, QP), message -> the request it completed at
     nak_pend = {}       # (flow, QP) -> PSN of a NAK not yet attributed
+    nak_early = {}      # (flow, QP) -> (PSN, time) of a NAK before its first request in the window
 
     def seq_back(qk, psn):
         d = (seq_exp[qk] - psn) % PSN_MOD
@@ -829,6 +836,13 @@ def expect(truth, a, b, link_gbps=100.0):
             if 0 < (seq_high[qk] - upto) % PSN_MOD < PSN_MOD >> 1 and \
                     (qk not in seq_acked or 0 < (upto - seq_acked[qk]) % PSN_MOD < PSN_MOD >> 1):
                 seq_acked[qk] = upto
+        if r["dir"] == "response" and r.get("aeth") in ("nak_psn_seq", "rnr_nak") and qk not in seq_exp and \
+                not (key_of(r) in paired and paired_t[key_of(r)] <= r["t_ns"]):
+            # README "pairing": a NAK before the window shows its flow's
+            # first request is offered to that flow when it comes within
+            # NAK_OFFER_NS
+            nak_early[qk] = (r["psn"], r["t_ns"])
+            continue
         if r["dir"] == "response" and r.get("aeth") in ("nak_psn_seq", "rnr_nak") and qk in seq_exp:
             # (README "bad ICRC": one the requester dropped too: the tap
             # saw the responder send it, refusing what it names)
@@ -853,12 +867,20 @@ def expect(truth, a, b, link_gbps=100.0):
             continue
         if r["dir"] != "request":
             continue
-        if nak_pend.get(qk) == r["psn"] and r.get("resend"):
-            seq_back(qk, nak_pend.pop(qk))
-        units, slack = req_span(r, kind, qk in seq_mtu, seq_floor.get(qk, 0))
         if qk not in seq_exp:
             seq_exp[qk], seq_took[qk] = r["psn"], {}
             seq_lo[qk] = r["psn"]
+            ne = nak_early.pop(qk, None)
+            if ne and r["t_ns"] - ne[1] < NAK_OFFER_NS and (r["psn"] - ne[0]) % PSN_MOD <= PSN_WINDOW:
+                nak_pend[qk] = ne[0]
+        if nak_pend.get(qk) == r["psn"] and r.get("resend"):
+            seq_back(qk, nak_pend.pop(qk))
+        elif qk in nak_pend and r.get("resend") and "gbn_start" in pk[wf(r)]["flags"] and \
+                0 < (r["psn"] - nak_pend[qk]) % PSN_MOD <= NAK_SKIP_MAX:
+            # README "pairing": a go-back seen starting a few PSNs past it
+            # started at it, its first resends lost before the capture point
+            seq_back(qk, nak_pend.pop(qk))
+        units, slack = req_span(r, kind, qk in seq_mtu, seq_floor.get(qk, 0))
         h = seq_held.setdefault(qk, {})
         ah = (r["psn"] - seq_exp[qk]) % PSN_MOD
         if h and qk in seq_acked and (seq_acked[qk] - seq_exp[qk]) % PSN_MOD < PSN_MOD >> 1 and \

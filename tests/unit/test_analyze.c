@@ -1093,6 +1093,74 @@ static void test_conform_wrong_naks_and_acks(void **state)
 	env_free(e);
 }
 
+/* A NAK the capture shows before the first request of its flow (the
+ * window starts after the requests it refuses): the flow, first seen after
+ * it, goes back to the NAKed PSN. The NAK is its own: the responder took
+ * nothing from 5 on, so 5..8 are messages its go-back brings, none cut by
+ * the capture start (diff seed 102470). */
+static void test_nak_before_flow_is_its_go_backs(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	resp(e, 1000, B_IP, QP_A, 5, NAK_SEQ, 2);
+	req(e, 2000, RC_SEND_ONLY, 8, 8);
+	for (uint32_t psn = 5; psn <= 8; psn++)
+		req(e, 3000 + psn * 100, RC_SEND_ONLY, psn, 8);
+	rw_analyzer_finish(e->a, 10000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 4);
+	assert_int_equal(f->msg_cut_start + f->msg_cut_end + f->msg_incomplete + f->msg_orphans, 0);
+	env_free(e);
+}
+
+/* An unpaired NAK names PSN 3, fifteen before the first request the
+ * capture shows (too far to pair by: no flow sent it, none has a hole
+ * there). The go-back the capture shows next starts at 4, its resend of 3
+ * lost before the capture point: it answers the NAK, and the responder
+ * took nothing from 3 on. A timeout's go-back from 3 brings it all again:
+ * the WRITE that ends at 5 began before the capture (cut by its start),
+ * the atomics, two SENDs and the WRITE after it are messages of the
+ * window (diff seed 102470). */
+static void test_go_back_past_its_nak(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_CMP_SWAP, 18, 0);
+	req(e, 1100, RC_WRITE_MIDDLE, 21, 256);
+	req(e, 1200, RC_WRITE_MIDDLE, 23, 256);
+	resp(e, 2000, B_IP, QP_A, 3, NAK_SEQ, 2);
+	static const struct { uint8_t op; uint32_t psn; } back[] = {
+		{RC_WRITE_MIDDLE, 4}, {RC_WRITE_LAST, 5}, {RC_CMP_SWAP, 6}, {0x01, 11}, {0x02, 12},
+		{0x00, 13}, {0x01, 14}, {RC_CMP_SWAP, 18}, {RC_WRITE_MIDDLE, 23},
+	};
+	for (unsigned k = 0; k < sizeof(back) / sizeof(back[0]); k++)
+		req(e, 3000 + k * 100, back[k].op, back[k].psn, back[k].op == RC_CMP_SWAP ? 0 : 256);
+	uint32_t t = 200000;
+	req(e, t, RC_WRITE_MIDDLE, 3, 256);
+	req(e, t += 100, RC_WRITE_MIDDLE, 4, 256);
+	req(e, t += 100, RC_WRITE_LAST, 5, 256);
+	req(e, t += 100, RC_CMP_SWAP, 6, 0);
+	req(e, t += 100, 0x00, 7, 256);
+	for (uint32_t psn = 8; psn <= 11; psn++)
+		req(e, t += 100, 0x01, psn, 256);
+	req(e, t += 100, 0x02, 12, 256);
+	req(e, t += 100, 0x00, 13, 256);
+	for (uint32_t psn = 14; psn <= 16; psn++)
+		req(e, t += 100, 0x01, psn, 256);
+	req(e, t += 100, 0x02, 17, 256);
+	req(e, t += 100, RC_CMP_SWAP, 18, 0);
+	req(e, t += 100, RC_WRITE_FIRST, 19, 256);
+	for (uint32_t psn = 20; psn <= 24; psn++)
+		req(e, t += 100, RC_WRITE_MIDDLE, psn, 256);
+	req(e, t += 100, RC_WRITE_LAST, 25, 256);
+	rw_analyzer_finish(e->a, t + 100000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 5);
+	assert_int_equal(f->msg_cut_start, 1);
+	assert_int_equal(f->msg_cut_end + f->msg_incomplete + f->msg_orphans, 0);
+	env_free(e);
+}
+
 /* A resend seen starting past the NAKed PSN on a flow that had shown no
  * PSN gap yet: a gap later in the capture shows the network drops before
  * the capture point, where the resends of the NAKed PSN may have gone
@@ -2893,6 +2961,8 @@ int main(void)
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
 		cmocka_unit_test(test_conform_wrong_start_judged_at_end),
+		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
+		cmocka_unit_test(test_go_back_past_its_nak),
 		cmocka_unit_test(test_conform_timeout_resend),
 		cmocka_unit_test(test_nak_ignored),
 		cmocka_unit_test(test_nak_answered),

@@ -593,6 +593,29 @@ static uint64_t unfinished(const struct rw_flow *f)
  * the packet and the message is incomplete, unless acked: the responder
  * acknowledged past the hole, so it took what the capture lost there. */
 #define RESEND_MIN_NS 1000000ull
+
+/* Whether the hold has the FIRST of the message the capture started
+ * inside, resent after a refusal sent the sender back before it
+ * (msg_cut_back): the nearest message start at or below the first PSN the
+ * window showed of it, with no message ending between. The window then
+ * shows that message from its FIRST: it is not cut by the capture start
+ * (README), whatever the capture end makes of it. */
+static int cut_back_first_held(const struct rw_flow *f)
+{
+	const struct rw_hold_queue *h = f->hold;
+	for (uint32_t i = h ? h->n : 0; f->msg_cut_back && i-- > 0;) {
+		uint32_t p = HOLD_PSN(h, i);
+		if (rw_psn_diff(p, f->msg_cut_back_psn) > 0)
+			continue;
+		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
+		if (p != f->msg_cut_back_psn && ((op->flags & RW_OPF_LAST) || op_index(op->op) == 3))
+			return 0;
+		if (op->flags & RW_OPF_FIRST)
+			return 1;
+	}
+	return 0;
+}
+
 static void give_up_hole(struct rw_analyzer *a, struct rw_flow *f, struct rw_note *n, int at_end,
 			 int acked, uint64_t end_ns)
 {
@@ -603,6 +626,10 @@ static void give_up_hole(struct rw_analyzer *a, struct rw_flow *f, struct rw_not
 		/* The responder would have taken the held requests after the
 		 * resend: the message the hole is in, and those behind it, are
 		 * cut by the capture end. */
+		if (cut_back_first_held(f)) {
+			f->msg_cut_back = 0;
+			f->msg_cut_start--;
+		}
 		f->msg_cut_end += unfinished(f);
 		f->msg.open = 0;
 		h->n = h->head = 0;
@@ -1118,6 +1145,14 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 		f->msg_cut_start++;
 	f->msg_pre_open = 0;
 	if (f->msg.open) {
+		if (f->msg_cut_back && rw_psn_diff(f->msg_cut_back_psn, f->msg.first_psn) >= 0 &&
+		    rw_psn_diff(f->msg_cut_back_psn, f->msg_psn) < 0) {
+			/* the message the capture started inside, its resend
+			 * open from its FIRST past the first PSN the window
+			 * showed of it: cut by the capture end instead */
+			f->msg_cut_back = 0;
+			f->msg_cut_start--;
+		}
 		f->msg_cut_end++;
 		f->msg.open = 0;
 	}

@@ -1093,6 +1093,32 @@ static void test_conform_wrong_naks_and_acks(void **state)
 	env_free(e);
 }
 
+/* The window starts inside a SEND (its LAST at 3), the responder NAKs 1
+ * (lost before the capture point, every time), and the sender resends
+ * from 2: the window shows that SEND from its FIRST, never taken before
+ * the capture ends. It is cut by the capture end, not also by its start
+ * (diff seed 102683). */
+static void test_cut_start_resent_from_first_open_at_end(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, 0x02, 3, 256);       /* SEND LAST */
+	req(e, 1100, RC_SEND_ONLY, 4, 8);
+	resp(e, 2000, B_IP, QP_A, 1, NAK_SEQ, 0);
+	for (int k = 0; k < 3; k++) {
+		req(e, 3000 + k * 1000, 0x00, 2, 256); /* SEND FIRST */
+		req(e, 3100 + k * 1000, 0x02, 3, 256);
+		req(e, 3200 + k * 1000, RC_SEND_ONLY, 4, 8);
+	}
+	rw_analyzer_finish(e->a, 7000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 0);
+	assert_int_equal(f->msg_cut_start, 0);
+	assert_int_equal(f->msg_cut_end, 2);
+	assert_int_equal(f->msg_incomplete + f->msg_orphans, 0);
+	env_free(e);
+}
+
 /* A NAK the capture shows before the first request of its flow (the
  * window starts after the requests it refuses): the flow, first seen after
  * it, goes back to the NAKed PSN. The NAK is its own: the responder took
@@ -2961,6 +2987,7 @@ int main(void)
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
 		cmocka_unit_test(test_conform_wrong_start_judged_at_end),
+		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),
 		cmocka_unit_test(test_conform_timeout_resend),

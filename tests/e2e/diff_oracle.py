@@ -1204,6 +1204,43 @@ def expect(truth, a, b, link_gbps=100.0):
         owner["msgs_by_op"]["read"] += 1
         pk[wf(run[-1])]["flags"].add("msg_done")
 
+    # README "messages cut by the capture": a READ whose answer began before
+    # the window, re-issued in it from inside (IBA 9.7.5.1.4: from the first
+    # response missing, address and length advanced) and the rest answered
+    # whole in it from that PSN: the window shows a READ request and its
+    # whole answer, which the capture cannot tell from a READ of its own,
+    # when the answer's MSN is new to the window and no response PSN the
+    # window showed before it lies above it: a message
+    for (qp, side), cm in cut_seen.items():
+        if side != "rsp":
+            continue
+        for n, (m, have, fk) in list(cm.items()):
+            if m["kind"] != "read_resp" or m["done"] is None or not in_w(m["done"]):
+                continue
+            good = sorted((c for c in m["copies"] if in_w(c) and not c.get("corrupt")),
+                          key=lambda c: c["frame"])
+            if not good or op_kind(good[0]["op"])[1] not in ("first", "only") or \
+                    good[0]["psn"] == m["first_psn"]:
+                continue
+            rq = [r for r in win if r["kind"] == "roce" and (r["flow"], r["qp"]) == qp and
+                  op_kind(r["op"])[0] == "read_req" and r.get("msg") == n and r["psn"] == good[0]["psn"] and
+                  r["frame"] < good[0]["frame"]]
+            psns = set(c["psn"] for c in good)
+            rest = set(x for x in m["psns"] if (x - good[0]["psn"]) % PSN_MOD < PSN_MOD >> 1)
+            if not rq or psns != rest or m["done"] is not good[-1] and m["done"]["frame"] != good[-1]["frame"]:
+                continue
+            before = [r for r in win if r["frame"] < good[0]["frame"] and r["kind"] == "roce" and key_of(r) == fk]
+            if any(r.get("msn") is not None and r["msn"] >= good[0].get("msn", 0) for r in before) or \
+                    any(op_kind(r["op"])[0] == "read_resp" and
+                        0 < (r["psn"] - good[0]["psn"]) % PSN_MOD < PSN_MOD >> 1 for r in before):
+                continue
+            owner = flow(paired[fk]) if fk in paired else flow(fk)
+            flow(fk)["messages_cut_by_capture_start"] -= 1
+            flow(fk)["messages"] += 1
+            owner["msgs_by_op"]["read"] += 1
+            pk[wf(good[-1])]["flags"].add("msg_done")
+            del cm[n]
+
     # the held requests in PSN order from the hole: a FIRST or ONLY starts
     # a message, and so does a MIDDLE or LAST when no message is open
     # before it (the one the hole broke, or one a held FIRST began)

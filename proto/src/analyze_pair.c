@@ -187,6 +187,8 @@ static void pair_unlink(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	f->msn_valid = q->msn_valid;
 	f->last_msn = q->last_msn;
 	q->msn_valid = 0;
+	/* (nor is q's next ACK judged against one f sent: ack_backwards) */
+	q->cs.ack_valid = 0;
 	struct rw_lat *lats[] = {&q->ack_lat, &q->read_lat, &q->atomic_lat};
 	for (unsigned k = 0; k < sizeof(lats) / sizeof(lats[0]); k++) {
 		lat_release(a, lats[k]);

@@ -820,6 +820,29 @@ static void test_pair_undone(void **state)
 	env_free(e);
 }
 
+/* A wrong pair's ACKs are not the measure of the requester's own: QP 0x22
+ * sends 2 and 3; responder QP 0x44, answering another QP's requests sent
+ * before the capture (1..4), pairs with it by its ACK of 2, acknowledges 3
+ * and then 4, which 0x22 never sent: the pair is undone. 0x22's own
+ * responder then acknowledges 2 and 3: no ACK went backwards (diff seed
+ * 102743). */
+static void test_pair_undone_acks_not_backwards(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	feed(e, 1000, A_IP, B_IP, RC_SEND_ONLY, 0x22, 2, 8, 0);
+	feed(e, 1100, A_IP, B_IP, RC_SEND_ONLY, 0x22, 3, 8, 0);
+	resp(e, 2000, B_IP, 0x44, 2, ACK_SYN, 2);
+	resp(e, 2100, B_IP, 0x44, 3, ACK_SYN, 3);
+	resp(e, 2200, B_IP, 0x44, 4, ACK_SYN, 4);
+	resp(e, 2300, B_IP, 0x11, 2, ACK_SYN, 3);
+	resp(e, 2400, B_IP, 0x11, 3, ACK_SYN, 4);
+	const struct rw_flow *q22 = flow_by(e, A_IP, 0x22, 1), *r11 = flow_by(e, B_IP, 0x11, 1);
+	assert_int_equal(q22->peer, r11->index);
+	assert_true(!q22->conf || !q22->conf->count[RW_V_ACK_BACKWARDS]);
+	env_free(e);
+}
+
 /* A plain ACK naming one of the peer's atomics (answered by atomic ACKs,
  * IBA 9.7.5.1) answers another QP: the pair made by elimination is undone.
  * And a responder acknowledges what AckReq asked for and a message's end:
@@ -2978,6 +3001,7 @@ int main(void)
 		cmocka_unit_test(test_precapture_resend),
 		cmocka_unit_test(test_pair_never_guessed),
 		cmocka_unit_test(test_pair_undone),
+		cmocka_unit_test(test_pair_undone_acks_not_backwards),
 		cmocka_unit_test(test_pair_undone_by_ack_of_atomic),
 		cmocka_unit_test(test_pair_twin_undone),
 		cmocka_unit_test(test_pair_not_inside_message),

@@ -761,12 +761,16 @@ def expect(truth, a, b, link_gbps=100.0):
     win_order = {r["frame"]: i for i, r in enumerate(win)}
     last_frame = max(by_frame) if by_frame else 0
     starts = {}   # flow key -> window index of its first message start
+    ends = {}     # flow key -> window index of its first new SEND or WRITE end (LAST or ONLY)
     for r in win:
         if r["kind"] != "roce" or r.get("corrupt"):
             continue
         kind, pos = op_kind(r["op"])
         if pos in ("first", "only") and kind in ("send", "write", "atomic", "read_resp", "read_req"):
             starts.setdefault(key_of(r), win_order[r["frame"]])
+        if pos in ("last", "only") and kind in ("send", "write") and r["dir"] == "request" and \
+                "retrans" not in pk[wf(r)]["flags"]:
+            ends.setdefault(key_of(r), win_order[r["frame"]])
     # README "messages", msg_done: a message is also seen complete at an
     # earlier good copy of its completing packet that the responder refused
     # for a reason the window shows only after it (an RNR NAK, or a
@@ -1096,13 +1100,16 @@ def expect(truth, a, b, link_gbps=100.0):
             owner["msgs_by_op"][op] += 1
             mark = max((c for c in good), key=lambda c: c["frame"])
         elif (first_taken and first_taken["frame"] < a and (done is not None or transport != "RC")) or \
-                (not first_in and (first_before or starts.get(fk) is None or starts[fk] > first_copy)):
+                (not first_in and (first_before or ((starts.get(fk) is None or starts[fk] > first_copy) and
+                                                    not (transport == "RC" and ends.get(fk, first_copy) < first_copy)))):
             # its receiver began it before the window (a copy of its FIRST
             # the window holds is a duplicate; an RC one never completed
             # is cut by the capture end, below, whether or not its receiver
             # took its FIRST), or
             # MIDDLE/LAST of a message the capture started inside, or before
-            # the flow's first message start in the window
+            # the flow's first message start in the window (on RC, not
+            # after a message end the window showed: its FIRST, at a PSN
+            # past that end, went by after the capture started)
             f["messages_cut_by_capture_start"] += 1
             cut_seen.setdefault((qp, side), {})[n] = (m, have, fk)
         elif ((done is not None and done["frame"] > b) or (done is None and later) or transport == "RC") \

@@ -617,9 +617,20 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	if (ae->kind == RW_AETH_ACK) {
 		struct rw_pend last;
 		int have = 0;
+		int unans_before = q && q->cs.unans_valid;
 		uint32_t c = q ? pend_ack(q, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
-		if (q)
-			seq_sync_on_ack(&q->req, psn, heard);
+		if (q) {
+			seq_sync_on_ack(&q->req, psn, 0);
+			/* What the requester heard acknowledged ends before a READ
+			 * or atomic this ACK passed unanswered: it re-issues that
+			 * and goes back over everything after it (IBA 9.7.5.1.4),
+			 * however late its timer (no reused QP number). */
+			uint32_t upto = psn;
+			if (q->cs.unans_valid && !unans_before)
+				upto = psn_add(q->cs.unans_psn, RW_PSN_MASK);
+			if (heard)
+				seq_sync_on_ack(&q->req, upto, 1);
+		}
 		if (q && p->op->op == RW_OP_ACK)
 			conf_on_ack(a, q, psn, frame);
 		if (p->op->op == RW_OP_ACK) {
@@ -806,10 +817,13 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			conf_on_read_response(q, p, PEND(q->pend, i), f->rsp, ts);
 			n->flags |= RW_N_READ_MATCH;
 			n->req_frame = PEND(q->pend, i)->frame;
-			/* A LAST the requester dropped (bad ICRC) ends nothing:
-			 * the READ stays pending for its re-issue. */
+			/* A LAST the requester dropped (bad ICRC) ends nothing,
+			 * nor one past a response it missed (it takes them in
+			 * PSN order): the READ stays pending for its re-issue. */
+			const struct rw_pend *e = PEND(q->pend, i);
 			if ((op->flags & RW_OPF_LAST) && p->icrc_status != RW_CRC_BAD &&
-			    p->vcrc_status != RW_CRC_BAD) {
+			    p->vcrc_status != RW_CRC_BAD &&
+			    e->got >= (uint32_t)rw_psn_diff(p->bth.psn, e->psn) + 1) {
 				n->latency_ns = ts - PEND(q->pend, i)->ts;
 				lat_add(a, &q->read_lat, n->latency_ns);
 				pend_remove(q->pend, (unsigned)i);

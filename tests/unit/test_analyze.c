@@ -2140,6 +2140,35 @@ static void test_read_resumed_by_new_response(void **state)
 	env_free(e);
 }
 
+/* A READ whose FIRST response was lost (its LAST came, past it), a SEND
+ * after it, and an ACK of the SEND that passes the READ unanswered: the
+ * requester re-issues the READ and goes back over the SEND after it, and
+ * its timer sends the SEND again after another millisecond's silence. That
+ * SEND, below the PSN the ACK named, is a resend of the same connection,
+ * not a reused QP number's first request (diff seed 102153). */
+static void test_resend_past_read_unanswered_is_no_reuse(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 10, 0x10000, 512);
+	req(e, 1100, RC_SEND_FIRST, 12, 256);
+	req(e, 1200, RC_SEND_LAST, 13, 8);
+	/* READ FIRST 10 lost before the tap */
+	read_resp(e, 2000, QP_A, RC_READ_LAST, 11, 1, 256);
+	feed_aeth(e, 2100, RC_ACK, 13, ACK_SYN, 2, 0, 0);
+	read_req(e, 1002000, 10, 0x10000, 512);
+	req(e, 1002100, RC_SEND_FIRST, 12, 256);
+	read_resp(e, 1003000, QP_A, RC_READ_FIRST, 10, 2, 256);
+	read_resp(e, 1003100, QP_A, RC_READ_LAST, 11, 2, 256);
+	struct rw_note n = req(e, 2004000, RC_SEND_FIRST, 12, 256);
+	assert_false(n.flags & RW_N_NEW_CONV);
+	assert_true(n.flags & RW_N_RETRANS);
+	req(e, 2004100, RC_SEND_LAST, 13, 8);
+	rw_analyzer_finish(e->a, 3000000);
+	assert_int_equal(rw_analyzer_flow_count(e->a), 2);
+	env_free(e);
+}
+
 /* A READ the capture saw requested, whose answer was lost: the next READ's
  * answer starts the response stream above it, and the re-issued READ's
  * answer comes below the first response the capture saw. It is no answer
@@ -3056,6 +3085,7 @@ int main(void)
 		cmocka_unit_test(test_read_answered_again_msn),
 		cmocka_unit_test(test_read_awaited_below_first_response),
 		cmocka_unit_test(test_read_resumed_by_new_response),
+		cmocka_unit_test(test_resend_past_read_unanswered_is_no_reuse),
 		cmocka_unit_test(test_read_answer_after_acks_no_gap),
 		cmocka_unit_test(test_read_reissue_first_seen_fills_hole),
 		cmocka_unit_test(test_rc_first_packet_bad),

@@ -523,6 +523,17 @@ int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind)
 	return -1;
 }
 
+/* The entry of the request of that kind sent at psn itself, or -1. */
+static int pend_find_start(struct rw_pend_ring *r, uint32_t psn, int kind)
+{
+	for (unsigned k = 0; r && k < r->n; k++) {
+		const struct rw_pend *e = PEND(r, k);
+		if (e->kind != PEND_DEAD && e->kind == kind && e->psn == psn)
+			return (int)k;
+	}
+	return -1;
+}
+
 /* A new request at psn ends every READ still pending before it: a READ's
  * responses take the PSNs up to the next request, so the range it was given
  * with the MTU unknown (up to 256-byte segments) becomes what it is. */
@@ -752,7 +763,12 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	if (op->op == RW_OP_READ_RESP) {
 		if (packet_shows_mtu(p))
 			read_mtu_shown(a, f, q, p->bth.psn, p->payload_len);
-		int i = q ? pend_find(q->pend, p->bth.psn, PEND_READ) : -1;
+		/* A FIRST or ONLY is the first response of the READ sent at
+		 * its PSN (IBA 9.7.5.1.4): that one, when a re-issue from
+		 * inside an earlier READ's span waits there too. */
+		int i = q && (op->flags & RW_OPF_FIRST) ? pend_find_start(q->pend, p->bth.psn, PEND_READ) : -1;
+		if (i < 0 && q)
+			i = pend_find(q->pend, p->bth.psn, PEND_READ);
 		int64_t req_psn = i >= 0 ? (int64_t)PEND(q->pend, i)->psn : -1; /* its READ's, kept past removal */
 		/* The first response of a READ the requester sent and never
 		 * saw answered whole (a resend of an answered one asks

@@ -2140,6 +2140,34 @@ static void test_read_resumed_by_new_response(void **state)
 	env_free(e);
 }
 
+/* A READ (PSNs 10..13) whose LAST response was lost before the tap, the
+ * next READ's answer after it, and the first READ re-issued from 13: the
+ * ONLY that answers the re-issue is the first response of the READ sent
+ * at 13, not a response inside the first READ's span, and it resumes the
+ * READ that waits there: two READs, whole (diff seed 102755). */
+static void test_read_resumed_answer_is_the_reissues(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 10, 0x10000, 1024);
+	read_req(e, 1010, 14, 0x20000, 200);
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 10, 1, 256);
+	read_resp(e, 2010, QP_A, RC_READ_MIDDLE, 11, 1, 256);
+	read_resp(e, 2020, QP_A, RC_READ_MIDDLE, 12, 1, 256);
+	/* LAST 13 lost before the tap */
+	read_resp(e, 2040, QP_A, RC_READ_ONLY, 14, 2, 200);
+	read_req(e, 60000, 13, 0x10300, 256);
+	struct rw_note n = read_resp(e, 61000, QP_A, RC_READ_ONLY, 13, 2, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	assert_int_equal(n.req_frame, 7);
+	rw_analyzer_finish(e->a, 200000);
+	const struct rw_flow *g = flow_ba(e);
+	assert_int_equal(g->messages, 2);
+	assert_int_equal(flow_ab(e)->msgs_by_op[2], 2);
+	assert_int_equal(g->msg_cut_start + g->msg_cut_end + g->msg_incomplete + g->msg_orphans, 0);
+	env_free(e);
+}
+
 /* A READ whose FIRST response was lost (its LAST came, past it), a SEND
  * after it, and an ACK of the SEND that passes the READ unanswered: the
  * requester re-issues the READ and goes back over the SEND after it, and
@@ -3085,6 +3113,7 @@ int main(void)
 		cmocka_unit_test(test_read_answered_again_msn),
 		cmocka_unit_test(test_read_awaited_below_first_response),
 		cmocka_unit_test(test_read_resumed_by_new_response),
+		cmocka_unit_test(test_read_resumed_answer_is_the_reissues),
 		cmocka_unit_test(test_resend_past_read_unanswered_is_no_reuse),
 		cmocka_unit_test(test_read_answer_after_acks_no_gap),
 		cmocka_unit_test(test_read_reissue_first_seen_fills_hole),

@@ -712,6 +712,27 @@ void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct 
 		q->cs.rgap_psn = psn_add(e->psn, e->got);
 		q->cs.rgap_ts = ts;
 	}
+	if (at == 0) {
+		/* The first response of a later READ shows the rest of an
+		 * earlier one missing too (its responses come in PSN order,
+		 * IBA 9.7.5.1.4): the requester re-issues that one from its
+		 * first missing PSN. (Only an exact span says what is
+		 * missing.) */
+		const struct rw_pend_ring *r = q->pend;
+		for (uint32_t k = 0; r && k < r->n; k++) {
+			const struct rw_pend *o = PEND(r, k);
+			/* (one whose rest this READ asks again, re-issued from
+			 * its first missing PSN or before, misses nothing) */
+			uint32_t miss = psn_add(o->psn, o->got);
+			if (o == e || o->kind != PEND_READ || !o->exact || o->got >= o->npsn ||
+			    rw_psn_diff(miss, e->psn) >= 0 || rw_psn_diff(e->psn, o->psn) >= (int32_t)PSN_WINDOW)
+				continue;
+			q->cs.rgap_valid = 1;
+			q->cs.rgap_psn = miss;
+			q->cs.rgap_ts = ts;
+			break;
+		}
+	}
 	/* (the path MTU it shows: read_mtu_shown) */
 	mtu_floor_note(q, p->payload_len);
 }

@@ -2140,6 +2140,30 @@ static void test_read_resumed_by_new_response(void **state)
 	env_free(e);
 }
 
+/* Two READs: 10 and 12 (2048 bytes each, two PSNs at a 1 KiB MTU). The
+ * LAST of the first is lost before the tap and the second's FIRST comes
+ * (its LAST is lost too): responses come in PSN order (IBA 9.7.5.1.4), so
+ * it shows 11 missing, and the requester re-issues the first READ from 11
+ * at once. That go-back is implied by the response, not the timer's (diff
+ * seed 102755). */
+static void test_conform_later_read_shows_gap(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 10, 0x10000, 2048);
+	read_req(e, 1010, 12, 0x20000, 2048);
+	read_resp(e, 2000, QP_A, RC_READ_FIRST, 10, 1, 1024);
+	/* LAST 11 lost before the tap, and LAST 13 */
+	read_resp(e, 2200, QP_A, RC_READ_FIRST, 12, 2, 1024);
+	struct rw_note n = read_req(e, 5000, 11, 0x10400, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	read_req(e, 5010, 12, 0x20000, 2048);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_implied, 1);
+	assert_int_equal(c->resend_by_timeout, 0);
+	env_free(e);
+}
+
 /* A READ (PSNs 10..13) whose LAST response was lost before the tap, the
  * next READ's answer after it, and the first READ re-issued from 13: the
  * ONLY that answers the re-issue is the first response of the READ sent
@@ -3114,6 +3138,7 @@ int main(void)
 		cmocka_unit_test(test_read_awaited_below_first_response),
 		cmocka_unit_test(test_read_resumed_by_new_response),
 		cmocka_unit_test(test_read_resumed_answer_is_the_reissues),
+		cmocka_unit_test(test_conform_later_read_shows_gap),
 		cmocka_unit_test(test_resend_past_read_unanswered_is_no_reuse),
 		cmocka_unit_test(test_read_answer_after_acks_no_gap),
 		cmocka_unit_test(test_read_reissue_first_seen_fills_hole),

@@ -344,6 +344,7 @@ void msg_release(struct rw_analyzer *a, struct rw_flow *f);
 
 /* analyze_pair.c */
 void pair_note_request(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, int asked);
+void pair_naks_offer(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
 struct rw_pend *pend_push(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, uint32_t npsn,
 			  uint8_t kind, uint64_t ts, uint64_t frame);
 struct rw_pend *pend_again(struct rw_pend_ring *r, uint32_t psn, uint32_t npsn, uint8_t kind);
@@ -394,7 +395,6 @@ void conf_on_cnp(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner
  * the messages are closed). */
 void conf_finish_naks(struct rw_analyzer *a, struct rw_flow *f);
 void conf_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns);
-void pair_naks_offer(struct rw_analyzer *a, struct rw_flow *f, uint64_t ts);
 void conf_release(struct rw_analyzer *a, struct rw_flow *f);
 
 /* analyze_cong.c */

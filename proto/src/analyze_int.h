@@ -204,6 +204,7 @@ struct rw_analyzer {
 
 	struct rw_addr_pair *pairs;
 	uint32_t npairs, pairs_cap;
+	uint8_t answers_shown; /* the capture has shown a response (it sees answers at all) */
 	uint32_t *pair_slots; /* pair index + 1 */
 	uint32_t pair_slots_mask;
 

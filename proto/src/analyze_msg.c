@@ -1069,12 +1069,12 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * the hole or acknowledge past it: its answer lags the requests
 		 * by the time they take to reach it and the answer to come
 		 * back. While the hole is younger than any resend takes
-		 * (RESEND_MIN_NS), the responder may not have answered
-		 * anything yet: a congested queue towards it holds the
-		 * requests that would make it NAK, while the sender goes on
-		 * at line rate. */
+		 * (RESEND_MIN_NS), in a capture that shows answers at all,
+		 * the responder may not have answered anything yet: a
+		 * congested queue towards it holds the requests that would
+		 * make it NAK, while the sender goes on at line rate. */
 		int due = seq_resend_due(&f->req, f->msg_psn);
-		int young = ts - h->since_ns < RESEND_MIN_NS;
+		int young = a->answers_shown && ts - h->since_ns < RESEND_MIN_NS;
 		if ((due || young || f->peer >= 0 || answers_seen(a, f)) && hold_grow(a, f)) {
 			h = f->hold;
 		} else if (!due) {

@@ -755,6 +755,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	if (!q)
 		q = try_pair(a, f, p, frame, n);
 	f->has_responses = 1;
+	a->answers_shown = 1;
 	if (!q && (op->op == RW_OP_ATOMIC_ACK || (op->op == RW_OP_READ_RESP && (op->flags & RW_OPF_FIRST)))) {
 		f->solo_valid = 1;
 		f->solo_psn = p->bth.psn;

@@ -2106,6 +2106,19 @@ static void test_read_answered_again_msn(void **state)
 	}
 }
 
+/* At the capture end (200 us): the response flow holds n READ messages,
+ * all whole (none cut by the capture, incomplete or orphan), credited to
+ * the requester's flow; e is freed. */
+static void reads_whole(struct env *e, uint64_t n)
+{
+	rw_analyzer_finish(e->a, 200000);
+	const struct rw_flow *g = flow_ba(e);
+	assert_int_equal(g->messages, n);
+	assert_int_equal(flow_ab(e)->msgs_by_op[2], n);
+	assert_int_equal(g->msg_cut_start + g->msg_cut_end + g->msg_incomplete + g->msg_orphans, 0);
+	env_free(e);
+}
+
 /* Two READs, each missing a response (lost before the tap): the first
  * its FIRST, the second its LAST; a SEND after them whose ACK covers
  * both. The requester re-issues the first READ whole, whose answer comes
@@ -2135,12 +2148,7 @@ static void test_read_resumed_by_new_response(void **state)
 	n = read_resp(e, 63000, QP_A, RC_READ_ONLY, 11, 3, 1);
 	assert_true(n.flags & RW_N_MSG_DONE);
 	assert_int_equal(n.msg_bytes, 257);
-	rw_analyzer_finish(e->a, 200000);
-	const struct rw_flow *g = flow_ba(e);
-	assert_int_equal(g->messages, 2);
-	assert_int_equal(flow_ab(e)->msgs_by_op[2], 2);
-	assert_int_equal(g->msg_cut_start + g->msg_cut_end + g->msg_incomplete + g->msg_orphans, 0);
-	env_free(e);
+	reads_whole(e, 2);
 }
 
 /* Two READs: 10 and 12 (2048 bytes each, two PSNs at a 1 KiB MTU). The
@@ -2187,12 +2195,7 @@ static void test_read_resumed_answer_is_the_reissues(void **state)
 	struct rw_note n = read_resp(e, 61000, QP_A, RC_READ_ONLY, 13, 2, 256);
 	assert_true(n.flags & RW_N_MSG_DONE);
 	assert_int_equal(n.req_frame, 7);
-	rw_analyzer_finish(e->a, 200000);
-	const struct rw_flow *g = flow_ba(e);
-	assert_int_equal(g->messages, 2);
-	assert_int_equal(flow_ab(e)->msgs_by_op[2], 2);
-	assert_int_equal(g->msg_cut_start + g->msg_cut_end + g->msg_incomplete + g->msg_orphans, 0);
-	env_free(e);
+	reads_whole(e, 2);
 }
 
 /* A READ whose FIRST response was lost (its LAST came, past it), a SEND

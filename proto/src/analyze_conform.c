@@ -515,8 +515,6 @@ static int rd_atomic_waits_below(const struct rw_flow *f, uint32_t psn, uint64_t
 	return 0;
 }
 
-/* A request on f, classified (flags from the PSN sequence), before it is
- * added to the outstanding ring. */
 /* A go-back seen starting past the NAKed PSN on a flow with no PSN gap
  * so far: judged at the capture end (conf_finish), when a later gap may
  * yet show loss before the capture point. */
@@ -553,6 +551,8 @@ static void wrong_past_judge(struct rw_flow *f)
 	c->count[v] += n;
 }
 
+/* A request on f, classified (flags from the PSN sequence), before it is
+ * added to the outstanding ring. */
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t flags, int reissue, uint64_t ts, uint64_t frame)
 {

@@ -628,19 +628,17 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 	if (ae->kind == RW_AETH_ACK) {
 		struct rw_pend last;
 		int have = 0;
-		int unans_before = q && q->cs.unans_valid;
 		uint32_t c = q ? pend_ack(q, psn, p->op->op == RW_OP_READ_RESP, &have, &last) : 0;
 		if (q) {
-			seq_sync_on_ack(&q->req, psn, 0);
 			/* What the requester heard acknowledged ends before a READ
-			 * or atomic this ACK passed unanswered: it re-issues that
-			 * and goes back over everything after it (IBA 9.7.5.1.4),
-			 * however late its timer (no reused QP number). */
-			uint32_t upto = psn;
-			if (q->cs.unans_valid && !unans_before)
-				upto = psn_add(q->cs.unans_psn, RW_PSN_MASK);
-			if (heard)
-				seq_sync_on_ack(&q->req, upto, 1);
+			 * or atomic an ACK passed unanswered (until its go-back):
+			 * it re-issues that and goes back over everything after
+			 * it (IBA 9.7.5.1.4), however late its timer (no reused
+			 * QP number). */
+			int capped = heard && q->cs.unans_valid && rw_psn_diff(q->cs.unans_psn, psn) <= 0;
+			seq_sync_on_ack(&q->req, psn, heard && !capped);
+			if (capped)
+				seq_sync_on_ack(&q->req, psn_add(q->cs.unans_psn, RW_PSN_MASK), 1);
 		}
 		if (q && p->op->op == RW_OP_ACK)
 			conf_on_ack(a, q, psn, frame);

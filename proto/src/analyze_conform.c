@@ -593,8 +593,11 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * drops before it, the resends of the NAKed PSN and those after
 		 * it may be dropped too, which a capture cannot tell from a
 		 * requester that skipped them. A NAKed PSN before the flow's
-		 * first is such a loss too. */
-		int lost_before = f->psn_gaps || rw_psn_diff(f->cs.nak_psn, f->req.first_psn) < 0;
+		 * first is such a loss too, and so is one the capture never
+		 * saw: its first copy went where its resends may have gone
+		 * (no gap shows it when a READ's unknown span covered it). */
+		int lost_before = f->psn_gaps || rw_psn_diff(f->cs.nak_psn, f->req.first_psn) < 0 ||
+				  seq_never_seen(&f->req, f->cs.nak_psn);
 		/* One starting below it is judged likewise when a READ or
 		 * atomic below it waits for its answer: the go-back may have
 		 * begun with that READ's re-issue (IBA 9.7.5.1.4), dropped

@@ -291,6 +291,7 @@ void lat_release(struct rw_analyzer *a, struct rw_lat *l);
 
 /* analyze_seq.c */
 int seq_in_hole(const struct rw_seq *s, uint32_t psn);
+int seq_never_seen(const struct rw_seq *s, uint32_t psn);
 uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliable, int answered,
 		   struct rw_note *n);
 void seq_consume(struct rw_seq *s, uint32_t k);

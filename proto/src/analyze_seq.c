@@ -185,6 +185,16 @@ int seq_in_hole(const struct rw_seq *s, uint32_t psn)
 	return d > 0 && (uint32_t)d <= PSN_WINDOW && (s->wide || from_first > 0) && !seen_get(s, psn);
 }
 
+/* Whether psn was never seen though the stream went past it: a hole, or
+ * one of the PSNs a READ's unknown span was taken to cover when the next
+ * request came later than its shortest span (a NAK for it shows the READ
+ * ended before it). */
+int seq_never_seen(const struct rw_seq *s, uint32_t psn)
+{
+	int32_t k = rw_psn_diff(psn, s->slack_psn);
+	return seq_in_hole(s, psn) || (s->valid && k >= 0 && (uint32_t)k < s->slack_n);
+}
+
 /* How long ago the capture showed the gap psn is in (the packet past it),
  * or 0 when none of the gaps kept holds it and they are all younger. A
  * gap older than any kept is at least as old as the oldest kept one. */
@@ -240,6 +250,7 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		s->first_psn = s->high_psn = s->next_psn = f->cm_psn;
 		memset(s->seen, 0, sizeof(s->seen));
 		s->gap_n = s->gap_next = 0;
+		s->slack_n = 0;
 		s->synced = 1;
 	}
 	if (!s->valid) {
@@ -247,6 +258,7 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		s->first_psn = psn;
 		memset(s->seen, 0, sizeof(s->seen));
 		s->gap_n = s->gap_next = 0;
+		s->slack_n = 0;
 		s->high_psn = psn;
 		s->synced = s->synced || !reliable; /* set by a matched READ; unreliable: no resends to mistake */
 		seen_advance(s, 1, 1);
@@ -263,6 +275,8 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 	int32_t d = rw_psn_diff(psn, s->high_psn);
 	if (d >= 0) {
 		if (d > 0 && (uint32_t)d <= s->read_slack) {
+			s->slack_psn = s->high_psn;
+			s->slack_n = (uint32_t)d;
 			seq_consume(s, (uint32_t)d);
 		} else if (d > 0) {
 			f->psn_gaps++;

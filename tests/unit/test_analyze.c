@@ -1491,6 +1491,37 @@ static struct rw_note read_resp(struct env *e, uint64_t ts, uint32_t dqpn, uint8
 	return read_resp_crc(e, ts, dqpn, opcode, psn, msn, len, 0);
 }
 
+/* A 16 KiB READ at 1 (MTU unknown: 4 PSNs at least, up to 64) answered in
+ * 4 (1..4); the SEND at 5 is lost before the capture point, and the next
+ * at 6 is taken as within the READ's span, no gap. The NAK for 5 shows the
+ * capture never saw it: loss before the capture point, where the resend of
+ * 5 may have gone too, so a go-back seen starting at 6 is no violation. A
+ * NAK for 6, which the capture saw, answered by a go-back from 7 on a flow
+ * with no gap is one (diff seed 103117). */
+static void test_conform_wrong_start_nak_unseen(void **state)
+{
+	(void)state;
+	for (int seen = 0; seen <= 1; seen++) {
+		struct env *e = env_new(NULL);
+		read_req(e, 1000, 1, 0x10000, 16384);
+		for (uint32_t psn = 6; psn <= 9; psn++)
+			req(e, 1000 + psn * 100, RC_SEND_ONLY, psn, 64);
+		read_resp(e, 3000, QP_A, RC_READ_FIRST, 1, 1, 4096);
+		read_resp(e, 3100, QP_A, RC_READ_MIDDLE, 2, 0, 4096);
+		read_resp(e, 3200, QP_A, RC_READ_MIDDLE, 3, 0, 4096);
+		read_resp(e, 3300, QP_A, RC_READ_LAST, 4, 1, 4096);
+		uint32_t naked = 5 + (uint32_t)seen;
+		feed_aeth(e, 4000, RC_ACK, naked, NAK_SEQ, 1, 0, 0);
+		for (uint32_t psn = naked + 1; psn <= 9; psn++)
+			req(e, 10000 + psn * 100, RC_SEND_ONLY, psn, 64);
+		rw_analyzer_finish(e->a, 100000);
+		const struct rw_conform *c = conf_ab(e);
+		assert_int_equal(flow_ab(e)->psn_gaps, 0);
+		assert_int_equal(c->count[RW_V_RESEND_WRONG_START], seen);
+		env_free(e);
+	}
+}
+
 /* Several READs outstanding, a WRITE between them (IBA 9.4.4: a READ takes
  * ceil(len / MTU) PSNs; the MTU is 1024 here, unknown to the engine until
  * responses come): no READ is a re-issue of another, the responses of the
@@ -3098,6 +3129,7 @@ int main(void)
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
 		cmocka_unit_test(test_conform_wrong_start_judged_at_end),
+		cmocka_unit_test(test_conform_wrong_start_nak_unseen),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

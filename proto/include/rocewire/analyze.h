@@ -183,6 +183,7 @@ struct rw_seq {
 	uint32_t next_psn, high_psn; /* expected next, one past the highest seen */
 	uint32_t first_psn;          /* the first PSN this capture saw */
 	uint32_t read_slack;         /* PSNs a READ request may have consumed */
+	uint32_t slack_psn, slack_n; /* the latest PSNs taken as a READ's without being seen */
 	uint32_t nak_psn;            /* PSN a sequence-error NAK asked to resend from */
 	uint8_t valid;
 	uint8_t nak_wait;            /* that NAK's PSN is not acknowledged yet: the responder waits for it */

@@ -222,16 +222,24 @@ static enum rw_pair_how evidence_of(const struct rw_packet *p)
  * another QP of the host pair may have sent as a request of its own (QPs
  * often share PSNs): it names the unpaired request flow only when that
  * flow's READ takes the PSN by its exact span (the QP's MTU shown, or the
- * next request sent) and no other's does. *several: more than one. */
+ * next request sent; or the MTU a MIDDLE shows by its length, IBA 9.7.4,
+ * and the PSN inside that span, not its last) and no other's does.
+ * *several: more than one. */
 static struct rw_flow *read_span_owner(struct rw_analyzer *a, int32_t rp, const struct rw_flow *f,
-				       uint32_t psn, int *several)
+				       const struct rw_packet *p, int *several)
 {
 	struct rw_flow *found = NULL, *q;
+	uint32_t psn = p->bth.psn;
+	int middle = !(p->op->flags & (RW_OPF_FIRST | RW_OPF_LAST)) && packet_shows_mtu(p);
 	FOR_EACH_REQ_IN_PAIR(a, rp, q) {
 		if (q == f || q->peer >= 0 || q->closed)
 			continue;
 		int k = pend_find(q->pend, psn, PEND_READ);
-		if (k < 0 || !PEND(q->pend, k)->exact || PEND(q->pend, k)->psn == psn)
+		if (k < 0 || PEND(q->pend, k)->psn == psn)
+			continue;
+		const struct rw_pend *e = PEND(q->pend, k);
+		if (!e->exact && !(middle && e->len &&
+				   (uint32_t)rw_psn_diff(psn, e->psn) + 1 < read_psns(e->len, p->payload_len)))
 			continue;
 		if (found)
 			*several = 1;
@@ -275,7 +283,7 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 	int several = 0;
 	int span = how == RW_PAIR_READ_RESP && !(p->op->flags & RW_OPF_FIRST);
 	if (span)
-		found = read_span_owner(a, rp, f, psn, &several);
+		found = read_span_owner(a, rp, f, p, &several);
 	for (uint32_t i = pix_hash(pair1, psn) & a->pix_mask; a->pix[i].pair1 && !span;
 	     i = (i + 1) & a->pix_mask) {
 		const struct rw_pix_entry *e = &a->pix[i];
@@ -326,7 +334,8 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		 * point) and another with a hole there: either may be it. */
 		struct rw_flow *q;
 		FOR_EACH_REQ_IN_PAIR(a, rp, q) {
-			if (q == f || q == found || q->peer >= 0 || q->closed || !seq_in_hole(&q->req, psn))
+			if (q == f || q == found || q->peer >= 0 || q->closed || q->transport != RW_TRANSPORT_RC ||
+			    !seq_in_hole(&q->req, psn))
 				continue;
 			if (found)
 				several = 1;
@@ -337,10 +346,12 @@ static struct rw_flow *try_pair(struct rw_analyzer *a, struct rw_flow *f, const 
 		/* Another unpaired flow whose first PSN in the capture comes
 		 * just after this one may have sent it before the capture
 		 * started: the capture cannot tell which (QPs of one host
-		 * pair often start at nearby PSNs). */
+		 * pair often start at nearby PSNs). Not a UC one: nothing
+		 * answers it. */
 		struct rw_flow *q;
 		FOR_EACH_REQ_IN_PAIR(a, rp, q) {
-			if (q == f || q == found || q->peer >= 0 || q->closed || !q->req.valid)
+			if (q == f || q == found || q->peer >= 0 || q->closed || !q->req.valid ||
+			    q->transport != RW_TRANSPORT_RC)
 				continue;
 			int32_t d = rw_psn_diff(q->req.first_psn, psn);
 			if (d > 0 && (uint32_t)d <= PSN_WINDOW) {
@@ -590,6 +601,25 @@ static uint8_t nak_kind_of(const struct rw_aeth *ae)
 	return RW_NAKK_RESERVED;
 }
 
+/* Whether a READ response that acknowledges (its LAST or ONLY) came past a
+ * hole in the answer it ends (from the answer's FIRST, or from the first
+ * response the capture saw when it saw none): the requester takes READ
+ * responses in PSN order only, so it did not take that one, and the READ
+ * it ends was not answered as far as it knows (it re-issues it). */
+static int read_answer_holed(const struct rw_flow *f, const struct rw_packet *p)
+{
+	if (p->op->op != RW_OP_READ_RESP || !f->rsp || !f->rsp->valid)
+		return 0;
+	uint32_t psn = p->bth.psn, from = f->rmsg.seen_start ? f->rmsg.first_psn : f->rsp->first_psn;
+	int32_t d = rw_psn_diff(psn, from);
+	if (d <= 0 || (uint32_t)d > PSN_WINDOW)
+		return 0;
+	for (uint32_t k = from; k != psn; k = psn_add(k, 1))
+		if (!seq_seen(f->rsp, k))
+			return 1;
+	return 0;
+}
+
 static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q,
 			const struct rw_packet *p, uint64_t ts, uint64_t frame, struct rw_note *n)
 {
@@ -617,7 +647,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 			f->rmsn_valid = 1;
 			f->rmsn = ae->msn;
 		}
-		if (ae->kind == RW_AETH_ACK &&
+		if (ae->kind == RW_AETH_ACK && !read_answer_holed(f, p) &&
 		    (!f->rack_valid || rw_psn_diff(psn, f->rack_psn) > 0)) {
 			f->rack_valid = 1;
 			f->rack_psn = psn;

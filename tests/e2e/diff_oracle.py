@@ -251,6 +251,7 @@ def expect(truth, a, b, link_gbps=100.0):
     open_atomics = {}   # request key -> PSNs of its atomics not answered yet (as the engine's pending ones)
     read_spans = {}     # request key -> {READ psn: its responses' PSNs, None with the MTU not shown}
     addr_reqs = {}      # (src, dst) -> request keys in order of their latest request
+    rc_reqs = set()     # the request keys of RC flows (the only ones answered)
     last_ce = {}        # (src, dst) -> request key with the latest CE mark
     ce_seen = {}        # frame -> record, CE marks in the window
     ce_wait = {}        # flow key -> [waiting marks (t_ns, window frame)], README "CNPs and CE marks"
@@ -473,12 +474,16 @@ def expect(truth, a, b, link_gbps=100.0):
                 # README "pairing": a MIDDLE or LAST names the flow whose
                 # READ takes its PSN by the READ's exact span (the MTU
                 # shown when it was sent, or the next request sent since,
-                # within the PSNs it may take, ends it)
+                # within the PSNs it may take, ends it); a whole MIDDLE
+                # also by the span its length as the MTU gives the READ,
+                # not its last PSN
                 sp = sent_psns.get(qk, {})
+                mid = op_kind(r["op"])[1] == "middle" and r["payload"] and not r.get("corrupt")
                 if any(0 < (r["psn"] - p) % PSN_MOD < n and
                        (ex or any(n <= (x - p) % PSN_MOD <= most and (r["psn"] - x) % PSN_MOD >= PSN_MOD >> 1
-                                  for x in sp))
-                       for p, (n, ex, most) in read_spans.get(qk, {}).items()):
+                                  for x in sp) or
+                        (mid and dl and (r["psn"] - p) % PSN_MOD + 1 < -(-dl // r["payload"])))
+                       for p, (n, ex, most, dl) in read_spans.get(qk, {}).items()):
                     cands.append(qk)
                 continue
             sp = sent_psns.get(qk, {})
@@ -495,7 +500,7 @@ def expect(truth, a, b, link_gbps=100.0):
             # another with a hole there: either may be it)
             for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
                 s = streams.get(qk)
-                if qk in paired.values() or not s or not s.valid or qk in cands:
+                if qk in paired.values() or not s or not s.valid or qk in cands or qk not in rc_reqs:
                     continue
                 u = s.unwrap.last + ((r["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
                     - (PSN_MOD >> 1)
@@ -520,7 +525,8 @@ def expect(truth, a, b, link_gbps=100.0):
             # window comes just after it may have sent it before the window
             for qk in addr_reqs.get((norm_ip(r["dst"]), norm_ip(r["src"])), []):
                 s = streams.get(qk)
-                if qk == cands[0] or qk in paired.values() or not s or not s.valid:
+                if qk == cands[0] or qk in paired.values() or not s or not s.valid or qk not in rc_reqs:
+                    # (README "pairing": a UC flow is answered by nothing)
                     continue
                 u = s.unwrap.last + ((r["psn"] - s.unwrap.last) % PSN_MOD + (PSN_MOD >> 1)) % PSN_MOD \
                     - (PSN_MOD >> 1)
@@ -587,6 +593,7 @@ def expect(truth, a, b, link_gbps=100.0):
             if pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
                 mtu_seen.add(key)
             if transport == "RC":  # only a reliable flow is answered: the others are no peer
+                rc_reqs.add(key)
                 # README "pairing": the PSN before a first packet that
                 # continues a message was sent inside that message
                 req_first.setdefault(key, (r["psn"] - 1) % PSN_MOD if pos in ("middle", "last") else None)
@@ -601,7 +608,8 @@ def expect(truth, a, b, link_gbps=100.0):
                     sent_copy[key].add(r["psn"])
                     asked.setdefault(key, {})[r["psn"]] = r.get("ackreq") or pos in ("last", "only")
                 if kind == "read_req":
-                    read_spans.setdefault(key, {})[r["psn"]] = (r.get("psns", 1), not slack, cover + slack)
+                    read_spans.setdefault(key, {})[r["psn"]] = (r.get("psns", 1), not slack, cover + slack,
+                                                                 r.get("dmalen", 0))
             continue
         # answers: pairing first (the engine's order), then what they say
         if kind == "cnp":

@@ -1522,6 +1522,91 @@ static void test_conform_wrong_start_nak_unseen(void **state)
 	}
 }
 
+/* A 10 KiB READ of 10..19 (1 KiB MTU) requested before the capture, which
+ * starts inside its answer: 15, 17..19 (16 lost before the capture point:
+ * the requester takes none of it, READ responses go in PSN order). It is
+ * answered again from 10 (a re-issue before the capture) with 12 lost,
+ * and the requester re-issues it from 12, a request the capture sees,
+ * answered whole. The capture shows the READ asked for and every response
+ * of it from FIRST to LAST: one message, none cut by the capture start
+ * (diff seed 103197). */
+static void test_read_cut_rest_then_whole(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	uint64_t t = 1000;
+	read_resp(e, t += 100, QP_A, RC_READ_MIDDLE, 15, 0, 1024);
+	for (uint32_t psn = 17; psn <= 18; psn++)
+		read_resp(e, t += 100, QP_A, RC_READ_MIDDLE, psn, 0, 1024);
+	read_resp(e, t += 100, QP_A, RC_READ_LAST, 19, 1, 1024);
+	read_resp(e, t += 100, QP_A, RC_READ_FIRST, 10, 1, 1024);
+	read_resp(e, t += 100, QP_A, RC_READ_MIDDLE, 11, 0, 1024);
+	read_resp(e, t += 100, QP_A, RC_READ_MIDDLE, 13, 0, 1024);
+	read_req(e, t += 100, 12, 0x10000 + 2048, 8192);
+	for (uint32_t psn = 14; psn <= 18; psn++)
+		read_resp(e, t += 100, QP_A, RC_READ_MIDDLE, psn, 0, 1024);
+	read_resp(e, t += 100, QP_A, RC_READ_LAST, 19, 1, 1024);
+	read_resp(e, t += 1000, QP_A, RC_READ_FIRST, 12, 1, 1024);
+	for (uint32_t psn = 13; psn <= 18; psn++)
+		read_resp(e, t += 100, QP_A, RC_READ_MIDDLE, psn, 0, 1024);
+	struct rw_note n = read_resp(e, t += 100, QP_A, RC_READ_LAST, 19, 1, 1024);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, t + 100000);
+	const struct rw_flow *f = flow_ba(e);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_cut_start, 0);
+	assert_int_equal(flow_ab(e)->msgs_by_op[2], 1);
+	env_free(e);
+}
+
+/* An atomic at 100 and, on another QP of the host pair, a flow whose first
+ * PSN in the capture is 105: had that one been RC, it might have sent 100
+ * before the capture started, and the atomic ACK for 100 would pair
+ * neither; a UC flow is answered by nothing, so the ACK pairs the atomic's
+ * flow (diff seed 103600). */
+static void test_pair_not_uc_neighbour(void **state)
+{
+	(void)state;
+	for (int rc = 0; rc <= 1; rc++) {
+		struct env *e = env_new(NULL);
+		feed(e, 900, A_IP, B_IP, rc ? RC_SEND_ONLY : UC_SEND_ONLY, 0x33, 105, 64, 0);
+		req(e, 1000, RC_CMP_SWAP, 100, 0);
+		struct rw_note n = feed_aeth(e, 3000, RC_ATOMIC_ACK, 100, rw_aeth_syndrome(RW_AETH_ACK, 31), 1, 0, 0);
+		assert_int_equal(!!(n.flags & RW_N_PAIRED), !rc);
+		assert_int_equal(flow_ba(e)->peer >= 0, !rc);
+		env_free(e);
+	}
+}
+
+/* A 4047-byte READ at 0, its MTU not shown and no request after it: its
+ * FIRST is lost before the capture point, and its MIDDLE at 1 carries 1 KiB,
+ * the path MTU (IBA 9.7.4), so the READ takes 0..3 and 1 is inside it: the
+ * MIDDLE pairs the two directions, and the rest of the READ is no message
+ * cut by the capture start. The READ re-issued, answered whole, is one
+ * message (diff seeds 103044, 103197, 103299, 103600). */
+static void test_pair_read_middle_mtu(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 0, 0x10000, 4047);
+	struct rw_note n = read_resp(e, 3000, QP_A, RC_READ_MIDDLE, 1, 0, 1024);
+	assert_true(n.flags & RW_N_PAIRED);
+	read_resp(e, 3100, QP_A, RC_READ_MIDDLE, 2, 0, 1024);
+	read_resp(e, 3200, QP_A, RC_READ_LAST, 3, 1, 975);
+	read_req(e, 5000, 0, 0x10000, 4047);
+	read_resp(e, 8000, QP_A, RC_READ_FIRST, 0, 1, 1024);
+	read_resp(e, 8100, QP_A, RC_READ_MIDDLE, 1, 0, 1024);
+	read_resp(e, 8200, QP_A, RC_READ_MIDDLE, 2, 0, 1024);
+	n = read_resp(e, 8300, QP_A, RC_READ_LAST, 3, 1, 975);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 100000);
+	const struct rw_flow *f = flow_ba(e);
+	assert_int_equal(f->peer, (int32_t)(flow_ab(e) - rw_analyzer_flow(e->a, 0)));
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_cut_start, 0);
+	env_free(e);
+}
+
 /* Several READs outstanding, a WRITE between them (IBA 9.4.4: a READ takes
  * ceil(len / MTU) PSNs; the MTU is 1024 here, unknown to the engine until
  * responses come): no READ is a re-issue of another, the responses of the
@@ -1584,7 +1669,8 @@ static void test_pair_read_response_kind(void **state)
  * right after it), even though another QP of the host pair sent those
  * PSNs as WRITE requests; and the rest of a READ whose request the capture
  * saw is no message cut by the capture start. With the span a guess (MTU
- * unknown, no request after it) nothing pairs. */
+ * unknown, no request after it) a LAST alone pairs nothing (a MIDDLE
+ * would show the MTU: test_pair_read_middle_mtu). */
 static void test_pair_read_rest_in_span(void **state)
 {
 	(void)state;
@@ -1595,7 +1681,8 @@ static void test_pair_read_rest_in_span(void **state)
 			req(e, 1100, RC_SEND_ONLY, 103, 64);
 		feed(e, 1200, A_IP, B_IP, RC_WRITE_FIRST, 0x33, 101, 1024, 0);
 		feed(e, 1300, A_IP, B_IP, RC_WRITE_LAST, 0x33, 102, 1024, 0);
-		read_resp(e, 3100, 0x44, RC_READ_MIDDLE, 101, 0, 1024);
+		if (known)
+			read_resp(e, 3100, 0x44, RC_READ_MIDDLE, 101, 0, 1024);
 		read_resp(e, 3200, 0x44, RC_READ_LAST, 102, 1, 1024);
 		const struct rw_flow *r = flow_by(e, A_IP, QP_B, 1);
 		const struct rw_flow *w = flow_by(e, A_IP, 0x33, 1);
@@ -3130,6 +3217,9 @@ int main(void)
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
 		cmocka_unit_test(test_conform_wrong_start_judged_at_end),
 		cmocka_unit_test(test_conform_wrong_start_nak_unseen),
+		cmocka_unit_test(test_pair_read_middle_mtu),
+		cmocka_unit_test(test_pair_not_uc_neighbour),
+		cmocka_unit_test(test_read_cut_rest_then_whole),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

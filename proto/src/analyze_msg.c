@@ -301,11 +301,6 @@ int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32
 				pre_read_cut(f, psn, n);
 			return 0;
 		}
-		/* A READ request the capture saw resumes it (re-issued from
-		 * its first missing response, IBA 9.7.5.1.4): the capture
-		 * saw this READ asked for, not only answered before it. */
-		if (resume && m->pre && (ask == RD_AWAITED || ask == RD_AWAITED_AGAIN))
-			m->pre = RD_PRE_NONE;
 		if (t == READ_CUT) {
 			msg_cut_start(f, m, psn, last, n);
 			m->next_psn = psn_add(psn, 1);
@@ -392,14 +387,6 @@ int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32
 	}
 	if (last) {
 		m->open = 0;
-		/* The READ the capture started inside (its rest seen first,
-		 * with a hole: the requester took none of it), now seen whole
-		 * from its FIRST: this message, not one cut by the capture. */
-		if (oi == 2 && f->rcut_state == 1 && psn == f->rcut_last && f->rcut_lo_valid &&
-		    rw_psn_diff(m->first_psn, f->rcut_lo) < 0 && f->msg_cut_start) {
-			f->msg_cut_start--;
-			f->rcut_state = 0;
-		}
 		/* A copy of this READ left waiting for a resume (a resend of
 		 * it answered it whole before that) waits no more. */
 		for (unsigned k = 0; oi == 2 && k < RW_RWAIT; k++)

@@ -601,25 +601,6 @@ static uint8_t nak_kind_of(const struct rw_aeth *ae)
 	return RW_NAKK_RESERVED;
 }
 
-/* Whether a READ response that acknowledges (its LAST or ONLY) came past a
- * hole in the answer it ends (from the answer's FIRST, or from the first
- * response the capture saw when it saw none): the requester takes READ
- * responses in PSN order only, so it did not take that one, and the READ
- * it ends was not answered as far as it knows (it re-issues it). */
-static int read_answer_holed(const struct rw_flow *f, const struct rw_packet *p)
-{
-	if (p->op->op != RW_OP_READ_RESP || !f->rsp || !f->rsp->valid)
-		return 0;
-	uint32_t psn = p->bth.psn, from = f->rmsg.seen_start ? f->rmsg.first_psn : f->rsp->first_psn;
-	int32_t d = rw_psn_diff(psn, from);
-	if (d <= 0 || (uint32_t)d > PSN_WINDOW)
-		return 0;
-	for (uint32_t k = from; k != psn; k = psn_add(k, 1))
-		if (!seq_seen(f->rsp, k))
-			return 1;
-	return 0;
-}
-
 static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q,
 			const struct rw_packet *p, uint64_t ts, uint64_t frame, struct rw_note *n)
 {
@@ -647,7 +628,7 @@ static void handle_aeth(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow
 			f->rmsn_valid = 1;
 			f->rmsn = ae->msn;
 		}
-		if (ae->kind == RW_AETH_ACK && !read_answer_holed(f, p) &&
+		if (ae->kind == RW_AETH_ACK &&
 		    (!f->rack_valid || rw_psn_diff(psn, f->rack_psn) > 0)) {
 			f->rack_valid = 1;
 			f->rack_psn = psn;

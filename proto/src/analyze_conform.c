@@ -350,6 +350,10 @@ void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts, int whole)
 		q->cs.ans_end = end;
 		q->cs.ans_ts = ts;
 	}
+	if (whole && q->cs.last_gbn_ts && q->cs.ans_gbn_ts <= q->cs.last_gbn_ts) {
+		q->cs.ans_gbn_ts = ts;
+		q->cs.ans_gbn_end = end;
+	}
 }
 
 /* The READs and atomics sent again and not answered since (cs.await_psn),
@@ -377,9 +381,25 @@ static void await_add(struct rw_flow *q, uint32_t psn)
 	q->cs.await_psn[q->cs.await_n++] = psn;
 }
 
-/* A good answer to q's READ or atomic at psn (its first response PSN). */
-void conf_on_rd_answer(struct rw_flow *q, uint32_t psn)
+/* Whether the READ or atomic at psn was answered (its own answer: an
+ * atomic ACK, a READ's first response) after ts. */
+static int rd_answered_since(const struct rw_flow *q, uint32_t psn, uint64_t ts)
 {
+	for (unsigned k = 0; k < 4; k++)
+		if (q->cs.rda_ts[k] > ts && q->cs.rda_psn[k] == psn)
+			return 1;
+	return 0;
+}
+
+/* A good answer to q's READ or atomic at psn (its first response PSN when
+ * first: an atomic ACK, a READ's FIRST or ONLY). */
+void conf_on_rd_answer(struct rw_flow *q, uint32_t psn, uint64_t ts, int first)
+{
+	if (first) {
+		q->cs.rda_psn[q->cs.rda_next] = psn;
+		q->cs.rda_ts[q->cs.rda_next] = ts;
+		q->cs.rda_next = (uint8_t)((q->cs.rda_next + 1) % 4);
+	}
 	int k = await_find(q, psn);
 	if (k < 0)
 		return;
@@ -457,6 +477,14 @@ static uint64_t ans_past_ts(const struct rw_flow *f, uint32_t psn)
 static int answered_past(const struct rw_flow *f, uint32_t psn, uint64_t ts)
 {
 	uint64_t t = ans_past_ts(f, psn);
+	/* One the latest go-back sent again that an answer since showed
+	 * missing again (an answer to its resend came, and one past it): the
+	 * requester acts on that one (IBA 9.7.5.1.4). */
+	if (t && t <= f->cs.last_gbn_ts && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
+	    rw_psn_diff(psn, f->cs.gbn_high) < 0 && f->cs.ans_gbn_ts > f->cs.last_gbn_ts)
+		t = rw_psn_diff(f->cs.ans_gbn_end, psn) > 1 ? f->cs.ans_gbn_ts
+		    : rw_psn_diff(f->cs.ans_end, psn) > 1    ? f->cs.ans_ts
+							   : t;
 	return t && f->cs.ans_ts > f->cs.last_gbn_ts && ts - t < RESPONSE_ACT_NS;
 }
 
@@ -656,8 +684,12 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			    (rgap_open(f, ts) &&
 			     rw_psn_diff(f->cs.rgap_psn, psn) < 0 && rgap_acted(f, ts) &&
 			     !resent_at(f, f->cs.rgap_psn));
+		/* (a READ or atomic the last go-back sent again that its own
+		 * answer came to since is shown unanswered by nothing) */
+		int own = rd_answered_since(f, psn, f->cs.last_gbn_ts) && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
+			  rw_psn_diff(psn, f->cs.gbn_high) < 0;
 		int implied = !by_nak &&
-			      ((rd_atomic && (rgap || (answered_past(f, psn, ts) && !resent_at(f, psn)))) ||
+			      ((rd_atomic && (rgap || (answered_past(f, psn, ts) && !resent_at(f, psn) && !own))) ||
 			       below);
 		uint8_t cause = by_nak && f->cs.nak_cause == RW_NAKK_RNR ? GBN_BY_RNR
 				: by_nak				 ? GBN_BY_NAK

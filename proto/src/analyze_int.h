@@ -384,7 +384,7 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 #define GBN_BY_IMPLIED 3
 void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q);
 void conf_on_answer(struct rw_flow *q, uint32_t end, uint64_t ts, int whole);
-void conf_on_rd_answer(struct rw_flow *q, uint32_t psn);
+void conf_on_rd_answer(struct rw_flow *q, uint32_t psn, uint64_t ts, int first);
 /* reissue: the request is a READ re-issuing one still pending (pend_read_reissue). */
 void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint32_t flags, int reissue, uint64_t ts, uint64_t frame);

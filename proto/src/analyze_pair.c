@@ -823,7 +823,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		}
 		if (q && p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD) {
 			conf_on_answer(q, psn_add(p->bth.psn, 1), ts, (op->flags & RW_OPF_LAST) != 0);
-			conf_on_rd_answer(q, p->bth.psn);
+			conf_on_rd_answer(q, p->bth.psn, ts, (op->flags & RW_OPF_FIRST) != 0);
 		} else if (q && (op->flags & RW_OPF_LAST) && !(op->flags & RW_OPF_FIRST)) {
 			/* A corrupted LAST ends the burst all the same: the
 			 * requester looks at what is missing then, with what
@@ -893,7 +893,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			msg_read_first_dropped(f, p->bth.psn, !(op->flags & RW_OPF_LAST), frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		if (p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
-			conf_on_rd_answer(q, p->bth.psn);
+			conf_on_rd_answer(q, p->bth.psn, ts, 1);
 		int i = pend_find(q->pend, p->bth.psn, PEND_ATOMIC);
 		if (i >= 0) {
 			n->flags |= RW_N_ATOMIC_MATCH;

@@ -1561,6 +1561,55 @@ static void test_read_cut_rest_then_whole(void **state)
 	env_free(e);
 }
 
+/* A READ of 4..5 and a SEND at 6; an ACK of 6 leaves the READ
+ * unanswered, and the requester goes back 60 us later (its timer). The
+ * READ's resend is answered with its FIRST only (5 lost) and an ACK of 6
+ * again: the requester re-issues the READ from 5 at once, a go-back that
+ * ACK implies (IBA 9.7.5.1.4), though the first ACK past the READ came
+ * long before (diff seed 103607). */
+static void test_conform_implied_again_after_timeout(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_req(e, 1000, 4, 0x10000, 2048);
+	req(e, 1100, RC_SEND_ONLY, 6, 64);
+	feed_aeth(e, 3000, RC_ACK, 6, ACK_SYN, 1, 0, 0);
+	read_req(e, 63000, 4, 0x10000, 2048);
+	req(e, 63100, RC_SEND_ONLY, 6, 64);
+	read_resp(e, 65000, QP_A, RC_READ_FIRST, 4, 1, 1024);
+	feed_aeth(e, 65500, RC_ACK, 6, ACK_SYN, 1, 0, 0);
+	read_req(e, 66000, 5, 0x10400, 1024);
+	rw_analyzer_finish(e->a, 200000);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_timeout, 1);
+	assert_int_equal(c->resend_by_implied, 1);
+	env_free(e);
+}
+
+/* An atomic at 0 and a SEND at 1, sent again by the timer; the atomic's
+ * own answer comes, then an ACK of 1, and 1.5 us later the requester goes
+ * back again to 0 (its timer: the resend waited in a paused queue). The
+ * ACK past the atomic showed nothing missing, its answer had come: the
+ * go-back is the timer's, not implied (diff seed 103764). */
+static void test_conform_answered_atomic_not_implied(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_CMP_SWAP, 0, 0);
+	req(e, 1100, RC_SEND_ONLY, 1, 64);
+	req(e, 60000, RC_CMP_SWAP, 0, 0);
+	req(e, 60100, RC_SEND_ONLY, 1, 64);
+	feed_aeth(e, 62000, RC_ATOMIC_ACK, 0, ACK_SYN, 1, 0, 0);
+	feed_aeth(e, 63000, RC_ACK, 1, ACK_SYN, 2, 0, 0);
+	req(e, 64500, RC_CMP_SWAP, 0, 0);
+	req(e, 64600, RC_SEND_ONLY, 1, 64);
+	rw_analyzer_finish(e->a, 200000);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_timeout, 2);
+	assert_int_equal(c->resend_by_implied, 0);
+	env_free(e);
+}
+
 /* An atomic at 100 and, on another QP of the host pair, a flow whose first
  * PSN in the capture is 105: had that one been RC, it might have sent 100
  * before the capture started, and the atomic ACK for 100 would pair
@@ -3222,6 +3271,8 @@ int main(void)
 		cmocka_unit_test(test_pair_read_middle_mtu),
 		cmocka_unit_test(test_pair_not_uc_neighbour),
 		cmocka_unit_test(test_read_cut_rest_then_whole),
+		cmocka_unit_test(test_conform_implied_again_after_timeout),
+		cmocka_unit_test(test_conform_answered_atomic_not_implied),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

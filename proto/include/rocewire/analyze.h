@@ -408,6 +408,11 @@ struct rw_flow {
 		uint8_t ans_valid;
 		uint32_t ans_end;
 		uint64_t ans_ts;
+		/* The first whole answer after the latest go-back, and how far
+		 * it answered: a READ or atomic that go-back sent again, shown
+		 * unanswered again by it. */
+		uint32_t ans_gbn_end;
+		uint64_t ans_gbn_ts;
 		/* The latest times ans_end went forward, and where to: when a
 		 * response first showed a PSN's answer missing. */
 #define RW_ANS_HIST 4
@@ -436,6 +441,12 @@ struct rw_flow {
 		 * answer or the timer, whatever later responses show. */
 		uint32_t await_psn[4];
 		uint8_t await_n;
+		/* The READs and atomics answered last (their first PSN, when;
+		 * the newest 4): one answered since the go-back that sent it
+		 * again is not shown unanswered by a later response. */
+		uint32_t rda_psn[4];
+		uint64_t rda_ts[4];
+		uint8_t rda_next;
 		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
 		uint32_t read_mtu;    /* the QP's path MTU, from a FIRST or MIDDLE of either direction */
 		/* The path MTU at least, while read_mtu is unknown: the

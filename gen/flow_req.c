@@ -315,7 +315,11 @@ static void read_arrived(struct gen_model *m, struct gen_qp *q, struct gen_job *
 	}
 	uint32_t miss = (j->psn + j->gap_off) & RW_PSN_MASK;
 	read_resume(m, q, w, miss);
-	acknowledge(m, q, miss, t);
+	/* What came of the answer acknowledges what was before it; an answer
+	 * none of whose responses came reached the requester not at all, and
+	 * acknowledges nothing (it shows no READ before it unanswered). */
+	if (j->gap_off || (j->flags & JOB_GAP))
+		acknowledge(m, q, miss, t);
 	/* A later response showed the gap: re-issue now. A lost tail shows
 	 * nothing: the timer finds it. Responses without their FIRST to a
 	 * READ sent again since its last answer are no news: that copy is

@@ -2086,6 +2086,27 @@ static struct rw_note req_bad_icrc(struct env *e, uint64_t ts, uint8_t opcode, u
 	return note;
 }
 
+/* A UC WRITE whose FIRST has a bad ICRC: its receiver never begins it, and
+ * the MIDDLEs after it are orphans, also when the capture ends before its
+ * LAST (not a message cut by the capture end: diff seed 103154). */
+static void test_uc_bad_first_orphans_at_end(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, UC_WRITE_FIRST, 9, 512);
+	req(e, 1100, UC_WRITE_LAST, 10, 100);
+	req_bad_icrc(e, 2000, UC_WRITE_FIRST, 11, 512);
+	struct rw_note n = req(e, 2100, UC_WRITE_MIDDLE, 12, 512);
+	assert_true(n.flags & RW_N_ORPHAN);
+	req(e, 2200, UC_WRITE_MIDDLE, 13, 512);
+	rw_analyzer_finish(e->a, 3000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_orphans, 2);
+	assert_int_equal(f->msg_cut_end + f->msg_incomplete, 0);
+	env_free(e);
+}
+
 /* The responder drops a packet whose ICRC is bad: the SEND it carried is
  * done with the good resend, not with it. */
 static void test_bad_icrc_completes_nothing(void **state)
@@ -3273,6 +3294,7 @@ int main(void)
 		cmocka_unit_test(test_read_cut_rest_then_whole),
 		cmocka_unit_test(test_conform_implied_again_after_timeout),
 		cmocka_unit_test(test_conform_answered_atomic_not_implied),
+		cmocka_unit_test(test_uc_bad_first_orphans_at_end),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

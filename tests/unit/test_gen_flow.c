@@ -610,6 +610,37 @@ static void test_read_gap_after_reissue_no_new_go_back(void **state)
 	free(w);
 }
 
+/* Two one-response READs whose answers are both lost: nothing reaches
+ * the requester, so nothing shows the first READ unanswered (an answer
+ * none of whose responses came acknowledges nothing): its timer resends
+ * both, once (diff seed 103343, where the lost answer to the second READ
+ * made the model re-issue the first at once). */
+static void test_lost_read_answers_wait_for_timer(void **state)
+{
+	(void)state;
+	struct world *w = world_new();
+	struct gen_flow *f = &w->flows[0];
+	f->mtu = 1024;
+	f->size.min = f->size.max = 512;
+	f->op_weight[GEN_OP_WRITE] = 0;
+	f->op_weight[GEN_OP_READ] = 1;
+	f->messages = 2;
+	struct gen_fault *fl = add_fault(w, GEN_FAULT_DROP);
+	fl->opcode = RC_READ_ONLY;
+	fl->dir = GEN_DIR_RESPONSE;
+	fl->transmission = 1;
+	struct run r;
+	run_model(&w->sc, &r);
+	assert_int_equal(count_dir(&r, GEN_DIR_REQUEST), 4);
+	const struct gen_pkt *re = nth(&r, GEN_DIR_REQUEST, 2);
+	assert_int_equal(re->f.psn, 1000);
+	assert_true(re->t_ns >= nth(&r, GEN_DIR_REQUEST, 0)->t_ns + 100000);
+	assert_int_equal(r.st[0].timeouts, 1);
+	assert_int_equal(r.st[0].messages[GEN_OP_READ], 2);
+	run_free(&r);
+	free(w);
+}
+
 /* rxe takes a READ's responses by PSN: a copy of a READ sent before the
  * READ resumed answers it from the resume point on. READs A at 1000 and B
  * at 1003, three responses each. A's FIRST is lost: its later responses
@@ -1502,6 +1533,7 @@ int main(void)
 		cmocka_unit_test(test_dropped_last_ack_timeout),
 		cmocka_unit_test(test_dropped_read_response),
 		cmocka_unit_test(test_read_gap_after_reissue_no_new_go_back),
+		cmocka_unit_test(test_lost_read_answers_wait_for_timer),
 		cmocka_unit_test(test_read_older_copy_completes_resumed_read),
 		cmocka_unit_test(test_rnr),
 		cmocka_unit_test(test_bad_rkey),

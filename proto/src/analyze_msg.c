@@ -475,6 +475,9 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 			f->msg_back_n--; /* one a NAK took back, completed by its resend */
 		int oi = op_index(rw_opcode(opcode)->op);
 		uint32_t first = oi == 3 ? psn : f->msg.first_psn;
+		if (f->msg_open_back && rw_psn_diff(first, f->msg_open_back_psn) <= 0 &&
+		    rw_psn_diff(psn, f->msg_open_back_psn) >= 0)
+			f->msg_open_back = 0; /* the one refused open, completed by its resend */
 		if (f->msg_cut_back && rw_psn_diff(f->msg_cut_back_psn, first) >= 0 &&
 		    rw_psn_diff(f->msg_cut_back_psn, psn) <= 0) {
 			/* the message the capture started inside, resent whole */
@@ -942,8 +945,13 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 	}
 	if (d <= 0 || (uint32_t)d > PSN_WINDOW)
 		return;
-	if (f->msg.open && rw_psn_diff(f->msg.first_psn, psn) >= 0)
+	if (f->msg.open && rw_psn_diff(f->msg.first_psn, psn) >= 0) {
 		f->msg.open = 0;
+		if (!f->msg_open_back || rw_psn_diff(f->msg.first_psn, f->msg_open_back_psn) < 0) {
+			f->msg_open_back = 1;
+			f->msg_open_back_psn = f->msg.first_psn;
+		}
+	}
 	if (f->msg_cut_valid && rw_psn_diff(f->msg_cut_psn, psn) >= 0) {
 		/* The responder had not taken the first packet the window
 		 * showed of the message the capture started inside, and its
@@ -1132,6 +1140,11 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	if (f->msg.open && f->msg_back_n && rw_psn_diff(f->msg.first_psn, f->msg_back_lo) >= 0 &&
 	    rw_psn_diff(f->msg.first_psn, f->msg_back_psn) <= 0)
 		f->msg_back_n--;
+	/* One refused while open whose resend the capture did not show
+	 * complete, nor open at the end: its receiver completes it after. */
+	if (f->msg_open_back && !(f->msg.open && f->msg.first_psn == f->msg_open_back_psn))
+		f->msg_cut_end++;
+	f->msg_open_back = 0;
 	give_up_hole(a, f, &n, 1, 0, end_ns);
 	f->msg_cut_end += f->msg_back_n; /* refused, and their resends not seen whole */
 	f->msg_back_n = 0;

@@ -779,7 +779,13 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		int i = q && (op->flags & RW_OPF_FIRST) ? pend_find_start(q->pend, p->bth.psn, PEND_READ) : -1;
 		if (i < 0 && q)
 			i = pend_find(q->pend, p->bth.psn, PEND_READ);
-		int64_t req_psn = i >= 0 ? (int64_t)PEND(q->pend, i)->psn : -1; /* its READ's, kept past removal */
+		/* its READ's, kept past removal; or the READ an ACK past it
+		 * left unanswered, whose answer this is after all */
+		int64_t req_psn = i >= 0 ? (int64_t)PEND(q->pend, i)->psn
+				  : q && q->cs.late_valid &&
+						  (uint32_t)rw_psn_diff(p->bth.psn, q->cs.late_psn) < q->cs.late_npsn
+					  ? (int64_t)q->cs.late_psn
+					  : -1;
 		/* The first response of a READ the requester sent and never
 		 * saw answered whole (a resend of an answered one asks
 		 * nothing new): it is waiting for it. */

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The differential test: rocewire-gen's ground truth against the report.
 
-usage: diff_run.py [--samples DIR] [--seeds N] [--first S] [--jobs J]
-                   [--keep DIR] [--max-lines N]
+usage: diff_run.py [--samples DIR] [--seeds N] [--first S] [--seed-list FILE]
+                   [--jobs J] [--keep DIR] [--max-lines N]
 
 For every sample scenario of DIR and for N seeded random scenarios
 (diff_scenario.py), rocewire-gen writes a pcap and its ground truth
@@ -286,7 +286,13 @@ def cases(args):
                         "cut_seed": zlib.crc32(name.encode()), "check_same": True})
             out.append({"name": "sample %s (cut)" % name, "yaml": y, "desc": name, "nargs": ["-n", str(n)],
                         "cut_seed": 1 + len(name), "force_cut": True})
-    for s in range(args.first, args.first + args.seeds):
+    seeds = list(range(args.first, args.first + args.seeds))
+    if args.seed_list:
+        for line in open(args.seed_list):
+            line = line.split("#")[0].strip()
+            if line and int(line) not in seeds:
+                seeds.append(int(line))
+    for s in seeds:
         text, desc = diff_scenario.make(s)
         out.append({"name": "seed %d" % s, "yaml": None, "text": text, "desc": desc, "nargs": [],
                     "cut_seed": s * 7919, "check_same": s % 25 == 0})
@@ -298,6 +304,7 @@ def main():
     ap.add_argument("--samples")
     ap.add_argument("--seeds", type=int, default=0)
     ap.add_argument("--first", type=int, default=1)
+    ap.add_argument("--seed-list", help="a file of more seeds, one per line (# comments)")
     ap.add_argument("--jobs", type=int, default=3)
     ap.add_argument("--keep")
     ap.add_argument("--max-lines", type=int, default=6, help="mismatch lines printed per case")

@@ -5,7 +5,8 @@
 # (diff_run.py: scenarios from diff_scenario.py, expectations from
 # diff_oracle.py, the definitions in capture/README-report.md).
 #   test_gen_diff.sh --samples  every sample scenario, whole and cut
-#   test_gen_diff.sh          ROCEWIRE_DIFF_CI_SEEDS random seeds (300), from 1
+#   test_gen_diff.sh          ROCEWIRE_DIFF_CI_SEEDS random seeds (300), from 1,
+#                             and the seeds of diff_regressions.txt
 #   test_gen_diff.sh --long   ROCEWIRE_DIFF_SEEDS random seeds from 100000
 #                             (skipped, 77, when it is not set)
 # No exemptions: a mismatch fails the test, and says the seed or sample,
@@ -43,4 +44,5 @@ if [ "${1:-}" = "--long" ]; then
 	exec "$py" "$here/diff_run.py" --seeds "$ROCEWIRE_DIFF_SEEDS" --first 100000 --jobs "$jobs" $keep
 fi
 # shellcheck disable=SC2086
-exec "$py" "$here/diff_run.py" --seeds "${ROCEWIRE_DIFF_CI_SEEDS:-300}" --first 1 --jobs "$jobs" $keep
+exec "$py" "$here/diff_run.py" --seeds "${ROCEWIRE_DIFF_CI_SEEDS:-300}" --first 1 \
+	--seed-list "$here/diff_regressions.txt" --jobs "$jobs" $keep

@@ -149,6 +149,7 @@ static const struct rw_flow *flow_ba(struct env *e)
 #define RC_READ_FIRST 0x0D
 #define RC_READ_MIDDLE 0x0E
 #define RC_READ_LAST 0x0F
+#define RC_READ_ONLY 0x10
 #define RC_ACK 0x11
 #define RC_ATOMIC_ACK 0x12
 #define RC_CMP_SWAP 0x13
@@ -2048,7 +2049,6 @@ static void test_conform_cnp_pacing(void **state)
 
 #define RC_SEND_FIRST 0x00
 #define RC_SEND_LAST 0x02
-#define RC_READ_ONLY 0x10
 #define RC_WRITE_ONLY 0x0A
 #define RC_SEND_MIDDLE 0x01
 #define UC_WRITE_FIRST 0x26
@@ -2552,6 +2552,32 @@ static void test_rnr_refused_first(void **state)
 	assert_int_equal(flow_ab(e)->messages, 1);
 	assert_int_equal(flow_ab(e)->msg_incomplete + flow_ab(e)->msg_orphans, 0);
 	env_free(e);
+}
+
+/* An RNR NAK refuses a SEND while it is open (FIRST 1 and MIDDLE 2 seen,
+ * no LAST): the capture ends before its resend, and its receiver completes
+ * it after: cut by the capture end, once. With its resend seen whole, one
+ * message and nothing cut (diff seed 103599). */
+static void test_rnr_refused_open_at_end(void **state)
+{
+	(void)state;
+	for (int resent = 0; resent <= 1; resent++) {
+		struct env *e = env_new(NULL);
+		req(e, 1, RC_SEND_FIRST, 1, 1024);
+		req(e, 2, RC_SEND_MIDDLE, 2, 1024);
+		feed_aeth(e, 3, RC_ACK, 1, rw_aeth_syndrome(RW_AETH_RNR_NAK, 14), 0, 0, 0);
+		if (resent) {
+			req(e, 1000, RC_SEND_FIRST, 1, 1024);
+			req(e, 1001, RC_SEND_MIDDLE, 2, 1024);
+			req(e, 1002, RC_SEND_LAST, 3, 100);
+		}
+		rw_analyzer_finish(e->a, 2000);
+		const struct rw_flow *f = flow_ab(e);
+		assert_int_equal(f->messages, resent);
+		assert_int_equal(f->msg_cut_end, !resent);
+		assert_int_equal(f->msg_incomplete + f->msg_orphans, 0);
+		env_free(e);
+	}
 }
 
 /* A SEND (FIRST 1, LAST 2) the capture saw whole, then an RNR NAK of 1
@@ -3295,6 +3321,7 @@ int main(void)
 		cmocka_unit_test(test_conform_implied_again_after_timeout),
 		cmocka_unit_test(test_conform_answered_atomic_not_implied),
 		cmocka_unit_test(test_uc_bad_first_orphans_at_end),
+		cmocka_unit_test(test_rnr_refused_open_at_end),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

@@ -324,6 +324,11 @@ struct rw_flow {
 	/* That message, when a refusal sent the sender back before it: it
 	 * stays cut by the capture start unless its resend completes it. */
 	uint8_t msg_cut_back;
+	/* A message a NAK refused while it was open (its LAST not seen), by
+	 * its first PSN: cut by the capture end unless its resend completes
+	 * it (or is open at the end, counted so). */
+	uint8_t msg_open_back;
+	uint32_t msg_open_back_psn;
 	uint32_t msg_cut_back_psn;
 	/* Messages a NAK took back that no resend has completed again yet,
 	 * the first PSN of the lowest and the last PSN of the highest: cut by

@@ -263,6 +263,11 @@ static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t ps
 			f->rcut_lo = psn;
 		}
 	}
+	if (last && m == &f->msg && m->in_cut && f->msg_pre_cut && psn_bit(f->msg_pre_cut, psn))
+		/* the rest of a message counted cut at its resend below the
+		 * window's first PSN (pre_cut), resent again from inside it
+		 * after a refusal: counted already */
+		f->msg_cut_start--;
 	if (last)
 		m->in_cut = 0;
 	n->flags |= RW_N_CUT_START;

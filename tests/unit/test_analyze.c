@@ -2580,6 +2580,34 @@ static void test_rnr_refused_open_at_end(void **state)
 	}
 }
 
+/* The capture starts at PSN 10 (a SEND of 10..11); the requester's timer
+ * sends everything again from 2: the SENDs of 2..4, 5..6 and 7..9, wholly
+ * below the window's first PSN, are cut by the capture start. A NAK of 4
+ * then takes the sender back inside the first: its LAST 4 again is the
+ * rest of that message, counted already, and the resends of 5..6 and 7..9
+ * complete messages the NAK refused (diff seed 103585). */
+static void test_pre_cut_rest_after_nak(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	static const uint8_t ops[] = {RC_SEND_FIRST, RC_SEND_MIDDLE, RC_SEND_LAST, RC_SEND_FIRST, RC_SEND_LAST,
+				      RC_SEND_FIRST, RC_SEND_MIDDLE, RC_SEND_LAST, RC_SEND_FIRST, RC_SEND_LAST};
+	req(e, 1000, RC_SEND_FIRST, 10, 1024);
+	req(e, 1100, RC_SEND_LAST, 11, 100);
+	uint64_t t = 200000;
+	for (uint32_t psn = 2; psn <= 11; psn++)
+		req(e, t += 100, ops[psn - 2], psn, ops[psn - 2] == RC_SEND_LAST ? 100 : 1024);
+	feed_aeth(e, t += 1000, RC_ACK, 4, NAK_SEQ, 1, 0, 0);
+	for (uint32_t psn = 4; psn <= 11; psn++)
+		req(e, t += 100, ops[psn - 2], psn, ops[psn - 2] == RC_SEND_LAST ? 100 : 1024);
+	rw_analyzer_finish(e->a, t + 100000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msg_cut_start, 1);
+	assert_int_equal(f->messages, 3);
+	assert_int_equal(f->msg_cut_end + f->msg_incomplete + f->msg_orphans, 0);
+	env_free(e);
+}
+
 /* A SEND (FIRST 1, LAST 2) the capture saw whole, then an RNR NAK of 1
  * with a bad ICRC (its requester drops it, but the responder refused 1:
  * the tap saw it send the NAK). The requester's timer resends the SEND,
@@ -3322,6 +3350,7 @@ int main(void)
 		cmocka_unit_test(test_conform_answered_atomic_not_implied),
 		cmocka_unit_test(test_uc_bad_first_orphans_at_end),
 		cmocka_unit_test(test_rnr_refused_open_at_end),
+		cmocka_unit_test(test_pre_cut_rest_after_nak),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

@@ -268,6 +268,14 @@ static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t ps
 		 * window's first PSN (pre_cut), resent again from inside it
 		 * after a refusal: counted already */
 		f->msg_cut_start--;
+	else if (last && m == &f->msg && f->msg_cut_back && f->msg_cut_valid &&
+		 rw_psn_diff(f->msg_cut_back_psn, f->msg_cut_psn) >= 0 && rw_psn_diff(psn, f->msg_cut_back_psn) >= 0) {
+		/* the rest of the message the capture started inside, resent
+		 * after a refusal before the window's first PSN (its FIRST not
+		 * sent again): counted already */
+		f->msg_cut_back = 0;
+		f->msg_cut_start--;
+	}
 	if (last)
 		m->in_cut = 0;
 	n->flags |= RW_N_CUT_START;

@@ -2608,6 +2608,28 @@ static void test_pre_cut_rest_after_nak(void **state)
 	env_free(e);
 }
 
+/* The capture starts with the LAST (9) of a SEND whose MIDDLE (8) was lost
+ * before the capture point; the NAK of 8 brings MIDDLE 8 and LAST 9 again,
+ * the rest of that same SEND (its FIRST not sent again): one message cut
+ * by the capture start, not two (diff seed 103383). */
+static void test_cut_rest_resent_after_nak(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_SEND_LAST, 9, 100);
+	feed_aeth(e, 2000, RC_ACK, 8, NAK_SEQ, 1, 0, 0);
+	req(e, 3000, RC_SEND_MIDDLE, 8, 1024);
+	req(e, 3100, RC_SEND_LAST, 9, 100);
+	struct rw_note n = req(e, 3200, RC_SEND_ONLY, 10, 64);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 100000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msg_cut_start, 1);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_cut_end + f->msg_incomplete + f->msg_orphans, 0);
+	env_free(e);
+}
+
 /* A SEND (FIRST 1, LAST 2) the capture saw whole, then an RNR NAK of 1
  * with a bad ICRC (its requester drops it, but the responder refused 1:
  * the tap saw it send the NAK). The requester's timer resends the SEND,
@@ -3351,6 +3373,7 @@ int main(void)
 		cmocka_unit_test(test_uc_bad_first_orphans_at_end),
 		cmocka_unit_test(test_rnr_refused_open_at_end),
 		cmocka_unit_test(test_pre_cut_rest_after_nak),
+		cmocka_unit_test(test_cut_rest_resent_after_nak),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

@@ -1154,8 +1154,12 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	    rw_psn_diff(f->msg.first_psn, f->msg_back_psn) <= 0)
 		f->msg_back_n--;
 	/* One refused while open whose resend the capture did not show
-	 * complete, nor open at the end: its receiver completes it after. */
-	if (f->msg_open_back && !(f->msg.open && f->msg.first_psn == f->msg_open_back_psn))
+	 * complete, nor open at the end: its receiver completes it after.
+	 * (One whose PSNs the hold reaches is counted with the hold: its
+	 * resend held, or the rest of it as the message a hole broke.) */
+	const struct rw_hold_queue *h = f->hold;
+	int rest_held = h && h->n && rw_psn_diff(HOLD_PSN(h, h->n - 1), f->msg_open_back_psn) >= 0;
+	if (f->msg_open_back && !(f->msg.open && f->msg.first_psn == f->msg_open_back_psn) && !rest_held)
 		f->msg_cut_end++;
 	f->msg_open_back = 0;
 	give_up_hole(a, f, &n, 1, 0, end_ns);

@@ -680,10 +680,13 @@ static void pre_cut(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, ui
 	const struct rw_opcode_info *op = rw_opcode(opcode);
 	if (op_index(op->op) < 0 || !(op->flags & (RW_OPF_FIRST | RW_OPF_MIDDLE | RW_OPF_LAST)))
 		return;
-	if (f->msg_pre_valid && rw_psn_diff(psn, f->msg_pre_psn) <= 0)
+	if (f->msg_pre_skip_valid && psn == f->msg_pre_skip_psn)
+		f->msg_pre_skip_valid = 0; /* its copy before came with a bad ICRC: not counted */
+	else if (f->msg_pre_valid && rw_psn_diff(psn, f->msg_pre_psn) <= 0)
 		return; /* counted already (a second go-back) */
+	if (!f->msg_pre_valid || rw_psn_diff(psn, f->msg_pre_psn) > 0)
+		f->msg_pre_psn = psn;
 	f->msg_pre_valid = 1;
-	f->msg_pre_psn = psn;
 	n->flags |= RW_N_CUT_START;
 	f->msg_pre_open = !((op->flags & RW_OPF_LAST) || op_index(op->op) == 3);
 	if (!f->msg_pre_open) {
@@ -860,6 +863,16 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 		if (p->op->transport == RW_TRANSPORT_UC && f->msg_psn_valid &&
 		    rw_psn_diff(psn, f->msg_psn) >= 0 && (uint32_t)rw_psn_diff(psn, f->msg_psn) < PSN_WINDOW)
 			uc_dropped(f, p->op, psn, n);
+		/* A resend below the window's first PSN that would be counted
+		 * cut by the capture start (pre_cut), dropped: its next copy
+		 * is, even below the resends counted after it. */
+		if (f->msg_psn_valid && rw_psn_diff(psn, f->msg_start_psn) < 0 &&
+		    ((p->op->flags & RW_OPF_LAST) || op_index(p->op->op) == 3) &&
+		    !(f->msg_pre_valid && rw_psn_diff(psn, f->msg_pre_psn) <= 0) &&
+		    (!f->msg_pre_skip_valid || rw_psn_diff(psn, f->msg_pre_skip_psn) < 0)) {
+			f->msg_pre_skip_valid = 1;
+			f->msg_pre_skip_psn = psn;
+		}
 		return;
 	}
 	if (!f->msg_psn_valid) {

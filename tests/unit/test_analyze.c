@@ -2107,6 +2107,27 @@ static void test_uc_bad_first_orphans_at_end(void **state)
 	env_free(e);
 }
 
+/* The capture starts with an atomic at 10; the requester's timer sends
+ * the atomics from 7 again, 7 with a bad ICRC, and then again: 7, 8 and 9,
+ * below the window's first PSN, are cut by the capture start, each once,
+ * 7 at its good copy (diff seed 103885). */
+static void test_pre_cut_after_bad_icrc(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_CMP_SWAP, 10, 0);
+	req_bad_icrc(e, 200000, RC_CMP_SWAP, 7, 0);
+	for (uint32_t psn = 8; psn <= 10; psn++)
+		req(e, 200000 + psn * 100, RC_CMP_SWAP, psn, 0);
+	for (uint32_t psn = 7; psn <= 10; psn++)
+		req(e, 400000 + psn * 100, RC_CMP_SWAP, psn, 0);
+	rw_analyzer_finish(e->a, 500000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msg_cut_start, 3);
+	assert_int_equal(f->messages, 1);
+	env_free(e);
+}
+
 /* The responder drops a packet whose ICRC is bad: the SEND it carried is
  * done with the good resend, not with it. */
 static void test_bad_icrc_completes_nothing(void **state)
@@ -3374,6 +3395,7 @@ int main(void)
 		cmocka_unit_test(test_rnr_refused_open_at_end),
 		cmocka_unit_test(test_pre_cut_rest_after_nak),
 		cmocka_unit_test(test_cut_rest_resent_after_nak),
+		cmocka_unit_test(test_pre_cut_after_bad_icrc),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

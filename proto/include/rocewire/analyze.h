@@ -300,6 +300,11 @@ struct rw_flow {
 	 * first PSN in the window. */
 	uint8_t msg_pre_valid, msg_cut_valid;
 	uint32_t msg_pre_psn, msg_cut_psn;
+	/* The lowest such resend ending a message (a LAST, ONLY, atomic)
+	 * that came with a bad ICRC, below msg_pre_psn since: not counted
+	 * when the later resends passed it, counted at its next copy. */
+	uint8_t msg_pre_skip_valid;
+	uint32_t msg_pre_skip_psn;
 	/* A resend below the window's first PSN began or went on with a
 	 * message (FIRST, MIDDLE) whose LAST the capture has not shown yet. */
 	uint8_t msg_pre_open;

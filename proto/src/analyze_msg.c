@@ -582,7 +582,11 @@ static uint64_t unfinished(const struct rw_flow *f)
 	uint64_t k = f->msg.open;
 	/* held MIDDLEs and LASTs go on with the open message, or with the one
 	 * the capture started inside (cut by its start, counted so) */
-	int cur = f->msg.open || f->msg.in_cut;
+	int cur = f->msg.open || f->msg.in_cut ||
+		  /* (held from the first PSN the capture saw of the message it
+		   * started inside, resent: that message's rest) */
+		  (h && h->n && ((f->msg_cut_valid && HOLD_PSN(h, 0) == f->msg_cut_psn) ||
+				 (f->msg_cut_back && HOLD_PSN(h, 0) == f->msg_cut_back_psn)));
 	for (uint32_t i = 0; h && i < h->n; i++) {
 		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
 		int first = (op->flags & RW_OPF_FIRST) || !(op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST));

@@ -2151,6 +2151,32 @@ static void test_pre_cut_last_lost(void **state)
 	env_free(e);
 }
 
+/* The capture starts inside a WRITE of 10..12 (its FIRST lost before the
+ * capture point), then a SEND of 13..14; a NAK of 10 brings 11..14 again,
+ * 10 lost again, and the capture ends with them held behind the hole. The
+ * held 11 and 12 are the rest of the message the capture started inside,
+ * counted so: not another message cut by the capture end (diff seed
+ * 103926). */
+static void test_cut_rest_held_at_end(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_WRITE_MIDDLE, 11, 1024);
+	req(e, 1100, RC_WRITE_LAST, 12, 100);
+	req(e, 1200, RC_SEND_FIRST, 13, 1024);
+	req(e, 1300, RC_SEND_LAST, 14, 100);
+	feed_aeth(e, 2000, RC_ACK, 10, NAK_SEQ, 0, 0, 0);
+	for (uint32_t psn = 11; psn <= 14; psn++)
+		req(e, 3000 + psn * 100, psn == 11 ? RC_WRITE_MIDDLE : psn == 12 ? RC_WRITE_LAST
+					: psn == 13 ? RC_SEND_FIRST : RC_SEND_LAST, psn, psn % 2 ? 1024 : 100);
+	rw_analyzer_finish(e->a, 5000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msg_cut_start, 1);
+	assert_int_equal(f->msg_cut_end, 1);
+	assert_int_equal(f->messages + f->msg_incomplete + f->msg_orphans, 0);
+	env_free(e);
+}
+
 /* The responder drops a packet whose ICRC is bad: the SEND it carried is
  * done with the good resend, not with it. */
 static void test_bad_icrc_completes_nothing(void **state)
@@ -3420,6 +3446,7 @@ int main(void)
 		cmocka_unit_test(test_cut_rest_resent_after_nak),
 		cmocka_unit_test(test_pre_cut_after_bad_icrc),
 		cmocka_unit_test(test_pre_cut_last_lost),
+		cmocka_unit_test(test_cut_rest_held_at_end),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

@@ -111,10 +111,13 @@ static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
 			old = k;
 	if (k == RW_RWAIT) {
 		k = old;
-		if (f->rwait[k].pre)
-			read_cut_before(f, f->rwait[k].pre, f->rwait[k].first_psn, f->rwait[k].first_psn, NULL);
-		else
+		const struct rw_msg_state *o = &f->rwait[k];
+		if (o->pre)
+			read_cut_before(f, o->pre, o->first_psn, o->first_psn, NULL);
+		else if (o->next_psn != o->first_psn)
 			f->msg_incomplete++;
+		/* (one its requester took nothing of, its FIRST dropped, is
+		 * asked for whole again: its re-issue's FIRST starts it over) */
 		n->flags |= RW_N_MSG_BROKEN;
 	}
 	memset(&f->rwait[k], 0, sizeof(f->rwait[k]));

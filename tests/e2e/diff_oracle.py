@@ -996,6 +996,13 @@ def expect(truth, a, b, link_gbps=100.0):
         rest = [x for x in m["psns"] if not below(x)]
         return lo in m["psns"] and lo != m["first_psn"] and rest and all(x in took for x in rest)
 
+    def first_bad_in_w(m):
+        """README "messages cut by the capture": the window shows its FIRST
+        (or ONLY), with a bad ICRC, before any other packet of it: the
+        capture saw it begin, not a message it started inside."""
+        fc = [c for c in m["copies"] if in_w(c) and c["psn"] == m["first_psn"] and c.get("corrupt")]
+        return bool(fc) and min(c["frame"] for c in fc) <= min(c["frame"] for c in m["copies"] if in_w(c))
+
     def uc_broken_in_window(m, good):
         """README "incomplete": its receiver took its FIRST in the window and
         the window shows a later packet of its flow after the last one
@@ -1116,7 +1123,8 @@ def expect(truth, a, b, link_gbps=100.0):
             mark = max((c for c in good), key=lambda c: c["frame"])
         elif (first_taken and first_taken["frame"] < a and (done is not None or transport != "RC")) or \
                 (not first_in and (first_before or ((starts.get(fk) is None or starts[fk] > first_copy) and
-                                                    not (transport == "RC" and ends.get(fk, first_copy) < first_copy)))):
+                                                    not (transport == "RC" and ends.get(fk, first_copy) < first_copy) and
+                                                    not first_bad_in_w(m)))):
             # its receiver began it before the window (a copy of its FIRST
             # the window holds is a duplicate; an RC one never completed
             # is cut by the capture end, below, whether or not its receiver

@@ -1611,6 +1611,37 @@ static void test_conform_answered_atomic_not_implied(void **state)
 	env_free(e);
 }
 
+/* Five READs of two responses each whose FIRSTs all come with a bad ICRC:
+ * the requester takes nothing of any (it takes READ responses in order)
+ * and re-issues each whole. More READs wait than are kept waiting; the
+ * oldest, of which nothing was taken, is asked for whole again, and its
+ * re-issue's answer is a message: none is incomplete (diff seed 103490). */
+static void test_read_waits_nothing_taken(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	uint64_t t = 1000;
+	for (uint32_t k = 0; k < 5; k++)
+		read_req(e, t += 100, 10 + 2 * k, 0x10000 + k * 0x1000, 2048);
+	for (uint32_t k = 0; k < 5; k++) {
+		read_resp_crc(e, t += 100, QP_A, RC_READ_FIRST, 10 + 2 * k, k + 1, 1024, 1);
+		read_resp(e, t += 100, QP_A, RC_READ_LAST, 11 + 2 * k, k + 1, 1024);
+	}
+	t += 200000;
+	for (uint32_t k = 0; k < 5; k++)
+		read_req(e, t += 100, 10 + 2 * k, 0x10000 + k * 0x1000, 2048);
+	for (uint32_t k = 0; k < 5; k++) {
+		read_resp(e, t += 100, QP_A, RC_READ_FIRST, 10 + 2 * k, k + 1, 1024);
+		struct rw_note n = read_resp(e, t += 100, QP_A, RC_READ_LAST, 11 + 2 * k, k + 1, 1024);
+		assert_true(n.flags & RW_N_MSG_DONE);
+	}
+	rw_analyzer_finish(e->a, t + 100000);
+	const struct rw_flow *f = flow_ba(e);
+	assert_int_equal(f->messages, 5);
+	assert_int_equal(f->msg_incomplete + f->msg_cut_end + f->msg_cut_start, 0);
+	env_free(e);
+}
+
 /* An atomic at 100 and, on another QP of the host pair, a flow whose first
  * PSN in the capture is 105: had that one been RC, it might have sent 100
  * before the capture started, and the atomic ACK for 100 would pair
@@ -3440,6 +3471,7 @@ int main(void)
 		cmocka_unit_test(test_read_cut_rest_then_whole),
 		cmocka_unit_test(test_conform_implied_again_after_timeout),
 		cmocka_unit_test(test_conform_answered_atomic_not_implied),
+		cmocka_unit_test(test_read_waits_nothing_taken),
 		cmocka_unit_test(test_uc_bad_first_orphans_at_end),
 		cmocka_unit_test(test_rnr_refused_open_at_end),
 		cmocka_unit_test(test_pre_cut_rest_after_nak),

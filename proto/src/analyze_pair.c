@@ -102,7 +102,12 @@ static void pend_answered_before(struct rw_flow *q, const struct rw_flow *f)
 	int gone = 0;
 	for (uint32_t k = 0; k < r->n; k++) {
 		struct rw_pend *e = PEND(r, k);
-		if (e->kind == PEND_READ && seq_seen(f->rsp, e->psn)) {
+		/* (not one sent after the FIRST at its PSN came: that answered
+		 * an earlier copy, IBA 9.7.5.1.4, and this one waits) */
+		int before = 0;
+		for (unsigned j = 0; j < 4; j++)
+			before |= f->upf_ts[j] && f->upf_psn[j] == e->psn && f->upf_ts[j] < e->ts;
+		if (e->kind == PEND_READ && seq_seen(f->rsp, e->psn) && !(e->fresh && before)) {
 			e->kind = PEND_DEAD;
 			gone = 1;
 		}
@@ -768,6 +773,11 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 	if (!q && (op->op == RW_OP_ATOMIC_ACK || (op->op == RW_OP_READ_RESP && (op->flags & RW_OPF_FIRST)))) {
 		f->solo_valid = 1;
 		f->solo_psn = p->bth.psn;
+	}
+	if (!q && op->op == RW_OP_READ_RESP && (op->flags & RW_OPF_FIRST)) {
+		f->upf_psn[f->upf_next] = p->bth.psn;
+		f->upf_ts[f->upf_next] = ts;
+		f->upf_next = (uint8_t)((f->upf_next + 1) % 4);
 	}
 
 	if (op->op == RW_OP_READ_RESP) {

@@ -1642,6 +1642,34 @@ static void test_read_waits_nothing_taken(void **state)
 	env_free(e);
 }
 
+/* The capture starts inside the answer to a READ of 48..50 (MIDDLE 49,
+ * LAST 50), which is answered again whole before any request shows; the
+ * requester's timer then re-issues the READ, a request the capture sees,
+ * and its answer pairs the two directions. The whole answer seen before
+ * that request answered an earlier copy: the READ is the one the capture
+ * started inside, cut by the capture start, and its last answer is no
+ * message (diff seed 103320). */
+static void test_read_answered_before_request_seen(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_resp(e, 1000, QP_A, RC_READ_MIDDLE, 49, 0, 1024);
+	read_resp(e, 1100, QP_A, RC_READ_LAST, 50, 1, 1024);
+	read_resp(e, 5000, QP_A, RC_READ_FIRST, 48, 1, 1024);
+	read_resp(e, 5100, QP_A, RC_READ_MIDDLE, 49, 0, 1024);
+	read_resp(e, 5200, QP_A, RC_READ_LAST, 50, 1, 1024);
+	read_req(e, 200000, 48, 0x10000, 3072);
+	read_resp(e, 203000, QP_A, RC_READ_FIRST, 48, 1, 1024);
+	read_resp(e, 203100, QP_A, RC_READ_MIDDLE, 49, 0, 1024);
+	struct rw_note n = read_resp(e, 203200, QP_A, RC_READ_LAST, 50, 1, 1024);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, 300000);
+	const struct rw_flow *f = flow_ba(e);
+	assert_int_equal(f->messages, 0);
+	assert_int_equal(f->msg_cut_start, 1);
+	env_free(e);
+}
+
 /* An atomic at 100 and, on another QP of the host pair, a flow whose first
  * PSN in the capture is 105: had that one been RC, it might have sent 100
  * before the capture started, and the atomic ACK for 100 would pair
@@ -3472,6 +3500,7 @@ int main(void)
 		cmocka_unit_test(test_conform_implied_again_after_timeout),
 		cmocka_unit_test(test_conform_answered_atomic_not_implied),
 		cmocka_unit_test(test_read_waits_nothing_taken),
+		cmocka_unit_test(test_read_answered_before_request_seen),
 		cmocka_unit_test(test_uc_bad_first_orphans_at_end),
 		cmocka_unit_test(test_rnr_refused_open_at_end),
 		cmocka_unit_test(test_pre_cut_rest_after_nak),

@@ -239,6 +239,12 @@ struct rw_flow {
 	uint32_t twin_psn;      /* that paired it: responses naming it pair with it no more */
 	uint8_t solo_valid;     /* (response flow, unpaired) the last PSN it answered as an atomic */
 	uint32_t solo_psn;      /* or a READ: no request flow that sent it inside a message is its peer */
+	/* The latest READ FIRST (ONLY) responses it carried before it was
+	 * paired, and when: a READ its peer sent after one came is not
+	 * answered by it. */
+	uint32_t upf_psn[4];
+	uint64_t upf_ts[4];
+	uint8_t upf_next;
 	int32_t cm;             /* index of the CM handshake that opened it (rw_analyzer_cm), -1 */
 	uint8_t cm_psn_valid;   /* the handshake stated the PSN its requests start at: */
 	uint32_t cm_psn;        /* the stream is known from the first packet */

@@ -586,22 +586,30 @@ static void test_dropped_read_response(void **state)
  * copy) then shows a gap the re-issue already covers: no second go-back
  * (rxe drops a response past the expected PSN, and retries once per loss:
  * started_retry), so four requests in all, not five. */
-static void test_read_gap_after_reissue_no_new_go_back(void **state)
+/* Two READs of size bytes (1 KiB MTU), the first transmission of every
+ * response of opcode op dropped, run through the model into r. */
+static struct world *two_reads_lost(uint32_t size, uint8_t op, struct run *r)
 {
-	(void)state;
 	struct world *w = world_new();
 	struct gen_flow *f = &w->flows[0];
 	f->mtu = 1024;
-	f->size.min = f->size.max = 2048;
+	f->size.min = f->size.max = size;
 	f->op_weight[GEN_OP_WRITE] = 0;
 	f->op_weight[GEN_OP_READ] = 1;
 	f->messages = 2;
 	struct gen_fault *fl = add_fault(w, GEN_FAULT_DROP);
-	fl->opcode = RC_READ_FIRST;
+	fl->opcode = op;
 	fl->dir = GEN_DIR_RESPONSE;
 	fl->transmission = 1;
+	run_model(&w->sc, r);
+	return w;
+}
+
+static void test_read_gap_after_reissue_no_new_go_back(void **state)
+{
+	(void)state;
 	struct run r;
-	run_model(&w->sc, &r);
+	struct world *w = two_reads_lost(2048, RC_READ_FIRST, &r);
 	assert_int_equal(count_dir(&r, GEN_DIR_REQUEST), 4);
 	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 2)->f.psn, 1000);
 	assert_int_equal(nth(&r, GEN_DIR_REQUEST, 3)->f.psn, 1002);
@@ -618,19 +626,8 @@ static void test_read_gap_after_reissue_no_new_go_back(void **state)
 static void test_lost_read_answers_wait_for_timer(void **state)
 {
 	(void)state;
-	struct world *w = world_new();
-	struct gen_flow *f = &w->flows[0];
-	f->mtu = 1024;
-	f->size.min = f->size.max = 512;
-	f->op_weight[GEN_OP_WRITE] = 0;
-	f->op_weight[GEN_OP_READ] = 1;
-	f->messages = 2;
-	struct gen_fault *fl = add_fault(w, GEN_FAULT_DROP);
-	fl->opcode = RC_READ_ONLY;
-	fl->dir = GEN_DIR_RESPONSE;
-	fl->transmission = 1;
 	struct run r;
-	run_model(&w->sc, &r);
+	struct world *w = two_reads_lost(512, RC_READ_ONLY, &r);
 	assert_int_equal(count_dir(&r, GEN_DIR_REQUEST), 4);
 	const struct gen_pkt *re = nth(&r, GEN_DIR_REQUEST, 2);
 	assert_int_equal(re->f.psn, 1000);

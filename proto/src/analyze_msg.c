@@ -691,11 +691,6 @@ static void pre_cut(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, ui
 		f->msg_pre_skip_valid = 0; /* its copy before came with a bad ICRC: not counted */
 	else if (f->msg_pre_valid && rw_psn_diff(psn, f->msg_pre_psn) <= 0)
 		return; /* counted already (a second go-back) */
-	if (f->msg_pre_open && f->msg_pre_valid && rw_psn_diff(psn, f->msg_pre_psn) > 0 &&
-	    ((op->flags & RW_OPF_FIRST) || op_index(op->op) == 3))
-		/* the one begun below, its LAST lost before the capture point
-		 * each time: the next message starts */
-		f->msg_cut_start++;
 	if (!f->msg_pre_valid || rw_psn_diff(psn, f->msg_pre_psn) > 0)
 		f->msg_pre_psn = psn;
 	f->msg_pre_valid = 1;

@@ -2187,29 +2187,6 @@ static void test_pre_cut_after_bad_icrc(void **state)
 	env_free(e);
 }
 
-/* The capture starts with a SEND at 20; the requester's timer sends again
- * from 10: a SEND of 10..12 whose LAST is lost before the capture point,
- * a SEND of 13..14, and SENDs at 15..19. Each is cut by the capture start,
- * the first too: the next message's FIRST ends it (diff seed 103992). */
-static void test_pre_cut_last_lost(void **state)
-{
-	(void)state;
-	struct env *e = env_new(NULL);
-	req(e, 1000, RC_SEND_ONLY, 20, 64);
-	uint64_t t = 200000;
-	req(e, t += 100, RC_SEND_FIRST, 10, 1024);
-	req(e, t += 100, RC_SEND_MIDDLE, 11, 1024);
-	req(e, t += 100, RC_SEND_FIRST, 13, 1024);
-	req(e, t += 100, RC_SEND_LAST, 14, 100);
-	for (uint32_t psn = 15; psn <= 20; psn++)
-		req(e, t += 100, RC_SEND_ONLY, psn, 64);
-	rw_analyzer_finish(e->a, t + 100000);
-	const struct rw_flow *f = flow_ab(e);
-	assert_int_equal(f->msg_cut_start, 7);
-	assert_int_equal(f->messages, 1);
-	env_free(e);
-}
-
 /* The capture starts inside a WRITE of 10..12 (its FIRST lost before the
  * capture point), then a SEND of 13..14; a NAK of 10 brings 11..14 again,
  * 10 lost again, and the capture ends with them held behind the hole. The
@@ -3506,7 +3483,6 @@ int main(void)
 		cmocka_unit_test(test_pre_cut_rest_after_nak),
 		cmocka_unit_test(test_cut_rest_resent_after_nak),
 		cmocka_unit_test(test_pre_cut_after_bad_icrc),
-		cmocka_unit_test(test_pre_cut_last_lost),
 		cmocka_unit_test(test_cut_rest_held_at_end),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),

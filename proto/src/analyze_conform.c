@@ -381,25 +381,12 @@ static void await_add(struct rw_flow *q, uint32_t psn)
 	q->cs.await_psn[q->cs.await_n++] = psn;
 }
 
-/* Whether the READ or atomic at psn was answered (its own answer: an
- * atomic ACK, a READ's first response) after ts. */
-static int rd_answered_since(const struct rw_flow *q, uint32_t psn, uint64_t ts)
-{
-	for (unsigned k = 0; k < 4; k++)
-		if (q->cs.rda_ts[k] > ts && q->cs.rda_psn[k] == psn)
-			return 1;
-	return 0;
-}
-
 /* A good answer to q's READ or atomic at psn (its first response PSN when
  * first: an atomic ACK, a READ's FIRST or ONLY). */
 void conf_on_rd_answer(struct rw_flow *q, uint32_t psn, uint64_t ts, int first)
 {
-	if (first) {
-		q->cs.rda_psn[q->cs.rda_next] = psn;
-		q->cs.rda_ts[q->cs.rda_next] = ts;
-		q->cs.rda_next = (uint8_t)((q->cs.rda_next + 1) % 4);
-	}
+	if (first)
+		recent_put(&q->cs.rda, psn, ts);
 	int k = await_find(q, psn);
 	if (k < 0)
 		return;
@@ -686,7 +673,8 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			     !resent_at(f, f->cs.rgap_psn));
 		/* (a READ or atomic the last go-back sent again that its own
 		 * answer came to since is shown unanswered by nothing) */
-		int own = rd_answered_since(f, psn, f->cs.last_gbn_ts) && rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
+		int own = recent_has(&f->cs.rda, psn, f->cs.last_gbn_ts, UINT64_MAX) &&
+			  rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
 			  rw_psn_diff(psn, f->cs.gbn_high) < 0;
 		int implied = !by_nak &&
 			      ((rd_atomic && (rgap || (answered_past(f, psn, ts) && !resent_at(f, psn) && !own))) ||

@@ -289,6 +289,22 @@ void pair_link(struct rw_flow *f, struct rw_flow *q, enum rw_pair_how how, uint3
 void lat_add(struct rw_analyzer *a, struct rw_lat *l, uint64_t v);
 void lat_release(struct rw_analyzer *a, struct rw_lat *l);
 
+static inline void recent_put(struct rw_recent *r, uint32_t psn, uint64_t ts)
+{
+	r->psn[r->next] = psn;
+	r->ts[r->next] = ts;
+	r->next = (uint8_t)((r->next + 1) % RW_RECENT);
+}
+
+/* Whether r holds psn at a time after `after` and before `before`. */
+static inline int recent_has(const struct rw_recent *r, uint32_t psn, uint64_t after, uint64_t before)
+{
+	for (unsigned k = 0; k < RW_RECENT; k++)
+		if (r->psn[k] == psn && r->ts[k] > after && r->ts[k] < before)
+			return 1;
+	return 0;
+}
+
 /* analyze_seq.c */
 int seq_in_hole(const struct rw_seq *s, uint32_t psn);
 int seq_never_seen(const struct rw_seq *s, uint32_t psn);

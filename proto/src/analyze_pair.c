@@ -104,10 +104,8 @@ static void pend_answered_before(struct rw_flow *q, const struct rw_flow *f)
 		struct rw_pend *e = PEND(r, k);
 		/* (not one sent after the FIRST at its PSN came: that answered
 		 * an earlier copy, IBA 9.7.5.1.4, and this one waits) */
-		int before = 0;
-		for (unsigned j = 0; j < 4; j++)
-			before |= f->upf_ts[j] && f->upf_psn[j] == e->psn && f->upf_ts[j] < e->ts;
-		if (e->kind == PEND_READ && seq_seen(f->rsp, e->psn) && !(e->fresh && before)) {
+		if (e->kind == PEND_READ && seq_seen(f->rsp, e->psn) &&
+		    !(e->fresh && recent_has(&f->upf, e->psn, 0, e->ts))) {
 			e->kind = PEND_DEAD;
 			gone = 1;
 		}
@@ -235,7 +233,7 @@ static struct rw_flow *read_span_owner(struct rw_analyzer *a, int32_t rp, const 
 {
 	struct rw_flow *found = NULL, *q;
 	uint32_t psn = p->bth.psn;
-	int middle = !(p->op->flags & (RW_OPF_FIRST | RW_OPF_LAST)) && packet_shows_mtu(p);
+	int middle = !(p->op->flags & RW_OPF_FIRST) && packet_shows_mtu(p); /* (not a LAST either) */
 	FOR_EACH_REQ_IN_PAIR(a, rp, q) {
 		if (q == f || q->peer >= 0 || q->closed)
 			continue;
@@ -774,11 +772,8 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		f->solo_valid = 1;
 		f->solo_psn = p->bth.psn;
 	}
-	if (!q && op->op == RW_OP_READ_RESP && (op->flags & RW_OPF_FIRST)) {
-		f->upf_psn[f->upf_next] = p->bth.psn;
-		f->upf_ts[f->upf_next] = ts;
-		f->upf_next = (uint8_t)((f->upf_next + 1) % 4);
-	}
+	if (!q && op->op == RW_OP_READ_RESP && (op->flags & RW_OPF_FIRST))
+		recent_put(&f->upf, p->bth.psn, ts);
 
 	if (op->op == RW_OP_READ_RESP) {
 		if (packet_shows_mtu(p))

@@ -176,6 +176,15 @@ struct rw_flow_key {
 
 #define RW_MSG_OPS 4 /* SEND, WRITE, READ (bytes read), ATOMIC */
 
+/* The latest few PSNs something happened at, and when (a ring: the
+ * oldest gives way). */
+#define RW_RECENT 4
+struct rw_recent {
+	uint32_t psn[RW_RECENT];
+	uint64_t ts[RW_RECENT];
+	uint8_t next;
+};
+
 /* PSN state of one sequence of a flow: its requests, or the READ responses
  * it sends (another PSN space: the requester's of the other direction). */
 #define RW_SEQ_GAPS 8
@@ -242,9 +251,7 @@ struct rw_flow {
 	/* The latest READ FIRST (ONLY) responses it carried before it was
 	 * paired, and when: a READ its peer sent after one came is not
 	 * answered by it. */
-	uint32_t upf_psn[4];
-	uint64_t upf_ts[4];
-	uint8_t upf_next;
+	struct rw_recent upf;
 	int32_t cm;             /* index of the CM handshake that opened it (rw_analyzer_cm), -1 */
 	uint8_t cm_psn_valid;   /* the handshake stated the PSN its requests start at: */
 	uint32_t cm_psn;        /* the stream is known from the first packet */
@@ -458,11 +465,9 @@ struct rw_flow {
 		uint32_t await_psn[4];
 		uint8_t await_n;
 		/* The READs and atomics answered last (their first PSN, when;
-		 * the newest 4): one answered since the go-back that sent it
+		 * the newest RW_RECENT): one answered since the go-back that sent it
 		 * again is not shown unanswered by a later response. */
-		uint32_t rda_psn[4];
-		uint64_t rda_ts[4];
-		uint8_t rda_next;
+		struct rw_recent rda;
 		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
 		uint32_t read_mtu;    /* the QP's path MTU, from a FIRST or MIDDLE of either direction */
 		/* The path MTU at least, while read_mtu is unknown: the

@@ -274,12 +274,12 @@ static int64_t mono_sec(void)
 static int open_next(struct cap_writer *w)
 {
 	char base[sizeof(w->base)];
+	time_t now = time(NULL);
 
 	if (w->to_stdout) {
 		w->fp = stdout;
 	} else {
 		if (strchr(w->pattern, '%')) {
-			time_t now = time(NULL);
 			struct tm tm;
 			localtime_r(&now, &tm);
 			size_t n = strftime(base, sizeof(base), w->pattern, &tm);
@@ -320,7 +320,8 @@ static int open_next(struct cap_writer *w)
 	}
 	w->bytes = 0;
 	w->packets = 0;
-	w->period_start = mono_sec();
+	w->period_wall = (int64_t)now;
+	w->period_mono = mono_sec();
 	return put_headers(w);
 }
 
@@ -516,7 +517,9 @@ int cap_writer_tick(struct cap_writer *w)
 		return -1;
 	if (!w->fp)
 		return 0;
-	if (w->rotate_secs && !w->to_stdout && mono_sec() - w->period_start >= w->rotate_secs)
+	if (w->rotate_secs && !w->to_stdout &&
+	    ((int64_t)time(NULL) - w->period_wall >= w->rotate_secs ||
+	     mono_sec() - w->period_mono > w->rotate_secs))
 		return close_current(w); /* the next packet opens the next file */
 	return cap_writer_flush(w);
 }

@@ -69,7 +69,13 @@ struct cap_writer {
 	char name[4096];        /* current file */
 	char part[4112];        /* name + ".XXXXXX.part", written until closed */
 	unsigned index;         /* suffix of the current name; 0: none */
-	int64_t period_start;   /* -G: monotonic seconds when the period began */
+	/* -G: when the period began, on the wall clock the strftime name is
+	 * made from (the period ends when that clock has moved on by -G
+	 * seconds, as tcpdump does, so two periods never share a name) and on
+	 * the monotonic clock (a wall clock stepped back cannot hold a period
+	 * open for ever). */
+	int64_t period_wall;
+	int64_t period_mono;
 	uint64_t bytes;         /* in the current file */
 	uint64_t packets;       /* in the current file */
 	uint64_t total_packets;

@@ -823,6 +823,7 @@ def expect(truth, a, b, link_gbps=100.0):
     # anywhere in that span, and a PSN the window shows used (even by a
     # packet its receiver dropped) ends it
     seq_slack, seq_mtu, seq_floor = {}, set(), {}
+    seq_rd = {}         # (flow, QP) -> the request taken last (its span may have slack)
 
     def in_span(qk, psn):
         d = (psn - seq_exp[qk]) % PSN_MOD
@@ -833,6 +834,11 @@ def expect(truth, a, b, link_gbps=100.0):
         qk = (r["flow"], r["qp"])
         kind, pos = op_kind(r["op"])
         if pos in ("first", "middle") and r["payload"] and not r.get("corrupt"):
+            if qk not in seq_mtu and seq_slack.get(qk, 0) and qk in seq_rd:
+                # README "PSN gap": the MTU shown after a READ fixes its
+                # span from then on (nothing was taken in its slack yet)
+                seq_exp[qk] = (seq_rd[qk]["psn"] + seq_rd[qk].get("psns", 1)) % PSN_MOD
+                seq_slack[qk] = 0
             seq_mtu.add(qk)
         if r["payload"] and not r.get("corrupt"):
             floor_note(seq_floor, qk, r["payload"])
@@ -907,6 +913,7 @@ def expect(truth, a, b, link_gbps=100.0):
                     qunits, qslack = req_span(q, qkind, qk in seq_mtu, seq_floor.get(qk, 0))
                     seq_exp[qk] = (q["psn"] + qunits) % PSN_MOD
                     seq_slack[qk] = qslack
+                    seq_rd[qk] = q
                     seq_took[qk][q["psn"]] = q
                     m = msgs.get((qk, "req", q.get("msg")))
                     if m and op_kind(q["op"])[1] in ("last", "only") and not q.get("taken") and \
@@ -927,6 +934,7 @@ def expect(truth, a, b, link_gbps=100.0):
         h.pop(r["psn"], None)
         seq_exp[qk] = (r["psn"] + units) % PSN_MOD
         seq_slack[qk] = slack
+        seq_rd[qk] = r
         seq_took[qk][r["psn"]] = r
         m = msgs.get((qk, "req", r.get("msg")))
         if m and pos in ("last", "only") and not r.get("taken") and kind != "read_req" and \
@@ -1150,12 +1158,14 @@ def expect(truth, a, b, link_gbps=100.0):
         elif ((done is not None and done["frame"] > b) or (done is None and later)) and \
                 not (transport == "UC" and done is None and uc_broken_in_window(m, good)) and \
                 not (transport == "UC" and done is None and
-                     any(in_w(c) and c.get("corrupt") and c["psn"] == m["first_psn"] for c in m["copies"]) and
+                     (any(in_w(c) and c.get("corrupt") and c["psn"] == m["first_psn"] for c in m["copies"]) or
+                      not first_in) and
                      not any(c.get("taken") and c["psn"] == m["first_psn"] for c in m["copies"])):
             # its receiver completed it (or went on with it) after the window
             # (a UC message the window shows broken is incomplete: below;
-            # one whose FIRST the window shows with a bad ICRC its receiver
-            # never began: its MIDDLEs and LAST are orphans, below)
+            # one whose FIRST the window shows with a bad ICRC, or does not
+            # show, lost before the tap, its receiver never began: its
+            # MIDDLEs and LAST are orphans, below)
             f["messages_cut_by_capture_end"] += 1
         elif transport == "RC":
             # never completed: its QP failed, its retries exhausted (the

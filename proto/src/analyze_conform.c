@@ -209,6 +209,10 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 			f->cs.unp_nak_psn = psn;
 			f->cs.unp_nak_ts = ts;
 			f->cs.unp_nak_frame = frame;
+			if (f->cs.unp_hn == RW_CONF_HIST)
+				memmove(f->cs.unp_hpsn, f->cs.unp_hpsn + 1,
+					sizeof(f->cs.unp_hpsn[0]) * (RW_CONF_HIST - 1));
+			f->cs.unp_hpsn[f->cs.unp_hn < RW_CONF_HIST ? f->cs.unp_hn : RW_CONF_HIST - 1] = psn;
 			hist_push(f->cs.unp_hts, f->cs.unp_hkind, &f->cs.unp_hn, ts, kind, NULL);
 		}
 		return;
@@ -280,14 +284,20 @@ void conf_on_pair(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q)
 	f->cs.unp_nak_valid = 0;
 	uint8_t kind = f->cs.unp_nak_kind;
 	/* Each go-back kept that a NAK of f came before, since the go-back
-	 * before it, answered that NAK (the latest of them). */
+	 * before it, answered that NAK (the latest of them) — unless that NAK
+	 * named the PSN of q's first request in the capture and came before
+	 * it: that request answered it (the first packet a flow shows is no
+	 * go-back), and the later go-back was another's. */
 	struct rw_conform *c = q->conf;
 	uint64_t prev = q->cs.gbn_hprev_ts;
 	for (unsigned g = 0, k = 0; c && g < q->cs.gbn_hn; prev = q->cs.gbn_hts[g++]) {
 		int by = -1;
 		for (; k < f->cs.unp_hn && f->cs.unp_hts[k] <= q->cs.gbn_hts[g]; k++)
 			if (f->cs.unp_hts[k] > prev)
-				by = f->cs.unp_hkind[k];
+				by = q->req.valid && f->cs.unp_hts[k] < q->first_ns &&
+						     f->cs.unp_hpsn[k] == q->req.first_psn
+					     ? -1
+					     : f->cs.unp_hkind[k];
 		uint8_t *cause = &q->cs.gbn_hcause[g];
 		if (by < 0 || *cause == GBN_BY_NAK || *cause == GBN_BY_RNR)
 			continue;

@@ -1058,6 +1058,29 @@ static void test_conform_implied_before_pairing(void **state)
 	env_free(e);
 }
 
+/* The capture starts with a NAK for PSN 3 and then shows its requester's
+ * first request, at 3: that request answered the NAK (the first packet a
+ * flow shows is no go-back). The go-back to 3 long after, before the ACK
+ * that pairs the two, is its timer's, not the NAK's (seed 105044). */
+static void test_conform_nak_before_first_request(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	resp(e, 1000, B_IP, QP_A, 3, NAK_SEQ, 2);
+	for (uint32_t psn = 3; psn <= 5; psn++)
+		req(e, psn * 1000, RC_SEND_ONLY, psn, 8);
+	struct rw_note n = req(e, 300000, RC_SEND_ONLY, 3, 8);
+	assert_true(n.flags & RW_N_GBN_START);
+	req(e, 301000, RC_SEND_ONLY, 4, 8);
+	req(e, 302000, RC_SEND_ONLY, 5, 8);
+	n = resp(e, 310000, B_IP, QP_A, 5, ACK_SYN, 5);
+	assert_true(n.flags & RW_N_PAIRED);
+	const struct rw_conform *c = conf_ab(e);
+	assert_int_equal(c->resend_by_nak, 0);
+	assert_int_equal(c->resend_by_timeout, 1);
+	env_free(e);
+}
+
 /* PSNs 1..5 at t=1..5 us; the responder NAKs 3 twice before the resend
  * comes (a second NAK for the same hole), then the resend starts at 3. */
 static void test_conform_dup_nak(void **state)
@@ -3467,6 +3490,7 @@ int main(void)
 		cmocka_unit_test(test_nak_taken_once),
 		cmocka_unit_test(test_conform_implied_before_pairing),
 		cmocka_unit_test(test_qp_reuse),
+		cmocka_unit_test(test_conform_nak_before_first_request),
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
 		cmocka_unit_test(test_conform_wrong_start_judged_at_end),

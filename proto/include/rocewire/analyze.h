@@ -423,6 +423,7 @@ struct rw_flow {
 		uint8_t unp_hn, gbn_hn;
 		uint8_t unp_hkind[RW_CONF_HIST], gbn_hcause[RW_CONF_HIST];
 		uint64_t unp_hts[RW_CONF_HIST], gbn_hts[RW_CONF_HIST];
+		uint32_t unp_hpsn[RW_CONF_HIST]; /* the PSN each NAK named */
 		uint64_t gbn_hprev_ts; /* the go-back before the oldest kept */
 		/* One past the highest PSN a good response answered (for an
 		 * ACK, READ response, atomic ACK: its PSN; for a NAK: those

@@ -442,7 +442,7 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		 * messages are counted. */
 		n->flags |= RW_N_NEW;
 		if (p->icrc_status != RW_CRC_BAD) /* dropped by the receiver: no message */
-			msg_account(f, f, p->bth.opcode, p->bth.psn, p->payload_len, -1, 0, frame, n);
+			msg_account(a, f, f, p->bth.opcode, p->bth.psn, p->payload_len, -1, 0, frame, n);
 		return;
 	}
 	int reliable = op->transport == RW_TRANSPORT_RC || op->transport == RW_TRANSPORT_XRC ||

@@ -335,11 +335,12 @@ enum { RD_PRE_NONE, RD_PRE_BELOW, RD_PRE_AGAIN };
  * Returns 1 when it is the LAST of a READ the capture saw answered whole
  * from its FIRST (f->rmsg.first_psn): a message, or one answered before
  * the capture answered again. */
-int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
+int msg_account(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
 		 uint32_t len, int64_t req_psn, enum rd_ask ask, uint64_t frame, struct rw_note *n);
 void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		      uint64_t ts, uint64_t frame, struct rw_note *n);
-void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, int wait, uint64_t frame, struct rw_note *n);
+void msg_read_first_dropped(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, int wait, uint64_t frame,
+			    struct rw_note *n);
 void msg_refused(struct rw_flow *f, uint32_t psn);
 int msg_nak_fits(const struct rw_flow *f, uint32_t psn);
 void msg_nak_add(struct rw_flow *f, uint32_t psn, int32_t src);

@@ -95,30 +95,50 @@ static void read_cut_before(struct rw_flow *f, uint8_t why, uint32_t first, uint
 /* Whether a READ (its first PSN) waits for its resume. */
 static int read_waits(const struct rw_flow *f, uint32_t first_psn)
 {
-	for (unsigned k = 0; k < RW_RWAIT; k++)
+	for (unsigned k = 0; k < f->rwait_cap; k++)
 		if (f->rwait[k].open && f->rwait[k].first_psn == first_psn)
 			return 1;
 	return 0;
 }
 
-/* A free slot for a READ to wait in, cleared; when all are taken, the
- * oldest READ waiting is given up: incomplete. */
-static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
+/* A READ that can wait no longer for its resume: incomplete. */
+static void read_give_up(struct rw_flow *f, const struct rw_msg_state *o, struct rw_note *n)
+{
+	if (o->pre)
+		read_cut_before(f, o->pre, o->first_psn, o->first_psn, NULL);
+	else if (o->next_psn != o->first_psn)
+		f->msg_incomplete++;
+	/* (one its requester took nothing of, its FIRST dropped, is asked
+	 * for whole again: its re-issue's FIRST starts it over) */
+	n->flags |= RW_N_MSG_BROKEN;
+}
+
+/* A free slot for a READ to wait in, cleared; when all are taken, more
+ * (twice as many, up to RW_RWAIT_MAX); past that, or without the memory,
+ * the oldest READ waiting is given up: incomplete. */
+static struct rw_msg_state *read_wait_slot(struct rw_analyzer *a, struct rw_flow *f, struct rw_note *n)
 {
 	unsigned k = 0, old = 0;
-	for (; k < RW_RWAIT && f->rwait[k].open; k++)
+	for (; k < f->rwait_cap && f->rwait[k].open; k++)
 		if (f->rwait[k].first_frame < f->rwait[old].first_frame)
 			old = k;
-	if (k == RW_RWAIT) {
+	if (k == f->rwait_cap && f->rwait_cap < RW_RWAIT_MAX) {
+		unsigned cap = f->rwait_cap ? f->rwait_cap * 2u : 4u;
+		struct rw_msg_state *nw = an_alloc(a, cap * sizeof(*nw), 0);
+		if (nw) {
+			memset(nw, 0, cap * sizeof(*nw));
+			if (f->rwait_cap)
+				memcpy(nw, f->rwait, f->rwait_cap * sizeof(*nw));
+			an_free(a, f->rwait, f->rwait_cap * sizeof(*nw));
+			f->rwait = nw;
+			f->rwait_cap = (uint8_t)cap;
+		}
+	}
+	if (!f->rwait_cap)
+		return NULL;
+	if (k == f->rwait_cap) {
 		k = old;
-		const struct rw_msg_state *o = &f->rwait[k];
-		if (o->pre)
-			read_cut_before(f, o->pre, o->first_psn, o->first_psn, NULL);
-		else if (o->next_psn != o->first_psn)
-			f->msg_incomplete++;
-		/* (one its requester took nothing of, its FIRST dropped, is
-		 * asked for whole again: its re-issue's FIRST starts it over) */
-		n->flags |= RW_N_MSG_BROKEN;
+		read_give_up(f, &f->rwait[k], n);
 	}
 	memset(&f->rwait[k], 0, sizeof(f->rwait[k]));
 	return &f->rwait[k];
@@ -127,12 +147,15 @@ static struct rw_msg_state *read_wait_slot(struct rw_flow *f, struct rw_note *n)
 /* A READ's FIRST response on f that the requester dropped (bad ICRC), not
  * a resend: the READ starts there and waits for its re-issue, which a
  * later FIRST at that PSN resumes (even below the responses seen since). */
-void msg_read_first_dropped(struct rw_flow *f, uint32_t psn, int wait, uint64_t frame, struct rw_note *n)
+void msg_read_first_dropped(struct rw_analyzer *a, struct rw_flow *f, uint32_t psn, int wait, uint64_t frame,
+			    struct rw_note *n)
 {
 	f->rmsg.seen_start = 1;
 	if (!wait || (n->flags & RW_N_RETRANS) || read_waits(f, psn) || (f->rmsg.open && f->rmsg.next_psn == psn))
 		return;
-	struct rw_msg_state *w = read_wait_slot(f, n);
+	struct rw_msg_state *w = read_wait_slot(a, f, n);
+	if (!w)
+		return;
 	w->open = 1;
 	w->first_psn = w->next_psn = psn;
 	w->first_frame = frame;
@@ -144,7 +167,8 @@ enum read_take { READ_TAKE, READ_DROP, READ_CUT };
  * requester takes it in sequence (*resume: it resumes the open READ; *len
  * zeroed for a copy already counted), READ_DROP when it drops it,
  * READ_CUT when it is the rest of a READ the capture started inside. */
-static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct rw_msg_state *m,
+static enum read_take read_take(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner,
+				struct rw_msg_state *m,
 				uint32_t psn, uint32_t *len, int first, int64_t req_psn, int awaited,
 				uint64_t frame, struct rw_note *n, int *resume)
 {
@@ -161,7 +185,7 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 	/* (a resend, or the answer to a READ re-issued from that PSN: a
 	 * response the capture never saw before, its first copy lost) */
 	int resumes = re || (req_psn >= 0 && (uint32_t)req_psn == psn);
-	for (unsigned k = 0; k < RW_RWAIT && resumes && !(m->open && psn == m->next_psn); k++)
+	for (unsigned k = 0; k < f->rwait_cap && resumes && !(m->open && psn == m->next_psn); k++)
 		if (f->rwait[k].open && psn == f->rwait[k].next_psn)
 			w = &f->rwait[k];
 	if (w) {
@@ -198,11 +222,13 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 			/* The rest of a READ whose request the capture
 			 * saw, its FIRST lost: it waits for the resend
 			 * from its FIRST. */
-			w = read_wait_slot(f, n);
-			w->open = 1;
-			w->in_cut = !m->seen_start; /* never resumed: cut by the capture start */
-			w->first_psn = w->next_psn = (uint32_t)req_psn;
-			w->first_frame = frame;
+			w = read_wait_slot(a, f, n);
+			if (w) {
+				w->open = 1;
+				w->in_cut = !m->seen_start; /* never resumed: cut by the capture start */
+				w->first_psn = w->next_psn = (uint32_t)req_psn;
+				w->first_frame = frame;
+			}
 		} else if (past && !m->open && !m->seen_start &&
 			   !(req_psn >= 0 && read_waits(f, (uint32_t)req_psn)) && !(re && !m->in_cut)) {
 			/* (the rest of a READ that waits for its resend is
@@ -222,8 +248,11 @@ static enum read_take read_take(struct rw_flow *f, struct rw_flow *owner, struct
 	if (m->open && !at_next) {
 		/* The next READ's first response while this one waits
 		 * for a resend: it waits on (one READ at most). */
-		w = read_wait_slot(f, n);
-		*w = *m;
+		w = read_wait_slot(a, f, n);
+		if (w)
+			*w = *m;
+		else
+			read_give_up(f, m, n);
 		m->open = 0;
 	}
 	/* Taken in sequence. A FIRST at the expected PSN of the open
@@ -287,7 +316,7 @@ static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t ps
 /* Reassembles first/middle/last/only into messages on flow f; the message
  * is credited (by operation) to `owner`, the requester's flow. frame: the
  * packet's (a held request's own, not the one that released it). */
-int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
+int msg_account(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32_t psn,
 		uint32_t len, int64_t req_psn, enum rd_ask ask, uint64_t frame, struct rw_note *n)
 {
 	const struct rw_opcode_info *op = rw_opcode(opcode);
@@ -310,7 +339,7 @@ int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32
 		   * cannot tell (README) */
 		  : first && ask == RD_ANSWERED ? RD_PRE_AGAIN : RD_PRE_NONE;
 	if (oi == 2) {
-		enum read_take t = read_take(f, owner, m, psn, &len, first, req_psn,
+		enum read_take t = read_take(a, f, owner, m, psn, &len, first, req_psn,
 					     ask == RD_AWAITED || ask == RD_AWAITED_AGAIN, frame, n, &resume);
 		if (t == READ_DROP) {
 			if (pre == RD_PRE_BELOW && last) /* one the requester had all of: a duplicate */
@@ -405,7 +434,7 @@ int msg_account(struct rw_flow *f, struct rw_flow *owner, uint8_t opcode, uint32
 		m->open = 0;
 		/* A copy of this READ left waiting for a resume (a resend of
 		 * it answered it whole before that) waits no more. */
-		for (unsigned k = 0; oi == 2 && k < RW_RWAIT; k++)
+		for (unsigned k = 0; oi == 2 && k < f->rwait_cap; k++)
 			if (f->rwait[k].open && f->rwait[k].first_psn == m->first_psn)
 				f->rwait[k].open = 0;
 		f->messages++;
@@ -484,7 +513,7 @@ static void assemble(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, u
 		return;
 	}
 	uint64_t before = f->messages;
-	msg_account(f, f, opcode, psn, len, -1, 0, frame, n);
+	msg_account(a, f, f, opcode, psn, len, -1, 0, frame, n);
 	if (f->messages != before) {
 		if (f->msg_back_n && rw_psn_diff(psn, f->msg_back_psn) <= 0 &&
 		    rw_psn_diff(psn, f->msg_back_lo) >= 0)
@@ -1162,6 +1191,9 @@ void msg_release(struct rw_analyzer *a, struct rw_flow *f)
 	an_free(a, f->rd_answered, PSN_WINDOW / 8);
 	an_free(a, f->rd_dropped, PSN_WINDOW / 8);
 	f->rd_asked = f->rd_late = f->rd_answered = f->rd_dropped = NULL;
+	an_free(a, f->rwait, f->rwait_cap * sizeof(*f->rwait));
+	f->rwait = NULL;
+	f->rwait_cap = 0;
 }
 
 void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
@@ -1215,7 +1247,7 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 			f->msg_cut_end++;
 		f->rmsg.open = 0;
 	}
-	for (unsigned k = 0; k < RW_RWAIT; k++) {
+	for (unsigned k = 0; k < f->rwait_cap; k++) {
 		if (!f->rwait[k].open)
 			continue;
 		if (f->rwait[k].in_cut)

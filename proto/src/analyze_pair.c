@@ -885,7 +885,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			if (!awaited && (op->flags & RW_OPF_FIRST) && (n->flags & RW_N_NEW) &&
 			    (p->hdrs & RW_HDR_AETH) && f->rmsn_valid && rw_psn_diff(p->aeth.msn, f->rmsn) <= 0)
 				ask = RD_ANSWERED;
-			if (msg_account(f, owner, p->bth.opcode, p->bth.psn, p->payload_len, req_psn, ask,
+			if (msg_account(a, f, owner, p->bth.opcode, p->bth.psn, p->payload_len, req_psn, ask,
 					frame, n)) {
 				if (!f->rd_answered)
 					f->rd_answered = an_alloc(a, PSN_WINDOW / 8, 0);
@@ -901,7 +901,7 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			 * capture started inside; the READ waits for its
 			 * re-issue (an ONLY brings nothing else to wait
 			 * with: the re-issue is a READ of its own). */
-			msg_read_first_dropped(f, p->bth.psn, !(op->flags & RW_OPF_LAST), frame, n);
+			msg_read_first_dropped(a, f, p->bth.psn, !(op->flags & RW_OPF_LAST), frame, n);
 	} else if (op->op == RW_OP_ATOMIC_ACK && q && p->aeth.kind == RW_AETH_ACK) {
 		if (p->icrc_status != RW_CRC_BAD && p->vcrc_status != RW_CRC_BAD)
 			conf_on_rd_answer(q, p->bth.psn, ts, 1);

@@ -1665,6 +1665,34 @@ static void test_read_waits_nothing_taken(void **state)
 	env_free(e);
 }
 
+/* Six READs of two responses each (a requester's initiator depth is 16 on
+ * most NICs) whose LAST responses are all lost before the tap: each READ
+ * waits for its resume when the next one's answer comes, six at once. The
+ * re-issue of each from its LAST (IBA 9.7.5.1.4) is answered by an ONLY
+ * there, which completes it: six messages, none given up (diff seed
+ * 104948, where more READs waited than four slots held). */
+static void test_read_many_wait(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	uint64_t t = 1000;
+	for (uint32_t k = 0; k < 6; k++)
+		read_req(e, t += 100, 10 + 2 * k, 0x10000 + k * 0x1000, 2048);
+	for (uint32_t k = 0; k < 6; k++)
+		read_resp(e, t += 100, QP_A, RC_READ_FIRST, 10 + 2 * k, k + 1, 1024);
+	t += 1000;
+	for (uint32_t k = 0; k < 6; k++) {
+		read_req(e, t += 100, 11 + 2 * k, 0x10000 + k * 0x1000 + 1024, 1024);
+		struct rw_note n = read_resp(e, t += 100, QP_A, RC_READ_ONLY, 11 + 2 * k, k + 1, 1024);
+		assert_true(n.flags & RW_N_MSG_DONE);
+	}
+	rw_analyzer_finish(e->a, t + 100000);
+	const struct rw_flow *f = flow_ba(e);
+	assert_int_equal(f->messages, 6);
+	assert_int_equal(f->msg_incomplete + f->msg_cut_end + f->msg_cut_start, 0);
+	env_free(e);
+}
+
 /* The capture starts inside the answer to a READ of 48..50 (MIDDLE 49,
  * LAST 50), which is answered again whole before any request shows; the
  * requester's timer then re-issues the READ, a request the capture sees,
@@ -3501,6 +3529,7 @@ int main(void)
 		cmocka_unit_test(test_conform_implied_again_after_timeout),
 		cmocka_unit_test(test_conform_answered_atomic_not_implied),
 		cmocka_unit_test(test_read_waits_nothing_taken),
+		cmocka_unit_test(test_read_many_wait),
 		cmocka_unit_test(test_read_answered_before_request_seen),
 		cmocka_unit_test(test_uc_bad_first_orphans_at_end),
 		cmocka_unit_test(test_rnr_refused_open_at_end),

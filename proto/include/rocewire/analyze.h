@@ -373,9 +373,14 @@ struct rw_flow {
 	uint8_t rcut_state;       /* 0 none, 1 rcut_last known, 2 rcut_first too */
 	uint8_t rcut_lo_valid;
 	uint32_t rcut_last, rcut_first, rcut_lo;
-#define RW_RWAIT 4
-	/* READs left open by a lost response when the next READ's came, waiting for their resume (open: valid) */
-	struct rw_msg_state rwait[RW_RWAIT];
+	/* READs left open by a lost response when the next READ's came,
+	 * waiting for their resume (open: valid). As many may wait as the
+	 * requester has READs outstanding (its initiator depth: 16 on most
+	 * NICs, up to 128 on rxe): allocated on the first, grown on demand
+	 * up to RW_RWAIT_MAX, past which the oldest is given up. */
+#define RW_RWAIT_MAX 128
+	struct rw_msg_state *rwait;
+	uint8_t rwait_cap;
 
 	/* Responses received for this flow's requests (filled on the request
 	 * flow; an unpaired response flow keeps them until it is paired). */

@@ -562,7 +562,7 @@ static void wrong_past_judge(struct rw_flow *f)
 		return;
 	uint64_t n = c->wrong_past_n;
 	c->wrong_past_n = 0;
-	if (f->psn_gaps)
+	if (f->psn_gaps || f->req.resends_lost)
 		return;
 	const unsigned v = RW_V_RESEND_WRONG_START;
 	uint64_t merged[RW_V_FRAMES];
@@ -614,7 +614,8 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		conf_lat(a, f, offsetof(struct rw_conform, nak_resp), ts - f->cs.nak_ts);
 		/* A resend seen starting past the NAKed PSN is judged only on a
 		 * flow that shows no loss before the capture point (no PSN
-		 * gap, to the capture end: wrong_past_hold): where the network
+		 * gap, nor a resend run that skips PSNs, to the capture end:
+		 * wrong_past_hold): where the network
 		 * drops before it, the resends of the NAKed PSN and those after
 		 * it may be dropped too, which a capture cannot tell from a
 		 * requester that skipped them. A NAKed PSN before the flow's

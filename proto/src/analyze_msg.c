@@ -619,9 +619,17 @@ static uint64_t unfinished(const struct rw_flow *f)
 		   * started inside, resent: that message's rest) */
 		  (h && h->n && ((f->msg_cut_valid && HOLD_PSN(h, 0) == f->msg_cut_psn) ||
 				 (f->msg_cut_back && HOLD_PSN(h, 0) == f->msg_cut_back_psn)));
+	/* (but not past the FIRST of a message a NAK refused while open, seen
+	 * after the open one's: the first held past it is that message's
+	 * rest, counted here, not in msg_finish) */
+	int ob = f->msg_open_back && f->msg.open && rw_psn_diff(f->msg_open_back_psn, f->msg.first_psn) > 0;
 	for (uint32_t i = 0; h && i < h->n; i++) {
 		const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
 		int first = (op->flags & RW_OPF_FIRST) || !(op->flags & (RW_OPF_MIDDLE | RW_OPF_LAST));
+		if (ob && rw_psn_diff(HOLD_PSN(h, i), f->msg_open_back_psn) > 0) {
+			ob = 0;
+			cur = 0;
+		}
 		if (op->op == RW_OP_READ_REQ ||
 		    (f->msg_back_n && rw_psn_diff(HOLD_PSN(h, i), f->msg_back_psn) <= 0 &&
 		     rw_psn_diff(HOLD_PSN(h, i), f->msg_back_lo) >= 0)) {
@@ -1213,8 +1221,8 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	int rest_held = h && h->n && rw_psn_diff(HOLD_PSN(h, h->n - 1), f->msg_open_back_psn) >= 0;
 	if (f->msg_open_back && !(f->msg.open && f->msg.first_psn == f->msg_open_back_psn) && !rest_held)
 		f->msg_cut_end++;
-	f->msg_open_back = 0;
 	give_up_hole(a, f, &n, 1, 0, end_ns);
+	f->msg_open_back = 0;
 	f->msg_cut_end += f->msg_back_n; /* refused, and their resends not seen whole */
 	f->msg_back_n = 0;
 	/* A message wholly below the window's first PSN whose LAST the

@@ -135,6 +135,7 @@ void seq_read_span(struct rw_seq *s, uint32_t psn, uint32_t k, uint32_t slack)
 		s->read_slack = slack;
 	}
 	s->next_psn = end;
+	s->next_slack = slack;
 }
 
 static int starts_message(uint8_t opcode)
@@ -333,6 +334,12 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 				flags |= RW_N_PRECAPTURE;
 				f->precapture_resends++;
 			}
+			/* A resend run that skips PSNs (past any a READ before it
+			 * may have used): the network lost the resends between
+			 * before the capture point. */
+			int32_t ahead = rw_psn_diff(psn, s->next_psn);
+			if (s->in_resend && ahead > 0 && (uint32_t)ahead > s->next_slack)
+				s->resends_lost = 1;
 			s->in_resend = 1;
 			/* Everything the sender had sent it sends again from here:
 			 * holes below its highest PSN are refilled by resends. */
@@ -349,5 +356,6 @@ uint32_t seq_track(struct rw_flow *f, struct rw_seq *s, uint32_t psn, int reliab
 		}
 	}
 	s->next_psn = psn_add(psn, 1);
+	s->next_slack = 0;
 	return flags;
 }

@@ -1263,6 +1263,33 @@ static void test_conform_wrong_start_judged_at_end(void **state)
 	}
 }
 
+/* The same go-back seen starting past the NAKed PSN, on a flow with no PSN
+ * gap: a later resend run that skips PSNs (resends lost before the capture
+ * point) shows the loss instead. The first copies of 1..9 are all seen; a
+ * NAK for 3, the resends seen from 4 (3's lost); a timer's go-back to 6
+ * later, seen as 6, 7, 9 (8's resend lost): no violation; with 8 seen, one
+ * (diff seed 104717). */
+static void test_conform_wrong_start_resends_lost(void **state)
+{
+	(void)state;
+	for (int lost = 0; lost <= 1; lost++) {
+		struct env *e = env_new(NULL);
+		for (uint32_t psn = 1; psn <= 9; psn++)
+			req(e, psn * 1000, RC_SEND_ONLY, psn, 8);
+		resp(e, 10000, B_IP, QP_A, 3, NAK_SEQ, 2);
+		for (uint32_t psn = 4; psn <= 9; psn++)
+			req(e, 20000 + psn * 1000, RC_SEND_ONLY, psn, 8);
+		for (uint32_t psn = 6; psn <= 9; psn++)
+			if (!(lost && psn == 8))
+				req(e, 300000 + psn * 1000, RC_SEND_ONLY, psn, 8);
+		rw_analyzer_finish(e->a, 1000000);
+		const struct rw_conform *c = conf_ab(e);
+		assert_int_equal(flow_ab(e)->psn_gaps, 0);
+		assert_int_equal(c->count[RW_V_RESEND_WRONG_START], !lost);
+		env_free(e);
+	}
+}
+
 /* No NAK: the sender goes back by itself (a timeout); the resend is told
  * apart from NAK-driven ones and its delay measured from the first send. */
 static void test_conform_timeout_resend(void **state)
@@ -2261,6 +2288,37 @@ static void test_cut_rest_held_at_end(void **state)
 	assert_int_equal(f->msg_cut_start, 1);
 	assert_int_equal(f->msg_cut_end, 1);
 	assert_int_equal(f->messages + f->msg_incomplete + f->msg_orphans, 0);
+	env_free(e);
+}
+
+/* First copies 3, 4 (ONLYs), 5-6 (a WRITE), 7 (a SEND's FIRST), then a NAK
+ * for 1 (1 and 2 went by before the capture and were lost); the SEND's
+ * LAST 8 and a WRITE's FIRST 9 come before the go-back from 1, which the
+ * capture ends inside, at the WRITE's FIRST 5. At the end three messages
+ * are cut by it: the WRITE at 5 (open), the SEND at 7 (refused while open:
+ * its LAST 8, held past the hole, is its rest, not the open WRITE's) and
+ * the WRITE at 9 (held) (diff seed 103889). */
+static void test_refused_open_rest_held_at_end(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_WRITE_ONLY, 3, 64);
+	req(e, 2000, RC_WRITE_ONLY, 4, 64);
+	req(e, 3000, RC_WRITE_FIRST, 5, 1024);
+	req(e, 4000, RC_WRITE_LAST, 6, 100);
+	req(e, 5000, RC_SEND_FIRST, 7, 1024);
+	feed_aeth(e, 6000, RC_ACK, 1, NAK_SEQ, 0, 0, 0);
+	req(e, 7000, RC_SEND_LAST, 8, 100);
+	req(e, 8000, RC_WRITE_FIRST, 9, 1024);
+	req(e, 9000, RC_WRITE_ONLY, 1, 64);
+	req(e, 10000, RC_WRITE_ONLY, 2, 64);
+	req(e, 11000, RC_WRITE_ONLY, 3, 64);
+	req(e, 12000, RC_WRITE_ONLY, 4, 64);
+	req(e, 13000, RC_WRITE_FIRST, 5, 1024);
+	rw_analyzer_finish(e->a, 14000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->msg_cut_end, 3);
+	assert_int_equal(f->messages, 4);
 	env_free(e);
 }
 
@@ -3522,6 +3580,7 @@ int main(void)
 		cmocka_unit_test(test_conform_dup_nak),
 		cmocka_unit_test(test_conform_wrong_naks_and_acks),
 		cmocka_unit_test(test_conform_wrong_start_judged_at_end),
+		cmocka_unit_test(test_conform_wrong_start_resends_lost),
 		cmocka_unit_test(test_conform_wrong_start_nak_unseen),
 		cmocka_unit_test(test_pair_read_middle_mtu),
 		cmocka_unit_test(test_pair_not_uc_neighbour),
@@ -3537,6 +3596,7 @@ int main(void)
 		cmocka_unit_test(test_cut_rest_resent_after_nak),
 		cmocka_unit_test(test_pre_cut_after_bad_icrc),
 		cmocka_unit_test(test_cut_rest_held_at_end),
+		cmocka_unit_test(test_refused_open_rest_held_at_end),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

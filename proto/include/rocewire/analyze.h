@@ -192,11 +192,13 @@ struct rw_seq {
 	uint32_t next_psn, high_psn; /* expected next, one past the highest seen */
 	uint32_t first_psn;          /* the first PSN this capture saw */
 	uint32_t read_slack;         /* PSNs a READ request may have consumed */
+	uint32_t next_slack;         /* PSNs past next_psn the latest request (a READ) may have used */
 	uint32_t slack_psn, slack_n; /* the latest PSNs taken as a READ's without being seen */
 	uint32_t nak_psn;            /* PSN a sequence-error NAK asked to resend from */
 	uint8_t valid;
 	uint8_t nak_wait;            /* that NAK's PSN is not acknowledged yet: the responder waits for it */
 	uint8_t in_resend;           /* the latest packet was a resend (a go-back-N run is under way) */
+	uint8_t resends_lost;        /* a resend run skipped PSNs: the network lost resends before the capture point */
 	uint8_t synced;              /* the stream is known from here on (see unsynced_pkts) */
 	uint8_t wide;                /* the stream has gone more than the window past first_psn */
 	uint8_t recov_valid;         /* the sender went back (or was asked to): recov_high holds */

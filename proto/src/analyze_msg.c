@@ -217,7 +217,12 @@ static enum read_take read_take(struct rw_analyzer *a, struct rw_flow *f, struct
 		 * resume point, or the rest of a READ whose FIRST was
 		 * lost. The requester drops it; a resend brings it
 		 * again. */
-		if (past && !m->open && req_psn >= 0 && (uint32_t)req_psn != psn &&
+		/* (not the READ the capture started inside, answered again
+		 * from below and its FIRST lost again: counted already) */
+		int cut_again = f->rcut_state == 1 && f->rcut_lo_valid && req_psn >= 0 &&
+				rw_psn_diff((uint32_t)req_psn, f->rcut_lo) < 0 && rw_psn_diff(psn, f->rcut_lo) >= 0 &&
+				rw_psn_diff(psn, f->rcut_last) <= 0;
+		if (past && !m->open && req_psn >= 0 && (uint32_t)req_psn != psn && !cut_again &&
 		    !read_waits(f, (uint32_t)req_psn)) {
 			/* The rest of a READ whose request the capture
 			 * saw, its FIRST lost: it waits for the resend

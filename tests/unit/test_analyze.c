@@ -2675,6 +2675,28 @@ static void test_read_awaited_below_first_response(void **state)
 	env_free(e);
 }
 
+/* The capture starts inside the answer to a READ of 6..7: its LAST. The
+ * READ is re-issued whole, and its FIRST is lost again: the LAST comes
+ * alone once more. That READ is the one the capture started inside, cut by
+ * the capture start once, not again as a READ waiting for its resume at
+ * the end (diff seed 104296). */
+static void test_read_cut_answered_again_tail(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	read_resp(e, 1000, QP_A, RC_READ_LAST, 7, 1, 100);
+	req(e, 1500, RC_SEND_ONLY, 8, 8);
+	struct rw_note n = resp(e, 1600, B_IP, QP_A, 8, ACK_SYN, 2);
+	assert_true(n.flags & RW_N_PAIRED);
+	read_req(e, 100000, 6, 0x10000, 612);
+	read_resp(e, 101000, QP_A, RC_READ_LAST, 7, 2, 100);
+	rw_analyzer_finish(e->a, 200000);
+	const struct rw_flow *g = flow_ba(e);
+	assert_int_equal(g->msg_cut_start, 1);
+	assert_int_equal(g->messages + g->msg_cut_end + g->msg_incomplete, 0);
+	env_free(e);
+}
+
 /* READs at 2 and 5, WRITEs at 3 and 4 between them, acknowledged. READ 5's
  * answer is lost; the responder acknowledges past it, the requester
  * re-issues it, more is acknowledged, and its answer comes: the PSNs
@@ -3641,6 +3663,7 @@ int main(void)
 		cmocka_unit_test(test_read_answered_again_below_first),
 		cmocka_unit_test(test_read_answered_again_msn),
 		cmocka_unit_test(test_read_awaited_below_first_response),
+		cmocka_unit_test(test_read_cut_answered_again_tail),
 		cmocka_unit_test(test_read_resumed_by_new_response),
 		cmocka_unit_test(test_read_resumed_answer_is_the_reissues),
 		cmocka_unit_test(test_conform_later_read_shows_gap),

@@ -1640,6 +1640,17 @@ static void test_conform_answered_atomic_not_implied(void **state)
 	env_free(e);
 }
 
+/* Ends the capture at t: the response flow counted n messages, each whole
+ * (none incomplete, none cut by the capture); frees e. */
+static void finish_expect_whole(struct env *e, uint64_t t, uint64_t n)
+{
+	rw_analyzer_finish(e->a, t);
+	const struct rw_flow *f = flow_ba(e);
+	assert_int_equal(f->messages, n);
+	assert_int_equal(f->msg_incomplete + f->msg_cut_end + f->msg_cut_start, 0);
+	env_free(e);
+}
+
 /* Five READs of two responses each whose FIRSTs all come with a bad ICRC:
  * the requester takes nothing of any (it takes READ responses in order)
  * and re-issues each whole. More READs wait than are kept waiting; the
@@ -1664,11 +1675,7 @@ static void test_read_waits_nothing_taken(void **state)
 		struct rw_note n = read_resp(e, t += 100, QP_A, RC_READ_LAST, 11 + 2 * k, k + 1, 1024);
 		assert_true(n.flags & RW_N_MSG_DONE);
 	}
-	rw_analyzer_finish(e->a, t + 100000);
-	const struct rw_flow *f = flow_ba(e);
-	assert_int_equal(f->messages, 5);
-	assert_int_equal(f->msg_incomplete + f->msg_cut_end + f->msg_cut_start, 0);
-	env_free(e);
+	finish_expect_whole(e, t + 100000, 5);
 }
 
 /* Six READs of two responses each (a requester's initiator depth is 16 on
@@ -1692,11 +1699,7 @@ static void test_read_many_wait(void **state)
 		struct rw_note n = read_resp(e, t += 100, QP_A, RC_READ_ONLY, 11 + 2 * k, k + 1, 1024);
 		assert_true(n.flags & RW_N_MSG_DONE);
 	}
-	rw_analyzer_finish(e->a, t + 100000);
-	const struct rw_flow *f = flow_ba(e);
-	assert_int_equal(f->messages, 6);
-	assert_int_equal(f->msg_incomplete + f->msg_cut_end + f->msg_cut_start, 0);
-	env_free(e);
+	finish_expect_whole(e, t + 100000, 6);
 }
 
 /* The capture starts inside the answer to a READ of 48..50 (MIDDLE 49,

@@ -1158,7 +1158,10 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * make it NAK, while the sender goes on at line rate. */
 		int due = seq_resend_due(&f->req, f->msg_psn);
 		int young = a->answers_shown && ts - h->since_ns < RESEND_MIN_NS;
-		if ((due || young || f->peer >= 0 || answers_seen(a, f)) && hold_grow(a, f)) {
+		/* (a hole the capture saw filled by a packet with a bad ICRC:
+		 * the responder dropped it, the capture did not lose it) */
+		int dropped = seq_seen(&f->req, f->msg_psn);
+		if ((due || young || dropped || f->peer >= 0 || answers_seen(a, f)) && hold_grow(a, f)) {
 			h = f->hold;
 		} else if (!due) {
 			/* Nothing says the network lost the hole's packet, and

@@ -2304,6 +2304,28 @@ static void test_refused_open_rest_held_at_end(void **state)
 	env_free(e);
 }
 
+/* A capture of one direction only (no answers at all): PSN 1 comes with a
+ * bad ICRC, then 2..100, more than the first hold keeps. The responder
+ * dropped 1 (the capture saw it), so the hole is no packet the capture
+ * lost: the requests past it wait for its resend, which brings 1..100
+ * again, and every message is whole (diff seed 105760). */
+static void test_hold_grows_past_bad_icrc_hole(void **state)
+{
+	(void)state;
+	struct env *e = env_new(NULL);
+	req(e, 1000, RC_SEND_ONLY, 0, 8);
+	req_bad_icrc(e, 1100, RC_SEND_ONLY, 1, 8);
+	for (uint32_t psn = 2; psn <= 100; psn++)
+		req(e, 1100 + psn * 100, RC_SEND_ONLY, psn, 8);
+	for (uint32_t psn = 1; psn <= 100; psn++)
+		req(e, 60000 + psn * 100, RC_SEND_ONLY, psn, 8);
+	rw_analyzer_finish(e->a, 100000);
+	const struct rw_flow *f = flow_ab(e);
+	assert_int_equal(f->messages, 101);
+	assert_int_equal(f->msg_incomplete + f->msg_orphans + f->msg_cut_end + f->msg_cut_start, 0);
+	env_free(e);
+}
+
 /* The responder drops a packet whose ICRC is bad: the SEND it carried is
  * done with the good resend, not with it. */
 static void test_bad_icrc_completes_nothing(void **state)
@@ -3600,6 +3622,7 @@ int main(void)
 		cmocka_unit_test(test_pre_cut_after_bad_icrc),
 		cmocka_unit_test(test_cut_rest_held_at_end),
 		cmocka_unit_test(test_refused_open_rest_held_at_end),
+		cmocka_unit_test(test_hold_grows_past_bad_icrc_hole),
 		cmocka_unit_test(test_cut_start_resent_from_first_open_at_end),
 		cmocka_unit_test(test_nak_before_flow_is_its_go_backs),
 		cmocka_unit_test(test_go_back_past_its_nak),

@@ -900,7 +900,15 @@ void msg_take_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_
 			f->msg_start_psn = psn;
 			return;
 		}
-		int32_t d = f->msg_psn_valid ? rw_psn_diff(psn, f->msg_psn) : -1;
+		if (!f->msg_psn_valid) {
+			/* A UC flow's first packet: the receiver dropped it,
+			 * and a FIRST or ONLY still shows where a message
+			 * began (its rest are orphans, README "orphan"). */
+			f->msg_psn_valid = 1;
+			f->msg_psn = psn;
+			f->msg_start_psn = psn;
+		}
+		int32_t d = rw_psn_diff(psn, f->msg_psn);
 		if (p->op->transport != RW_TRANSPORT_UC && d >= 0 && (uint32_t)d <= f->msg_slack) {
 			/* Inside the PSNs the last READ may have used (its MTU
 			 * unknown): the READ ended before psn, which the

@@ -252,7 +252,7 @@ static enum read_take read_take(struct rw_analyzer *a, struct rw_flow *f, struct
 	}
 	if (m->open && !at_next) {
 		/* The next READ's first response while this one waits
-		 * for a resend: it waits on (one READ at most). */
+		 * for a resend: it waits on, with any others (rwait). */
 		w = read_wait_slot(a, f, n);
 		if (w)
 			*w = *m;

@@ -128,18 +128,23 @@ void conf_on_ack(struct rw_analyzer *a, struct rw_flow *q, uint32_t psn, uint64_
 	q->cs.last_ack_psn = psn;
 }
 
-/* Appends (t, v) to a history of RW_CONF_HIST, the oldest giving way
- * (its time to *evicted when asked). */
-static void hist_push(uint64_t *ts, uint8_t *tag, uint8_t *n, uint64_t t, uint8_t v, uint64_t *evicted)
+/* Appends (t, v, and psn p when the history keeps PSNs) to a history of
+ * RW_CONF_HIST, the oldest giving way (its time to *evicted when asked). */
+static void hist_push(uint64_t *ts, uint8_t *tag, uint32_t *psn, uint8_t *n, uint64_t t, uint8_t v, uint32_t p,
+		      uint64_t *evicted)
 {
 	if (*n == RW_CONF_HIST) {
 		if (evicted)
 			*evicted = ts[0];
 		memmove(ts, ts + 1, sizeof(ts[0]) * (RW_CONF_HIST - 1));
 		memmove(tag, tag + 1, RW_CONF_HIST - 1);
+		if (psn)
+			memmove(psn, psn + 1, sizeof(psn[0]) * (RW_CONF_HIST - 1));
 		(*n)--;
 	}
 	ts[*n] = t;
+	if (psn)
+		psn[*n] = p;
 	tag[(*n)++] = v;
 }
 
@@ -209,11 +214,7 @@ void conf_on_nak(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *q, ui
 			f->cs.unp_nak_psn = psn;
 			f->cs.unp_nak_ts = ts;
 			f->cs.unp_nak_frame = frame;
-			if (f->cs.unp_hn == RW_CONF_HIST)
-				memmove(f->cs.unp_hpsn, f->cs.unp_hpsn + 1,
-					sizeof(f->cs.unp_hpsn[0]) * (RW_CONF_HIST - 1));
-			f->cs.unp_hpsn[f->cs.unp_hn < RW_CONF_HIST ? f->cs.unp_hn : RW_CONF_HIST - 1] = psn;
-			hist_push(f->cs.unp_hts, f->cs.unp_hkind, &f->cs.unp_hn, ts, kind, NULL);
+			hist_push(f->cs.unp_hts, f->cs.unp_hkind, f->cs.unp_hpsn, &f->cs.unp_hn, ts, kind, psn, NULL);
 		}
 		return;
 	}
@@ -708,7 +709,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			conf_lat(a, f, offsetof(struct rw_conform, timeout), ts - orig->ts);
 		f->cs.last_gbn_ts = ts;
 		f->cs.last_gbn_cause = cause;
-		hist_push(f->cs.gbn_hts, f->cs.gbn_hcause, &f->cs.gbn_hn, ts, cause, &f->cs.gbn_hprev_ts);
+		hist_push(f->cs.gbn_hts, f->cs.gbn_hcause, NULL, &f->cs.gbn_hn, ts, cause, 0, &f->cs.gbn_hprev_ts);
 		f->cs.unans_valid = 0; /* re-issued by this go-back, or given up */
 		if (f->cs.rgap_valid && rw_psn_diff(psn, f->cs.rgap_psn) <= 0)
 			f->cs.rgap_valid = 0; /* the READ gap's PSN sent again by it */

@@ -685,9 +685,12 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 			     !resent_at(f, f->cs.rgap_psn));
 		/* (a READ or atomic the last go-back sent again that its own
 		 * answer came to since is shown unanswered by nothing) */
-		int own = recent_has(&f->cs.rda, psn, f->cs.last_gbn_ts, UINT64_MAX) &&
-			  rw_psn_diff(psn, f->cs.gbn_from) >= 0 &&
-			  rw_psn_diff(psn, f->cs.gbn_high) < 0;
+		int in_last = rw_psn_diff(psn, f->cs.gbn_from) >= 0 && rw_psn_diff(psn, f->cs.gbn_high) < 0;
+		int own = recent_has(&f->cs.rda, psn, f->cs.last_gbn_ts, UINT64_MAX) && in_last;
+		/* (nor is a READ whose whole answer the requester got, in
+		 * sequence, since it was last sent: what came after it shows
+		 * nothing of it missing) */
+		own |= rd_atomic && recent_has(&f->cs.rdw, psn, in_last ? f->cs.last_gbn_ts : 0, UINT64_MAX);
 		int implied = !by_nak &&
 			      ((rd_atomic && (rgap || (answered_past(f, psn, ts) && !resent_at(f, psn) && !own))) ||
 			       below);
@@ -740,6 +743,8 @@ void conf_on_read_response(struct rw_flow *q, const struct rw_packet *p, struct 
 		e->got++;
 		if (q->rd_dropped)
 			psn_bit_put(q->rd_dropped, p->bth.psn, 0);
+		if (p->op->flags & RW_OPF_LAST) /* (a LAST or ONLY) */
+			recent_put(&q->cs.rdw, e->psn, ts);
 	} else if (rw_psn_diff(p->bth.psn, psn_add(e->psn, e->got)) > 0) {
 		if (q->rd_dropped)
 			psn_bit_put(q->rd_dropped, p->bth.psn, 1);

@@ -295,6 +295,7 @@ static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t ps
 		if (m == &f->msg) {
 			f->msg_cut_valid = 1;
 			f->msg_cut_psn = psn;
+			f->msg_cut_ended = 0;
 		} else if (!f->rcut_lo_valid) {
 			f->rcut_lo_valid = 1;
 			f->rcut_lo = psn;
@@ -312,6 +313,10 @@ static void msg_cut_start(struct rw_flow *f, struct rw_msg_state *m, uint32_t ps
 		 * sent again): counted already */
 		f->msg_cut_back = 0;
 		f->msg_cut_start--;
+	}
+	if (last && m == &f->msg && f->msg_cut_valid) {
+		f->msg_cut_ended = 1;
+		f->msg_cut_last = psn;
 	}
 	if (last)
 		m->in_cut = 0;
@@ -347,7 +352,9 @@ int msg_account(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner,
 		enum read_take t = read_take(a, f, owner, m, psn, &len, first, req_psn,
 					     ask == RD_AWAITED || ask == RD_AWAITED_AGAIN, frame, n, &resume);
 		if (t == READ_DROP) {
-			if (pre == RD_PRE_BELOW && last) /* one the requester had all of: a duplicate */
+			/* one the requester had all of: a duplicate (its
+			 * first copy in the capture was judged already) */
+			if (pre == RD_PRE_BELOW && last && (n->flags & RW_N_NEW))
 				pre_read_cut(f, psn, n);
 			return 0;
 		}
@@ -737,7 +744,10 @@ static void pre_cut(struct rw_analyzer *a, struct rw_flow *f, uint8_t opcode, ui
 		f->msg_pre_psn = psn;
 	f->msg_pre_valid = 1;
 	n->flags |= RW_N_CUT_START;
-	f->msg_pre_open = !((op->flags & RW_OPF_LAST) || op_index(op->op) == 3);
+	/* (2: open from a FIRST the capture showed) */
+	f->msg_pre_open = (op->flags & RW_OPF_LAST) || op_index(op->op) == 3 ? 0
+			  : (op->flags & RW_OPF_FIRST) || f->msg_pre_open == 2 ? 2
+										: 1;
 	if (!f->msg_pre_open) {
 		f->msg_cut_start++;
 		if (!f->msg_pre_cut)
@@ -1044,6 +1054,14 @@ void msg_refused(struct rw_flow *f, uint32_t psn)
 		f->msg.in_cut = 0;
 		f->msg_cut_back = 1;
 		f->msg_cut_back_psn = f->msg_cut_psn;
+	} else if (f->msg_cut_valid && f->msg_cut_ended && rw_psn_diff(psn, f->msg_cut_last) <= 0) {
+		/* Inside that message, past the first packet the window
+		 * showed of it, its LAST seen: the resend of its rest is the
+		 * same message, counted already (its FIRST is not sent
+		 * again, so it starts with no FIRST as it did). */
+		f->msg.open = 0;
+		f->msg.seen_start = 0;
+		f->msg.in_cut = 1;
 	}
 	if (rw_psn_diff(psn, f->msg_start_psn) < 0) {
 		/* back before anything the window showed: what comes first
@@ -1249,6 +1267,15 @@ void msg_finish(struct rw_analyzer *a, struct rw_flow *f, uint64_t end_ns)
 	 * it is the message the window starts inside, counted there. */
 	if (f->msg_pre_open && psn_add(f->msg_pre_psn, 1) != f->msg_start_psn && !f->first_mid_message)
 		f->msg_cut_start++;
+	else if (f->msg_pre_open == 2 && psn_add(f->msg_pre_psn, 1) == f->msg_start_psn && f->first_mid_message &&
+		 f->msg.in_cut && f->msg_cut_valid && f->msg_cut_psn == f->msg_start_psn) {
+		/* The message the window starts inside, its LAST not shown,
+		 * sent again from its FIRST (below the window's first PSN) and
+		 * open at the end: the capture saw it begin; cut by the
+		 * capture end instead, once. */
+		f->msg_cut_start--;
+		f->msg_cut_end++;
+	}
 	f->msg_pre_open = 0;
 	if (f->msg.open) {
 		if (f->msg_cut_back && rw_psn_diff(f->msg_cut_back_psn, f->msg.first_psn) >= 0 &&

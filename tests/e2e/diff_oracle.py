@@ -1029,6 +1029,20 @@ def expect(truth, a, b, link_gbps=100.0):
         lo = seq_lo[qk]
         return all(0 < (lo - x) % PSN_MOD < PSN_MOD >> 1 for x in m["psns"])
 
+    def first_in_hole(m, good, side, transport):
+        """README "held": its FIRST lies at or past the PSN the window's
+        sequence waits for at the end (the hole, after the last message
+        end it took), and the window shows none of it taken: the message
+        the hole broke, not one the capture started inside (its FIRST went
+        by before the window, and the go-back's copy of it was lost)."""
+        if side != "req" or transport != "RC" or m["first_psn"] is None:
+            return False
+        qk = (good[0]["flow"], good[0]["qp"])
+        if qk not in seq_exp:
+            return False
+        took = seq_took[qk]
+        return (m["first_psn"] - seq_exp[qk]) % PSN_MOD < PSN_MOD >> 1 and not any(c["psn"] in took for c in good)
+
     def past_hole(m, good, side, transport):
         """The cut message's good copies wait past the hole (none taken)."""
         if side != "req" or transport != "RC":
@@ -1136,7 +1150,8 @@ def expect(truth, a, b, link_gbps=100.0):
             owner["msgs_by_op"][op] += 1
             mark = max((c for c in good), key=lambda c: c["frame"])
         elif (first_taken and first_taken["frame"] < a and (done is not None or transport != "RC")) or \
-                (not first_in and (first_before or ((starts.get(fk) is None or starts[fk] > first_copy) and
+                (not first_in and ((first_before and not first_in_hole(m, good, side, transport)) or
+                                   ((starts.get(fk) is None or starts[fk] > first_copy) and
                                                     not (transport == "RC" and ends.get(fk, first_copy) < first_copy) and
                                                     not first_bad_in_w(m)))):
             # its receiver began it before the window (a copy of its FIRST
@@ -1223,6 +1238,13 @@ def expect(truth, a, b, link_gbps=100.0):
     # window, the MSN of the answer again new to the window and its FIRST
     # not below a response PSN the window showed before it: the capture
     # cannot tell it from the first answer, and counts a message
+    def shown_above(before, first):
+        """A response PSN above first's, or an MSN not below its, among the
+        packets of its flow the window showed before it."""
+        return any(op_kind(r["op"])[0] == "read_resp" and 0 < (r["psn"] - first["psn"]) % PSN_MOD < PSN_MOD >> 1
+                   for r in before) or \
+            any(r.get("msn") is not None and r["msn"] >= first.get("msn", 0) for r in before)
+
     for (qp, side, n), m in msgs.items():
         if side != "rsp" or m["kind"] != "read_resp" or m["done"] is None or in_w(m["done"]) or \
                 m["done"].get("frame") is None or m["done"]["frame"] >= a or m["first_psn"] is None:
@@ -1242,10 +1264,15 @@ def expect(truth, a, b, link_gbps=100.0):
             # or LAST): the READ the capture started inside
             if not before and op_kind(again[0]["op"])[1] in ("middle", "last") and not again[0].get("corrupt"):
                 flow(fk)["messages_cut_by_capture_start"] += 1
+            elif op_kind(again[0]["op"])[1] == "first" and not again[0].get("corrupt") and \
+                    shown_above(before, again[0]):
+                # the answer to its re-issue from inside it (IBA
+                # 9.7.5.1.4), answered again below a response PSN the
+                # window showed before: a READ answered before the
+                # capture, counted once
+                flow(fk)["messages_cut_by_capture_start"] += 1
             continue
-        if any(op_kind(r["op"])[0] == "read_resp" and 0 < (r["psn"] - m["first_psn"]) % PSN_MOD < PSN_MOD >> 1
-               for r in before) or \
-                any(r.get("msn") is not None and r["msn"] >= again[0].get("msn", 0) for r in before):
+        if shown_above(before, again[0]):
             # README "messages cut by the capture": answered again, its
             # FIRST below a response PSN the window showed before it, or
             # its first response with no new MSN, no request in the

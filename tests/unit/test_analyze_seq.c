@@ -33,11 +33,13 @@
 
 #define RC_SEND_ONLY 0x04
 #define RC_WRITE_FIRST 0x06
+#define RC_WRITE_MIDDLE 0x07
 #define RC_WRITE_LAST 0x08
 #define RC_READ_REQ 0x0C
 #define RC_READ_FIRST 0x0D
 #define RC_READ_MIDDLE 0x0E
 #define RC_READ_LAST 0x0F
+#define RC_READ_ONLY 0x10
 #define RC_ACK 0x11
 
 #define ACK_SYN 0x1F /* AETH ACK, credits invalid */
@@ -1709,6 +1711,126 @@ static void test_resent_read_resumed_right(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 106264: a 1 KiB READ at 1 (four 256-byte
+ * responses) and a SEND at 5 after it; the READ's answer comes whole, in
+ * PSN order, then the ACK of the SEND. The requester's timer had run out
+ * as the answer came (its last response reached the requester later than
+ * the tap), and the READ goes out again 1 us after that ACK. Truth: a
+ * timeout resend: no response showed the READ's answer missing (a later
+ * response shows an answer missing only when it is, IBA 9.7.5.1.4), though
+ * the go-back came within 20 us of responses past it. */
+static void test_read_answered_whole_is_no_implied(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	pair_at_0(e);
+	read_req(e, 1, 0x1000, 1024);
+	req(e, RC_SEND_ONLY, 5, 64);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_MIDDLE, 2, 0, 0, 256);
+	rsp(e, RC_READ_MIDDLE, 3, 0, 0, 256);
+	rsp(e, RC_READ_LAST, 4, ACK_SYN, 2, 256);
+	rsp(e, RC_ACK, 5, ACK_SYN, 3, 0);
+	struct rw_note n = read_req(e, 1, 0x1000, 1024);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 0);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 106027: 8-byte READs at 1, 2 and 3 (one
+ * response each), all captured; the responses to 1 and 2 are lost before
+ * the tap, 3's comes (the first response PSN the capture shows). The
+ * requester re-issues from 1 and the three are answered again; later its
+ * timer re-issues from 1 once more and they are answered a third time.
+ * Truth: three READs, each complete once in the capture; nothing is cut
+ * by the capture start (the responses below 3 answer READs the capture
+ * saw; their third copies are duplicates of copies it saw). */
+static void test_read_answer_below_first_again_is_no_cut(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t k = 1; k <= 3; k++)
+		read_req(e, k, 0x1000 * k, 8);
+	rsp(e, RC_READ_ONLY, 3, ACK_SYN, 3, 8);
+	for (uint32_t k = 1; k <= 3; k++)
+		read_req(e, k, 0x1000 * k, 8);
+	for (uint32_t k = 1; k <= 3; k++)
+		rsp(e, RC_READ_ONLY, k, ACK_SYN, k, 8);
+	e->t += 50000;
+	for (uint32_t k = 1; k <= 3; k++)
+		read_req(e, k, 0x1000 * k, 8);
+	for (uint32_t k = 1; k <= 3; k++)
+		rsp(e, RC_READ_ONLY, k, ACK_SYN, 3, 8);
+	rw_analyzer_finish(e->a, e->t);
+	const struct rw_flow *r = flow_to(e, QP_A);
+	assert_int_equal(r->msg_cut_start, 0);
+	assert_int_equal(flow_to(e, QP_B)->msgs_by_op[2], 3);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 106700: a WRITE of five packets (FIRST at 10,
+ * LAST at 14); the capture starts with its MIDDLEs at 12 and 13, its LAST
+ * is lost before the tap, and a two-packet WRITE (15, 16) follows. The
+ * timer sends everything again from 10: 13 is lost again, the LAST at 14
+ * comes, and the responder NAKs 13; the sender goes back to 13 and sends
+ * 13 to 16 again. Truth: the capture started inside the first WRITE:
+ * one message cut by the capture start, however often its rest is sent
+ * again (13 and 14 after the NAK are no second message it started
+ * inside); the second WRITE is a message. */
+static void test_cut_message_rest_refused_again(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_WRITE_MIDDLE, 12, 256);
+	req(e, RC_WRITE_MIDDLE, 13, 256);
+	req(e, RC_WRITE_FIRST, 15, 256);
+	req(e, RC_WRITE_LAST, 16, 256);
+	e->t += 50000;
+	req(e, RC_WRITE_FIRST, 10, 256);
+	req(e, RC_WRITE_MIDDLE, 11, 256);
+	req(e, RC_WRITE_MIDDLE, 12, 256);
+	req(e, RC_WRITE_LAST, 14, 256);
+	rsp(e, RC_ACK, 13, NAK_SEQ, 0, 0);
+	req(e, RC_WRITE_MIDDLE, 13, 256);
+	req(e, RC_WRITE_LAST, 14, 256);
+	req(e, RC_WRITE_FIRST, 15, 256);
+	req(e, RC_WRITE_LAST, 16, 256);
+	rsp(e, RC_ACK, 16, ACK_SYN, 1, 0);
+	rw_analyzer_finish(e->a, e->t);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->msg_cut_start, 1);
+	assert_int_equal(f->messages, 1);
+	assert_int_equal(f->msg_cut_end, 0);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 106316: a WRITE of seven packets (FIRST at 10,
+ * LAST at 16); the capture starts with its MIDDLEs at 12 and 13 (the
+ * responder NAKed 10 before the capture started, and refuses them). The
+ * sender goes back to 10 and sends 10 to 13 again, and the capture ends.
+ * Truth: the capture saw the WRITE begin (its FIRST, resent) and not end:
+ * one message cut by the capture end, none by its start. */
+static void test_cut_message_resent_from_first_open_at_end(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_WRITE_MIDDLE, 12, 256);
+	req(e, RC_WRITE_MIDDLE, 13, 256);
+	req(e, RC_WRITE_FIRST, 10, 256);
+	req(e, RC_WRITE_MIDDLE, 11, 256);
+	req(e, RC_WRITE_MIDDLE, 12, 256);
+	req(e, RC_WRITE_MIDDLE, 13, 256);
+	rw_analyzer_finish(e->a, e->t);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->msg_cut_start, 0);
+	assert_int_equal(f->msg_cut_end, 1);
+	assert_int_equal(f->messages, 0);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1757,6 +1879,10 @@ int main(void)
 		cmocka_unit_test(test_nak_sent_or_hole_pairs_nothing),
 		cmocka_unit_test(test_nak_go_back_below_for_unanswered_read),
 		cmocka_unit_test(test_resent_read_resumed_right),
+		cmocka_unit_test(test_read_answered_whole_is_no_implied),
+		cmocka_unit_test(test_read_answer_below_first_again_is_no_cut),
+		cmocka_unit_test(test_cut_message_rest_refused_again),
+		cmocka_unit_test(test_cut_message_resent_from_first_open_at_end),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -315,13 +315,17 @@ struct rw_flow {
 	 * first PSN in the window. */
 	uint8_t msg_pre_valid, msg_cut_valid;
 	uint32_t msg_pre_psn, msg_cut_psn;
+	/* that message's LAST, once the capture showed it (msg_cut_ended) */
+	uint8_t msg_cut_ended;
+	uint32_t msg_cut_last;
 	/* The lowest such resend ending a message (a LAST, ONLY, atomic)
 	 * that came with a bad ICRC, below msg_pre_psn since: not counted
 	 * when the later resends passed it, counted at its next copy. */
 	uint8_t msg_pre_skip_valid;
 	uint32_t msg_pre_skip_psn;
 	/* A resend below the window's first PSN began or went on with a
-	 * message (FIRST, MIDDLE) whose LAST the capture has not shown yet. */
+	 * message (FIRST, MIDDLE) whose LAST the capture has not shown yet;
+	 * 2 when the capture showed that message's FIRST. */
 	uint8_t msg_pre_open;
 	/* The PSNs (mod 1024) of the messages counted cut by the capture
 	 * start at a resend below the window's first PSN: should a NAK take
@@ -476,6 +480,10 @@ struct rw_flow {
 		 * the newest RW_RECENT): one answered since the go-back that sent it
 		 * again is not shown unanswered by a later response. */
 		struct rw_recent rda;
+		/* The READs whose answer the requester got whole, in
+		 * sequence (their first PSN, when; the newest RW_RECENT): a
+		 * later response shows nothing of them missing. */
+		struct rw_recent rdw;
 		uint64_t ooo_ts;      /* the first request after a gap not yet NAKed */
 		uint32_t read_mtu;    /* the QP's path MTU, from a FIRST or MIDDLE of either direction */
 		/* The path MTU at least, while read_mtu is unknown: the

@@ -525,10 +525,13 @@ static void handle_request(struct rw_analyzer *a, struct rw_flow *f, const struc
 		/* (a new READ's responses were dropped by no one yet) */
 		if (f->rd_dropped && (fl & RW_N_NEW) && op->op == RW_OP_READ_REQ)
 			psn_bits_put(f->rd_dropped, p->bth.psn, psn_add(p->bth.psn, k + slack - 1), 0);
-		if (f->rd_late && ((fl & RW_N_NEW) || op->op != RW_OP_READ_REQ))
-			psn_bit_put(f->rd_late, p->bth.psn,
-				    op->op == RW_OP_READ_REQ && f->peer >= 0 &&
-					    rsp_answered_past(flow_at(a, (uint32_t)f->peer), p->bth.psn, ts));
+		if (f->rd_late && ((fl & RW_N_NEW) || op->op != RW_OP_READ_REQ)) {
+			const struct rw_flow *g = f->peer >= 0 ? flow_at(a, (uint32_t)f->peer) : NULL;
+			int late = op->op == RW_OP_READ_REQ && g && rsp_answered_past(g, p->bth.psn, ts);
+			if (late && read_answer_stopped(g, p->bth.psn))
+				late = 0; /* (a re-issue from there: it waits) */
+			psn_bit_put(f->rd_late, p->bth.psn, late);
+		}
 		if ((fl & RW_N_NEW) && f->peer >= 0) {
 			struct rw_flow *g = flow_at(a, (uint32_t)f->peer);
 			if (g->rd_answered)

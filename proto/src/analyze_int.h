@@ -373,6 +373,7 @@ int pend_find(struct rw_pend_ring *r, uint32_t psn, int kind);
 void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_packet *p,
 		     uint64_t ts, uint64_t frame, struct rw_note *n);
 int rsp_answered_past(const struct rw_flow *f, uint32_t psn, uint64_t ts);
+int read_answer_stopped(const struct rw_flow *f, uint32_t psn);
 
 /* analyze_conform.c */
 void conf_violation(struct rw_analyzer *a, struct rw_flow *f, enum rw_violation v, uint64_t frame);

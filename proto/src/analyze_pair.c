@@ -729,6 +729,15 @@ int rsp_answered_past(const struct rw_flow *f, uint32_t psn, uint64_t ts)
 	       (uint32_t)rw_psn_diff(f->rack_psn, psn) < PSN_WINDOW;
 }
 
+/* Whether f, the responder's flow, showed a READ's answer stop just below
+ * psn: the response before psn came, psn's never did. A READ re-issued from
+ * there waits for that response, though the responder answered past it
+ * (the requester never had the chance to take it, IBA 9.7.5.1.4). */
+int read_answer_stopped(const struct rw_flow *f, uint32_t psn)
+{
+	return f->rsp && seq_seen(f->rsp, psn_add(psn, RW_PSN_MASK)) && !seq_seen(f->rsp, psn);
+}
+
 /* A READ response carrying a full segment shows the connection's path MTU
  * (IBA 9.7.4: a FIRST or MIDDLE carries PMTU bytes), the same both ways:
  * the READ its requester sent takes exactly ceil(len / MTU) PSNs. Before
@@ -797,7 +806,8 @@ void handle_response(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		int awaited = q && q->rd_asked && (op->flags & RW_OPF_FIRST) && psn_bit(q->rd_asked, p->bth.psn) &&
 			      !(q->rd_late && psn_bit(q->rd_late, p->bth.psn)) &&
 			      !(f->rd_answered && psn_bit(f->rd_answered, p->bth.psn)) &&
-			      !(i >= 0 && PEND(q->pend, i)->fresh && rsp_answered_past(f, p->bth.psn, PEND(q->pend, i)->ts));
+			      !(i >= 0 && PEND(q->pend, i)->fresh && rsp_answered_past(f, p->bth.psn, PEND(q->pend, i)->ts) &&
+				!read_answer_stopped(f, p->bth.psn));
 		if (!f->rsp)
 			f->rsp = an_alloc(a, sizeof(*f->rsp), 0);
 		uint32_t fl = 0;

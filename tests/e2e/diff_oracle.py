@@ -1029,6 +1029,48 @@ def expect(truth, a, b, link_gbps=100.0):
         lo = seq_lo[qk]
         return all(0 < (lo - x) % PSN_MOD < PSN_MOD >> 1 for x in m["psns"])
 
+    def shown_above(before, first):
+        """A response PSN above first's, or an MSN not below its, among the
+        packets of its flow the window showed before it."""
+        return any(op_kind(r["op"])[0] == "read_resp" and 0 < (r["psn"] - first["psn"]) % PSN_MOD < PSN_MOD >> 1
+                   for r in before) or \
+            any(r.get("msn") is not None and r["msn"] >= first.get("msn", 0) for r in before)
+
+    def read_again_whole(m, good, fk, qp, n):
+        """README "messages cut by the capture": a READ answered before the
+        window, answered again whole in it (its first whole run of
+        responses, FIRST to LAST in PSN order). A message when a READ
+        request the window showed waits for that answer (seen before it,
+        before its responder acknowledged past it), or when the window shows
+        no MSN before it to compare and no response PSN above its FIRST (the
+        capture cannot tell it from a first answer); else cut by the capture
+        start. (True, its LAST), (False, None), or None: no whole answer."""
+        if m["first_psn"] is None:
+            return None
+        run = []
+        for c in sorted(good, key=lambda c: c["frame"]):
+            if c["psn"] == m["first_psn"] and op_kind(c["op"])[1] in ("first", "only"):
+                run = [c]
+            elif run and c["psn"] == (run[-1]["psn"] + 1) % PSN_MOD:
+                run.append(c)
+            else:
+                run = []
+            if run and op_kind(run[-1]["op"])[1] in ("last", "only"):
+                break
+        if not run or op_kind(run[-1]["op"])[1] not in ("last", "only") or \
+                set(c["psn"] for c in run) != m["psns"]:
+            return None
+        before = [r for r in win if r["frame"] < run[0]["frame"] and r["kind"] == "roce" and key_of(r) == fk]
+        reqs = [r for r in win if r["kind"] == "roce" and (r["flow"], r["qp"]) == qp and
+                op_kind(r["op"])[0] == "read_req" and r.get("msg") == n and r["psn"] == m["first_psn"] and
+                r["frame"] < run[0]["frame"]]
+        if any(not any(r["frame"] < q["frame"] and (r["psn"] - q["psn"]) % PSN_MOD < PSN_MOD >> 1 for r in before)
+               for q in reqs):
+            return True, run[-1]
+        if shown_above(before, run[0]):
+            return False, None
+        return True, run[-1]
+
     def first_in_hole(m, good, side, transport):
         """README "held": its FIRST lies at or past the PSN the window's
         sequence waits for at the end (the hole, after the last message
@@ -1149,6 +1191,19 @@ def expect(truth, a, b, link_gbps=100.0):
             f["messages"] += 1
             owner["msgs_by_op"][op] += 1
             mark = max((c for c in good), key=lambda c: c["frame"])
+        elif side == "rsp" and transport == "RC" and m["kind"] == "read_resp" and first_taken and \
+                first_taken["frame"] < a and read_again_whole(m, good, fk, qp, n) is not None:
+            # README "messages cut by the capture": a READ its requester
+            # took the answer to before the window, answered again whole in
+            # it: the capture counts what it shows
+            whole, last = read_again_whole(m, good, fk, qp, n)
+            if whole:
+                f["messages"] += 1
+                owner["msgs_by_op"][op] += 1
+                mark = last
+            else:
+                f["messages_cut_by_capture_start"] += 1
+                cut_seen.setdefault((qp, side), {})[n] = (m, have, fk)
         elif (first_taken and first_taken["frame"] < a and (done is not None or transport != "RC")) or \
                 (not first_in and ((first_before and not first_in_hole(m, good, side, transport)) or
                                    ((starts.get(fk) is None or starts[fk] > first_copy) and
@@ -1238,13 +1293,6 @@ def expect(truth, a, b, link_gbps=100.0):
     # window, the MSN of the answer again new to the window and its FIRST
     # not below a response PSN the window showed before it: the capture
     # cannot tell it from the first answer, and counts a message
-    def shown_above(before, first):
-        """A response PSN above first's, or an MSN not below its, among the
-        packets of its flow the window showed before it."""
-        return any(op_kind(r["op"])[0] == "read_resp" and 0 < (r["psn"] - first["psn"]) % PSN_MOD < PSN_MOD >> 1
-                   for r in before) or \
-            any(r.get("msn") is not None and r["msn"] >= first.get("msn", 0) for r in before)
-
     for (qp, side, n), m in msgs.items():
         if side != "rsp" or m["kind"] != "read_resp" or m["done"] is None or in_w(m["done"]) or \
                 m["done"].get("frame") is None or m["done"]["frame"] >= a or m["first_psn"] is None:

@@ -1831,6 +1831,64 @@ static void test_cut_message_resent_from_first_open_at_end(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seed 106863: a capture of one direction only (no
+ * answer at all): SENDs at 0 to 80, 10 lost before the tap; 100 us later
+ * the sender's timer sends everything again from 0, and 10 is lost again;
+ * the capture ends. Truth: the responder took 0 to 9 and nothing past the
+ * hole: ten messages, and the 70 behind the hole cut by the capture end
+ * (their resend was under way). The hold is full long before the go-back
+ * comes, but the hole is younger than any resend takes (1 ms): it is not
+ * given up as the capture's own loss. */
+static void test_one_direction_hole_outwaits_full_hold(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	for (uint32_t k = 0; k <= 80; k++)
+		if (k != 10)
+			req(e, RC_SEND_ONLY, k, 64);
+	e->t += 100000;
+	for (uint32_t k = 0; k <= 20; k++)
+		if (k != 10)
+			req(e, RC_SEND_ONLY, k, 64);
+	rw_analyzer_finish(e->a, e->t);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->messages, 10);
+	assert_int_equal(f->msg_cut_end, 70);
+	assert_int_equal(f->msg_incomplete, 0);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 106949: the capture starts with the LAST of a
+ * READ's answer (8), then a READ at 3 (three 256-byte responses) answered
+ * again from below: its FIRST and MIDDLE come, its LAST is lost before the
+ * tap. A READ at 11 is sent and answered whole (the responder has gone
+ * past 5). The requester re-issues the READ at 3 from 5, where its answer
+ * stopped, and the ONLY response at 5 completes it. Truth: two READs
+ * complete in the capture (3 and 11) and one cut by its start (the one
+ * ending at 8): the re-issue came after the responder answered past 5, but
+ * the requester never had 5's response and waits for it. */
+static void test_read_reissued_where_answer_stopped_completes(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	rsp(e, RC_READ_LAST, 8, ACK_SYN, 1, 256);
+	rsp(e, RC_READ_FIRST, 3, ACK_SYN, 1, 256);
+	rsp(e, RC_READ_MIDDLE, 4, 0, 0, 256);
+	read_req(e, 11, 0x4000, 768);
+	rsp(e, RC_READ_FIRST, 11, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_MIDDLE, 12, 0, 0, 256);
+	rsp(e, RC_READ_LAST, 13, ACK_SYN, 2, 256);
+	read_req(e, 5, 0x1000 + 512, 256);
+	struct rw_note n = rsp(e, RC_READ_ONLY, 5, ACK_SYN, 2, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, e->t);
+	const struct rw_flow *r = flow_to(e, QP_A);
+	assert_int_equal(r->messages, 2);
+	assert_int_equal(r->msg_cut_start, 1);
+	assert_int_equal(flow_to(e, QP_B)->msgs_by_op[2], 2);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1883,6 +1941,8 @@ int main(void)
 		cmocka_unit_test(test_read_answer_below_first_again_is_no_cut),
 		cmocka_unit_test(test_cut_message_rest_refused_again),
 		cmocka_unit_test(test_cut_message_resent_from_first_open_at_end),
+		cmocka_unit_test(test_one_direction_hole_outwaits_full_hold),
+		cmocka_unit_test(test_read_reissued_where_answer_stopped_completes),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -1029,6 +1029,28 @@ def expect(truth, a, b, link_gbps=100.0):
         lo = seq_lo[qk]
         return all(0 < (lo - x) % PSN_MOD < PSN_MOD >> 1 for x in m["psns"])
 
+    def read_waited(qp, n, fk, upto):
+        """README "messages cut by the capture": a READ request of message
+        n the window showed before frame upto (its answer's end) waits for
+        its answer: it came
+        before its responder's flow fk acknowledged past it, or that flow
+        showed the READ's answer stop just below its PSN (the response
+        before it came, its own never)."""
+        for q in win:
+            if q["frame"] >= upto:
+                break
+            if q["kind"] != "roce" or (q["flow"], q["qp"]) != qp or op_kind(q["op"])[0] != "read_req" or \
+                    q.get("msg") != n or q.get("corrupt"):
+                continue
+            rs = [x for x in win if x["frame"] < q["frame"] and x["kind"] == "roce" and key_of(x) == fk and
+                  not x.get("corrupt")]
+            if not any(x.get("aeth") == "ack" and (x["psn"] - q["psn"]) % PSN_MOD < PSN_MOD >> 1 for x in rs):
+                return True
+            rd = set(x["psn"] for x in rs if op_kind(x["op"])[0] == "read_resp")
+            if (q["psn"] - 1) % PSN_MOD in rd and q["psn"] not in rd:
+                return True
+        return False
+
     def shown_above(before, first):
         """A response PSN above first's, or an MSN not below its, among the
         packets of its flow the window showed before it."""
@@ -1145,12 +1167,15 @@ def expect(truth, a, b, link_gbps=100.0):
                 all("precapture" in pk[wf(c)]["flags"] for c in good if op_kind(c["op"])[1] in ("first", "only")) and \
                 any(op_kind(c["op"])[1] in ("first", "only") for c in good) and \
                 ((qp, n) not in read_req_in_w or
+                 not read_waited(qp, n, fk, min([c["frame"] for c in good if op_kind(c["op"])[1] in ("last", "only")] +
+                                                [1 << 62])) or
                  min([c["frame"] for c in good if op_kind(c["op"])[1] in ("middle", "last")] + [1 << 62]) <
                  min([c["frame"] for c in good if op_kind(c["op"])[1] in ("first", "only")] +
                      [read_req_in_w[(qp, n)]])):
             # README "messages cut by the capture": a READ whose FIRST
             # response lies below the first response PSN the window shows,
-            # its request not in the window (or the window showed a tail
+            # its request not in the window (or seen only after its
+            # responder acknowledged past it, or the window showed a tail
             # of an earlier answer to it before its FIRST and before its
             # request: begun before the window), was answered before the
             # window; whether its requester took it then, the capture

@@ -185,6 +185,52 @@ static enum read_take read_take(struct rw_analyzer *a, struct rw_flow *f, struct
 	/* (a resend, or the answer to a READ re-issued from that PSN: a
 	 * response the capture never saw before, its first copy lost) */
 	int resumes = re || (req_psn >= 0 && (uint32_t)req_psn == psn);
+	/* A READ answered again from its first PSN (re-issued whole) while
+	 * the requester held part of its answer: the requester takes that
+	 * answer in sequence from there again (restarted, exp_psn), keeping
+	 * what it held (next_psn); past a response that answer lost it drops
+	 * the rest, and re-issues from the first PSN it does not hold. */
+	if (first && resumes) {
+		struct rw_msg_state *r = m->open && psn == m->first_psn && rw_psn_diff(m->next_psn, psn) > 1 ? m : NULL;
+		for (unsigned k = 0; !r && k < f->rwait_cap; k++)
+			if (f->rwait[k].open && f->rwait[k].first_psn == psn && rw_psn_diff(f->rwait[k].next_psn, psn) > 1)
+				r = &f->rwait[k];
+		if (r) {
+			if (r != m) {
+				struct rw_msg_state t = *m;
+				*m = *r;
+				*r = t;
+				r->seen_start = 0;
+			}
+			m->seen_start = 1;
+			m->in_cut = 0;
+			m->restarted = 1;
+			m->exp_psn = psn_add(psn, 1);
+			m->first_frame = frame;
+			*resume = 1;
+			if (!newcopy)
+				*len = 0;
+			return READ_TAKE;
+		}
+	}
+	if (m->open && m->restarted) {
+		int32_t de = rw_psn_diff(psn, m->exp_psn);
+		if (de == 0) {
+			m->exp_psn = psn_add(psn, 1);
+			if (m->exp_psn == m->next_psn)
+				m->restarted = 0; /* back where it held up to */
+			*resume = 1;
+			if (!newcopy)
+				*len = 0;
+			return READ_TAKE;
+		}
+		if (de > 0 && rw_psn_diff(psn, m->next_psn) <= 0) {
+			m->restarted = 0; /* past one that answer lost: dropped */
+			if (newcopy)
+				m->bytes += *len;
+			return READ_DROP;
+		}
+	}
 	for (unsigned k = 0; k < f->rwait_cap && resumes && !(m->open && psn == m->next_psn); k++)
 		if (f->rwait[k].open && psn == f->rwait[k].next_psn)
 			w = &f->rwait[k];
@@ -710,6 +756,16 @@ static void give_up_hole(struct rw_analyzer *a, struct rw_flow *f, struct rw_not
 		if (cut_back_first_held(f)) {
 			f->msg_cut_back = 0;
 			f->msg_cut_start--;
+		}
+		/* (one counted cut by the capture start at a resend the
+		 * responder refused, held again: cut by the end instead) */
+		for (uint32_t i = 0; f->msg_pre_cut && i < h->n; i++) {
+			uint32_t hp = HOLD_PSN(h, i);
+			const struct rw_opcode_info *op = rw_opcode((uint8_t)h->e[h->head + i].psn_op);
+			if ((op->flags & RW_OPF_LAST) && psn_bit(f->msg_pre_cut, hp)) {
+				psn_bit_put(f->msg_pre_cut, hp, 0);
+				f->msg_cut_start--;
+			}
 		}
 		f->msg_cut_end += unfinished(f);
 		f->msg.open = 0;

@@ -35,6 +35,7 @@
 #define RC_WRITE_FIRST 0x06
 #define RC_WRITE_MIDDLE 0x07
 #define RC_WRITE_LAST 0x08
+#define RC_WRITE_ONLY 0x0A
 #define RC_READ_REQ 0x0C
 #define RC_READ_FIRST 0x0D
 #define RC_READ_MIDDLE 0x0E
@@ -1889,6 +1890,112 @@ static void test_read_reissued_where_answer_stopped_completes(void **state)
 	env_free(e);
 }
 
+/* rocewire-gen's diff seeds 106949 and 107644: a READ at 1 of four
+ * 256-byte responses; its FIRST and the two MIDDLEs come, its LAST (4) is
+ * lost before the tap. The requester re-issues it whole from 1; the
+ * answer again brings 1, then 2 is lost, then 4: the requester, taking
+ * that answer in sequence from 1 again, drops 4. It re-issues from 4, the
+ * first PSN it does not hold, and the ONLY response at 4 completes the READ.
+ * Truth: one READ, complete at the ONLY response, not at the LAST before
+ * it. Then a READ at 5 answered the same way, except that its answer again
+ * comes whole (5 to 8): it completes at that LAST. */
+static void test_read_answered_again_whole_restarts(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	pair_at_0(e);
+	read_req(e, 1, 0x1000, 1024);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_MIDDLE, 2, 0, 0, 256);
+	rsp(e, RC_READ_MIDDLE, 3, 0, 0, 256);
+	read_req(e, 1, 0x1000, 1024);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+	struct rw_note n = rsp(e, RC_READ_LAST, 4, ACK_SYN, 2, 256);
+	assert_false(n.flags & RW_N_MSG_DONE);
+	read_req(e, 4, 0x1000 + 768, 256);
+	n = rsp(e, RC_READ_ONLY, 4, ACK_SYN, 2, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+
+	read_req(e, 5, 0x2000, 1024);
+	rsp(e, RC_READ_FIRST, 5, ACK_SYN, 3, 256);
+	rsp(e, RC_READ_MIDDLE, 6, 0, 0, 256);
+	rsp(e, RC_READ_MIDDLE, 7, 0, 0, 256);
+	read_req(e, 5, 0x2000, 1024);
+	rsp(e, RC_READ_FIRST, 5, ACK_SYN, 3, 256);
+	rsp(e, RC_READ_MIDDLE, 6, 0, 0, 256);
+	rsp(e, RC_READ_MIDDLE, 7, 0, 0, 256);
+	n = rsp(e, RC_READ_LAST, 8, ACK_SYN, 3, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	rw_analyzer_finish(e->a, e->t);
+	const struct rw_flow *r = flow_to(e, QP_A);
+	assert_int_equal(r->messages, 2);
+	assert_int_equal(r->msg_incomplete, 0);
+	assert_int_equal(r->msg_cut_start + r->msg_cut_end, 0);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 107698: the capture starts with a WRITE at 12;
+ * the sender's timer goes back to 3 and sends a WRITE at 3-4, a SEND at 5
+ * and a WRITE at 6-7, and a WRITE at 8: 5 and 6 are lost before the tap.
+ * The responder NAKs 5; the sender goes back to it, 5 and 6 lost again,
+ * and the capture ends. Truth: the WRITE at 3-4 is cut by the capture
+ * start (its first copies went by before it); the one ending at 7 the
+ * responder never took: held behind the hole, cut by the capture end, not
+ * also by its start (counted there at its first resend, before the NAK
+ * said the responder refused it). So are the WRITE at 8, held too, and
+ * the one at 12, which the NAK says the responder refused as well. */
+static void test_refused_pre_cut_held_at_end_counted_once(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	req(e, RC_WRITE_ONLY, 12, 64);
+	e->t += 50000;
+	req(e, RC_WRITE_FIRST, 3, 256);
+	req(e, RC_WRITE_LAST, 4, 64);
+	req(e, RC_WRITE_LAST, 7, 64);
+	req(e, RC_WRITE_ONLY, 8, 64);
+	rsp(e, RC_ACK, 5, NAK_SEQ, 0, 0);
+	req(e, RC_WRITE_LAST, 7, 64);
+	req(e, RC_WRITE_ONLY, 8, 64);
+	rw_analyzer_finish(e->a, e->t);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_int_equal(f->msg_cut_start, 1);
+	assert_int_equal(f->msg_cut_end, 3);
+	assert_int_equal(f->messages, 0);
+	env_free(e);
+}
+
+/* rocewire-gen's diff seed 107794: a 1 KiB READ at 1 (four 256-byte
+ * responses) and a SEND at 5; the READ's response at 2 is lost, 3 comes:
+ * the requester re-issues the READ from 2 at once. Its answer again loses
+ * 2 again and brings 3 and 4. 30 us later the SEND's ACK comes, and 1 us
+ * after it the READ goes out from 2 once more. Truth: the first re-issue
+ * is implied (a later response showed the gap), the second the timer's: a
+ * re-issue whose answer shows the gap again waits for its timer, however
+ * recently other answers came. */
+static void test_read_gap_again_after_reissue_is_timer(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	pair_at_0(e);
+	read_req(e, 1, 0x1000, 1024);
+	req(e, RC_SEND_ONLY, 5, 64);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_MIDDLE, 3, 0, 0, 256);
+	read_req(e, 2, 0x1100, 768);
+	rsp(e, RC_READ_MIDDLE, 3, 0, 0, 256);
+	rsp(e, RC_READ_LAST, 4, ACK_SYN, 2, 256);
+	e->t += 30000;
+	rsp(e, RC_ACK, 5, ACK_SYN, 3, 0);
+	struct rw_note n = read_req(e, 2, 0x1100, 768);
+	assert_true(n.flags & RW_N_GBN_START);
+	const struct rw_flow *f = flow_to(e, QP_B);
+	assert_non_null(f->conf);
+	assert_int_equal(f->conf->resend_by_implied, 1);
+	assert_int_equal(f->conf->resend_by_timeout, 1);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1943,6 +2050,9 @@ int main(void)
 		cmocka_unit_test(test_cut_message_resent_from_first_open_at_end),
 		cmocka_unit_test(test_one_direction_hole_outwaits_full_hold),
 		cmocka_unit_test(test_read_reissued_where_answer_stopped_completes),
+		cmocka_unit_test(test_read_answered_again_whole_restarts),
+		cmocka_unit_test(test_refused_pre_cut_held_at_end_counted_once),
+		cmocka_unit_test(test_read_gap_again_after_reissue_is_timer),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -225,9 +225,11 @@ struct rw_msg_state {
 	uint8_t op;         /* the open (or broken) message's operation: 0 SEND, 1 WRITE, 2 READ */
 	uint8_t end_valid;  /* UC WRITE: its RETH length and the MTU give its last PSN */
 	uint8_t pre;        /* READ: answered before the capture (RD_PRE_*), its requester may have taken it then */
+	uint8_t restarted;  /* READ: answered again from its first PSN while it held up to next_psn */
 	uint32_t end_psn;
 	uint32_t next_psn;  /* READ responses: the PSN the open READ (or the one in_cut) takes next */
 	uint32_t first_psn; /* PSN of the open message's FIRST packet */
+	uint32_t exp_psn;   /* READ, restarted: the PSN its answer again must bring next */
 	uint64_t bytes;
 	uint64_t first_frame; /* frame of the open message's FIRST packet */
 };

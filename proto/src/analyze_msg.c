@@ -743,13 +743,9 @@ static void give_up_hole(struct rw_analyzer *a, struct rw_flow *f, struct rw_not
 			 int acked, uint64_t end_ns)
 {
 	struct rw_hold_queue *h = f->hold;
-	/* (in a capture that shows no answer at all, a young hole the hold
-	 * grew past its first size for, that no resend went back over, is
-	 * given up as the capture's own loss, as it would have been when the
-	 * hold filled: nothing said the network lost it) */
 	if (at_end && h && h->n &&
 	    (seq_resend_due(&f->req, f->msg_psn) || f->req.in_resend ||
-	     (end_ns - h->since_ns < RESEND_MIN_NS && (a->answers_shown || h->cap <= RW_HOLD_MIN)))) {
+	     end_ns - h->since_ns < RESEND_MIN_NS)) {
 		/* The responder would have taken the held requests after the
 		 * resend: the message the hole is in, and those behind it, are
 		 * cut by the capture end. */
@@ -1248,7 +1244,7 @@ static void hold_put(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * congested queue towards it holds the requests that would
 		 * make it NAK, while the sender goes on at line rate. */
 		int due = seq_resend_due(&f->req, f->msg_psn);
-		int young = ts - h->since_ns < RESEND_MIN_NS;
+		int young = a->answers_shown && ts - h->since_ns < RESEND_MIN_NS;
 		/* (a hole the capture saw filled by a packet with a bad ICRC:
 		 * the responder dropped it, the capture did not lose it) */
 		int dropped = seq_seen(&f->req, f->msg_psn);

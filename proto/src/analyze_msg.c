@@ -435,6 +435,7 @@ int msg_account(struct rw_analyzer *a, struct rw_flow *f, struct rw_flow *owner,
 		m->open = 1;
 		m->seen_start = 1;
 		m->in_cut = 0;
+		m->restarted = 0;
 		m->pre = (uint8_t)pre;
 		m->broken = 0;
 		m->bytes = 0;

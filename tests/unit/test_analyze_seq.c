@@ -1969,6 +1969,30 @@ static void test_read_gap_again_after_reissue_is_timer(void **state)
 	env_free(e);
 }
 
+/* A READ at 1 of four 256-byte responses: FIRST and two MIDDLEs come, the
+ * LAST is lost; the READ is re-issued whole and its FIRST comes again;
+ * then the next READ, at 5 (two responses), is answered whole. Truth: the
+ * READ at 5 completes at its LAST (the first READ, answered again from its
+ * start, waits for the rest of that answer; the next READ's responses are
+ * taken as they come, not held to where the first one's answer stands). */
+static void test_read_after_restarted_one_completes(void **state)
+{
+	(void)state;
+	struct env *e = env_new();
+	pair_at_0(e);
+	read_req(e, 1, 0x1000, 1024);
+	read_req(e, 5, 0x2000, 512);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_MIDDLE, 2, 0, 0, 256);
+	rsp(e, RC_READ_MIDDLE, 3, 0, 0, 256);
+	read_req(e, 1, 0x1000, 1024);
+	rsp(e, RC_READ_FIRST, 1, ACK_SYN, 2, 256);
+	rsp(e, RC_READ_FIRST, 5, ACK_SYN, 3, 256);
+	struct rw_note n = rsp(e, RC_READ_LAST, 6, ACK_SYN, 3, 256);
+	assert_true(n.flags & RW_N_MSG_DONE);
+	env_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2025,6 +2049,7 @@ int main(void)
 		cmocka_unit_test(test_read_answered_again_whole_restarts),
 		cmocka_unit_test(test_refused_pre_cut_held_at_end_counted_once),
 		cmocka_unit_test(test_read_gap_again_after_reissue_is_timer),
+		cmocka_unit_test(test_read_after_restarted_one_completes),
 		cmocka_unit_test(test_read_response_refilled_after_reissue),
 		cmocka_unit_test(test_hole_kept_while_resends_come),
 		cmocka_unit_test(test_capture_loss_given_up),

@@ -692,7 +692,7 @@ void conf_on_request(struct rw_analyzer *a, struct rw_flow *f, const struct rw_p
 		 * nothing of it missing) */
 		own |= rd_atomic && recent_has(&f->cs.rdw, psn, in_last ? f->cs.last_gbn_ts : 0, UINT64_MAX);
 		int implied = !by_nak &&
-			      ((rd_atomic && ((rgap && !resent_at(f, psn)) || (answered_past(f, psn, ts) && !resent_at(f, psn) && !own))) ||
+			      ((rd_atomic && !resent_at(f, psn) && (rgap || (answered_past(f, psn, ts) && !own))) ||
 			       below);
 		uint8_t cause = by_nak && f->cs.nak_cause == RW_NAKK_RNR ? GBN_BY_RNR
 				: by_nak				 ? GBN_BY_NAK

@@ -163,6 +163,18 @@ void msg_read_first_dropped(struct rw_analyzer *a, struct rw_flow *f, uint32_t p
 
 enum read_take { READ_TAKE, READ_DROP, READ_CUT };
 
+/* The READ waiting in w takes m's place (m's waits in w instead): its
+ * responses resume. */
+static void read_swap_in(struct rw_msg_state *m, struct rw_msg_state *w)
+{
+	struct rw_msg_state t = *m;
+	*m = *w;
+	*w = t;
+	w->seen_start = 0;
+	m->seen_start = 1;
+	m->in_cut = 0;
+}
+
 /* A READ response on f, whose READ state is m: READ_TAKE when the
  * requester takes it in sequence (*resume: it resumes the open READ; *len
  * zeroed for a copy already counted), READ_DROP when it drops it,
@@ -196,12 +208,8 @@ static enum read_take read_take(struct rw_analyzer *a, struct rw_flow *f, struct
 			if (f->rwait[k].open && f->rwait[k].first_psn == psn && rw_psn_diff(f->rwait[k].next_psn, psn) > 1)
 				r = &f->rwait[k];
 		if (r) {
-			if (r != m) {
-				struct rw_msg_state t = *m;
-				*m = *r;
-				*r = t;
-				r->seen_start = 0;
-			}
+			if (r != m)
+				read_swap_in(m, r);
 			m->seen_start = 1;
 			m->in_cut = 0;
 			m->restarted = 1;
@@ -236,14 +244,9 @@ static enum read_take read_take(struct rw_analyzer *a, struct rw_flow *f, struct
 			w = &f->rwait[k];
 	if (w) {
 		/* the resend resuming the READ that waits */
-		struct rw_msg_state t = *m;
-		*m = *w;
-		m->seen_start = 1;
-		m->in_cut = 0;
+		read_swap_in(m, w);
 		if (psn == m->first_psn)
 			m->first_frame = frame;
-		*w = t;
-		w->seen_start = 0;
 	}
 	if (!m->open && m->in_cut && psn == m->next_psn)
 		/* The rest of the READ the capture started inside; a FIRST
